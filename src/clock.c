@@ -1,0 +1,207 @@
+/*
+    The counter behind the clocks: clock storage, tick-rate calibration,
+    the cost of reading the counter, and the time sources used elsewhere.
+    SPDX-License-Identifier: MIT
+*/
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#if defined(_WIN32)
+# include <windows.h>
+#else
+# include <time.h>
+#endif
+
+double clock_last[FLINT_NUM_CLOCKS];
+double clock_accum[FLINT_NUM_CLOCKS];
+
+double prof_impl_bad_clock(int n, const char * func)
+{
+    prof_impl_warn("%s(%d): clock number out of range 0..%d; ignored",
+                   func, n, FLINT_NUM_CLOCKS - 1);
+    return NAN;
+}
+
+#if defined(_WIN32)
+double prof_impl_now_ns(void)
+{
+    static LARGE_INTEGER freq;
+    LARGE_INTEGER now;
+    if (freq.QuadPart == 0)
+        QueryPerformanceFrequency(&freq);
+    QueryPerformanceCounter(&now);
+    return (double) now.QuadPart * (1e9 / (double) freq.QuadPart);
+}
+
+double prof_impl_cpu_ns(void)
+{
+    return (double) clock() * (1e9 / CLOCKS_PER_SEC);
+}
+#else
+static double timespec_ns(clockid_t id)
+{
+    struct timespec ts;
+    if (clock_gettime(id, &ts) != 0)
+        return NAN;
+    return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+double prof_impl_now_ns(void)
+{
+    return timespec_ns(CLOCK_MONOTONIC);
+}
+
+double prof_impl_cpu_ns(void)
+{
+# if defined(CLOCK_PROCESS_CPUTIME_ID)
+    double ns = timespec_ns(CLOCK_PROCESS_CPUTIME_ID);
+    if (ns == ns)
+        return ns;
+# endif
+    return (double) clock() * (1e9 / CLOCKS_PER_SEC);
+}
+#endif
+
+/* ---- tick rate ---------------------------------------------------------- */
+
+#if defined(FLINT_HAVE_get_cycle_counter) && !defined(__aarch64__) \
+    && !defined(_WIN32)
+/* x86-64: no architectural way to read the TSC rate on every CPU, so measure
+   it against the kernel's clock. Each end point is a clock_gettime call
+   bracketed by two counter reads; the tightest of a few brackets is kept, so
+   the error at each end is a few tens of ns against a 5 ms span (~10 ppm). */
+typedef struct { double ticks, ns; } sync_point;
+
+static double raw_ns(void)
+{
+# if defined(CLOCK_MONOTONIC_RAW)
+    return timespec_ns(CLOCK_MONOTONIC_RAW);
+# else
+    return timespec_ns(CLOCK_MONOTONIC);
+# endif
+}
+
+static sync_point sync_now(void)
+{
+    sync_point best = { 0.0, 0.0 };
+    double best_width = INFINITY;
+    int i;
+    for (i = 0; i < 7; i++)
+    {
+        double a = get_cycle_counter();
+        double ns = raw_ns();
+        double b = get_cycle_counter();
+        if (b - a < best_width)
+        {
+            best_width = b - a;
+            best.ticks = a + (b - a) / 2;
+            best.ns = ns;
+        }
+    }
+    return best;
+}
+
+static double measure_tick_rate(void)
+{
+    const double span_ns = 5e6;
+    sync_point s0 = sync_now(), s1;
+    double rate;
+
+    while (raw_ns() - s0.ns < span_ns)
+        ;
+    s1 = sync_now();
+    rate = (s1.ticks - s0.ticks) * 1e9 / (s1.ns - s0.ns);
+    if (!(rate > 1e6 && rate < 1e11))
+    {
+        prof_impl_warn("tick rate measured as %g ticks/s, which is not "
+                       "plausible; using 1e9", rate);
+        rate = 1e9;
+    }
+    return rate;
+}
+#elif defined(FLINT_HAVE_get_cycle_counter) && defined(__aarch64__) \
+    && defined(__GNUC__)
+static double measure_tick_rate(void)
+{
+    unsigned long long f;
+    __asm__ __volatile__ ("mrs %0, cntfrq_el0" : "=r" (f));
+    if (f == 0)
+    {
+        prof_impl_warn("cntfrq_el0 reads 0; assuming 1e9 ticks/s");
+        return 1e9;
+    }
+    return (double) f;
+}
+#elif defined(FLINT_HAVE_get_cycle_counter) && defined(_WIN32)
+static double measure_tick_rate(void)
+{
+    /* Windows: measure against QueryPerformanceCounter over 5 ms. */
+    double t0 = get_cycle_counter(), n0 = prof_impl_now_ns(), n1;
+    while ((n1 = prof_impl_now_ns()) - n0 < 5e6)
+        ;
+    return (get_cycle_counter() - t0) * 1e9 / (n1 - n0);
+}
+#else
+static double measure_tick_rate(void)
+{
+    return 1e9; /* get_cycle_counter counts nanoseconds */
+}
+#endif
+
+static double tick_rate;
+static int tick_rate_state; /* 0: not measured, 1: measuring, 2: ready */
+
+double prof_tick_rate(void)
+{
+#if defined(__GNUC__)
+    int expected = 0;
+    if (__atomic_load_n(&tick_rate_state, __ATOMIC_ACQUIRE) == 2)
+        return tick_rate;
+    if (__atomic_compare_exchange_n(&tick_rate_state, &expected, 1, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+        tick_rate = measure_tick_rate();
+        __atomic_store_n(&tick_rate_state, 2, __ATOMIC_RELEASE);
+    }
+    else
+        while (__atomic_load_n(&tick_rate_state, __ATOMIC_ACQUIRE) != 2)
+            ;
+    return tick_rate;
+#else
+    if (tick_rate_state != 2)
+    {
+        tick_rate = measure_tick_rate();
+        tick_rate_state = 2;
+    }
+    return tick_rate;
+#endif
+}
+
+/* ---- overhead ----------------------------------------------------------- */
+
+static int cmp_double(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+double prof_tick_overhead(void)
+{
+    enum { WARMUP = 100, PAIRS = 1001 };
+    double d[PAIRS];
+    int i;
+
+    /* The first reads pay for cold caches and, on some systems, a trap. */
+    for (i = 0; i < WARMUP; i++)
+        (void) get_cycle_counter();
+    for (i = 0; i < PAIRS; i++)
+    {
+        double a = get_cycle_counter();
+        double b = get_cycle_counter();
+        d[i] = b - a;
+    }
+    qsort(d, PAIRS, sizeof d[0], cmp_double);
+    return d[PAIRS / 2];
+}

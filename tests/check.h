@@ -1,0 +1,97 @@
+/*
+    A tiny test harness: CHECK counts failures and says where; capture
+    helpers read what a call printed on stdout or stderr.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TEST_CHECK_H
+#define PROF_TEST_CHECK_H
+
+#if !defined(_POSIX_C_SOURCE)
+# define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int check_failures;
+
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            check_failures++; \
+            fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__); \
+            fputc('\n', stderr); \
+        } \
+    } while (0)
+
+static inline int check_report(const char * name)
+{
+    if (check_failures)
+        fprintf(stderr, "%s: %d check(s) failed\n", name, check_failures);
+    else
+        printf("%s: all checks passed\n", name);
+    return check_failures ? 1 : 0;
+}
+
+/* Redirect file descriptor fd (1 or 2) into a temporary file until
+   capture_end, which returns what was written (static buffer). */
+typedef struct { int fd, saved; FILE * tmp; } capture_t;
+
+static inline void capture_begin(capture_t * c, int fd)
+{
+    fflush(fd == 1 ? stdout : stderr);
+    c->fd = fd;
+    c->tmp = tmpfile();
+    c->saved = dup(fd);
+    dup2(fileno(c->tmp), fd);
+}
+
+static inline const char * capture_end(capture_t * c)
+{
+    static char buf[1 << 16];
+    size_t n;
+    fflush(c->fd == 1 ? stdout : stderr);
+    dup2(c->saved, c->fd);
+    close(c->saved);
+    rewind(c->tmp);
+    n = fread(buf, 1, sizeof buf - 1, c->tmp);
+    buf[n] = '\0';
+    fclose(c->tmp);
+    return buf;
+}
+
+static inline double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static inline void sleep_ms(double ms)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t) (ms / 1000);
+    ts.tv_nsec = (long) ((ms - ts.tv_sec * 1000.0) * 1e6);
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+/* Burn processor time for about ms milliseconds of CPU time. */
+static volatile unsigned long check_sink;
+static inline void spin_cpu_ms(double ms)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    do {
+        int i;
+        for (i = 0; i < 1000; i++)
+            check_sink = check_sink * 6364136223846793005UL + 1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    } while ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) * 1e-6 < ms);
+}
+
+#endif

@@ -1,0 +1,37 @@
+#!/bin/sh
+# profiler.h compiles warning-free (-Wall -Wextra -pedantic -Werror) as C99,
+# C11 and C++ with every compiler given, and (first argument) links.
+# Usage: check_header.sh SRCDIR LIBRARY COMPILER...
+set -u
+src=$1 lib=$2; shift 2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+flags="-Wall -Wextra -pedantic -Werror -I$src/include ${PROFILER_EXTRA_FLAGS:-}"
+fail=0 ran=0
+try() { # label, command...
+    label=$1; shift
+    ran=$((ran + 1))
+    if "$@" >"$tmp/log" 2>&1; then echo "ok   $label"
+    else echo "FAIL $label: $*"; cat "$tmp/log"; fail=$((fail + 1)); fi
+}
+for cc in "$@"; do
+    command -v "$cc" >/dev/null 2>&1 || { echo "skip $cc: not installed"; continue; }
+    case $cc in
+    *++*)
+        for std in c++11 c++14 c++17 c++20; do
+            try "$cc -std=$std" "$cc" -std=$std $flags -x c++ "$src/tests/header_use.cpp" -x none "$lib" -lm -o "$tmp/a.out"
+        done ;;
+    *)
+        for std in c99 c11 c17 gnu99 gnu11; do
+            try "$cc -std=$std" "$cc" -std=$std $flags "$src/tests/header_use.c" "$lib" -lm -o "$tmp/a.out"
+        done
+        # glibc's <sys/types.h> typedefs ulong too: either order must work.
+        printf '#include <stdlib.h>\n#include "profiler.h"\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u1.c"
+        printf '#include "profiler.h"\n#include <sys/types.h>\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u2.c"
+        for std in c99 gnu99 c11 gnu11; do
+            try "$cc -std=$std libc ulong first" "$cc" -std=$std $flags -c "$tmp/u1.c" -o "$tmp/u1.o"
+            try "$cc -std=$std libc ulong after" "$cc" -std=$std $flags -c "$tmp/u2.c" -o "$tmp/u2.o"
+        done ;;
+    esac
+done
+echo "$ran compilations, $fail failed"
+[ "$ran" -gt 0 ] && [ "$fail" -eq 0 ]

@@ -1,0 +1,22 @@
+# Every external symbol that libprofiler.a defines is the profiler's own:
+# FLINT's profiler names (which ours must override) or prof_* names.
+execute_process(COMMAND ${NM} -g --defined-only ${LIB}
+  OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm failed on ${LIB}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(count 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^[0-9a-fA-F]+ [A-Z] (.+)$")
+    set(sym ${CMAKE_MATCH_1})
+    math(EXPR count "${count} + 1")
+    if(NOT sym MATCHES "^(prof_[a-z_]+|timeit_(start|stop|query_wall|start_us|stop_us|print)|clock_last|clock_accum|fprint_memory_usage|print_memory_usage|gettimeofday)$")
+      message(SEND_ERROR "libprofiler.a defines a symbol outside the API: ${sym}")
+    endif()
+  endif()
+endforeach()
+if(count LESS 10)
+  message(FATAL_ERROR "only ${count} symbols found: nm output not understood")
+endif()
+message(STATUS "${count} external symbols, all the profiler's own")

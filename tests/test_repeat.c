@@ -1,0 +1,169 @@
+/* prof_repeat: FLINT's targets (prof_start/prof_stop per run and around the
+   loop) and the targets FLINT mishandles: never calls prof_start, takes
+   seconds, takes no time, NULL. DURATION_* are smaller here (2 ms target,
+   so a budget of 1 s) to keep the test short. */
+#define DURATION_TARGET 2000.0
+#define DURATION_THRESHOLD 1000.0
+#include "check.h"
+#include "profiler.h"
+
+#include <math.h>
+
+static volatile unsigned long sink;
+
+static void work(unsigned long n)
+{
+    unsigned long i, x = sink;
+    for (i = 0; i < n; i++)
+        x = x * 6364136223846793005UL + 1442695040888963407UL;
+    sink = x;
+}
+
+static void per_run(void * arg, ulong count)
+{
+    ulong i;
+    for (i = 0; i < count; i++)
+    {
+        prof_start();
+        work(*(unsigned long *) arg);
+        prof_stop();
+    }
+}
+
+static void around_loop(void * arg, ulong count)
+{
+    ulong i;
+    prof_start();
+    for (i = 0; i < count; i++)
+        work(*(unsigned long *) arg);
+    prof_stop();
+}
+
+static void never_calls(void * arg, ulong count)
+{
+    ulong i;
+    for (i = 0; i < count; i++)
+        work(*(unsigned long *) arg);
+}
+
+static void stop_only(void * arg, ulong count)
+{
+    never_calls(arg, count);
+    prof_stop();
+}
+
+static void nothing_timed(void * arg, ulong count)
+{
+    (void) arg; (void) count;
+    prof_start();
+    prof_stop();
+}
+
+static void fake_zero(void * arg, ulong count)
+{
+    (void) arg; (void) count;
+    clock_last[0] = 0.0;
+    clock_accum[0] = 0.0;
+}
+
+static void slow(void * arg, ulong count)
+{
+    ulong i;
+    (void) arg;
+    prof_start();
+    for (i = 0; i < count; i++)
+        sleep_ms(400);
+    prof_stop();
+}
+
+int main(void)
+{
+    capture_t cap;
+    const char * out;
+    unsigned long n = 1000;
+    double mn, mx, mn2, mx2, t0, took;
+
+    /* Per-run and around-the-loop timing agree on a 1000-step chain. */
+    mn = mx = -1;
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, per_run, &n);
+    prof_repeat(&mn2, &mx2, around_loop, &n);
+    out = capture_end(&cap);
+    printf("chain 1000: per run %.4g..%.4g us, around loop %.4g..%.4g us\n", mn, mx, mn2, mx2);
+    CHECK(out[0] == '\0', "unexpected message [%s]", out);
+    CHECK(mn > 0.01 && mn <= mx && mx < 1e4, "per run %g %g", mn, mx);
+    CHECK(mn2 > 0.01 && mn2 <= mx2 && mx2 < 1e4, "around loop %g %g", mn2, mx2);
+    CHECK(mn2 < 5 * mn && mn < 5 * mn2, "per run %g vs around loop %g", mn, mn2);
+
+    /* Either pointer may be NULL. */
+    mx = -1;
+    prof_repeat(NULL, &mx, around_loop, &n);
+    CHECK(mx > 0, "max %g", mx);
+    prof_repeat(NULL, NULL, around_loop, &n);
+
+    /* A target that never calls prof_start/prof_stop: FLINT loops forever;
+       here the whole call is timed, with a message. */
+    mn = mx = -1;
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, never_calls, &n);
+    out = capture_end(&cap);
+    CHECK(strstr(out, "profiler: prof_repeat: the target did not call prof_start()") != NULL,
+          "stderr [%s]", out);
+    CHECK(mn > 0.01 && mn <= mx && mx < 1e4, "never_calls %g %g", mn, mx);
+    CHECK(mn < 5 * mn2 && mn2 < 5 * mn, "whole-call %g vs around loop %g", mn, mn2);
+
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, stop_only, &n);
+    out = capture_end(&cap);
+    CHECK(strstr(out, "did not call prof_start()") != NULL, "stderr [%s]", out);
+    CHECK(mn > 0 && mn <= mx, "stop_only %g %g", mn, mx);
+
+    /* Nothing between prof_start and prof_stop: the time never reaches the
+       threshold; count grows to its cap and the call ends. */
+    mn = mx = -1;
+    t0 = mono_ns();
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, nothing_timed, NULL);
+    out = capture_end(&cap);
+    took = (mono_ns() - t0) * 1e-9;
+    CHECK(strstr(out, "the result is meaningless") != NULL, "stderr [%s]", out);
+    CHECK(mn >= 0 && mn == mx && mn < 1e-3, "nothing_timed %g %g", mn, mx);
+    CHECK(took < 10, "took %g s", took);
+
+    mn = mx = -1;
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, fake_zero, NULL);
+    out = capture_end(&cap);
+    CHECK(mn == 0.0 && mx == 0.0, "fake_zero %g %g", mn, mx);
+    CHECK(strstr(out, "optimized away") != NULL, "stderr [%s]", out);
+
+    /* 400 ms per run: stopped by the budget (500 x 2 ms) with the timings it
+       has, instead of five calls. */
+    mn = mx = -1;
+    t0 = mono_ns();
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, slow, NULL);
+    out = capture_end(&cap);
+    took = (mono_ns() - t0) * 1e-9;
+    CHECK(strstr(out, "profiler: prof_repeat: stopped after") != NULL, "stderr [%s]", out);
+    CHECK(mn >= 399000 && mn <= mx && mx < 5e6, "slow %g %g", mn, mx);
+    CHECK(took < 3, "took %g s", took);
+
+    /* NULL target: NaN results and a message. */
+    capture_begin(&cap, 2);
+    prof_repeat(&mn, &mx, NULL, NULL);
+    out = capture_end(&cap);
+    CHECK(isnan(mn) && isnan(mx), "NULL target %g %g", mn, mx);
+    CHECK(strstr(out, "profiler: prof_repeat: target is NULL") != NULL, "stderr [%s]", out);
+
+    /* Nonsense parameters fall back to sane values, with a message. */
+    capture_begin(&cap, 2);
+    prof_impl_repeat(&mn, &mx, around_loop, &n, 0.0, -1.0, 1e300);
+    out = capture_end(&cap);
+    CHECK(strstr(out, "FLINT_CLOCKSPEED is 0") != NULL, "stderr [%s]", out);
+    CHECK(strstr(out, "DURATION_TARGET is -1") != NULL, "stderr [%s]", out);
+    CHECK(strstr(out, "DURATION_THRESHOLD is 1e+300") != NULL, "stderr [%s]", out);
+    CHECK(mn > 0 && mn <= mx, "fallback %g %g", mn, mx);
+
+    return check_report("test_repeat");
+}
