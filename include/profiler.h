@@ -40,10 +40,13 @@
 # pragma intrinsic(__rdtsc)
 #endif
 
-#if (defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))) \
-    || (defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__)))
 /* get_cycle_counter reads a hardware counter: rdtsc on x86-64, cntvct_el0 on
-   ARM64. Elsewhere the clocks still work, counting monotonic nanoseconds. */
+   ARM64. Elsewhere, or when PROF_NO_CYCLE_COUNTER is defined (for the
+   library and the program alike, e.g. by CMake's PROFILER_NS_COUNTER=ON),
+   the clocks still work, counting monotonic nanoseconds. */
+#if !defined(PROF_NO_CYCLE_COUNTER) \
+    && ((defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))) \
+        || (defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))))
 # define FLINT_HAVE_get_cycle_counter 1
 #endif
 
@@ -219,7 +222,9 @@ PROF_COLD double prof_impl_bad_clock(int n, const char * func);
 /* The current counter value, in ticks (see prof_tick_rate). */
 static inline double get_cycle_counter(void)
 {
-#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+#if !defined(FLINT_HAVE_get_cycle_counter)
+    return prof_impl_now_ns();
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
     return (double) (long long) __rdtsc();
 #elif defined(__GNUC__) && defined(__x86_64__)
     unsigned int lo, hi;
@@ -230,8 +235,6 @@ static inline double get_cycle_counter(void)
     unsigned long long v;
     __asm__ __volatile__ ("mrs %0, cntvct_el0" : "=r" (v));
     return (double) (long long) v;
-#else
-    return prof_impl_now_ns();
 #endif
 }
 
