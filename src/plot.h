@@ -1,0 +1,24 @@
+/*
+    Pictures of a comparison, as SVG or a self-contained HTML page
+    (internal: used by prof-compare, not installed).
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_PLOT_H
+#define PROF_PLOT_H
+
+#include "compare.h"
+
+typedef struct
+{
+    const prof_series * old, * new_;
+    prof_verdict verdict;
+} prof_plot_row;
+
+/* Write rows[0..n-1] to path: a strip plot of each benchmark's samples
+   relative to the old median, and the change of the median as a bar with
+   its 95% interval. html != 0 wraps the SVG in an HTML page. Returns 0, or
+   -1 with a profiler: message (unwritable path, full disk). */
+int prof_impl_plot_write(const char * path, int html,
+                         const prof_plot_row * rows, int n);
+
+#endif

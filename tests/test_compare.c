@@ -1,0 +1,168 @@
+/* Comparing result files: the Mann-Whitney U test against brute force,
+   loading Google Benchmark's and this library's JSON, verdicts, and bad
+   files (wrong types, duplicates, unknown units) rejected with a reason. */
+#include "check.h"
+#include "../src/internal.h"
+#include "../src/compare.h"
+
+#include <math.h>
+
+/* Two-sided exact p by enumerating every way to pick which n of the N
+   pooled values are "x" (values distinct). */
+static double brute_p(const double * x, int n, const double * y, int m)
+{
+    double pool[20], u_obs = 0, count = 0, extreme = 0, mu = n * m / 2.0;
+    int N = n + m, i, j;
+    unsigned mask;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < m; j++)
+            u_obs += x[i] > y[j];
+    for (i = 0; i < n; i++) pool[i] = x[i];
+    for (i = 0; i < m; i++) pool[n + i] = y[i];
+    for (mask = 0; mask < (1u << N); mask++)
+    {
+        double u = 0;
+        if (__builtin_popcount(mask) != n)
+            continue;
+        for (i = 0; i < N; i++)
+            for (j = 0; j < N; j++)
+                if ((mask >> i & 1) && !(mask >> j & 1))
+                    u += pool[i] > pool[j];
+        count++;
+        extreme += fabs(u - mu) >= fabs(u_obs - mu) - 1e-9;
+    }
+    return extreme / count;
+}
+
+static int load(const char * text, prof_result_file * rf, char * err)
+{
+    return prof_impl_results_parse(text, strlen(text), rf, err, 200);
+}
+
+static void bad(const char * text, const char * want)
+{
+    prof_result_file rf;
+    char err[200];
+    CHECK(load(text, &rf, err) != 0, "accepted [%s]", text);
+    CHECK(strstr(err, want) != NULL, "error [%s], expected [%s]", err, want);
+}
+
+static prof_series series_of(double * v, int n, const char * name)
+{
+    prof_series s;
+    double tmp[64];
+    memset(&s, 0, sizeof s);
+    s.name = (char *) name;
+    s.samples_ns = v;
+    s.count = n;
+    memcpy(tmp, v, n * sizeof *v);
+    s.median_ns = prof_impl_median(tmp, n);
+    return s;
+}
+
+int main(void)
+{
+    static const double x1[] = { 1, 2, 3 }, y1[] = { 4, 5, 6 };
+    static const double x2[] = { 1, 3, 5, 7, 9.5 }, y2[] = { 2, 4, 6, 8, 10, 11 };
+    static const double x3[] = { 10, 11, 12, 13, 14, 15, 16 };
+    static const double y3[] = { 3, 13.5, 17, 18, 19, 20, 21, 22 };
+    double same[8] = { 5, 5, 5, 5, 5, 5, 5, 5 };
+    prof_result_file rf;
+    char err[200];
+    double p;
+
+    /* Exact p-values against brute force. */
+    p = prof_impl_mann_whitney_p(x1, 3, y1, 3);
+    CHECK(fabs(p - 0.1) < 1e-12, "p %g, expected 2/20", p);
+    CHECK(fabs(p - brute_p(x1, 3, y1, 3)) < 1e-12, "brute %g", brute_p(x1, 3, y1, 3));
+    p = prof_impl_mann_whitney_p(x2, 5, y2, 6);
+    CHECK(fabs(p - brute_p(x2, 5, y2, 6)) < 1e-12, "p %g brute %g", p, brute_p(x2, 5, y2, 6));
+    p = prof_impl_mann_whitney_p(x3, 7, y3, 8);
+    CHECK(fabs(p - brute_p(x3, 7, y3, 8)) < 1e-12, "p %g brute %g", p, brute_p(x3, 7, y3, 8));
+    CHECK(p < 0.05 && p > 0.001, "p %g", p);
+    /* Ties: normal approximation; all equal means no evidence at all. */
+    CHECK(prof_impl_mann_whitney_p(same, 4, same + 4, 4) == 1.0, "all equal");
+    CHECK(isnan(prof_impl_mann_whitney_p(x1, 0, y1, 3)), "empty side");
+
+    /* Verdicts. */
+    {
+        double a[11], b[11], c[11], one[1] = { 1.0 };
+        prof_series sa, sb, sc, s1;
+        prof_verdict v;
+        int i;
+        for (i = 0; i < 11; i++)
+        {
+            a[i] = 100 + i * 0.1;
+            b[i] = 110 + i * 0.1;      /* +10% */
+            c[i] = 100.5 + i * 0.1;    /* +0.5%: significant but below noise */
+        }
+        sa = series_of(a, 11, "a"); sb = series_of(b, 11, "b");
+        sc = series_of(c, 11, "c"); s1 = series_of(one, 1, "one");
+        prof_impl_compare(&sa, &sb, 0.01, 0.02, &v);
+        CHECK(v.verdict == PROF_VERDICT_SLOWER && fabs(v.change - 0.0995) < 1e-3,
+              "verdict %d change %g", v.verdict, v.change);
+        CHECK(v.ci_low > 0.09 && v.ci_high < 0.11 && v.ci_low <= v.change && v.change <= v.ci_high,
+              "interval %g..%g", v.ci_low, v.ci_high);
+        prof_impl_compare(&sb, &sa, 0.01, 0.02, &v);
+        CHECK(v.verdict == PROF_VERDICT_FASTER, "verdict %d", v.verdict);
+        prof_impl_compare(&sa, &sc, 0.01, 0.02, &v);
+        CHECK(v.p < 0.01 && v.verdict == PROF_VERDICT_SAME, "p %g verdict %d", v.p, v.verdict);
+        prof_impl_compare(&sa, &s1, 0.01, 0.02, &v);
+        CHECK(v.verdict == PROF_VERDICT_UNSURE && isnan(v.ci_low), "one sample: %d", v.verdict);
+        prof_impl_compare(&sa, &sb, 1e-7, 0.02, &v);
+        CHECK(v.verdict == PROF_VERDICT_UNSURE, "11 samples cannot reach 1e-7: %d", v.verdict);
+    }
+
+    /* Google Benchmark: repetitions grouped by run_name, aggregates other
+       than the median ignored, units converted, errors skipped. */
+    CHECK(load("{\"context\":{},\"benchmarks\":["
+               "{\"name\":\"f/8\",\"run_name\":\"f/8\",\"run_type\":\"iteration\",\"repetitions\":3,\"repetition_index\":0,\"real_time\":2.0,\"cpu_time\":2.0,\"time_unit\":\"us\"},"
+               "{\"name\":\"f/8\",\"run_name\":\"f/8\",\"run_type\":\"iteration\",\"repetitions\":3,\"repetition_index\":1,\"real_time\":3.0,\"cpu_time\":2.0,\"time_unit\":\"us\"},"
+               "{\"name\":\"f/8\",\"run_name\":\"f/8\",\"run_type\":\"iteration\",\"repetitions\":3,\"repetition_index\":2,\"real_time\":2.5,\"cpu_time\":2.0,\"time_unit\":\"us\"},"
+               "{\"name\":\"f/8_mean\",\"run_name\":\"f/8\",\"run_type\":\"aggregate\",\"aggregate_name\":\"mean\",\"real_time\":99,\"time_unit\":\"us\"},"
+               "{\"name\":\"f/8_median\",\"run_name\":\"f/8\",\"run_type\":\"aggregate\",\"aggregate_name\":\"median\",\"real_time\":2.5,\"time_unit\":\"us\"},"
+               "{\"name\":\"g\",\"real_time\":7,\"time_unit\":\"ms\"},"
+               "{\"name\":\"h\",\"error_occurred\":true,\"error_message\":\"x\"}]}", &rf, err) == 0,
+          "load: %s", err);
+    CHECK(rf.count == 2, "%d series", rf.count);
+    if (rf.count == 2)
+    {
+        CHECK(strcmp(rf.series[0].name, "f/8") == 0 && rf.series[0].count == 3, "f/8: %d", rf.series[0].count);
+        CHECK(rf.series[0].median_ns == 2500.0, "median %g", rf.series[0].median_ns);
+        CHECK(rf.series[0].aggregate_median_ns == 2500.0, "aggregate %g", rf.series[0].aggregate_median_ns);
+        CHECK(rf.series[1].median_ns == 7e6 && rf.series[1].count == 1, "g %g", rf.series[1].median_ns);
+    }
+    prof_impl_results_free(&rf);
+
+    /* This library's files: a "samples" array per benchmark. */
+    CHECK(load("{\"benchmarks\":[{\"name\":\"k\",\"real_time\":1,\"time_unit\":\"ns\",\"samples\":[3,1,2,5]}]}",
+               &rf, err) == 0, "load: %s", err);
+    CHECK(rf.count == 1 && rf.series[0].count == 4 && rf.series[0].median_ns == 2.5,
+          "samples: %d, median %g", rf.count ? rf.series[0].count : -1,
+          rf.count ? rf.series[0].median_ns : -1);
+    prof_impl_results_free(&rf);
+
+    /* Bad files: a reason, no crash. */
+    bad("[1, 2]", "no \"benchmarks\" array");
+    bad("{\"benchmarks\": {}}", "no \"benchmarks\" array");
+    bad("{\"benchmarks\": [1]}", "benchmarks[0] is not an object");
+    bad("{\"benchmarks\": [{\"real_time\": 1}]}", "has no \"name\" string");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": \"fast\"}]}", "benchmarks[0].real_time is not a number");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"time_unit\": \"fortnights\"}]}", "unknown time_unit");
+    bad("{\"benchmarks\": [{\"name\": \"a\"}]}", "neither \"real_time\" nor \"samples\"");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"samples\": [1, \"x\"]}]}", "samples[1] is not a number");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"samples\": 3}]}", "samples is not an array");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1}, {\"name\": \"a\", \"real_time\": 2}]}",
+        "duplicate benchmark name \"a\"");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"repetition_index\": 0},"
+        " {\"name\": \"a\", \"real_time\": 2, \"repetition_index\": 0}]}", "duplicate benchmark name");
+    bad("{\"benchmarks\": [", "line 1, column 17: unexpected end of input");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1e999}]}", "number out of range");
+
+    {
+        char missing[] = "/nonexistent/result.json";
+        CHECK(prof_impl_results_load(missing, &rf, err, sizeof err) != 0
+              && strstr(err, "cannot open") != NULL, "err [%s]", err);
+    }
+    return check_report("test_compare");
+}
