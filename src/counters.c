@@ -313,8 +313,16 @@ static int lookup(const char * name, size_t len)
 static int parse_events(const char * list, int * kinds)
 {
     const char * p = list;
-    int n = 0, i;
+    int n = 0, i, commas = 0;
 
+    for (i = 0; list[i] != '\0'; i++)
+        commas += list[i] == ',';
+    if (commas >= PROF_COUNTERS_MAX)
+    {
+        prof_impl_warn("prof_counters_open: too many events in \"%s\" (at most %d)",
+                       list, PROF_COUNTERS_MAX);
+        return -1;
+    }
     for (;;)
     {
         const char * end;
@@ -330,12 +338,6 @@ static int parse_events(const char * list, int * kinds)
         if (len == 0)
         {
             prof_impl_warn("prof_counters_open: empty event name in \"%s\"", list);
-            return -1;
-        }
-        if (n == PROF_COUNTERS_MAX)
-        {
-            prof_impl_warn("prof_counters_open: too many events in \"%s\" (at most %d)",
-                           list, PROF_COUNTERS_MAX);
             return -1;
         }
         k = lookup(p, len);
