@@ -33,8 +33,9 @@ int main(void)
         for (e = 0; e < prof_counters_size(&counters); e++)
         {
             if (v[e].value == v[e].value)          /* NaN: unavailable */
-                printf("%-17s %14.0f %s\n", prof_counters_name(&counters, e),
-                       v[e].value, prof_counters_unit(&counters, e));
+                printf("%-17s %14.0f%s%s\n", prof_counters_name(&counters, e), v[e].value,
+                       *prof_counters_unit(&counters, e) ? " " : "",
+                       prof_counters_unit(&counters, e));
             else
                 printf("%-17s %14s\n", prof_counters_name(&counters, e), "n/a");
         }
