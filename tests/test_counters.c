@@ -309,6 +309,7 @@ static void test_hardware(void)
     for (i = 0; i < 1000000; i++)
         x += (unsigned long) i;
     CHECK(prof_counters_stop(&c) == 0, "stop");
+    CHECK(x == 499999500000UL, "loop sum %lu", (unsigned long) x);
     CHECK(prof_counters_read(&c, v) == 0, "read");
     for (k = 0; k < prof_counters_size(&c); k++)
     {
