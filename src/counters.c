@@ -366,6 +366,7 @@ static int parse_events(const char * list, int * kinds)
 
 enum { GROUP_WORDS = 3 + 2 * PROF_COUNTERS_MAX };
 
+#if defined(__linux__)
 /* The events of group g (indices into the set) and their ids. */
 static int group_members(const prof_counters_t * c, int g, int * idx,
                          unsigned long long * ids, double * base)
@@ -382,6 +383,7 @@ static int group_members(const prof_counters_t * c, int g, int * idx,
         }
     return m;
 }
+#endif
 
 /* Read group g: out[i] for its events, relative to the baseline unless
    absolute. 0 or -1 (errno set; EIO for a malformed read). */
