@@ -402,8 +402,9 @@ typedef struct
 /* Open the events of the comma-separated list (NULL: PROF_COUNTERS_DEFAULT)
    in c, stopped, totals zero. Returns how many of them can count (0..n: the
    others are unavailable, see prof_counters_reason), or PROF_COUNTERS_EINVAL
-   for a NULL c, an unknown, repeated or empty name, more than
-   PROF_COUNTERS_MAX names, or a c that is already open (c is then not open). */
+   for a NULL c, an unknown, repeated or empty name, or more than
+   PROF_COUNTERS_MAX names (c is then not open), or a c that is already open
+   (it stays open, untouched). */
 int prof_counters_open(prof_counters_t * c, const char * events);
 /* Close the events; c is then closed (further calls: PROF_COUNTERS_EINVAL).
    Closing a NULL or closed set does nothing. */

@@ -166,7 +166,7 @@ void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
         snprintf(buf, size, "refused although perf_event_paranoid is %d: probably a "
                  "seccomp filter (container): docker run --security-opt "
                  "seccomp=unconfined, or --cap-add PERFMON", paranoid);
-    else if (err == EACCES && kernel_only)
+    else if (err == EACCES && kernel_only && paranoid >= 2)
         snprintf(buf, size, "counted in the kernel, which perf_event_paranoid %d "
                  "forbids (user space only): sysctl kernel.perf_event_paranoid=1, "
                  "or run as root or with CAP_PERFMON", paranoid);
@@ -611,7 +611,7 @@ int prof_counters_open(prof_counters_t * c, const char * events)
     }
 #if defined(__linux__)
     on_linux = 1;
-    for (i = 0; i < n; i++)   /* hardware events first: a group each */
+    for (i = 0; i < n; i++)   /* one group of hardware events, one of software */
         if (known[kinds[i]].hw)
             open_event(c, i);
     for (i = 0; i < n; i++)
@@ -873,7 +873,7 @@ static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
 int prof_counters_context(const prof_counters_t * c, char * buf, size_t size)
 {
     size_t len = 0;
-    int i, j, first, done[PROF_COUNTERS_MAX];
+    int i, j, first, hw_counting = 0, done[PROF_COUNTERS_MAX];
 
     if (buf == NULL)
         size = 0;
@@ -892,14 +892,12 @@ int prof_counters_context(const prof_counters_t * c, char * buf, size_t size)
             append(buf, size, &len, "%s %s%s", first ? "" : ",", known[c->kind[i]].name,
                    c->user_only[i] && !known[c->kind[i]].hw ? " (user space only)" : "");
             first = 0;
+            hw_counting |= known[c->kind[i]].hw;
         }
     if (first)
         append(buf, size, &len, " none counting");
     else
-        append(buf, size, &len, " counting%s",
-               prof_counters_available(c, prof_counters_find(c, "cycles"))
-               || prof_counters_available(c, prof_counters_find(c, "instructions"))
-               ? " (hardware: user space only)" : "");
+        append(buf, size, &len, " counting%s", hw_counting ? " (hardware: user space only)" : "");
     memset(done, 0, sizeof done);
     for (i = 0; i < c->n; i++)
     {

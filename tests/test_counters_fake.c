@@ -120,6 +120,7 @@ static void test_reasons(void)
     CHECK_REASON((EPERM, 0, 0, 2, 1, 1, 0), "seccomp", "perf_event_paranoid is 2");
     CHECK_REASON((EACCES, 1, 0, -1000, 1, 1, 0), "unreadable", "root");
     CHECK_REASON((EACCES, 1, 0, 1, 1, 1, 0), "perf_event_paranoid is 1", "CAP_PERFMON");
+    CHECK_REASON((EACCES, 0, 1, 1, 1, 1, 0), "perf_event_paranoid is 1", "CAP_PERFMON");
     CHECK_REASON((EMFILE, 0, 0, 2, 1, 1, 0), "file descriptors", "ulimit -n");
     CHECK_REASON((ENOSPC, 1, 0, 2, 1, 1, 0), "never counted", "fewer hardware events");
     CHECK_REASON((EINVAL, 1, 0, 2, 1, 1, 0), "rejected", "alone");
@@ -248,6 +249,9 @@ static void test_hooks(void)
     r = prof_counters_open(&c, "page-faults,cycles,task-clock,instructions");
     CHECK(r == 4, "all four open: %d", r);
     prof_counters_fprint(stdout, &c);
+    prof_counters_context(&c, line, sizeof line);
+    CHECK(strcmp(line, "counters: page-faults, cycles, task-clock, instructions counting "
+                 "(hardware: user space only)") == 0, "context: %s", line);
     CHECK(prof_counters_start(&c) == 0, "start");
     spin_cpu_ms(20);
     CHECK(prof_counters_stop(&c) == 0, "stop");
