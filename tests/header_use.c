@@ -37,5 +37,26 @@ int main(void)
     prof_repeat(&mn, &mx, f, NULL);
     (void) DURATION_TARGET; (void) DURATION_THRESHOLD;
     fprint_memory_usage(stdout); print_memory_usage();
+    {
+        prof_counters_t c;
+        prof_counter_value_t v[PROF_COUNTERS_MAX];
+        char line[512];
+        size_t size = sizeof line;
+        if (prof_counters_open(&c, PROF_COUNTERS_DEFAULT) >= 0)
+        {
+            (void) prof_counters_start(&c); (void) prof_counters_stop(&c);
+            (void) prof_counters_reset(&c); (void) prof_counters_read(&c, v);
+            (void) prof_counters_overhead(&c, v);
+            (void) prof_counters_size(&c); (void) prof_counters_name(&c, 0);
+            (void) prof_counters_unit(&c, 0); (void) prof_counters_find(&c, "cycles");
+            (void) prof_counters_available(&c, 0); (void) prof_counters_errno(&c, 0);
+            (void) prof_counters_reason(&c, 0);
+            (void) prof_counters_context(&c, line, size);
+            prof_counters_fprint(stdout, &c);
+            prof_counters_close(&c);
+        }
+        (void) (PROF_COUNTERS_EINVAL + PROF_COUNTERS_ESTATE + PROF_COUNTERS_ESYS);
+        (void) v[0].value; (void) v[0].raw; (void) v[0].enabled_ns; (void) v[0].running_ns;
+    }
     return (int) (tcpu + twall + mn + mx) * 0;
 }

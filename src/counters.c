@@ -1,0 +1,940 @@
+/*
+    Event counters: Linux perf events around a region of code.
+
+    Layout. Events go into at most two groups, each read at once with
+    PERF_FORMAT_GROUP: one of the hardware events (user space only) and one
+    of the software events. Software events share no group with hardware
+    ones, because a group is scheduled on the PMU as a whole: in one mixed
+    group, hardware events that do not fit the free PMU counters (or a PMU
+    shared with the NMI watchdog or another perf user) would stop the
+    software counts too, and page faults or context switches are wanted
+    exactly where the hardware is not available (VMs). Two groups cost one
+    more ioctl per start and per stop, only when both kinds are available.
+
+    Start/stop toggles each group's leader; members are opened enabled, so
+    they count exactly while their leader does (one atomic switch per group).
+    Totals since open/reset are the kernel's running totals minus a baseline
+    read at reset: PERF_EVENT_IOC_RESET would zero the counts but not
+    time_enabled/time_running, which would make the multiplexing correction
+    wrong, so it is never used.
+
+    Nothing here makes a perf system call before prof_counters_open.
+    SPDX-License-Identifier: MIT
+*/
+#if !defined(_DEFAULT_SOURCE)
+# define _DEFAULT_SOURCE 1 /* syscall(2) with glibc */
+#endif
+#include "internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__linux__)
+# include <dirent.h>
+# include <linux/perf_event.h>
+# include <sys/ioctl.h>
+# include <sys/syscall.h>
+# include <unistd.h>
+# define EV(type, config) PERF_TYPE_##type, PERF_COUNT_##config
+#else
+# define EV(type, config) 0, 0
+#endif
+
+#define MAGIC_OPEN   0x50524f46u
+#define MAGIC_CLOSED 0x434c5344u
+#define PARANOID_UNKNOWN (-1000)
+#define OVERHEAD_PAIRS 101
+
+enum { STATE_FRESH, STATE_RUNNING, STATE_STOPPED };
+enum { GROUP_HW = 0, GROUP_SW = 1, GROUP_NONE = -1 };
+
+typedef struct
+{
+    const char * name;       /* as perf stat spells it */
+    const char * alias;      /* perf's other name, or NULL */
+    int hw;                  /* hardware (PMU) event: counted in user space only */
+    int kernel_only;         /* only ever happens in kernel mode */
+    unsigned int type;
+    unsigned long long config;
+    const char * unit;
+} event_info;
+
+static const event_info known[] = {
+    { "cycles",           "cpu-cycles",          1, 0, EV(HARDWARE, HW_CPU_CYCLES), "" },
+    { "ref-cycles",       NULL,                  1, 0, EV(HARDWARE, HW_REF_CPU_CYCLES), "" },
+    { "instructions",     NULL,                  1, 0, EV(HARDWARE, HW_INSTRUCTIONS), "" },
+    { "branches",         "branch-instructions", 1, 0, EV(HARDWARE, HW_BRANCH_INSTRUCTIONS), "" },
+    { "branch-misses",    NULL,                  1, 0, EV(HARDWARE, HW_BRANCH_MISSES), "" },
+    { "cache-references", NULL,                  1, 0, EV(HARDWARE, HW_CACHE_REFERENCES), "" },
+    { "cache-misses",     NULL,                  1, 0, EV(HARDWARE, HW_CACHE_MISSES), "" },
+    { "task-clock",       NULL,                  0, 0, EV(SOFTWARE, SW_TASK_CLOCK), "ns" },
+    /* Counted with kernel regs: with exclude_kernel they read 0. */
+    { "page-faults",      "faults",              0, 1, EV(SOFTWARE, SW_PAGE_FAULTS), "" },
+    { "context-switches", "cs",                  0, 1, EV(SOFTWARE, SW_CONTEXT_SWITCHES), "" },
+    { "cpu-migrations",   "migrations",          0, 1, EV(SOFTWARE, SW_CPU_MIGRATIONS), "" },
+};
+enum { NKNOWN = (int) (sizeof known / sizeof known[0]) };
+
+/* ---- the system call, behind a hook for tests -------------------------- */
+
+unsigned long prof_impl_perf_open_calls;
+
+int prof_impl_perf_open_syscall(void * attr, int group_fd)
+{
+#if defined(__linux__) && defined(SYS_perf_event_open)
+    return (int) syscall(SYS_perf_event_open, attr, 0 /* this thread */,
+                         -1 /* any CPU */, group_fd, PERF_FLAG_FD_CLOEXEC);
+#else
+    (void) attr; (void) group_fd;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int (*prof_impl_perf_open)(void * attr, int group_fd) = prof_impl_perf_open_syscall;
+
+/* ---- pure logic: scaling, group reads, reasons (tested with fakes) ----- */
+
+double prof_impl_counters_scale(double raw, double enabled, double running)
+{
+    if (running > 0.0)
+        return running >= enabled ? raw : raw * (enabled / running);
+    return enabled > 0.0 ? NAN : raw;   /* never ran / never started */
+}
+
+int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
+        int nevents, const unsigned long long * ids, const double * base_raw,
+        double base_enabled, double base_running, prof_counter_value_t * out)
+{
+    size_t nr, k;
+    int j;
+    double enabled, running;
+
+    if (nwords < 3)
+        return -1;
+    nr = (size_t) buf[0];
+    if (nr > (nwords - 3) / 2)
+        return -1;
+    enabled = (double) buf[1] - base_enabled;
+    running = (double) buf[2] - base_running;
+    for (j = 0; j < nevents; j++)
+    {
+        for (k = 0; k < nr && buf[3 + 2 * k + 1] != ids[j]; k++)
+            ;
+        if (k == nr)
+            return -1;
+        out[j].raw = (double) buf[3 + 2 * k] - base_raw[j];
+        out[j].enabled_ns = enabled;
+        out[j].running_ns = running;
+        out[j].value = prof_impl_counters_scale(out[j].raw, enabled, running);
+        if (out[j].value != out[j].value)
+            out[j].raw = NAN;
+    }
+    return 0;
+}
+
+void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
+        int kernel_only, int paranoid, int on_linux, int have_pmu, int in_vm)
+{
+    if (!on_linux)
+        snprintf(buf, size, "perf events exist only on Linux: no counters on this system");
+    else if (err == ENOSYS)
+        snprintf(buf, size, "perf_event_open is not implemented here (a kernel without "
+                 "CONFIG_PERF_EVENTS, qemu-user, or a sandbox that removes it): run natively");
+    else if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV) && hw && !have_pmu)
+        snprintf(buf, size, in_vm
+                 ? "no hardware PMU in this virtual machine: enable the virtual PMU "
+                   "(KVM/QEMU: -cpu host,pmu=on; VMware: virtualize CPU performance "
+                   "counters) or run on bare metal"
+                 : "no hardware PMU is exposed (none in /sys/bus/event_source/devices): "
+                   "run on a host whose kernel supports this CPU's PMU");
+    else if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
+        snprintf(buf, size, hw ? "this CPU's PMU has no such generic event "
+                 "(e.g. ref-cycles on AMD): leave it out"
+                 : "this kernel does not provide this software event: leave it out");
+    else if ((err == EACCES || err == EPERM) && paranoid == PARANOID_UNKNOWN)
+        snprintf(buf, size, "permission denied and /proc/sys/kernel/perf_event_paranoid "
+                 "is unreadable: run as root or with CAP_PERFMON");
+    else if ((err == EACCES || err == EPERM) && paranoid >= 3)
+        snprintf(buf, size, "perf_event_paranoid is %d, which forbids perf events to "
+                 "unprivileged users: sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON",
+                 paranoid);
+    else if (err == EPERM)
+        snprintf(buf, size, "refused although perf_event_paranoid is %d: probably a "
+                 "seccomp filter (container): docker run --security-opt "
+                 "seccomp=unconfined, or --cap-add PERFMON", paranoid);
+    else if (err == EACCES && kernel_only && paranoid >= 2)
+        snprintf(buf, size, "counted in the kernel, which perf_event_paranoid %d "
+                 "forbids (user space only): sysctl kernel.perf_event_paranoid=1, "
+                 "or run as root or with CAP_PERFMON", paranoid);
+    else if (err == EACCES)
+        snprintf(buf, size, "permission denied (perf_event_paranoid is %d): sysctl "
+                 "kernel.perf_event_paranoid=1, or CAP_PERFMON", paranoid);
+    else if (err == EMFILE || err == ENFILE)
+        snprintf(buf, size, "out of file descriptors: raise the limit (ulimit -n)");
+    else if (err == EBUSY)
+        snprintf(buf, size, "the PMU is busy (another tool holds it exclusively)");
+    else if (err == EINVAL)
+        snprintf(buf, size, "the kernel rejected the event (old kernel, or the PMU "
+                 "cannot add it to the group): open it alone");
+    else if (err == ENOSPC)
+        snprintf(buf, size, "never counted: the hardware group did not fit the free "
+                 "PMU counters (NMI watchdog or another perf user?): open fewer "
+                 "hardware events");
+    else
+        snprintf(buf, size, "perf_event_open failed: %s", strerror(err));
+}
+
+static const char * errno_name(int err)
+{
+    switch (err)
+    {
+    case ENOENT: return "ENOENT";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+    case ENODEV: return "ENODEV";
+    case ENOSYS: return "ENOSYS";
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case EMFILE: return "EMFILE";
+    case ENFILE: return "ENFILE";
+    case EBUSY: return "EBUSY";
+    case EINVAL: return "EINVAL";
+    case ENOSPC: return "ENOSPC";
+    default: return "errno";
+    }
+}
+
+/* ---- what the machine allows ------------------------------------------- */
+
+static int read_paranoid(void)
+{
+    int v = PARANOID_UNKNOWN;
+    FILE * f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    if (f != NULL)
+    {
+        if (fscanf(f, "%d", &v) != 1)
+            v = PARANOID_UNKNOWN;
+        fclose(f);
+    }
+    return v;
+}
+
+#if defined(__linux__)
+/* A CPU PMU among the kernel's event sources ("cpu" on x86, "cpu_core" on
+   hybrid Intel, "armv8_pmuv3_0" and the like on ARM)? */
+static int have_cpu_pmu(void)
+{
+    DIR * d = opendir("/sys/bus/event_source/devices");
+    struct dirent * e;
+    int found = 0;
+    if (d == NULL)
+        return 0;
+    while (!found && (e = readdir(d)) != NULL)
+        found = strncmp(e->d_name, "cpu", 3) == 0 || strncmp(e->d_name, "armv", 4) == 0
+                || strncmp(e->d_name, "arm_", 4) == 0 || strstr(e->d_name, "pmu") != NULL;
+    closedir(d);
+    return found;
+}
+
+/* x86 guests see the "hypervisor" CPU flag; Xen guests have /sys/hypervisor. */
+static int in_virtual_machine(void)
+{
+    char line[4096];
+    int vm = 0;
+    FILE * f = fopen("/proc/cpuinfo", "r");
+    if (f != NULL)
+    {
+        while (!vm && fgets(line, sizeof line, f) != NULL)
+            vm = strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor") != NULL;
+        fclose(f);
+    }
+    if (!vm && (f = fopen("/sys/hypervisor/type", "r")) != NULL)
+    {
+        vm = fgets(line, sizeof line, f) != NULL && line[0] != '\0' && line[0] != '\n';
+        fclose(f);
+    }
+    return vm;
+}
+#endif
+
+/* ---- argument checks (cold paths) -------------------------------------- */
+
+static PROF_COLD int not_open(const prof_counters_t * c, const char * func)
+{
+    if (c == NULL)
+        prof_impl_warn("%s: NULL counter set", func);
+    else if (c->magic == MAGIC_CLOSED)
+        prof_impl_warn("%s: the counter set is closed", func);
+    else
+        prof_impl_warn("%s: the counter set is not open (call prof_counters_open first)", func);
+    return PROF_COUNTERS_EINVAL;
+}
+
+static PROF_COLD int bad_state(const char * func, const char * what)
+{
+    prof_impl_warn("%s: %s", func, what);
+    return PROF_COUNTERS_ESTATE;
+}
+
+static PROF_COLD int sys_failed(const char * func, const char * call)
+{
+    prof_impl_warn("%s: %s failed: %s", func, call, strerror(errno));
+    return PROF_COUNTERS_ESYS;
+}
+
+static int is_open(const prof_counters_t * c)
+{
+    return c != NULL && c->magic == MAGIC_OPEN;
+}
+
+static int valid_index(const prof_counters_t * c, int i)
+{
+    return is_open(c) && i >= 0 && i < c->n;
+}
+
+/* ---- parsing the event list -------------------------------------------- */
+
+static int lookup(const char * name, size_t len)
+{
+    int k;
+    for (k = 0; k < NKNOWN; k++)
+        if ((strlen(known[k].name) == len && strncmp(known[k].name, name, len) == 0)
+            || (known[k].alias != NULL && strlen(known[k].alias) == len
+                && strncmp(known[k].alias, name, len) == 0))
+            return k;
+    return -1;
+}
+
+/* Fill kinds[] from the comma-separated list; the count, or -1 after a
+   message. */
+static int parse_events(const char * list, int * kinds)
+{
+    const char * p = list;
+    int n = 0, i, commas = 0;
+
+    for (i = 0; list[i] != '\0'; i++)
+        commas += list[i] == ',';
+    if (commas >= PROF_COUNTERS_MAX)
+    {
+        prof_impl_warn("prof_counters_open: too many events in \"%s\" (at most %d)",
+                       list, PROF_COUNTERS_MAX);
+        return -1;
+    }
+    for (;;)
+    {
+        const char * end;
+        size_t len;
+        int k;
+
+        while (*p == ' ' || *p == '\t')
+            p++;
+        end = p + strcspn(p, ",");
+        len = (size_t) (end - p);
+        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+            len--;
+        if (len == 0)
+        {
+            prof_impl_warn("prof_counters_open: empty event name in \"%s\"", list);
+            return -1;
+        }
+        k = lookup(p, len);
+        if (k < 0)
+        {
+            prof_impl_warn("prof_counters_open: unknown event \"%.*s\" (known: cycles, "
+                           "ref-cycles, instructions, branches, branch-misses, "
+                           "cache-references, cache-misses, task-clock, page-faults, "
+                           "context-switches, cpu-migrations)", (int) len, p);
+            return -1;
+        }
+        for (i = 0; i < n; i++)
+            if (kinds[i] == k)
+            {
+                prof_impl_warn("prof_counters_open: event \"%s\" listed twice", known[k].name);
+                return -1;
+            }
+        kinds[n++] = k;
+        if (*end == '\0')
+            return n;
+        p = end + 1;
+    }
+}
+
+/* ---- group reads -------------------------------------------------------- */
+
+enum { GROUP_WORDS = 3 + 2 * PROF_COUNTERS_MAX };
+
+#if defined(__linux__)
+/* The events of group g (indices into the set) and their ids. */
+static int group_members(const prof_counters_t * c, int g, int * idx,
+                         unsigned long long * ids, double * base)
+{
+    int i, m = 0;
+    for (i = 0; i < c->n; i++)
+        if (c->group[i] == g)
+        {
+            idx[m] = i;
+            ids[m] = c->id[i];
+            if (base != NULL)
+                base[m] = c->base_raw[i];
+            m++;
+        }
+    return m;
+}
+#endif
+
+/* Read group g: out[i] for its events, relative to the baseline unless
+   absolute. 0 or -1 (errno set; EIO for a malformed read). */
+static int read_group(const prof_counters_t * c, int g, int absolute,
+                      prof_counter_value_t * out)
+{
+#if defined(__linux__)
+    unsigned long long buf[GROUP_WORDS], ids[PROF_COUNTERS_MAX];
+    double base[PROF_COUNTERS_MAX];
+    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    int idx[PROF_COUNTERS_MAX], m, j;
+    ssize_t got;
+
+    m = group_members(c, g, idx, ids, base);
+    got = read(c->leader[g], buf, sizeof buf);
+    if (got < 0)
+        return -1;
+    if (absolute)
+        memset(base, 0, sizeof base);
+    if (prof_impl_counters_convert(buf, (size_t) got / sizeof buf[0], m, ids, base,
+            absolute ? 0.0 : c->base_enabled[g], absolute ? 0.0 : c->base_running[g], v) != 0)
+    {
+        errno = EIO;
+        return -1;
+    }
+    for (j = 0; j < m; j++)
+        out[idx[j]] = v[j];
+    return 0;
+#else
+    (void) c; (void) g; (void) absolute; (void) out;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+static void set_unavailable(prof_counter_value_t * v)
+{
+    v->value = v->raw = NAN;
+    v->enabled_ns = v->running_ns = 0.0;
+}
+
+/* Read every group (absolute or since the baseline) into out[0 .. n-1]. */
+static int read_all(const prof_counters_t * c, int absolute, prof_counter_value_t * out)
+{
+    int i, g;
+    for (i = 0; i < c->n; i++)
+        set_unavailable(&out[i]);
+    for (g = 0; g < 2; g++)
+        if (c->leader[g] >= 0 && read_group(c, g, absolute, out) != 0)
+            return -1;
+    return 0;
+}
+
+/* Make the current kernel totals the zero of the set's totals. */
+static int take_baseline(prof_counters_t * c)
+{
+    prof_counter_value_t now[PROF_COUNTERS_MAX];
+    int i;
+
+    if (read_all(c, 1, now) != 0)
+        return -1;
+    for (i = 0; i < c->n; i++)
+        if (c->group[i] != GROUP_NONE)
+        {
+            c->base_raw[i] = now[i].raw;
+            c->base_enabled[c->group[i]] = now[i].enabled_ns;
+            c->base_running[c->group[i]] = now[i].running_ns;
+        }
+    return 0;
+}
+
+/* Switch both groups on (hardware last) or off (hardware first). */
+static int toggle(prof_counters_t * c, int on)
+{
+#if defined(__linux__)
+    if (on)
+    {
+        if (c->leader[GROUP_SW] >= 0
+            && ioctl(c->leader[GROUP_SW], PERF_EVENT_IOC_ENABLE, 0) != 0)
+            return -1;
+        if (c->leader[GROUP_HW] >= 0
+            && ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, 0) != 0)
+            return -1;
+    }
+    else
+    {
+        if (c->leader[GROUP_HW] >= 0
+            && ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, 0) != 0)
+            return -1;
+        if (c->leader[GROUP_SW] >= 0
+            && ioctl(c->leader[GROUP_SW], PERF_EVENT_IOC_DISABLE, 0) != 0)
+            return -1;
+    }
+#else
+    (void) c; (void) on;
+#endif
+    return 0;
+}
+
+/* ---- open / close -------------------------------------------------------- */
+
+static void close_group(prof_counters_t * c, int g, int err)
+{
+    int i;
+    for (i = 0; i < c->n; i++)
+        if (c->group[i] == g)
+        {
+#if defined(__linux__)
+            if (c->fd[i] >= 0 && c->fd[i] != c->leader[g])
+                close(c->fd[i]);
+#endif
+            c->fd[i] = -1;
+            c->group[i] = GROUP_NONE;
+            c->err[i] = err;
+        }
+#if defined(__linux__)
+    if (c->leader[g] >= 0)
+        close(c->leader[g]);
+#endif
+    c->leader[g] = -1;
+}
+
+#if defined(__linux__)
+/* Open event i into its group; sets c->fd/err/user_only/id. */
+static void open_event(prof_counters_t * c, int i)
+{
+    const event_info * e = &known[c->kind[i]];
+    int g = e->hw ? GROUP_HW : GROUP_SW, fd, attempt;
+    struct perf_event_attr attr;
+
+    for (attempt = 0; attempt < 2; attempt++)
+    {
+        memset(&attr, 0, sizeof attr);
+        attr.size = sizeof attr;
+        attr.type = e->type;
+        attr.config = e->config;
+        attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID
+            | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+        /* The leader starts disabled and switches the group; members
+           follow it. */
+        attr.disabled = c->leader[g] < 0;
+        /* Hardware: the code under test, not interrupts or our ioctls
+           (and allowed at perf_event_paranoid 2). Software: everything
+           first, user space only if that is all that is allowed. */
+        attr.exclude_kernel = attr.exclude_hv = e->hw || attempt == 1;
+        prof_impl_perf_open_calls++;
+        fd = prof_impl_perf_open(&attr, c->leader[g]);
+        if (fd >= 0)
+            break;
+        c->err[i] = errno;
+        /* Retry user-only where that still counts something. */
+        if (e->hw || e->kernel_only || (errno != EACCES && errno != EPERM))
+            return;
+    }
+    if (fd < 0)
+        return;
+    if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
+    {
+        c->err[i] = errno;
+        close(fd);
+        return;
+    }
+    c->err[i] = 0;
+    c->fd[i] = fd;
+    c->group[i] = g;
+    c->user_only[i] = attr.exclude_kernel;
+    if (c->leader[g] < 0)
+        c->leader[g] = fd;
+}
+
+/* Does the hardware group ever get the PMU? Switch it on and off once. */
+static void probe_hw_group(prof_counters_t * c)
+{
+    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    int i;
+
+    if (c->leader[GROUP_HW] < 0)
+        return;
+    if (ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, 0) != 0
+        || ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, 0) != 0
+        || read_group(c, GROUP_HW, 1, v) != 0)
+    {
+        close_group(c, GROUP_HW, errno);
+        return;
+    }
+    for (i = 0; i < c->n; i++)
+        if (c->group[i] == GROUP_HW)
+        {
+            if (v[i].running_ns <= 0.0 && v[i].enabled_ns > 0.0)
+                close_group(c, GROUP_HW, ENOSPC);
+            return;
+        }
+}
+#endif
+
+int prof_counters_open(prof_counters_t * c, const char * events)
+{
+    int kinds[PROF_COUNTERS_MAX], n, i, available = 0, on_linux = 0;
+    int have_pmu = 1, in_vm = 0, machine_known = 0;
+
+    if (c == NULL)
+        return not_open(c, "prof_counters_open");
+    if (c->magic == MAGIC_OPEN)
+    {
+        prof_impl_warn("prof_counters_open: the counter set is already open "
+                       "(close it first)");
+        return PROF_COUNTERS_EINVAL;
+    }
+    c->magic = 0;
+    n = parse_events(events != NULL ? events : PROF_COUNTERS_DEFAULT, kinds);
+    if (n < 0)
+        return PROF_COUNTERS_EINVAL;
+
+    memset(c, 0, sizeof *c);
+    c->n = n;
+    c->state = STATE_FRESH;
+    c->leader[0] = c->leader[1] = -1;
+    c->paranoid = read_paranoid();
+    for (i = 0; i < n; i++)
+    {
+        c->kind[i] = kinds[i];
+        c->fd[i] = -1;
+        c->group[i] = GROUP_NONE;
+        c->err[i] = ENOSYS;
+    }
+#if defined(__linux__)
+    on_linux = 1;
+    for (i = 0; i < n; i++)   /* one group of hardware events, one of software */
+        if (known[kinds[i]].hw)
+            open_event(c, i);
+    for (i = 0; i < n; i++)
+        if (!known[kinds[i]].hw)
+            open_event(c, i);
+    probe_hw_group(c);
+    if (take_baseline(c) != 0)
+    {
+        int err = errno;
+        close_group(c, GROUP_HW, err);
+        close_group(c, GROUP_SW, err);
+    }
+#endif
+    for (i = 0; i < n; i++)
+    {
+        const event_info * e = &known[kinds[i]];
+        if (c->group[i] != GROUP_NONE)
+        {
+            available++;
+            continue;
+        }
+#if defined(__linux__)
+        if (e->hw && !machine_known)
+        {
+            have_pmu = have_cpu_pmu();
+            in_vm = in_virtual_machine();
+            machine_known = 1;
+        }
+#endif
+        prof_impl_counters_reason(c->reason[i], sizeof c->reason[i], c->err[i], e->hw,
+                                  e->kernel_only, c->paranoid, on_linux, have_pmu, in_vm);
+    }
+    (void) machine_known;
+    c->magic = MAGIC_OPEN;
+    return available;
+}
+
+void prof_counters_close(prof_counters_t * c)
+{
+    if (!is_open(c))
+        return;
+    close_group(c, GROUP_HW, EBADF);
+    close_group(c, GROUP_SW, EBADF);
+    c->magic = MAGIC_CLOSED;
+}
+
+/* ---- the timed path ------------------------------------------------------ */
+
+int prof_counters_start(prof_counters_t * c)
+{
+    if (!is_open(c))
+        return not_open(c, "prof_counters_start");
+    if (c->state == STATE_RUNNING)
+        return bad_state("prof_counters_start", "already running (call prof_counters_stop first)");
+    c->state = STATE_RUNNING;
+    if (toggle(c, 1) != 0)
+        return sys_failed("prof_counters_start", "ioctl(PERF_EVENT_IOC_ENABLE)");
+    return 0;
+}
+
+int prof_counters_stop(prof_counters_t * c)
+{
+    if (!is_open(c))
+        return not_open(c, "prof_counters_stop");
+    if (toggle(c, 0) != 0)
+        return sys_failed("prof_counters_stop", "ioctl(PERF_EVENT_IOC_DISABLE)");
+    if (c->state != STATE_RUNNING)
+        return bad_state("prof_counters_stop", "not running (call prof_counters_start first)");
+    c->state = STATE_STOPPED;
+    return 0;
+}
+
+/* ---- totals -------------------------------------------------------------- */
+
+int prof_counters_reset(prof_counters_t * c)
+{
+    if (!is_open(c))
+        return not_open(c, "prof_counters_reset");
+    if (take_baseline(c) != 0)
+        return sys_failed("prof_counters_reset", "read");
+    if (c->state != STATE_RUNNING)
+        c->state = STATE_FRESH;
+    return 0;
+}
+
+int prof_counters_read(prof_counters_t * c, prof_counter_value_t * out)
+{
+    prof_counter_value_t v[PROF_COUNTERS_MAX];
+
+    if (!is_open(c))
+        return not_open(c, "prof_counters_read");
+    if (out == NULL)
+    {
+        prof_impl_warn("prof_counters_read: NULL output array");
+        return PROF_COUNTERS_EINVAL;
+    }
+    if (c->state == STATE_FRESH)
+        return bad_state("prof_counters_read", "read before any prof_counters_start "
+                         "since open or reset: nothing was counted");
+    if (read_all(c, 0, v) != 0)
+        return sys_failed("prof_counters_read", "read");
+    memcpy(out, v, (size_t) c->n * sizeof v[0]);
+    return 0;
+}
+
+static int cmp_double(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+static double median(double * d, int n)
+{
+    qsort(d, (size_t) n, sizeof d[0], cmp_double);
+    return d[n / 2];
+}
+
+int prof_counters_overhead(prof_counters_t * c, prof_counter_value_t * out)
+{
+    static const int K = OVERHEAD_PAIRS;
+    prof_counter_value_t first[PROF_COUNTERS_MAX], prev[PROF_COUNTERS_MAX];
+    prof_counter_value_t now[PROF_COUNTERS_MAX];
+    double * d;
+    int i, k, g;
+
+    if (!is_open(c))
+        return not_open(c, "prof_counters_overhead");
+    if (out == NULL)
+    {
+        prof_impl_warn("prof_counters_overhead: NULL output array");
+        return PROF_COUNTERS_EINVAL;
+    }
+    if (c->state == STATE_RUNNING)
+        return bad_state("prof_counters_overhead", "running (stop it first)");
+    d = (double *) malloc(sizeof(double) * (size_t) K * 3 * PROF_COUNTERS_MAX);
+    if (d == NULL)
+    {
+        prof_impl_warn("prof_counters_overhead: out of memory");
+        return PROF_COUNTERS_ESYS;
+    }
+    if (read_all(c, 1, first) != 0)
+    {
+        free(d);
+        return sys_failed("prof_counters_overhead", "read");
+    }
+    memcpy(prev, first, sizeof prev);
+    for (k = 0; k < K; k++)
+    {
+        if (toggle(c, 1) != 0 || toggle(c, 0) != 0 || read_all(c, 1, now) != 0)
+        {
+            free(d);
+            return sys_failed("prof_counters_overhead", "ioctl or read");
+        }
+        for (i = 0; i < c->n; i++)
+        {
+            double en = now[i].enabled_ns - prev[i].enabled_ns;
+            double run = now[i].running_ns - prev[i].running_ns;
+            d[(0 * PROF_COUNTERS_MAX + i) * K + k] =
+                prof_impl_counters_scale(now[i].raw - prev[i].raw, en, run);
+            d[(1 * PROF_COUNTERS_MAX + i) * K + k] = en;
+            d[(2 * PROF_COUNTERS_MAX + i) * K + k] = run;
+        }
+        memcpy(prev, now, sizeof prev);
+    }
+    for (i = 0; i < c->n; i++)
+    {
+        if (c->group[i] == GROUP_NONE)
+        {
+            set_unavailable(&out[i]);
+            continue;
+        }
+        out[i].value = median(d + (0 * PROF_COUNTERS_MAX + i) * K, K);
+        out[i].raw = out[i].value;
+        out[i].enabled_ns = median(d + (1 * PROF_COUNTERS_MAX + i) * K, K);
+        out[i].running_ns = median(d + (2 * PROF_COUNTERS_MAX + i) * K, K);
+        /* What the pairs counted is not the caller's: move the zero. */
+        c->base_raw[i] += now[i].raw - first[i].raw;
+    }
+    for (g = 0; g < 2; g++)
+        for (i = 0; i < c->n; i++)
+            if (c->group[i] == g)
+            {
+                c->base_enabled[g] += now[i].enabled_ns - first[i].enabled_ns;
+                c->base_running[g] += now[i].running_ns - first[i].running_ns;
+                break;
+            }
+    free(d);
+    return 0;
+}
+
+/* ---- what the set holds -------------------------------------------------- */
+
+int prof_counters_size(const prof_counters_t * c)
+{
+    return is_open(c) ? c->n : 0;
+}
+
+const char * prof_counters_name(const prof_counters_t * c, int i)
+{
+    return valid_index(c, i) ? known[c->kind[i]].name : "";
+}
+
+const char * prof_counters_unit(const prof_counters_t * c, int i)
+{
+    return valid_index(c, i) ? known[c->kind[i]].unit : "";
+}
+
+int prof_counters_find(const prof_counters_t * c, const char * name)
+{
+    int i, k;
+    if (!is_open(c) || name == NULL || (k = lookup(name, strlen(name))) < 0)
+        return -1;
+    for (i = 0; i < c->n; i++)
+        if (c->kind[i] == k)
+            return i;
+    return -1;
+}
+
+int prof_counters_available(const prof_counters_t * c, int i)
+{
+    return valid_index(c, i) && c->group[i] != GROUP_NONE;
+}
+
+int prof_counters_errno(const prof_counters_t * c, int i)
+{
+    if (!valid_index(c, i))
+        return -1;
+    return c->group[i] != GROUP_NONE ? 0 : c->err[i];
+}
+
+const char * prof_counters_reason(const prof_counters_t * c, int i)
+{
+    if (!valid_index(c, i))
+        return NULL;
+    return c->group[i] != GROUP_NONE ? "" : c->reason[i];
+}
+
+/* ---- reports ------------------------------------------------------------- */
+
+/* Append to buf (size bytes) at *len, as snprintf would; *len counts what
+   the whole line needs. */
+static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
+{
+    va_list ap;
+    int r;
+    va_start(ap, fmt);
+    r = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
+    va_end(ap);
+    if (r > 0)
+        *len += (size_t) r;
+}
+
+int prof_counters_context(const prof_counters_t * c, char * buf, size_t size)
+{
+    size_t len = 0;
+    int i, j, first, hw_counting = 0, done[PROF_COUNTERS_MAX];
+
+    if (buf == NULL)
+        size = 0;
+    else if (size > 0)
+        buf[0] = '\0';
+    if (!is_open(c))
+    {
+        append(buf, size, &len, "counters: none (no open counter set)");
+        return (int) len;
+    }
+    append(buf, size, &len, "counters:");
+    first = 1;
+    for (i = 0; i < c->n; i++)
+        if (c->group[i] != GROUP_NONE)
+        {
+            append(buf, size, &len, "%s %s%s", first ? "" : ",", known[c->kind[i]].name,
+                   c->user_only[i] && !known[c->kind[i]].hw ? " (user space only)" : "");
+            first = 0;
+            hw_counting |= known[c->kind[i]].hw;
+        }
+    if (first)
+        append(buf, size, &len, " none counting");
+    else
+        append(buf, size, &len, " counting%s", hw_counting ? " (hardware: user space only)" : "");
+    memset(done, 0, sizeof done);
+    for (i = 0; i < c->n; i++)
+    {
+        if (c->group[i] != GROUP_NONE || done[i])
+            continue;
+        append(buf, size, &len, ";");
+        for (j = i; j < c->n; j++)
+            if (c->group[j] == GROUP_NONE && !done[j] && c->err[j] == c->err[i]
+                && strcmp(c->reason[j], c->reason[i]) == 0)
+            {
+                append(buf, size, &len, "%s %s", j == i ? "" : ",", known[c->kind[j]].name);
+                done[j] = 1;
+            }
+        append(buf, size, &len, " n/a (%s): %s", errno_name(c->err[i]), c->reason[i]);
+    }
+    return (int) len;
+}
+
+void prof_counters_fprint(FILE * fs, const prof_counters_t * c)
+{
+    int i;
+
+    if (fs == NULL)
+        fs = stdout;
+    if (!is_open(c))
+    {
+        not_open(c, "prof_counters_fprint");
+        return;
+    }
+    for (i = 0; i < c->n; i++)
+    {
+        const event_info * e = &known[c->kind[i]];
+        if (c->group[i] != GROUP_NONE)
+            fprintf(fs, "%-17s ok   %s group, %s\n", e->name, e->hw ? "hardware" : "software",
+                    c->user_only[i] ? "user space only" : "user and kernel");
+        else
+            fprintf(fs, "%-17s n/a  %s (errno %d): %s\n", e->name, errno_name(c->err[i]),
+                    c->err[i], c->reason[i]);
+    }
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# With counters off, the library makes no perf system call at all: run a
+# program that uses everything but the counters under strace and count
+# perf_event_open calls (there must be none), then the same program opening
+# counters (there must be some: strace sees them). Exit 77 (skip) where
+# strace cannot trace.
+# Usage: check_perf_syscalls.sh STRACE PROGRAM
+set -u
+strace=$1 prog=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+count() { grep -c 'perf_event_open(' "$1"; }
+if ! "$strace" -o /dev/null true >"$tmp/out" 2>&1; then
+    echo "strace cannot trace here:"; cat "$tmp/out"; exit 77
+fi
+# LeakSanitizer cannot run under ptrace; the other sanitizers can.
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"; export ASAN_OPTIONS
+for mode in on off; do
+    "$strace" -f -o "$tmp/$mode" -e trace=perf_event_open "$prog" $mode >"$tmp/out" 2>&1 \
+        || { echo "FAIL: $prog $mode under strace:"; cat "$tmp/out"; exit 1; }
+done
+on=$(count "$tmp/on") off=$(count "$tmp/off")
+echo "perf_event_open calls: counters off $off, counters on $on"
+[ "$on" -gt 0 ] || { echo "FAIL: strace saw no call with counters on"; cat "$tmp/on"; exit 1; }
+[ "$off" -eq 0 ] || { echo "FAIL: perf_event_open called with counters off:"; cat "$tmp/off"; exit 1; }
+echo "ok: no perf system call unless counters are opened"
