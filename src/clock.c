@@ -17,6 +17,20 @@
 double clock_last[FLINT_NUM_CLOCKS];
 double clock_accum[FLINT_NUM_CLOCKS];
 
+double (*prof_impl_fake_read)(void);
+double prof_impl_fake_rate;
+
+void prof_impl_set_fake_clock(double (*read)(void), double ticks_per_second)
+{
+    prof_impl_fake_read = read;
+    prof_impl_fake_rate = ticks_per_second;
+}
+
+double prof_impl_read_rate(void)
+{
+    return prof_impl_fake_read ? prof_impl_fake_rate : prof_tick_rate();
+}
+
 double prof_impl_bad_clock(int n, const char * func)
 {
     prof_impl_warn("%s(%d): clock number out of range 0..%d; ignored",
