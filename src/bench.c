@@ -482,6 +482,17 @@ static void run_after_warmup(prof_impl_run * r)
     }
 }
 
+/* Iterations per epoch from the best cost per iteration: the nearest
+   count to the target epoch time, within [min_iters, MAX_ITERS]. */
+static void rebase(prof_impl_run * r)
+{
+    double base = floor(r->target_ticks / r->best_iter_ticks + 0.5);
+    r->base = base >= (double) MAX_ITERS ? MAX_ITERS
+            : base < 1.0 ? 1 : (ulong) base;
+    if (r->base < r->s.min_iters)
+        r->base = r->s.min_iters;
+}
+
 static void set_measure_count(prof_impl_run * r)
 {
     double c = (double) r->base;
@@ -532,9 +543,8 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
     case PH_CALIBRATE:
         if (net >= r->target_ticks / 10.0 && net > 0.0)
         {
-            double base = ceil((double) r->count * r->target_ticks / net);
-            r->base = base >= (double) MAX_ITERS ? MAX_ITERS
-                    : base < 1.0 ? 1 : (ulong) base;
+            r->best_iter_ticks = net / (double) r->count;
+            rebase(r);
         }
         else if (r->count >= MAX_ITERS)
             r->base = MAX_ITERS;
@@ -551,6 +561,15 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         break;
     case PH_MEASURE:
         record(r, net, cpu_ns);
+        /* Noise only ever adds time: the fastest epoch so far is the best
+           estimate of an iteration's cost, so a calibration that a
+           preemption inflated is corrected by the next clean epoch. */
+        if (r->s.exact_iters == 0 && net > 0.0
+            && net / (double) r->count < r->best_iter_ticks)
+        {
+            r->best_iter_ticks = net / (double) r->count;
+            rebase(r);
+        }
         if (r->got == r->s.epochs)
         {
             r->phase = PH_DONE;

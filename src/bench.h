@@ -54,7 +54,7 @@ typedef struct
     int is_loop, is_baseline, phase, started;
     ulong count, base;
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
-    double spent_ticks, net_ticks_sum;
+    double spent_ticks, net_ticks_sum, best_iter_ticks;
     double oh[16];
     int noh, got, low_epochs, budget_hit, calibration_epochs;
     double * samples, * cpu_samples;
