@@ -503,9 +503,10 @@ int prof_bench_write(const prof_bench * b, FILE * out, prof_format format);
 /* The paired comparison of two targets: epochs of a and b alternate, so
    that both see the same machine phases. ratio is the median of the
    per-round ratios time(b) / time(a), [ci_low, ci_high] its
-   distribution-free interval at level ci_level; significant is 1 when the
-   interval excludes 1 (equivalently a two-sided sign test at 5%), and
-   p_value is that sign test's. */
+   distribution-free interval at level ci_level (>= 95%); significant is 1
+   when that interval excludes 1. p_value is the two-sided sign test of
+   "b slower in as many rounds as faster" (ties dropped). rounds is the
+   number of paired epochs (the suite's epochs setting). */
 typedef struct
 {
     double median_a_ns, median_b_ns, ratio, ci_low, ci_high, ci_level;

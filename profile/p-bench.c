@@ -27,10 +27,21 @@ static double mono_ns(void)
     return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static int opt_epochs = 0;
+static double opt_epoch_ms = 0.0;
+
 static void precise(prof_bench * b)
 {
     prof_bench_set_epochs(b, 31);
     prof_bench_set_min_epoch_time_ns(b, 3e6);
+}
+
+static void apply_options(prof_bench * b)
+{
+    if (opt_epochs > 0)
+        prof_bench_set_epochs(b, opt_epochs);
+    if (opt_epoch_ms > 0.0)
+        prof_bench_set_min_epoch_time_ns(b, opt_epoch_ms * 1e6);
 }
 
 /* One run of all kernels; machine: one parseable line per kernel. */
@@ -47,6 +58,7 @@ static int run(int argc, char ** argv, int suite, int is_precise, int machine)
         prof_bench_set_format(b, PROF_FORMAT_NONE);
     if (is_precise)
         precise(b);
+    apply_options(b);
     if (suite)
     {
         double t0 = mono_ns();
@@ -117,27 +129,47 @@ static double cv_of(double (*x)[NKERNELS], int n, int k)
     return n > 1 && mean > 0.0 ? sqrt(var / (n - 1)) / mean : 0.0;
 }
 
-/* --stability: run this program R times per configuration. */
-static int stability(const char * self, int runs)
+/* --stability: run this program R times per configuration, alternating
+   configurations run by run so that all see the same machine phases.
+   configs: '|'-separated option sets (default: default, --suite,
+   --precise, --suite --precise). */
+enum { MAXRUNS = 64, MAXCONF = 8 };
+static double med[MAXCONF][MAXRUNS][NKERNELS], lo[MAXCONF][MAXRUNS][NKERNELS],
+    hi[MAXCONF][MAXRUNS][NKERNELS], wall[MAXCONF][MAXRUNS][NKERNELS],
+    p10[MAXCONF][MAXRUNS][NKERNELS], mn[MAXCONF][MAXRUNS][NKERNELS];
+
+static int stability(const char * self, int runs, const char * configs_arg)
 {
-    static const char * configs[] = { "", "--suite", "--precise",
-                                      "--suite --precise" };
-    int c;
-    printf("stability over %d separate processes per configuration:\n"
-           "CV = stddev/mean of the %d medians; cover = share of pairs "
-           "(run i, later run j) where run i's interval contains run j's "
-           "median; wall = ms per benchmark (mean)\n", runs, runs);
-    for (c = 0; c < 4; c++)
+    char configs[MAXCONF][256], buf[1024];
+    int nconf = 0, c, i, k, nruns[MAXCONF] = { 0 };
+    if (runs > MAXRUNS)
+        runs = MAXRUNS;
+    if (configs_arg == NULL)
+        configs_arg = "|--suite|--precise|--suite --precise";
+    snprintf(buf, sizeof buf, "%s", configs_arg);
     {
-        double med[64][NKERNELS], lo[64][NKERNELS], hi[64][NKERNELS];
-        double wall[64][NKERNELS], p10[64][NKERNELS], mn[64][NKERNELS];
-        int got[64] = { 0 }, i, k, nruns = 0;
-        double cv_sum = 0.0, cv_p10 = 0.0, cv_min = 0.0;
-        char cmd[1024];
-        for (i = 0; i < runs && i < 64; i++)
+        char * p = buf;
+        for (;;)
+        {
+            char * bar = strchr(p, '|');
+            if (bar) *bar = '\0';
+            if (nconf < MAXCONF)
+                snprintf(configs[nconf++], sizeof configs[0], "%s", p);
+            if (!bar) break;
+            p = bar + 1;
+        }
+    }
+    printf("stability over %d separate processes per configuration, "
+           "configurations alternating:\nCV = stddev/mean of the medians "
+           "(p10, min: of those figures instead); cover = share of pairs "
+           "(run i, later run j) where run i's interval contains run j's "
+           "median; wall = ms per benchmark (mean)\n", runs);
+    for (i = 0; i < runs; i++)
+        for (c = 0; c < nconf; c++)
         {
             FILE * p;
-            char line[256];
+            char line[256], cmd[1024];
+            int got = 0, n = nruns[c];
             snprintf(cmd, sizeof cmd, "'%s' --machine %s", self, configs[c]);
             p = popen(cmd, "r");
             if (p == NULL)
@@ -150,68 +182,82 @@ static int stability(const char * self, int runs)
                            &l, &h, &w, &e, &q, &z) == 8
                     && idx >= 0 && idx < NKERNELS)
                 {
-                    p10[nruns][idx] = q;
-                    mn[nruns][idx] = z;
-                    med[nruns][idx] = m;
-                    lo[nruns][idx] = l;
-                    hi[nruns][idx] = h;
-                    wall[nruns][idx] = w;
-                    got[nruns]++;
+                    med[c][n][idx] = m; lo[c][n][idx] = l; hi[c][n][idx] = h;
+                    wall[c][n][idx] = w; p10[c][n][idx] = q; mn[c][n][idx] = z;
+                    got++;
                 }
             }
-            if (pclose(p) == 0 && got[nruns] == NKERNELS)
-                nruns++;
+            if (pclose(p) == 0 && got == NKERNELS)
+                nruns[c]++;
         }
+    for (c = 0; c < nconf; c++)
+    {
+        int n = nruns[c];
+        double cv_sum = 0.0, cv_p10 = 0.0, cv_min = 0.0, wall_sum = 0.0;
+        int inside_all = 0, pairs_all = 0;
         printf("\nconfiguration: p-bench %s (%d runs)\n",
-               configs[c][0] ? configs[c] : "(default)", nruns);
-        printf("| %-12s | %12s | %7s | %10s | %8s | %7s | %7s |\n", "kernel",
+               configs[c][0] ? configs[c] : "(default)", n);
+        if (n < 2)
+            continue;
+        printf("| %-12s | %14s | %7s | %10s | %8s | %7s | %7s |\n", "kernel",
                "median of runs", "CV", "cover", "wall ms", "CV p10",
                "CV min");
-        printf("|:-------------|-------------:|--------:|-----------:|"
+        printf("|:-------------|---------------:|--------:|-----------:|"
                "---------:|--------:|--------:|\n");
         for (k = 0; k < NKERNELS; k++)
         {
-            double mean = 0.0, var = 0.0, w = 0.0, sorted[64];
+            double sorted[MAXRUNS], w = 0.0;
             int pairs = 0, inside = 0, j;
-            for (i = 0; i < nruns; i++)
+            for (i = 0; i < n; i++)
             {
-                mean += med[i][k];
-                w += wall[i][k];
-                sorted[i] = med[i][k];
+                w += wall[c][i][k];
+                sorted[i] = med[c][i][k];
             }
-            if (nruns == 0)
-                break;
-            mean /= nruns;
-            w /= nruns;
-            for (i = 0; i < nruns; i++)
-                var += (med[i][k] - mean) * (med[i][k] - mean);
-            var = nruns > 1 ? var / (nruns - 1) : 0.0;
-            for (i = 0; i < nruns; i++)
-                for (j = i + 1; j < nruns; j++)
+            w /= n;
+            for (i = 0; i < n; i++)
+                for (j = i + 1; j < n; j++)
                 {
                     pairs++;
-                    inside += lo[i][k] <= med[j][k] && med[j][k] <= hi[i][k];
+                    inside += lo[c][i][k] <= med[c][j][k]
+                           && med[c][j][k] <= hi[c][i][k];
                 }
-            /* median of the medians */
-            for (i = 1; i < nruns; i++)
+            for (i = 1; i < n; i++)
             {
                 double x = sorted[i];
                 j = i - 1;
                 while (j >= 0 && sorted[j] > x) { sorted[j + 1] = sorted[j]; j--; }
                 sorted[j + 1] = x;
             }
-            cv_sum += sqrt(var) / mean;
             printf("| %-12s | %14.4g | %6.1f%% | %4d/%-5d | %8.2f | %6.1f%% | "
-                   "%6.1f%% |\n", kernels[k].name, sorted[nruns / 2],
-                   100.0 * sqrt(var) / mean, inside, pairs, w,
-                   100.0 * cv_of(p10, nruns, k), 100.0 * cv_of(mn, nruns, k));
-            cv_p10 += cv_of(p10, nruns, k);
-            cv_min += cv_of(mn, nruns, k);
+                   "%6.1f%% |\n", kernels[k].name, sorted[n / 2],
+                   100.0 * cv_of(med[c], n, k), inside, pairs, w,
+                   100.0 * cv_of(p10[c], n, k), 100.0 * cv_of(mn[c], n, k));
+            cv_sum += cv_of(med[c], n, k);
+            cv_p10 += cv_of(p10[c], n, k);
+            cv_min += cv_of(mn[c], n, k);
+            wall_sum += w;
+            inside_all += inside;
+            pairs_all += pairs;
         }
-        if (nruns > 0)
-            printf("mean CV over kernels: median %.1f%%, p10 %.1f%%, min "
-                   "%.1f%%\n", 100.0 * cv_sum / NKERNELS,
-                   100.0 * cv_p10 / NKERNELS, 100.0 * cv_min / NKERNELS);
+        {
+            /* the ratio of two kernels measured in the same process: what a
+               relative comparison relies on */
+            double mean = 0.0, var = 0.0, x;
+            for (i = 0; i < n; i++)
+                mean += med[c][i][4] / med[c][i][3];
+            mean /= n;
+            for (i = 0; i < n; i++)
+            {
+                x = med[c][i][4] / med[c][i][3] - mean;
+                var += x * x;
+            }
+            printf("linearity chain 10000 / chain 1000: mean %.4f, CV %.2f%%\n",
+                   mean, 100.0 * sqrt(var / (n - 1)) / mean);
+        }
+        printf("mean over kernels: CV %.1f%% (p10 %.1f%%, min %.1f%%), "
+               "cover %.0f%%, wall %.1f ms\n", 100.0 * cv_sum / NKERNELS,
+               100.0 * cv_p10 / NKERNELS, 100.0 * cv_min / NKERNELS,
+               100.0 * inside_all / pairs_all, wall_sum / NKERNELS);
     }
     return 0;
 }
@@ -219,6 +265,7 @@ static int stability(const char * self, int runs)
 int main(int argc, char ** argv)
 {
     int i, suite = 0, is_precise = 0, machine = 0, runs = 0;
+    const char * configs_arg = NULL;
     if (kernels_init() != 0)
         return 1;
     for (i = 1; i < argc; i++)
@@ -226,11 +273,17 @@ int main(int argc, char ** argv)
         if (strcmp(argv[i], "--suite") == 0) suite = 1;
         else if (strcmp(argv[i], "--precise") == 0) is_precise = 1;
         else if (strcmp(argv[i], "--machine") == 0) machine = 1;
+        else if (strncmp(argv[i], "--epochs=", 9) == 0)
+            opt_epochs = atoi(argv[i] + 9);
+        else if (strncmp(argv[i], "--epoch-ms=", 11) == 0)
+            opt_epoch_ms = atof(argv[i] + 11);
+        else if (strncmp(argv[i], "--configs=", 10) == 0)
+            configs_arg = argv[i] + 10;
         else if (strcmp(argv[i], "--stability") == 0) runs = 10;
         else if (strncmp(argv[i], "--stability=", 12) == 0)
             runs = atoi(argv[i] + 12);
     }
     if (runs > 0)
-        return stability(argv[0], runs);
+        return stability(argv[0], runs, configs_arg);
     return run(argc, argv, suite, is_precise, machine);
 }

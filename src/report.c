@@ -101,11 +101,12 @@ void prof_impl_print_row(prof_bench * b, int i)
         sprintf(ru, "%s/s", r->unit);
         if (b->md_header_done)
             fputc('\n', b->out);
-        fprintf(b->out, "%s| %12s | %20s | %7s | %25s | %9s | benchmark\n",
-                relative ? "| relative " : "", tu, ru, "err%",
-                "95% interval", "total");
+        fprintf(b->out, "%s| %12s | %20s | %7s | %25s | %12s | %9s | "
+                "benchmark\n", relative ? "| relative " : "", tu, ru, "err%",
+                "95% interval", "min", "total");
         fprintf(b->out, "%s|-------------:|---------------------:|--------:|"
-                "--------------------------:|----------:|:----------\n",
+                "--------------------------:|-------------:|----------:|"
+                ":----------\n",
                 relative ? "|---------:" : "");
         b->md_header_done = 1 + relative;
     }
@@ -122,8 +123,9 @@ void prof_impl_print_row(prof_bench * b, int i)
         sprintf(rel, "| %7.1f%% ", r->relative_pct);
         fputs(rel, b->out);
     }
-    fprintf(b->out, "| %12.2f | %20s | %6.1f%% | %25s | %9.3f | `%s`%s%s%s%s\n",
-            r->median_ns / scale, rate, r->err_pct, ci, r->total_s, r->name,
+    fprintf(b->out, "| %12.2f | %20s | %6.1f%% | %25s | %12.2f | %9.3f | "
+            "`%s`%s%s%s%s\n", r->median_ns / scale, rate, r->err_pct, ci,
+            r->min_ns / scale, r->total_s, r->name,
             (r->flags & PROF_RESULT_UNSTABLE) ? " :wavy_dash: unstable" : "",
             (r->flags & PROF_RESULT_BIMODAL) ? " :warning: bimodal" : "",
             (r->flags & (PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS))

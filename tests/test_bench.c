@@ -338,11 +338,19 @@ static void test_suite(void)
     prof_bench_add(b, "fast", fake_target, &c);
     ncall_log = 0;
     CHECK(prof_bench_run_all(b) == 2, "run_all");
-    /* calibration: 6 calls of a then 5 of c; then a c a c ... */
-    for (i = 12; i < ncall_log; i++)
-        alternations += call_log[i] != call_log[i - 1];
-    CHECK(ncall_log == 6 + 5 + 22 && alternations == ncall_log - 12,
-          "interleaving: %d calls, %d alternations", ncall_log, alternations);
+    /* calibration: 5 calls of a (10 ns), 6 of c (5 ns); then 11 rounds,
+       each one epoch of a and one of c, in a shuffled order */
+    for (i = 11; i + 1 < ncall_log; i += 2)
+        alternations += call_log[i] != call_log[i + 1];
+    CHECK(ncall_log == 5 + 6 + 22 && alternations == 11,
+          "interleaving: %d calls, %d rounds with both", ncall_log,
+          alternations);
+    {
+        int a_first = 0;
+        for (i = 11; i + 1 < ncall_log; i += 2)
+            a_first += call_log[i] == 1;
+        CHECK(a_first > 0 && a_first < 11, "order never shuffled: %d", a_first);
+    }
     r = prof_bench_result(b, 0);
     CHECK(r && near(r->relative_pct, 100.0), "baseline");
     r = prof_bench_result(b, 1);

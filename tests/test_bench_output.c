@@ -48,11 +48,11 @@ static void test_markdown(void)
     prof_bench_free(b);
     s = slurp(f);
     CHECK(strstr(s, "|        ns/op |                 op/s |    err% |"
-                    "              95% interval |     total | benchmark\n"),
-          "header: %s", s);
+                    "              95% interval |          min |     total | "
+                    "benchmark\n"), "header: %s", s);
     CHECK(strstr(s, "|         5.00 |       200,000,000.00 |    0.0% |"
-                    "              [5.00, 5.00] |     0.012 | `five \"ns\"`\n"),
-          "row: %s", s);
+                    "              [5.00, 5.00] |         5.00 |     0.012 | "
+                    "`five \"ns\"`\n"), "row: %s", s);
     CHECK(strstr(s, "| relative |") && strstr(s, "|   100.0% |"), "relative: %s", s);
     CHECK(strstr(s, "counter 1 GHz (read: 0 ns)"), "context: %s", s);
     fclose(f);
