@@ -431,9 +431,11 @@ int prof_bench_set_warmup(prof_bench * b, ulong iters);
    it has (flag PROF_RESULT_BUDGET). Default 5 s, so that a target that takes
    seconds per call still ends. */
 int prof_bench_set_budget_s(prof_bench * b, double seconds);
-/* Each epoch runs (1 + u * fraction) times the calibrated iterations, u
-   uniform in [0, 1), to avoid aliasing with periodic noise (nanobench adds
-   0-20%). Default 0.2; 0 turns it off. The sequence is the same every run. */
+/* Each epoch runs (1 + (u - 1/2) * fraction) times the calibrated
+   iterations, u uniform in [0, 1), to avoid aliasing with periodic noise
+   (nanobench adds 0-20%; centring it keeps the mean epoch at the target
+   time, so 11 epochs take 11 ms, not 12). Default 0.2 (+-10%); 0 turns it
+   off. The sequence is the same every run. */
 int prof_bench_set_epoch_jitter(prof_bench * b, double fraction);
 /* Units of work per iteration and their name: times become per unit
    ("ns/byte") and rates units per second. Default 1 and "op". unit is

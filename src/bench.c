@@ -70,6 +70,7 @@ static void free_result(prof_impl_result * r)
         return;
     free(r->name);
     free(r->samples);
+    free(r->cpu);
     free(r->iters);
     free(r);
 }
@@ -497,7 +498,7 @@ static void set_measure_count(prof_impl_run * r)
 {
     double c = (double) r->base;
     if (r->s.jitter > 0.0)
-        c += floor(c * r->s.jitter * next_uniform(&r->rng));
+        c += floor(c * r->s.jitter * (next_uniform(&r->rng) - 0.5));
     r->count = c >= (double) MAX_ITERS ? MAX_ITERS : (ulong) c;
     if (r->count < 1)
         r->count = 1;
@@ -514,7 +515,8 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
     if (net_ticks < 0.0)
         net_ticks = 0.0;
     r->samples[i] = net_ticks * npt / ((double) r->count * r->s.batch);
-    r->cpu_samples[i] = cpu_ns;
+    r->cpu_samples[i] = cpu_ns / ((double) r->count * r->s.batch);
+    r->cpu_ns_sum += cpu_ns;
 }
 
 /* Feed the epoch just run (r->count iterations, timed_ticks between the
@@ -664,8 +666,8 @@ static const prof_result * run_finish(prof_impl_run * r)
     {
         p->mean_ns += r->samples[i];
         p->iterations += r->iters[i];
-        cpu += r->cpu_samples[i];
     }
+    cpu = r->cpu_ns_sum;
     p->mean_ns /= n;
     p->cpu_ns = cpu / ((double) p->iterations * r->s.batch);
     p->err_pct = prof_impl_mdape(sorted, n);
@@ -730,7 +732,7 @@ static const prof_result * run_finish(prof_impl_run * r)
             res->warning[len - 1] = '\0';
     }
     free(sorted);
-    free(r->cpu_samples);
+    res->cpu = r->cpu_samples;
 
     if (add_result(b, res) != 0)
     {

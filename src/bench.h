@@ -27,6 +27,7 @@ typedef struct
     prof_result pub;
     char * name;
     double * samples;
+    double * cpu;       /* processor time per unit of each epoch [ns] */
     ulong * iters;
     char unit[32];
     char warning[768];
@@ -54,7 +55,7 @@ typedef struct
     int is_loop, is_baseline, phase, started;
     ulong count, base;
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
-    double spent_ticks, net_ticks_sum, best_iter_ticks;
+    double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
     double oh[16];
     int noh, got, low_epochs, budget_hit, calibration_epochs;
     double * samples, * cpu_samples;

@@ -291,11 +291,6 @@ static void json_head(FILE * out, const prof_result * r, const char * suffix,
             run_type, r->epochs);
 }
 
-static double per_epoch_cpu(const prof_result * r, int k)
-{
-    (void) k;
-    return r->cpu_ns; /* per-epoch processor time is not kept: the mean */
-}
 
 static void json_aggregate(FILE * out, const prof_bench * b,
         const prof_result * r, int family, int instance, const char * agg,
@@ -369,7 +364,7 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
                     (unsigned long) r->epoch_iters[k]);
             json_number(out, r->samples_ns[k] / sc);
             fputs(",\n      \"cpu_time\": ", out);
-            json_number(out, per_epoch_cpu(r, k) / sc);
+            json_number(out, ir->cpu[k] / sc);
             fprintf(out, ",\n      \"time_unit\": \"%s\"", b->time_unit);
             if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
             {
