@@ -45,6 +45,7 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->s.min_iters = 1;
     b->s.exact_iters = 0;
     b->s.warmup = 0;
+    b->s.retries = 11;
     b->s.budget_s = 5.0;
     b->s.jitter = 0.2;
     b->s.batch = 1.0;
@@ -156,6 +157,15 @@ int prof_bench_set_warmup(prof_bench * b, ulong iters)
     if (iters > MAX_ITERS)
         return bad("prof_bench_set_warmup: must be 0..2^40", (double) iters);
     b->s.warmup = iters;
+    return 0;
+}
+
+int prof_bench_set_preempt_retries(prof_bench * b, int retries)
+{
+    NEED_SUITE(b, "prof_bench_set_preempt_retries");
+    if (retries < 0 || retries > 1000000)
+        return bad("prof_bench_set_preempt_retries: must be 0..1e6", retries);
+    b->s.retries = retries;
     return 0;
 }
 
@@ -451,8 +461,6 @@ static void run_init(prof_impl_run * r, prof_bench * b, const char * name,
         r->count = 0;
     }
     else
-        r->phase = PH_WARMUP;
-    if (r->phase == PH_WARMUP)
         run_after_overhead(r);
 }
 
@@ -524,7 +532,7 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
    the next. Returns 1 if there is a next epoch (r->count iterations), 0 when
    the run is over. */
 int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
-        double whole_ticks, double cpu_ns)
+        double whole_ticks, double cpu_ns, long switches)
 {
     double net = timed_ticks - r->overhead_ticks;
     r->spent_ticks += whole_ticks > timed_ticks ? whole_ticks : timed_ticks;
@@ -562,6 +570,13 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         set_measure_count(r);
         break;
     case PH_MEASURE:
+        if (switches > 0 && r->retried < r->s.retries)
+        {
+            /* The scheduler took the CPU away during this epoch: its time
+               includes another process's. Run it again (same count). */
+            r->retried++;
+            break;
+        }
         record(r, net, cpu_ns);
         /* Noise only ever adds time: the fastest epoch so far is the best
            estimate of an iteration's cost, so a calibration that a
@@ -687,7 +702,7 @@ static const prof_result * run_finish(prof_impl_run * r)
     if (r->budget_hit && n < r->s.epochs)
     {
         p->flags |= PROF_RESULT_BUDGET;
-        sprintf(line, "stopped by the time budget (%g s) after %d of %d "
+        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
                 "epochs; raise it with prof_bench_set_budget_s. ",
                 r->s.budget_s, n, r->s.epochs);
         append(res->warning, sizeof res->warning, line);
@@ -695,14 +710,14 @@ static const prof_result * run_finish(prof_impl_run * r)
     if (n < 6)
     {
         p->flags |= PROF_RESULT_FEW_EPOCHS;
-        sprintf(line, "%d epoch%s: too few for an interval (6 needed). ", n,
+        snprintf(line, sizeof line, "%d epoch%s: too few for an interval (6 needed). ", n,
                 n == 1 ? "" : "s");
         append(res->warning, sizeof res->warning, line);
     }
     if (r->low_epochs * 2 > n || r->base >= MAX_ITERS)
     {
         p->flags |= PROF_RESULT_RESOLUTION;
-        sprintf(line, "an epoch of %lu iterations takes %.3g ns, under 10x "
+        snprintf(line, sizeof line, "an epoch of %lu iterations takes %.3g ns, under 10x "
                 "the counter overhead: is the work optimised away? "
                 "(PROF_DO_NOT_OPTIMIZE). ", (unsigned long) r->iters[0],
                 r->net_ticks_sum / n * npt);
@@ -711,8 +726,9 @@ static const prof_result * run_finish(prof_impl_run * r)
     if (p->err_pct > 5.0)
     {
         p->flags |= PROF_RESULT_UNSTABLE;
-        sprintf(line, "unstable: err%% %.1f%%; try a longer epoch "
-                "(prof_bench_set_min_epoch_time_ns) or more epochs. ",
+        snprintf(line, sizeof line, "unstable: err%% %.1f%%: the epochs scatter (other "
+                "load, frequency changes); the min is steadier, and "
+                "prof_bench_compare pairs epochs for a comparison. ",
                 p->err_pct);
         append(res->warning, sizeof res->warning, line);
     }
@@ -720,7 +736,7 @@ static const prof_result * run_finish(prof_impl_run * r)
     if (i > 0)
     {
         p->flags |= PROF_RESULT_BIMODAL;
-        sprintf(line, "bimodal: %d epochs near %.4g ns and %d near %.4g ns; "
+        snprintf(line, sizeof line, "bimodal: %d epochs near %.4g ns and %d near %.4g ns; "
                 "the machine changed speed during the run (frequency "
                 "scaling, other load): rerun or raise the epochs. ",
                 i, sorted[i / 2], n - i, sorted[i + (n - i) / 2]);
@@ -774,12 +790,14 @@ static const char * run_name(prof_bench * b, const char * name, char * buf)
 static void run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
 {
     double whole, timed, c0, c1;
+    long s0 = prof_impl_switches();
     c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     timed = prof_impl_call_target(f, arg, r->count, &whole);
     c1 = prof_impl_fake_read ? whole * ns_per_tick() : prof_impl_cpu_ns();
     if (isnan(timed))
         timed = whole;
-    (void) prof_impl_run_step(r, timed, whole, c1 - c0);
+    (void) prof_impl_run_step(r, timed, whole, c1 - c0,
+                              prof_impl_switches() - s0);
 }
 
 const prof_result * prof_bench_run(prof_bench * b, const char * name,
@@ -996,7 +1014,8 @@ int prof_impl_loop_next(prof_loop * l)
         double timed = t1 - r->t0;
         double cpu = prof_impl_fake_read ? timed * ns_per_tick()
                                          : c1 - r->c0;
-        if (!prof_impl_run_step(r, timed, timed, cpu))
+        if (!prof_impl_run_step(r, timed, timed, cpu,
+                                prof_impl_switches() - r->sw0))
         {
             run_finish(r);
             free(r->owned_name);
@@ -1015,6 +1034,7 @@ int prof_impl_loop_next(prof_loop * l)
     }
     r->started = 1;
     l->iterations = r->count;
+    r->sw0 = prof_impl_switches();
     r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     r->t0 = prof_impl_read();
     return 1;

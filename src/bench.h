@@ -16,6 +16,7 @@ typedef struct
     int epochs;
     double min_epoch_ns, max_epoch_ns, resolution_multiple;
     ulong min_iters, exact_iters, warmup;
+    int retries;
     double budget_s, jitter, batch;
     char unit[32];
     double complexity_n;
@@ -57,7 +58,8 @@ typedef struct
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
     double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
     double oh[16];
-    int noh, got, low_epochs, budget_hit, calibration_epochs;
+    int noh, got, low_epochs, budget_hit, calibration_epochs, retried;
+    long sw0;           /* the loop macro's switch count at epoch start */
     double * samples, * cpu_samples;
     ulong * iters;
     unsigned long long rng;
@@ -89,7 +91,7 @@ struct prof_bench
 };
 
 int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
-        double whole_ticks, double cpu_ns);
+        double whole_ticks, double cpu_ns, long switches);
 void prof_impl_copy(char * dst, size_t size, const char * src);
 /* Print result i's markdown row (and the header before the first). */
 void prof_impl_print_row(prof_bench * b, int i);

@@ -47,6 +47,12 @@ static inline double prof_impl_read(void)
     return prof_impl_fake_read ? prof_impl_fake_read() : get_cycle_counter();
 }
 
+/* Involuntary context switches of the calling thread so far (getrusage;
+   0 where unknown): an epoch during which it grows was preempted. With a
+   fake clock, prof_impl_fake_switches() if set, else 0. */
+long prof_impl_switches(void);
+extern long (*prof_impl_fake_switches)(void);
+
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);
 

@@ -35,6 +35,7 @@ static void use_bench(void)
     prof_bench_set_min_epoch_iterations(b, 1);
     prof_bench_set_epoch_iterations(b, 0);
     prof_bench_set_warmup(b, 0);
+    prof_bench_set_preempt_retries(b, 11);
     prof_bench_set_budget_s(b, 1);
     prof_bench_set_epoch_jitter(b, 0.2);
     prof_bench_set_batch(b, 1, "op");

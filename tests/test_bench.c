@@ -391,6 +391,50 @@ static void test_compare(void)
     prof_bench_free(b);
 }
 
+/* Calls 8 and 10 (measured epochs 2 and 4) are "preempted": they cost 100
+   ns per iteration and the fake switch counter grows during them. */
+static long fake_sw;
+static long fake_switches(void) { return fake_sw; }
+static int preempt_calls;
+static void preempted_target(void * arg, ulong count)
+{
+    (void) arg;
+    preempt_calls++;
+    if (preempt_calls == 8 || preempt_calls == 10)
+    {
+        fake_sw++;
+        fake_now += 100.0 * (double) count;
+    }
+    else
+        fake_now += 5.0 * (double) count;
+}
+
+static void test_preempted(void)
+{
+    prof_bench * b = quiet_suite();
+    const prof_result * r;
+    prof_impl_fake_switches = fake_switches;
+    preempt_calls = 0;
+    r = prof_bench_run(b, "retried", preempted_target, NULL);
+    CHECK(r && preempt_calls == 6 + 11 + 2 && near(r->max_ns, 5.0)
+          && r->epochs == 11, "retried: %d calls, max %g", preempt_calls,
+          r ? r->max_ns : 0);
+    prof_bench_set_preempt_retries(b, 0);
+    preempt_calls = 0;
+    r = prof_bench_run(b, "kept", preempted_target, NULL);
+    CHECK(r && preempt_calls == 6 + 11 && near(r->max_ns, 100.0)
+          && near(r->median_ns, 5.0), "kept: %d calls, max %g",
+          preempt_calls, r ? r->max_ns : 0);
+    prof_bench_set_preempt_retries(b, 1);
+    preempt_calls = 0;
+    r = prof_bench_run(b, "one retry", preempted_target, NULL);
+    CHECK(r && preempt_calls == 6 + 11 + 1 && near(r->max_ns, 100.0),
+          "one retry: %d calls", preempt_calls);
+    CHECK(prof_bench_set_preempt_retries(b, -1) == -1, "negative retries");
+    prof_impl_fake_switches = NULL;
+    prof_bench_free(b);
+}
+
 static double f_sqrt(double n) { return sqrt(n); }
 
 static void test_complexity(void)
@@ -446,6 +490,7 @@ int main(void)
     test_suite();
     test_compare();
     test_complexity();
+    test_preempted();
     prof_impl_set_fake_clock(NULL, 0);
     return check_report("test_bench");
 }
