@@ -73,6 +73,7 @@ static int run(int argc, char ** argv, int suite, int is_precise, int machine)
     if (suite)
     {
         double t0 = mono_ns();
+        prof_bench_set_interleave(b, 1);
         for (i = 0; i < NKERNELS; i++)
             prof_bench_add(b, kernels[i].name, kernel_target(&kernels[i]),
                            (void *) &kernels[i]);

@@ -53,7 +53,7 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->s.complexity_n = 0.0;
     strcpy(b->time_unit, "ns");
     b->time_unit_ns = 1.0;
-    b->interleave = 1;
+    b->interleave = 0;
     b->baseline = -1;
     b->format = PROF_FORMAT_MD;
     b->out = stdout;

@@ -334,6 +334,7 @@ static void test_suite(void)
     const prof_result * r;
     int i, alternations = 0;
 
+    prof_bench_set_interleave(b, 1);
     prof_bench_set_relative(b, 1);
     prof_bench_add(b, "base", fake_target, &a);
     prof_bench_add(b, "fast", fake_target, &c);
