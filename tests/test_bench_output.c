@@ -186,6 +186,71 @@ static void sleeper(void * arg, ulong count)
         sleep_ms(300);
 }
 
+static void nothing(void * arg, ulong count)
+{
+    (void) arg; (void) count;
+}
+
+static volatile unsigned long chain_sink;
+static void chain_work(ulong count)
+{
+    unsigned long x = chain_sink;
+    ulong i;
+    int j;
+    for (i = 0; i < count; i++)
+        for (j = 0; j < 1000; j++)
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+    chain_sink = x;
+}
+
+static void whole_chain(void * arg, ulong count)
+{
+    (void) arg;
+    chain_work(count);
+}
+
+/* FLINT style: 5 ms of untimed set-up per call, then the timed work */
+static void flint_chain(void * arg, ulong count)
+{
+    (void) arg;
+    sleep_ms(5);
+    prof_start();
+    chain_work(count);
+    prof_stop();
+}
+
+static void test_real_targets(void)
+{
+    prof_bench * b = prof_bench_new();
+    const prof_result * r, * whole;
+    capture_t cap;
+    const char * err;
+    double t0 = mono_ns();
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "nothing", nothing, NULL);
+    err = capture_end(&cap);
+    CHECK((mono_ns() - t0) * 1e-9 < 10.0, "nothing took %g s",
+          (mono_ns() - t0) * 1e-9);
+    CHECK(r && (r->flags & PROF_RESULT_RESOLUTION) && r->median_ns < 0.01,
+          "nothing: %g ns, flags %d", r ? r->median_ns : -1, r ? r->flags : -1);
+    CHECK(strstr(err, "profiler: nothing: ") && strstr(err, "optimised away"),
+          "message: %s", err);
+
+    /* only prof_start..prof_stop counts: with the 5 ms set-up counted, the
+       time per run would be several times the whole-call figure */
+    whole = prof_bench_run(b, "whole", whole_chain, NULL);
+    r = prof_bench_run(b, "flint", flint_chain, NULL);
+    CHECK(whole && r && r->median_ns < 2.0 * whole->median_ns
+          && r->median_ns > 0.3 * whole->median_ns,
+          "flint-style %g ns vs whole call %g ns", r ? r->median_ns : 0,
+          whole ? whole->median_ns : 0);
+    CHECK(r && r->total_s > 11 * 5e-3, "set-up not in total: %g s",
+          r ? r->total_s : 0);
+    prof_bench_free(b);
+}
+
 static void test_real_slow_target(void)
 {
     /* real clock: 300 ms per call and a 1 s budget end in ~1.2-2 s */
@@ -215,6 +280,7 @@ int main(void)
     test_args();
     test_write_failure();
     prof_impl_set_fake_clock(NULL, 0);
+    test_real_targets();
     test_real_slow_target();
     return check_report("test_bench_output");
 }
