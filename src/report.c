@@ -148,6 +148,14 @@ static void csv_string(FILE * out, const char * s)
     fputc('"', out);
 }
 
+/* ",value", or "," alone for NaN (an empty field, not "nan") */
+static void csv_number(FILE * out, double v, const char * fmt)
+{
+    fputc(',', out);
+    if (v == v)
+        fprintf(out, fmt, v);
+}
+
 static void write_csv(const prof_bench * b, FILE * out, int only_new)
 {
     int i, k;
@@ -162,14 +170,24 @@ static void write_csv(const prof_bench * b, FILE * out, int only_new)
         if (only_new && ir->written)
             continue;
         csv_string(out, r->name);
-        fprintf(out, ",%d,%lu,%.9g,%.9g,%.9g,%.9g,%.4f,%.9g,%.9g,%.4f,%.9g,"
-                "%s,", r->epochs, (unsigned long) r->iterations,
-                r->median_ns / sc, r->mean_ns / sc, r->min_ns / sc,
-                r->max_ns / sc, r->err_pct, r->ci_low_ns / sc,
-                r->ci_high_ns / sc, r->ci_level, r->cpu_ns / sc, b->time_unit);
+        fprintf(out, ",%d,%lu", r->epochs, (unsigned long) r->iterations);
+        csv_number(out, r->median_ns / sc, "%.9g");
+        csv_number(out, r->mean_ns / sc, "%.9g");
+        csv_number(out, r->min_ns / sc, "%.9g");
+        csv_number(out, r->max_ns / sc, "%.9g");
+        csv_number(out, r->err_pct, "%.4f");
+        csv_number(out, r->ci_low_ns / sc, "%.9g");
+        csv_number(out, r->ci_high_ns / sc, "%.9g");
+        csv_number(out, r->ci_level, "%.4f");
+        csv_number(out, r->cpu_ns / sc, "%.9g");
+        fprintf(out, ",%s,", b->time_unit);
         csv_string(out, r->unit);
-        fprintf(out, ",%.9g,%.6f,%.4g,%.9g,%.4f,%d,", r->batch, r->total_s,
-                r->overhead_ns, r->complexity_n, r->relative_pct, r->flags);
+        csv_number(out, r->batch, "%.9g");
+        csv_number(out, r->total_s, "%.6f");
+        csv_number(out, r->overhead_ns, "%.4g");
+        csv_number(out, r->complexity_n, "%.9g");
+        csv_number(out, r->relative_pct, "%.4f");
+        fprintf(out, ",%d,", r->flags);
         csv_string(out, r->warning);
         fputs(",\"", out);
         for (k = 0; k < r->epochs; k++)
@@ -309,6 +327,30 @@ static void json_aggregate(FILE * out, const prof_bench * b,
     fprintf(out, ",\n      \"time_unit\": \"%s\"", b->time_unit);
 }
 
+typedef struct { double mean, median, sd; } moments;
+
+/* Mean, median and sample standard deviation of n values. */
+static void sample_stats(const double * x, int n, moments * m)
+{
+    double * sorted = (double *) malloc((size_t) n * sizeof *sorted);
+    int i;
+    m->mean = m->sd = 0.0;
+    m->median = NAN;
+    for (i = 0; i < n; i++)
+        m->mean += x[i];
+    m->mean /= n;
+    for (i = 0; i < n; i++)
+        m->sd += (x[i] - m->mean) * (x[i] - m->mean);
+    m->sd = n > 1 ? sqrt(m->sd / (n - 1)) : 0.0;
+    if (sorted != NULL)
+    {
+        memcpy(sorted, x, (size_t) n * sizeof *sorted);
+        prof_impl_sort(sorted, n);
+        m->median = prof_impl_quantile(sorted, n, 0.5);
+        free(sorted);
+    }
+}
+
 static const char * big_o_name(const char * name)
 {
     static const char * ours[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
@@ -335,7 +377,7 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
         const prof_impl_result * ir = b->results[i];
         const prof_result * r = &ir->pub;
         int j, m, instance = 0, fam = 0, last_of_family = 1;
-        double var = 0.0;
+        moments real, cpu;
         /* family index: distinct families among results 0..i */
         for (m = 0; m <= i; m++)
         {
@@ -375,15 +417,13 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
             }
             fputs("\n    }", out);
         }
-        for (k = 0; k < r->epochs; k++)
-            var += (r->samples_ns[k] - r->mean_ns)
-                 * (r->samples_ns[k] - r->mean_ns);
-        var = r->epochs > 1 ? var / (r->epochs - 1) : 0.0;
+        sample_stats(r->samples_ns, r->epochs, &real);
+        sample_stats(ir->cpu, r->epochs, &cpu);
         fputs(",\n", out);
-        json_aggregate(out, b, r, fam, instance, "mean", r->mean_ns, r->cpu_ns, 0);
+        json_aggregate(out, b, r, fam, instance, "mean", real.mean, cpu.mean, 0);
         fputs("\n    },\n", out);
-        json_aggregate(out, b, r, fam, instance, "median", r->median_ns,
-                       r->cpu_ns, 0);
+        json_aggregate(out, b, r, fam, instance, "median", real.median,
+                       cpu.median, 0);
         /* the profiler's own figures ride on the median entry */
         fputs(",\n      \"err_pct\": ", out); json_number(out, r->err_pct);
         fputs(",\n      \"ci_low\": ", out); json_number(out, r->ci_low_ns / sc);
@@ -408,10 +448,11 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
         fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
         json_string(out, r->warning);
         fputs("\n    },\n", out);
-        json_aggregate(out, b, r, fam, instance, "stddev", sqrt(var), 0.0, 0);
+        json_aggregate(out, b, r, fam, instance, "stddev", real.sd, cpu.sd, 0);
         fputs("\n    },\n", out);
         json_aggregate(out, b, r, fam, instance, "cv",
-                       r->mean_ns > 0.0 ? sqrt(var) / r->mean_ns : 0.0, 0.0, 1);
+                       real.mean > 0.0 ? real.sd / real.mean : 0.0,
+                       cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
         fputs("\n    }", out);
 
         /* Complexity of a family, after its last member (as Google
