@@ -375,7 +375,10 @@ typedef struct prof_result
 {
     const char * name;
     double median_ns;       /* median of the epochs' samples */
-    double mean_ns, min_ns, max_ns;
+    double mean_ns, max_ns;
+    double min_ns;          /* fastest epoch: noise only adds time, so on a
+                               shared machine it varies least between
+                               processes (README) */
     double err_pct;         /* MdAPE: median of |sample - median| / median,
                                in percent (nanobench's err%) */
     /* Distribution-free interval of the median from order statistics: it
