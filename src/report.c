@@ -363,7 +363,7 @@ static const char * big_o_name(const char * name)
     return "f(N)";
 }
 
-int prof_impl_fits(const prof_bench * b, const char * family, int use_cpu,
+static int fits_of(const prof_bench * b, const char * family, int use_cpu,
         prof_fit * fits, int max);
 
 static void write_json(prof_bench * b, FILE * out, int only_new)
@@ -461,8 +461,8 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
         {
             prof_fit real[8], cpu[8];
             char fam_name[256];
-            int nf = prof_impl_fits(b, r->name, 0, real, 8);
-            int nc = prof_impl_fits(b, r->name, 1, cpu, 8);
+            int nf = fits_of(b, r->name, 0, real, 8);
+            int nc = fits_of(b, r->name, 1, cpu, 8);
             size_t fl = family_len(r->name);
             if (fl >= sizeof fam_name)
                 fl = sizeof fam_name - 1;
@@ -597,7 +597,7 @@ static double f_nlog(double n) { return n * log2(n); }
 static double f_n2(double n) { return n * n; }
 static double f_n3(double n) { return n * n * n; }
 
-int prof_impl_fits(const prof_bench * b, const char * family, int use_cpu,
+static int fits_of(const prof_bench * b, const char * family, int use_cpu,
         prof_fit * fits, int max)
 {
     static const char * names[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
@@ -678,7 +678,7 @@ int prof_bench_complexity(const prof_bench * b, const char * family,
                        count, count == 1 ? "" : "s");
         return 0;
     }
-    nf = prof_impl_fits(b, family, 0, fits, max);
+    nf = fits_of(b, family, 0, fits, max);
     return nf;
 }
 
