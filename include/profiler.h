@@ -339,6 +339,304 @@ void fprint_memory_usage(FILE * fs);
 /* fprint_memory_usage(stdout). */
 void print_memory_usage(void);
 
+/* ==== Statistical benchmark runner ======================================= */
+
+/* A suite of benchmarks (nanobench's Bench, Google Benchmark's runner): its
+   settings, its results and where they are written. Run a benchmark given as
+   a prof_repeat target with prof_bench_run, or inline code with
+   PROF_BENCH_LOOP. Each run is split into epochs: after a calibration, every
+   epoch runs the code a calibrated number of times (its iterations) and is
+   timed as a whole, so each epoch gives one sample of time per iteration;
+   the result is the median of the samples with an interval for it.
+   Not thread-safe: one suite per thread, and targets that use
+   prof_start/prof_stop share clock 0 with prof_repeat.
+   Setters return 0, or -1 with a profiler: message for bad input (NULL
+   suite, zero, negative, NaN), leaving the setting unchanged. */
+typedef struct prof_bench prof_bench;
+
+/* Output formats: a markdown table (rows printed as each benchmark ends),
+   CSV, Google Benchmark's JSON (--benchmark_format=json schema, written by
+   prof_bench_finish), or nothing. */
+typedef enum
+{
+    PROF_FORMAT_MD = 0, PROF_FORMAT_CSV = 1, PROF_FORMAT_JSON = 2,
+    PROF_FORMAT_NONE = 3
+} prof_format;
+
+/* Bits of prof_result.flags; prof_result.warning says the same in words. */
+#define PROF_RESULT_UNSTABLE 1   /* err% above 5%: the samples scatter */
+#define PROF_RESULT_BIMODAL 2    /* the samples form two separate groups */
+#define PROF_RESULT_BUDGET 4     /* the time budget ended it: fewer epochs */
+#define PROF_RESULT_RESOLUTION 8 /* per-epoch time near the clock's
+                                    resolution: is the work optimised away? */
+#define PROF_RESULT_FEW_EPOCHS 16 /* under 6 epochs: no interval (NaN) */
+
+/* One benchmark's result. Times are per batch unit (per iteration unless
+   prof_bench_set_batch), in nanoseconds, counter overhead subtracted. The
+   pointers stay valid until prof_bench_free. */
+typedef struct prof_result
+{
+    const char * name;
+    double median_ns;       /* median of the epochs' samples */
+    double mean_ns, max_ns;
+    double min_ns;          /* fastest epoch: noise only adds time, so on a
+                               shared machine it varies least between
+                               processes (README) */
+    double err_pct;         /* MdAPE: median of |sample - median| / median,
+                               in percent (nanobench's err%) */
+    /* Distribution-free interval of the median from order statistics: it
+       contains the median of this process's epoch distribution with
+       probability ci_level (>= 0.95 when there are enough epochs). It does
+       not cover drift between processes; see README. NaN under 6 epochs. */
+    double ci_low_ns, ci_high_ns, ci_level;
+    double cpu_ns;          /* processor time per unit, all epochs */
+    const double * samples_ns;  /* per epoch, in the order run [ns/unit] */
+    const ulong * epoch_iters;  /* iterations of each epoch */
+    int epochs;             /* number of samples */
+    ulong iterations;       /* iterations in all measured epochs */
+    double total_s;         /* wall time the runner spent on it, with
+                               calibration and warm-up [s] */
+    double overhead_ns;     /* fixed cost subtracted from each epoch [ns] */
+    double batch;           /* units per iteration (prof_bench_set_batch) */
+    const char * unit;      /* "op" unless set */
+    double complexity_n;    /* N of prof_bench_set_complexity_n, or 0 */
+    double relative_pct;    /* 100 * baseline median / this median, or NaN */
+    int flags;              /* PROF_RESULT_* bits */
+    const char * warning;   /* "" or the advice printed with the row */
+} prof_result;
+
+/* A new suite with the default settings below, writing markdown to stdout;
+   NULL (with a message) when out of memory. Free it with prof_bench_free. */
+#define prof_bench_new() prof_impl_bench_new(PROF_IMPL_BUILD_INFO)
+/* Write what is pending (prof_bench_finish) and free the suite. NULL: no-op. */
+void prof_bench_free(prof_bench * b);
+
+/* Number of epochs (samples) per benchmark. Default 11 (nanobench's
+   choice, measured here too: 11 epochs of 1 ms fit the 12 ms budget of a
+   default run). >= 6 gives an interval of the median; 0 is refused. */
+int prof_bench_set_epochs(prof_bench * b, int epochs);
+/* Least and most time of one epoch [ns]. Defaults 1e6 (1 ms) and 1e8
+   (100 ms): 1 ms makes a run of 11 epochs about as long as nanobench's here
+   (12-13 ms) while dwarfing the counter overhead (~10 ns) by 10^5; an epoch
+   is never shorter than one iteration, whatever the maximum. */
+int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns);
+int prof_bench_set_max_epoch_time_ns(prof_bench * b, double ns);
+/* Aim an epoch at this multiple of the clock's resolution (the larger of one
+   tick and the cost of a counter read), if above the minimum epoch time.
+   Default 1000 (nanobench's clockResolutionMultiple). */
+int prof_bench_set_resolution_multiple(prof_bench * b, double multiple);
+/* At least this many iterations per epoch. Default 1. */
+int prof_bench_set_min_epoch_iterations(prof_bench * b, ulong iters);
+/* Exactly this many iterations per epoch: no calibration, no random
+   variation. Default 0 (calibrate). */
+int prof_bench_set_epoch_iterations(prof_bench * b, ulong iters);
+/* Iterations run untimed before calibration (warm caches, lazy setup).
+   Default 0: the calibration epochs already warm up. */
+int prof_bench_set_warmup(prof_bench * b, ulong iters);
+/* An epoch during which the scheduler preempted the benchmark (its
+   involuntary context switches grew: getrusage) is run again, up to this
+   many times per benchmark. Default 11: on this project's loaded 2-core
+   machines it lowered the spread of the median over 10 processes from 21%
+   to 16% (and 15% to 14% in a suite) for ~2 ms more per benchmark. It
+   cannot see a hypervisor or a hyperthread sibling taking the core. 0
+   keeps every epoch. */
+int prof_bench_set_preempt_retries(prof_bench * b, int retries);
+/* Wall time one benchmark may take [s]; when spent, it ends with the epochs
+   it has (flag PROF_RESULT_BUDGET). Default 5 s, so that a target that takes
+   seconds per call still ends. */
+int prof_bench_set_budget_s(prof_bench * b, double seconds);
+/* Each epoch runs (1 + (u - 1/2) * fraction) times the calibrated
+   iterations, u uniform in [0, 1), to avoid aliasing with periodic noise
+   (nanobench adds 0-20%; centring it keeps the mean epoch at the target
+   time, so 11 epochs take 11 ms, not 12). Default 0.2 (+-10%); 0 turns it
+   off. The sequence is the same every run. */
+int prof_bench_set_epoch_jitter(prof_bench * b, double fraction);
+/* Units of work per iteration and their name: times become per unit
+   ("ns/byte") and rates units per second. Default 1 and "op". unit is
+   copied; NULL keeps "op". */
+int prof_bench_set_batch(prof_bench * b, double units, const char * unit);
+/* Time unit of the outputs: "ns" (default), "us", "ms" or "s" (as Google
+   Benchmark's time_unit). prof_result stays in ns. */
+int prof_bench_set_time_unit(prof_bench * b, const char * unit);
+/* on != 0: the next benchmark run becomes the baseline, and each later one
+   is shown as 100 * baseline / its median in percent (> 100%: faster). */
+int prof_bench_set_relative(prof_bench * b, int on);
+/* N of the next benchmarks, for prof_bench_complexity. Must be > 0;
+   prof_bench_set_complexity_n(b, -1) clears it. Default: unset. */
+int prof_bench_set_complexity_n(prof_bench * b, double n);
+/* on != 0: benchmarks added with prof_bench_add run by prof_bench_run_all
+   in rounds, one epoch of each per round in a shuffled order, so that all
+   of them sample the machine's slow and fast phases alike; 0 (default):
+   one after the other. Measured here (p-bench --stability, README): at the
+   default 11 x 1 ms it did not steady the medians (2.4% CV sequential vs
+   7.2% interleaved on a quiet machine, 1-2 points better on a loaded one);
+   with 31 x 3 ms epochs it did in every session (0.8% vs 2.6% quiet,
+   9.4% vs 22% loaded). */
+int prof_bench_set_interleave(prof_bench * b, int on);
+/* Output format, and the stream for it (default stdout; NULL: no output).
+   The stream is not closed by the suite. */
+int prof_bench_set_format(prof_bench * b, prof_format format);
+int prof_bench_set_output(prof_bench * b, FILE * out);
+/* Write to this file instead (opened now, closed by prof_bench_free); -1 and
+   a message if it cannot be opened for writing. */
+int prof_bench_set_output_path(prof_bench * b, const char * path);
+/* Run only benchmarks whose name matches this POSIX extended regular
+   expression; NULL or "" runs all; -1 and a message if it does not compile. */
+int prof_bench_set_filter(prof_bench * b, const char * regex);
+/* Read --format=md|csv|json|none, --out=FILE and --filter=REGEX from the
+   command line (other arguments are left alone), after the environment
+   variables PROFILER_FORMAT, PROFILER_OUT and PROFILER_FILTER. Returns 0, or
+   -1 after a message for an unknown format, an unwritable file or a bad
+   regex. */
+int prof_bench_args(prof_bench * b, int argc, char ** argv);
+
+/* Run target(arg, iterations) epoch by epoch and return its result (also
+   kept in the suite), after printing its markdown row. A target that calls
+   prof_start()/prof_stop() (as prof_repeat's do) is timed between them only,
+   otherwise the whole call is. Returns NULL for a name the filter rejects,
+   and, with a message, for a NULL suite or target. A NULL name is named
+   "benchmark N" with a message. */
+const prof_result * prof_bench_run(prof_bench * b, const char * name,
+        profile_target_t target, void * arg);
+/* Queue a benchmark for prof_bench_run_all (the settings in force now apply
+   to it). Returns 0, or -1 with a message (NULL suite or target). */
+int prof_bench_add(prof_bench * b, const char * name,
+        profile_target_t target, void * arg);
+/* Run the queued benchmarks (see prof_bench_set_interleave), printing their
+   rows in the order added. Returns how many ran. */
+int prof_bench_run_all(prof_bench * b);
+
+/* Number of results, and result i (0 <= i < count; NULL otherwise). */
+int prof_bench_count(const prof_bench * b);
+const prof_result * prof_bench_result(const prof_bench * b, int i);
+/* The p-th percentile (0 <= p <= 100) of r's samples, interpolated
+   linearly [ns/unit]; deciles are p = 10, 20, ... NaN for NULL or p out of
+   range. */
+double prof_result_percentile(const prof_result * r, double p);
+
+/* Write the results not yet written in the CSV or JSON format to the
+   output, with the JSON context. Returns 0, or -1 if writing failed. */
+int prof_bench_finish(prof_bench * b);
+/* Write all results in format to out (the suite's output is untouched). */
+int prof_bench_write(const prof_bench * b, FILE * out, prof_format format);
+
+/* The paired comparison of two targets: epochs of a and b alternate, so
+   that both see the same machine phases. ratio is the median of the
+   per-round ratios time(b) / time(a), [ci_low, ci_high] its
+   distribution-free interval at level ci_level (>= 95%); significant is 1
+   when that interval excludes 1. p_value is the two-sided sign test of
+   "b slower in as many rounds as faster" (ties dropped). rounds is the
+   number of paired epochs (the suite's epochs setting). */
+typedef struct
+{
+    double median_a_ns, median_b_ns, ratio, ci_low, ci_high, ci_level;
+    double p_value;
+    int rounds, significant;
+} prof_comparison;
+/* Compare a and b with the suite's settings, and print one line
+   ("b is 1.234x as slow as a [1.2, 1.25], significant") unless the format
+   is NONE. A NULL suite or target gives significant = 0, NaN figures and a
+   message. */
+prof_comparison prof_bench_compare(prof_bench * b,
+        const char * name_a, profile_target_t a, void * arg_a,
+        const char * name_b, profile_target_t b_target, void * arg_b);
+
+/* A least-squares fit t = coefficient * f(N) over the results with an N of
+   one family (name up to the first '/'): rms_pct is the normalised RMS error
+   (RMS of the residuals / mean time, in percent). */
+typedef struct
+{
+    const char * name;      /* "O(n log n)", or the user's name */
+    double coefficient;     /* ns per unit of f(N) */
+    double rms_pct;
+} prof_fit;
+/* Fit O(1), O(log n), O(n), O(n log n), O(n^2), O(n^3) and the function
+   added with prof_bench_add_complexity to the results with an N whose
+   family is family (NULL: all results with an N), ranked by rms_pct
+   (best first) into fits[0..max). Returns the number of fits, or 0 with a
+   message if fewer than 2 results have an N. */
+int prof_bench_complexity(const prof_bench * b, const char * family,
+        prof_fit * fits, int max);
+/* Add a user function f(N) to the fits (one; a new call replaces it). */
+int prof_bench_add_complexity(prof_bench * b, const char * name,
+        double (*f)(double n));
+/* Print the ranked fits as a markdown table to out (stdout if NULL). */
+void prof_bench_print_complexity(const prof_bench * b, const char * family,
+        FILE * out);
+
+/* Inline code as a benchmark: PROF_BENCH_LOOP(b, "name") { code }. The
+   code runs (epochs x iterations) times; each iteration costs one decrement
+   and one branch beyond the code. The fixed cost of an epoch is measured
+   with empty epochs and subtracted. Do not break out of or jump into the
+   loop. Afterwards prof_bench_result(b, prof_bench_count(b) - 1) is its
+   result (unless the filter rejected the name: then the code never runs). */
+typedef struct
+{
+    ulong iterations;       /* of the epoch now running */
+    void * impl;
+} prof_loop;
+#define PROF_BENCH_LOOP(b, name) \
+    for (prof_loop prof_loop_ = prof_impl_loop_begin((b), (name)); \
+         prof_impl_loop_next(&prof_loop_); ) \
+        for (ulong prof_loop_i_ = prof_loop_.iterations; prof_loop_i_ != 0; \
+             --prof_loop_i_)
+
+/* Keep x (an lvalue or value) alive and computed: the compiler must assume
+   it is read here. PROF_CLOBBER(): it must assume all memory is read and
+   written here. On gcc and clang, empty asm statements; on MSVC (and
+   others) x must be an lvalue, passed to an opaque function. */
+#if defined(__GNUC__)
+# define PROF_DO_NOT_OPTIMIZE(x) __asm__ __volatile__ ("" : : "r,m" (x) : "memory")
+# define PROF_CLOBBER() __asm__ __volatile__ ("" : : : "memory")
+#elif defined(_MSC_VER)
+# include <intrin.h>
+# define PROF_DO_NOT_OPTIMIZE(x) \
+    (prof_impl_escape((const void *) &(x)), _ReadWriteBarrier())
+# define PROF_CLOBBER() _ReadWriteBarrier()
+#else
+# define PROF_DO_NOT_OPTIMIZE(x) prof_impl_escape((const void *) &(x))
+# define PROF_CLOBBER() prof_impl_escape((const void *) 0)
+#endif
+
+/* Internal (used by the macros above; not part of the API). */
+#if defined(__OPTIMIZE__)
+# define PROF_IMPL_OPT 1
+#else
+# define PROF_IMPL_OPT 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define PROF_IMPL_SAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) \
+     || __has_feature(memory_sanitizer)
+#  define PROF_IMPL_SAN 1
+# endif
+#endif
+#if !defined(PROF_IMPL_SAN)
+# define PROF_IMPL_SAN 0
+#endif
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+# define PROF_IMPL_COMPILER __VERSION__
+#elif defined(__GNUC__) && defined(__VERSION__)
+# define PROF_IMPL_COMPILER "gcc " __VERSION__
+#elif defined(_MSC_VER)
+# define PROF_IMPL_COMPILER "MSVC"
+#else
+# define PROF_IMPL_COMPILER "unknown"
+#endif
+/* The compiler flags of the benchmark program, if its build passes them
+   (e.g. -DPROF_COMPILE_FLAGS="\"-O2 -march=native\""); shown in the context. */
+#if !defined(PROF_COMPILE_FLAGS)
+# define PROF_COMPILE_FLAGS ""
+#endif
+#define PROF_IMPL_BUILD_INFO \
+    PROF_IMPL_OPT, PROF_IMPL_SAN, PROF_IMPL_COMPILER, PROF_COMPILE_FLAGS
+prof_bench * prof_impl_bench_new(int optimized, int sanitized,
+        const char * compiler, const char * flags);
+prof_loop prof_impl_loop_begin(prof_bench * b, const char * name);
+int prof_impl_loop_next(prof_loop * loop);
+void prof_impl_escape(const void * p);
+
 /* ==== Event counters ==================================================== */
 
 /* Linux perf events counted around a region of code, like the clocks but for

@@ -3,6 +3,9 @@
     the cost of reading the counter, and the time sources used elsewhere.
     SPDX-License-Identifier: MIT
 */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+# define _GNU_SOURCE 1    /* RUSAGE_THREAD */
+#endif
 #include "internal.h"
 
 #include <math.h>
@@ -12,10 +15,45 @@
 # include <windows.h>
 #else
 # include <time.h>
+# include <sys/resource.h>
 #endif
 
 double clock_last[FLINT_NUM_CLOCKS];
 double clock_accum[FLINT_NUM_CLOCKS];
+
+double (*prof_impl_fake_read)(void);
+double prof_impl_fake_rate;
+
+void prof_impl_set_fake_clock(double (*read)(void), double ticks_per_second)
+{
+    prof_impl_fake_read = read;
+    prof_impl_fake_rate = ticks_per_second;
+}
+
+long (*prof_impl_fake_switches)(void);
+
+long prof_impl_switches(void)
+{
+    if (prof_impl_fake_read != NULL)
+        return prof_impl_fake_switches ? prof_impl_fake_switches() : 0;
+#if defined(RUSAGE_THREAD) || defined(RUSAGE_SELF)
+    {
+        struct rusage ru;
+# if defined(RUSAGE_THREAD)
+        if (getrusage(RUSAGE_THREAD, &ru) == 0)
+# else
+        if (getrusage(RUSAGE_SELF, &ru) == 0)
+# endif
+            return ru.ru_nivcsw;
+    }
+#endif
+    return 0;
+}
+
+double prof_impl_read_rate(void)
+{
+    return prof_impl_fake_read ? prof_impl_fake_rate : prof_tick_rate();
+}
 
 double prof_impl_bad_clock(int n, const char * func)
 {

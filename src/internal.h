@@ -59,4 +59,63 @@ int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
 void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
         int kernel_only, int paranoid, int on_linux, int have_pmu, int in_vm);
 
+/* ---- the time source of the benchmark runner and prof_repeat ----------- */
+
+/* Tests replace the counter with a fake: prof_impl_set_fake_clock(read,
+   ticks_per_second) makes prof_impl_read() return read() and the runner use
+   that tick rate (and count processor time as equal to wall time);
+   prof_impl_set_fake_clock(NULL, 0) restores the counter. */
+extern double (*prof_impl_fake_read)(void);
+extern double prof_impl_fake_rate;
+void prof_impl_set_fake_clock(double (*read)(void), double ticks_per_second);
+
+extern const void * volatile prof_impl_escape_sink;
+
+static inline double prof_impl_read(void)
+{
+    return prof_impl_fake_read ? prof_impl_fake_read() : get_cycle_counter();
+}
+
+/* Involuntary context switches of the calling thread so far (getrusage;
+   0 where unknown): an epoch during which it grows was preempted. With a
+   fake clock, prof_impl_fake_switches() if set, else 0. */
+long prof_impl_switches(void);
+extern long (*prof_impl_fake_switches)(void);
+
+/* Ticks per second of prof_impl_read. */
+double prof_impl_read_rate(void);
+
+/* One call of a prof_repeat-style target: returns the ticks clock 0
+   accumulated if the target called prof_start()/prof_stop(), or NaN if it
+   did not (clock_last[0] is left at the NaN sentinel); *call_ticks gets the
+   ticks of the whole call. */
+double prof_impl_call_target(profile_target_t target, void * arg,
+        ulong count, double * call_ticks);
+
+/* ---- statistics (stats.c) ----------------------------------------------- */
+
+void prof_impl_sort(double * x, int n);
+double prof_impl_quantile(const double * sorted, int n, double p);
+double prof_impl_binom_cdf_half(int n, int k);
+int prof_impl_median_interval(const double * sorted, int n, double level,
+        double * lo, double * hi, double * achieved);
+double prof_impl_mdape(const double * sorted, int n);
+int prof_impl_bimodal(const double * sorted, int n);
+int prof_impl_fit(const double * n, const double * t, int count,
+        double (*g)(double), double * coefficient, double * rms_pct);
+
+/* ---- the machine (sysinfo.c) -------------------------------------------- */
+
+typedef struct
+{
+    char cpu[128], host[128], date[40], exe[256], scaling[32];
+    int cores;
+    double mhz;
+    double load[3];
+    int ncaches;
+    struct { char type[16]; int level; long size; int sharing; } caches[8];
+} prof_impl_sysinfo;
+
+void prof_impl_sysinfo_read(prof_impl_sysinfo * si);
+
 #endif

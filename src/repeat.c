@@ -11,6 +11,23 @@
 
 enum { GOOD_CALLS = 5 };
 
+double prof_impl_call_target(profile_target_t target, void * arg,
+        ulong count, double * call_ticks)
+{
+    double t0, t1;
+    /* NaN in clock_last[0] marks "prof_start not called": if the target
+       never calls it, clock 0 stays NaN (or its accumulator becomes NaN) and
+       the caller times the whole call instead. */
+    clock_accum[0] = 0.0;
+    clock_last[0] = NAN;
+    t0 = prof_impl_read();
+    target(arg, count);
+    t1 = prof_impl_read();
+    *call_ticks = t1 - t0;
+    return isnan(clock_last[0]) || isnan(clock_accum[0]) ? NAN
+                                                        : clock_accum[0];
+}
+
 /* Calls whose timed section stays this far below the threshold grow count
    by up to 10x per call; near the target, by the ratio that hits it. */
 #define MAX_GROWTH 10.0
@@ -59,20 +76,13 @@ void prof_impl_repeat(double * min, double * max, profile_target_t target,
 
     for (;;)
     {
-        double t0, t1, call_us, timed_us, growth;
+        double call_ticks, timed_ticks, call_us, timed_us, growth;
 
-        /* NaN in clock_last[0] marks "prof_start not called": if the target
-           never calls it, clock 0 stays NaN or 0 and the whole call is
-           timed instead. */
-        clock_accum[0] = 0.0;
-        clock_last[0] = NAN;
-        t0 = get_cycle_counter();
-        target(arg, count);
-        t1 = get_cycle_counter();
-        call_us = (t1 - t0) * us_per_tick;
+        timed_ticks = prof_impl_call_target(target, arg, count, &call_ticks);
+        call_us = call_ticks * us_per_tick;
         spent_us += call_us;
 
-        if (isnan(clock_last[0]) || isnan(clock_accum[0]))
+        if (isnan(timed_ticks))
         {
             if (!whole_call)
                 prof_impl_warn("prof_repeat: the target did not call "
@@ -80,7 +90,7 @@ void prof_impl_repeat(double * min, double * max, profile_target_t target,
                                "calls instead");
             whole_call = 1;
         }
-        timed_us = whole_call ? call_us : clock_accum[0] * us_per_tick;
+        timed_us = whole_call ? call_us : timed_ticks * us_per_tick;
         last_per_run = timed_us / (double) count;
         calls++;
 

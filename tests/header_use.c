@@ -14,6 +14,58 @@ static void target(void * arg, ulong count)
     }
 }
 
+static double fit_sqrt(double n) { return n * 0.5; }
+
+static void use_bench(void)
+{
+    prof_bench * b = prof_bench_new();
+    const prof_result * r;
+    prof_comparison c;
+    prof_fit fits[8];
+    prof_format fmt = PROF_FORMAT_NONE;
+    ulong x = 0;
+    char arg0[] = "prog";
+    char * argv[] = { arg0 };
+
+    prof_bench_set_format(b, fmt);
+    prof_bench_set_epochs(b, 6);
+    prof_bench_set_min_epoch_time_ns(b, 1e4);
+    prof_bench_set_max_epoch_time_ns(b, 1e6);
+    prof_bench_set_resolution_multiple(b, 1000);
+    prof_bench_set_min_epoch_iterations(b, 1);
+    prof_bench_set_epoch_iterations(b, 0);
+    prof_bench_set_warmup(b, 0);
+    prof_bench_set_preempt_retries(b, 11);
+    prof_bench_set_budget_s(b, 1);
+    prof_bench_set_epoch_jitter(b, 0.2);
+    prof_bench_set_batch(b, 1, "op");
+    prof_bench_set_time_unit(b, "ns");
+    prof_bench_set_relative(b, 0);
+    prof_bench_set_complexity_n(b, 10);
+    prof_bench_set_interleave(b, 1);
+    prof_bench_set_output(b, stdout);
+    (void) prof_bench_set_output_path;
+    prof_bench_set_filter(b, "");
+    prof_bench_args(b, 1, argv);
+    r = prof_bench_run(b, "t", target, NULL);
+    prof_bench_add(b, "t2", target, NULL);
+    prof_bench_run_all(b);
+    PROF_BENCH_LOOP(b, "loop") { x++; PROF_DO_NOT_OPTIMIZE(x); PROF_CLOBBER(); }
+    (void) prof_result_percentile(r, 50);
+    (void) prof_bench_result(b, prof_bench_count(b) - 1);
+    c = prof_bench_compare(b, "a", target, NULL, "b", target, NULL);
+    prof_bench_add_complexity(b, "O(n/2)", fit_sqrt);
+    (void) prof_bench_complexity(b, NULL, fits, 8);
+    prof_bench_print_complexity(b, NULL, stdout);
+    prof_bench_write(b, stdout, PROF_FORMAT_CSV);
+    prof_bench_finish(b);
+    prof_bench_free(b);
+    (void) c.significant;
+    (void) (PROF_RESULT_UNSTABLE | PROF_RESULT_BIMODAL | PROF_RESULT_BUDGET
+            | PROF_RESULT_RESOLUTION | PROF_RESULT_FEW_EPOCHS);
+    (void) PROF_FORMAT_MD; (void) PROF_FORMAT_CSV; (void) PROF_FORMAT_JSON;
+}
+
 int main(void)
 {
     timeit_t t;
@@ -58,5 +110,6 @@ int main(void)
         (void) (PROF_COUNTERS_EINVAL + PROF_COUNTERS_ESTATE + PROF_COUNTERS_ESYS);
         (void) v[0].value; (void) v[0].raw; (void) v[0].enabled_ns; (void) v[0].running_ns;
     }
+    use_bench();
     return (int) (tcpu + twall + mn + mx) * 0;
 }

@@ -1,0 +1,82 @@
+/* The reference kernels: an empty function; a dependent chain of n 64-bit
+   multiply-adds; the sum of an array of n uint64_t. */
+#include <stdlib.h>
+#include "kernels.h"
+
+const kernel_t kernels[NKERNELS] = {
+    { "empty", 0, 0 },
+    { "chain 10", 1, 10 }, { "chain 100", 1, 100 },
+    { "chain 1000", 1, 1000 }, { "chain 10000", 1, 10000 },
+    { "sum 2^10", 2, 1 << 10 }, { "sum 2^20", 2, 1 << 20 } };
+
+uint64_t * kernel_array;
+
+__attribute__((noinline)) void kernel_empty(void)
+{
+    __asm__ __volatile__ ("");
+}
+
+__attribute__((noinline)) uint64_t kernel_chain(uint64_t x, long n)
+{
+    long i;
+    for (i = 0; i < n; i++)
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return x;
+}
+
+__attribute__((noinline)) uint64_t kernel_sum(const uint64_t * a, long n)
+{
+    uint64_t s = 0;
+    long i;
+    for (i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+
+int kernels_init(void)
+{
+    long i;
+    kernel_array = (uint64_t *) malloc(((size_t) 1 << 20) * sizeof *kernel_array);
+    if (kernel_array == NULL)
+        return -1;
+    for (i = 0; i < 1 << 20; i++)
+        kernel_array[i] = (uint64_t) i;
+    return 0;
+}
+
+static void empty_target(void * arg, ulong count)
+{
+    ulong i;
+    (void) arg;
+    for (i = 0; i < count; i++)
+        kernel_empty();
+}
+
+static void chain_target(void * arg, ulong count)
+{
+    long n = ((const kernel_t *) arg)->n;
+    uint64_t x = 1;
+    ulong i;
+    for (i = 0; i < count; i++)
+        x = kernel_chain(x, n);
+    PROF_DO_NOT_OPTIMIZE(x);
+}
+
+static void sum_target(void * arg, ulong count)
+{
+    long n = ((const kernel_t *) arg)->n;
+    uint64_t s = 0;
+    ulong i;
+    for (i = 0; i < count; i++)
+    {
+        s += kernel_sum(kernel_array, n);
+        PROF_CLOBBER();
+    }
+    PROF_DO_NOT_OPTIMIZE(s);
+}
+
+profile_target_t kernel_target(const kernel_t * k)
+{
+    return k->kind == 0 ? empty_target : k->kind == 1 ? chain_target
+                                                      : sum_target;
+}

@@ -1,0 +1,38 @@
+/* The reference kernels of the runner's profile programs (kernels.c,
+   compiled with -O2, each kernel noinline so that every run is a call). */
+#ifndef PROF_KERNELS_H
+#define PROF_KERNELS_H
+
+#include <stdint.h>
+#include "profiler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void kernel_empty(void);
+uint64_t kernel_chain(uint64_t x, long n);       /* n multiply-adds */
+uint64_t kernel_sum(const uint64_t * a, long n); /* sum of a[0..n) */
+
+typedef struct
+{
+    const char * name;
+    int kind;               /* 0 empty, 1 chain, 2 sum */
+    long n;
+} kernel_t;
+
+enum { NKERNELS = 7 };
+extern const kernel_t kernels[NKERNELS];
+/* The array summed (2^20 elements), allocated by kernels_init. */
+extern uint64_t * kernel_array;
+int kernels_init(void);
+
+/* prof_bench targets: run *(const kernel_t *) arg count times, one call of
+   the kernel per run. kernel_target picks the one for the kernel's kind. */
+profile_target_t kernel_target(const kernel_t * k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

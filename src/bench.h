@@ -1,0 +1,99 @@
+/*
+    Internal: the suite's and a run's state, shared by bench.c and
+    report.c. Not installed.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_BENCH_H
+#define PROF_BENCH_H
+
+#include "internal.h"
+
+#include <errno.h>
+#include <regex.h>
+
+typedef struct
+{
+    int epochs;
+    double min_epoch_ns, max_epoch_ns, resolution_multiple;
+    ulong min_iters, exact_iters, warmup;
+    int retries;
+    double budget_s, jitter, batch;
+    char unit[32];
+    double complexity_n;
+} prof_impl_settings;
+
+/* A result and the storage its pointers refer to. */
+typedef struct
+{
+    prof_result pub;
+    char * name;
+    double * samples;
+    double * cpu;       /* processor time per unit of each epoch [ns] */
+    ulong * iters;
+    char unit[32];
+    char warning[768];
+    int written;        /* already written by prof_bench_finish */
+} prof_impl_result;
+
+typedef struct
+{
+    char * name;
+    profile_target_t target;
+    void * arg;
+    prof_impl_settings s;
+    int is_baseline;
+} prof_impl_queued;
+
+enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
+
+/* One benchmark being run. */
+typedef struct
+{
+    prof_bench * b;
+    prof_impl_settings s;
+    const char * name;
+    char * owned_name;
+    int is_loop, is_baseline, phase, started;
+    ulong count, base;
+    double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
+    double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
+    double oh[16];
+    int noh, got, low_epochs, budget_hit, calibration_epochs, retried;
+    long sw0;           /* the loop macro's switch count at epoch start */
+    double * samples, * cpu_samples;
+    ulong * iters;
+    unsigned long long rng;
+    double t0, c0;      /* the loop macro's epoch start */
+} prof_impl_run;
+
+struct prof_bench
+{
+    prof_impl_settings s;
+    char time_unit[4];
+    double time_unit_ns;
+    int relative_next, baseline, interleave;
+    prof_format format;
+    FILE * out;
+    int own_out, md_header_done, write_failed;
+    regex_t filter;
+    int has_filter;
+    prof_impl_result ** results;
+    int nresults, capresults;
+    prof_impl_queued * queue;
+    int nqueue, capqueue;
+    int optimized, sanitized;
+    char compiler[128], flags[256];
+    double overhead_ticks;
+    int fake_seen;
+    const char * fit_name;
+    double (*fit_f)(double);
+    char fit_name_buf[64];
+};
+
+int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
+        double whole_ticks, double cpu_ns, long switches);
+void prof_impl_copy(char * dst, size_t size, const char * src);
+/* Print result i's markdown row (and the header before the first). */
+void prof_impl_print_row(prof_bench * b, int i);
+
+#endif

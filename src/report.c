@@ -1,0 +1,716 @@
+/*
+    The runner's outputs: the markdown table (nanobench's columns plus the
+    interval), CSV, Google Benchmark's JSON (--benchmark_format=json schema,
+    one "iteration" entry per epoch and the aggregates), and the complexity
+    fits.
+    SPDX-License-Identifier: MIT
+*/
+#include "internal.h"
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void prof_impl_copy(char * dst, size_t size, const char * src)
+{
+    size_t n = strlen(src);
+    if (size == 0)
+        return;
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* ---- context ------------------------------------------------------------- */
+
+static double overhead_ns(prof_bench * b)
+{
+    return b->overhead_ticks >= 0.0
+         ? b->overhead_ticks * 1e9 / prof_impl_read_rate() : NAN;
+}
+
+static int build_warnings(const prof_bench * b, const char ** w)
+{
+    int n = 0;
+    if (!b->optimized)
+        w[n++] = "the benchmark was compiled without optimisation: timings "
+                 "do not reflect optimised code";
+    if (b->sanitized)
+        w[n++] = "the benchmark was compiled with a sanitizer: timings are "
+                 "inflated";
+    return n;
+}
+
+static void md_context(prof_bench * b)
+{
+    prof_impl_sysinfo si;
+    const char * w[2];
+    int i, n = build_warnings(b, w);
+    prof_impl_sysinfo_read(&si);
+    fprintf(b->out, "%s, %d cores, counter %.4g GHz (read: %.3g ns), %s%s%s, "
+            "%s\n\n", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
+            overhead_ns(b), b->compiler, b->flags[0] ? " " : "", b->flags,
+            si.date);
+    for (i = 0; i < n; i++)
+    {
+        fprintf(b->out, "**warning**: %s\n\n", w[i]);
+        prof_impl_warn("%s", w[i]);
+    }
+}
+
+/* ---- markdown ------------------------------------------------------------ */
+
+/* 48780487.8 -> "48,780,487.80" */
+static void grouped(char * out, double v)
+{
+    char digits[64];
+    int n, i, j = 0, lead;
+    if (!(v < 1e18) || v != v)
+    {
+        sprintf(out, "%.4g", v);
+        return;
+    }
+    sprintf(digits, "%.2f", v);
+    n = (int) (strchr(digits, '.') - digits);
+    lead = n % 3 == 0 ? 3 : n % 3;
+    for (i = 0; i < n; i++)
+    {
+        if (i > 0 && (i - lead) % 3 == 0)
+            out[j++] = ',';
+        out[j++] = digits[i];
+    }
+    strcpy(out + j, digits + n);
+}
+
+void prof_impl_print_row(prof_bench * b, int i)
+{
+    const prof_result * r = &b->results[i]->pub;
+    int relative = b->baseline >= 0;
+    char tu[48], ru[48], rate[64], ci[64], rel[32];
+    double scale = b->time_unit_ns;
+
+    if (b->format != PROF_FORMAT_MD || b->out == NULL)
+        return;
+    if (!b->md_header_done)
+        md_context(b);
+    if (b->md_header_done != 1 + relative)
+    {
+        sprintf(tu, "%s/%s", b->time_unit, r->unit);
+        sprintf(ru, "%s/s", r->unit);
+        if (b->md_header_done)
+            fputc('\n', b->out);
+        fprintf(b->out, "%s| %12s | %20s | %7s | %25s | %12s | %9s | "
+                "benchmark\n", relative ? "| relative " : "", tu, ru, "err%",
+                "95% interval", "min", "total");
+        fprintf(b->out, "%s|-------------:|---------------------:|--------:|"
+                "--------------------------:|-------------:|----------:|"
+                ":----------\n",
+                relative ? "|---------:" : "");
+        b->md_header_done = 1 + relative;
+    }
+    if (r->median_ns > 0.0)
+        grouped(rate, 1e9 / r->median_ns);
+    else
+        strcpy(rate, "inf");
+    if (r->ci_low_ns == r->ci_low_ns)
+        sprintf(ci, "[%.2f, %.2f]", r->ci_low_ns / scale, r->ci_high_ns / scale);
+    else
+        strcpy(ci, "n/a");
+    if (relative)
+    {
+        sprintf(rel, "| %7.1f%% ", r->relative_pct);
+        fputs(rel, b->out);
+    }
+    fprintf(b->out, "| %12.2f | %20s | %6.1f%% | %25s | %12.2f | %9.3f | "
+            "`%s`%s%s%s%s\n", r->median_ns / scale, rate, r->err_pct, ci,
+            r->min_ns / scale, r->total_s, r->name,
+            (r->flags & PROF_RESULT_UNSTABLE) ? " :wavy_dash: unstable" : "",
+            (r->flags & PROF_RESULT_BIMODAL) ? " :warning: bimodal" : "",
+            (r->flags & (PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS))
+                ? " :warning: few epochs" : "",
+            (r->flags & PROF_RESULT_RESOLUTION) ? " :warning: no work?" : "");
+    fflush(b->out);
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+static void csv_string(FILE * out, const char * s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+    {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* ",value", or "," alone for NaN (an empty field, not "nan") */
+static void csv_number(FILE * out, double v, const char * fmt)
+{
+    fputc(',', out);
+    if (v == v)
+        fprintf(out, fmt, v);
+}
+
+static void write_csv(const prof_bench * b, FILE * out, int only_new)
+{
+    int i, k;
+    double sc = b->time_unit_ns;
+    fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
+            "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
+            "overhead_ns,complexity_n,relative_pct,flags,warning,samples\n");
+    for (i = 0; i < b->nresults; i++)
+    {
+        const prof_impl_result * ir = b->results[i];
+        const prof_result * r = &ir->pub;
+        if (only_new && ir->written)
+            continue;
+        csv_string(out, r->name);
+        fprintf(out, ",%d,%lu", r->epochs, (unsigned long) r->iterations);
+        csv_number(out, r->median_ns / sc, "%.9g");
+        csv_number(out, r->mean_ns / sc, "%.9g");
+        csv_number(out, r->min_ns / sc, "%.9g");
+        csv_number(out, r->max_ns / sc, "%.9g");
+        csv_number(out, r->err_pct, "%.4f");
+        csv_number(out, r->ci_low_ns / sc, "%.9g");
+        csv_number(out, r->ci_high_ns / sc, "%.9g");
+        csv_number(out, r->ci_level, "%.4f");
+        csv_number(out, r->cpu_ns / sc, "%.9g");
+        fprintf(out, ",%s,", b->time_unit);
+        csv_string(out, r->unit);
+        csv_number(out, r->batch, "%.9g");
+        csv_number(out, r->total_s, "%.6f");
+        csv_number(out, r->overhead_ns, "%.4g");
+        csv_number(out, r->complexity_n, "%.9g");
+        csv_number(out, r->relative_pct, "%.4f");
+        fprintf(out, ",%d,", r->flags);
+        csv_string(out, r->warning);
+        fputs(",\"", out);
+        for (k = 0; k < r->epochs; k++)
+            fprintf(out, "%s%.9g", k ? ";" : "", r->samples_ns[k] / sc);
+        fputs("\"\n", out);
+    }
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_string(FILE * out, const char * s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+    {
+        unsigned char c = (unsigned char) *s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* A number JSON accepts: NaN and infinities become null. */
+static void json_number(FILE * out, double v)
+{
+    if (v == v && v - v == 0.0)
+    {
+        /* the shortest of %.15g and %.17g that reads back exactly */
+        char buf[40];
+        sprintf(buf, "%.15g", v);
+        if (strtod(buf, NULL) != v)
+            sprintf(buf, "%.17g", v);
+        fputs(buf, out);
+    }
+    else
+        fputs("null", out);
+}
+
+static size_t family_len(const char * name)
+{
+    const char * slash = strchr(name, '/');
+    return slash ? (size_t) (slash - name) : strlen(name);
+}
+
+static int same_family(const char * a, const char * b)
+{
+    size_t n = family_len(a);
+    return n == family_len(b) && strncmp(a, b, n) == 0;
+}
+
+static void json_context(const prof_bench * b, FILE * out)
+{
+    prof_impl_sysinfo si;
+    const char * w[2];
+    int i, n = build_warnings(b, w);
+    prof_impl_sysinfo_read(&si);
+    fputs("{\n  \"context\": {\n    \"date\": ", out);
+    json_string(out, si.date);
+    fputs(",\n    \"host_name\": ", out);
+    json_string(out, si.host);
+    fputs(",\n    \"executable\": ", out);
+    json_string(out, si.exe);
+    fprintf(out, ",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": %d,\n"
+            "    \"cpu_scaling_enabled\": %s,\n    \"caches\": [\n", si.cores,
+            (int) (si.mhz > 0.0 ? si.mhz + 0.5 : prof_impl_read_rate() * 1e-6 + 0.5),
+            si.scaling[0] && strcmp(si.scaling, "performance") != 0
+                ? "true" : "false");
+    for (i = 0; i < si.ncaches; i++)
+    {
+        fputs("      {\n        \"type\": ", out);
+        json_string(out, si.caches[i].type);
+        fprintf(out, ",\n        \"level\": %d,\n        \"size\": %ld,\n"
+                "        \"num_sharing\": %d\n      }%s\n", si.caches[i].level,
+                si.caches[i].size, si.caches[i].sharing,
+                i + 1 < si.ncaches ? "," : "");
+    }
+    fprintf(out, "    ],\n    \"load_avg\": [%g,%g,%g],\n"
+            "    \"library_build_type\": \"%s\",\n    \"cpu_model\": ",
+            si.load[0], si.load[1], si.load[2],
+            b->optimized ? "release" : "debug");
+    json_string(out, si.cpu);
+    fputs(",\n    \"profiler_tick_rate_hz\": ", out);
+    json_number(out, prof_impl_read_rate());
+    fputs(",\n    \"profiler_counter_overhead_ns\": ", out);
+    json_number(out, b->overhead_ticks >= 0.0
+                     ? b->overhead_ticks * 1e9 / prof_impl_read_rate() : NAN);
+    fputs(",\n    \"profiler_compiler\": ", out);
+    json_string(out, b->compiler);
+    fputs(",\n    \"profiler_compile_flags\": ", out);
+    json_string(out, b->flags);
+    fputs(",\n    \"profiler_warnings\": [", out);
+    for (i = 0; i < n; i++)
+    {
+        fputs(i ? ", " : "", out);
+        json_string(out, w[i]);
+    }
+    fputs("]\n  },\n", out);
+}
+
+/* The fields every entry starts with. */
+static void json_head(FILE * out, const prof_result * r, const char * suffix,
+        int family, int instance, const char * run_type)
+{
+    char name[600];
+    prof_impl_copy(name, sizeof name - 32, r->name);
+    if (suffix != NULL)
+        strcat(name, suffix);
+    fputs("    {\n      \"name\": ", out);
+    json_string(out, name);
+    fprintf(out, ",\n      \"family_index\": %d,\n"
+            "      \"per_family_instance_index\": %d,\n      \"run_name\": ",
+            family, instance);
+    json_string(out, r->name);
+    fprintf(out, ",\n      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n",
+            run_type, r->epochs);
+}
+
+
+static void json_aggregate(FILE * out, const prof_bench * b,
+        const prof_result * r, int family, int instance, const char * agg,
+        double real, double cpu, int percentage)
+{
+    char suffix[32];
+    sprintf(suffix, "_%s", agg);
+    json_head(out, r, suffix, family, instance, "aggregate");
+    fprintf(out, "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+            "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
+            "      \"real_time\": ", agg, percentage ? "percentage" : "time",
+            r->epochs);
+    json_number(out, percentage ? real : real / b->time_unit_ns);
+    fputs(",\n      \"cpu_time\": ", out);
+    json_number(out, percentage ? cpu : cpu / b->time_unit_ns);
+    fprintf(out, ",\n      \"time_unit\": \"%s\"", b->time_unit);
+}
+
+typedef struct { double mean, median, sd; } moments;
+
+/* Mean, median and sample standard deviation of n values. */
+static void sample_stats(const double * x, int n, moments * m)
+{
+    double * sorted = (double *) malloc((size_t) n * sizeof *sorted);
+    int i;
+    m->mean = m->sd = 0.0;
+    m->median = NAN;
+    for (i = 0; i < n; i++)
+        m->mean += x[i];
+    m->mean /= n;
+    for (i = 0; i < n; i++)
+        m->sd += (x[i] - m->mean) * (x[i] - m->mean);
+    m->sd = n > 1 ? sqrt(m->sd / (n - 1)) : 0.0;
+    if (sorted != NULL)
+    {
+        memcpy(sorted, x, (size_t) n * sizeof *sorted);
+        prof_impl_sort(sorted, n);
+        m->median = prof_impl_quantile(sorted, n, 0.5);
+        free(sorted);
+    }
+}
+
+static const char * big_o_name(const char * name)
+{
+    static const char * ours[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
+                                   "O(n^2)", "O(n^3)" };
+    static const char * gb[] = { "(1)", "lgN", "N", "NlgN", "N^2", "N^3" };
+    int i;
+    for (i = 0; i < 6; i++)
+        if (strcmp(name, ours[i]) == 0)
+            return gb[i];
+    return "f(N)";
+}
+
+static int fits_of(const prof_bench * b, const char * family, int use_cpu,
+        prof_fit * fits, int max);
+
+static void write_json(prof_bench * b, FILE * out, int only_new)
+{
+    int i, k, first = 1;
+    double sc = b->time_unit_ns;
+    json_context(b, out);
+    fputs("  \"benchmarks\": [\n", out);
+    for (i = 0; i < b->nresults; i++)
+    {
+        const prof_impl_result * ir = b->results[i];
+        const prof_result * r = &ir->pub;
+        int j, m, instance = 0, fam = 0, last_of_family = 1;
+        moments real, cpu;
+        /* family index: distinct families among results 0..i */
+        for (m = 0; m <= i; m++)
+        {
+            for (j = 0; j < m; j++)
+                if (same_family(b->results[j]->pub.name,
+                                b->results[m]->pub.name))
+                    break;
+            fam += j == m;
+        }
+        fam--;
+        for (j = 0; j < i; j++)
+            instance += same_family(b->results[j]->pub.name, r->name);
+        for (j = i + 1; j < b->nresults; j++)
+            if (same_family(b->results[j]->pub.name, r->name))
+                last_of_family = 0;
+        if (only_new && ir->written)
+            continue;
+        for (k = 0; k < r->epochs; k++)
+        {
+            fputs(first ? "" : ",\n", out);
+            first = 0;
+            json_head(out, r, NULL, fam, instance, "iteration");
+            fprintf(out, "      \"repetition_index\": %d,\n"
+                    "      \"threads\": 1,\n      \"iterations\": %lu,\n"
+                    "      \"real_time\": ", k,
+                    (unsigned long) r->epoch_iters[k]);
+            json_number(out, r->samples_ns[k] / sc);
+            fputs(",\n      \"cpu_time\": ", out);
+            json_number(out, ir->cpu[k] / sc);
+            fprintf(out, ",\n      \"time_unit\": \"%s\"", b->time_unit);
+            if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
+            {
+                fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
+                        ? "bytes_per_second" : "items_per_second");
+                json_number(out, r->samples_ns[k] > 0.0
+                                 ? 1e9 / r->samples_ns[k] : NAN);
+            }
+            fputs("\n    }", out);
+        }
+        sample_stats(r->samples_ns, r->epochs, &real);
+        sample_stats(ir->cpu, r->epochs, &cpu);
+        fputs(",\n", out);
+        json_aggregate(out, b, r, fam, instance, "mean", real.mean, cpu.mean, 0);
+        fputs("\n    },\n", out);
+        json_aggregate(out, b, r, fam, instance, "median", real.median,
+                       cpu.median, 0);
+        /* the profiler's own figures ride on the median entry */
+        fputs(",\n      \"err_pct\": ", out); json_number(out, r->err_pct);
+        fputs(",\n      \"ci_low\": ", out); json_number(out, r->ci_low_ns / sc);
+        fputs(",\n      \"ci_high\": ", out); json_number(out, r->ci_high_ns / sc);
+        fputs(",\n      \"ci_level\": ", out); json_number(out, r->ci_level);
+        fputs(",\n      \"min\": ", out); json_number(out, r->min_ns / sc);
+        fputs(",\n      \"max\": ", out); json_number(out, r->max_ns / sc);
+        fputs(",\n      \"total_s\": ", out); json_number(out, r->total_s);
+        fputs(",\n      \"overhead_ns\": ", out); json_number(out, r->overhead_ns);
+        fputs(",\n      \"batch\": ", out); json_number(out, r->batch);
+        fputs(",\n      \"unit\": ", out); json_string(out, r->unit);
+        if (r->complexity_n > 0.0)
+        {
+            fputs(",\n      \"complexity_n\": ", out);
+            json_number(out, r->complexity_n);
+        }
+        if (r->relative_pct == r->relative_pct)
+        {
+            fputs(",\n      \"relative_pct\": ", out);
+            json_number(out, r->relative_pct);
+        }
+        fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
+        json_string(out, r->warning);
+        fputs("\n    },\n", out);
+        json_aggregate(out, b, r, fam, instance, "stddev", real.sd, cpu.sd, 0);
+        fputs("\n    },\n", out);
+        json_aggregate(out, b, r, fam, instance, "cv",
+                       real.mean > 0.0 ? real.sd / real.mean : 0.0,
+                       cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
+        fputs("\n    }", out);
+
+        /* Complexity of a family, after its last member (as Google
+           Benchmark writes BigO and RMS). */
+        if (last_of_family && r->complexity_n > 0.0)
+        {
+            prof_fit real[8], cpu[8];
+            char fam_name[256];
+            int nf = fits_of(b, r->name, 0, real, 8);
+            int nc = fits_of(b, r->name, 1, cpu, 8);
+            size_t fl = family_len(r->name);
+            if (fl >= sizeof fam_name)
+                fl = sizeof fam_name - 1;
+            memcpy(fam_name, r->name, fl);
+            fam_name[fl] = '\0';
+            if (nf > 0)
+            {
+                double cc = real[0].coefficient;
+                for (j = 0; j < nc; j++)
+                    if (strcmp(cpu[j].name, real[0].name) == 0)
+                        cc = cpu[j].coefficient;
+                fputs(",\n    {\n      \"name\": ", out);
+                {
+                    char nm[300];
+                    sprintf(nm, "%s_BigO", fam_name);
+                    json_string(out, nm);
+                    fprintf(out, ",\n      \"family_index\": %d,\n"
+                            "      \"per_family_instance_index\": 0,\n"
+                            "      \"run_name\": ", fam);
+                    json_string(out, fam_name);
+                    fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
+                            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
+                            "      \"aggregate_name\": \"BigO\",\n"
+                            "      \"aggregate_unit\": \"time\",\n"
+                            "      \"cpu_coefficient\": ");
+                    json_number(out, cc / sc);
+                    fputs(",\n      \"real_coefficient\": ", out);
+                    json_number(out, real[0].coefficient / sc);
+                    fprintf(out, ",\n      \"big_o\": \"%s\",\n"
+                            "      \"time_unit\": \"%s\"\n    },\n    {\n"
+                            "      \"name\": ", big_o_name(real[0].name),
+                            b->time_unit);
+                    sprintf(nm, "%s_RMS", fam_name);
+                    json_string(out, nm);
+                    fprintf(out, ",\n      \"family_index\": %d,\n"
+                            "      \"per_family_instance_index\": 0,\n"
+                            "      \"run_name\": ", fam);
+                    json_string(out, fam_name);
+                    fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
+                            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
+                            "      \"aggregate_name\": \"RMS\",\n"
+                            "      \"aggregate_unit\": \"percentage\",\n"
+                            "      \"rms\": ");
+                    json_number(out, real[0].rms_pct / 100.0);
+                    fputs("\n    }", out);
+                }
+            }
+        }
+    }
+    fputs("\n  ]\n}\n", out);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static int write_all(prof_bench * b, FILE * out, prof_format format,
+        int only_new)
+{
+    if (format == PROF_FORMAT_CSV)
+        write_csv(b, out, only_new);
+    else if (format == PROF_FORMAT_JSON)
+        write_json(b, out, only_new);
+    else if (format == PROF_FORMAT_MD)
+    {
+        int i, saved = b->md_header_done;
+        FILE * o = b->out;
+        prof_format f = b->format;
+        b->out = out;
+        b->format = PROF_FORMAT_MD;
+        b->md_header_done = 0;
+        for (i = 0; i < b->nresults; i++)
+            prof_impl_print_row(b, i);
+        b->out = o;
+        b->format = f;
+        b->md_header_done = saved;
+    }
+    if (fflush(out) != 0 || ferror(out))
+    {
+        prof_impl_warn("writing the benchmark results failed");
+        return -1;
+    }
+    return 0;
+}
+
+int prof_bench_write(const prof_bench * b, FILE * out, prof_format format)
+{
+    if (b == NULL || out == NULL)
+    {
+        prof_impl_warn("prof_bench_write: the %s is NULL; nothing written",
+                       b == NULL ? "suite" : "stream");
+        return -1;
+    }
+    /* The markdown writer borrows the suite's output state and restores it. */
+    return write_all((prof_bench *) b, out, format, 0);
+}
+
+int prof_bench_finish(prof_bench * b)
+{
+    int i, pending = 0, rc = 0;
+    if (b == NULL)
+        return -1;
+    if (b->nqueue > 0)
+    {
+        prof_impl_warn("%d benchmark%s added but not run: call "
+                       "prof_bench_run_all; running them now", b->nqueue,
+                       b->nqueue == 1 ? "" : "s");
+        prof_bench_run_all(b);
+    }
+    for (i = 0; i < b->nresults; i++)
+        pending += !b->results[i]->written;
+    if (pending && b->out != NULL
+        && (b->format == PROF_FORMAT_CSV || b->format == PROF_FORMAT_JSON))
+        rc = write_all(b, b->out, b->format, 1);
+    else if (b->out != NULL && !b->write_failed
+             && (fflush(b->out) != 0 || ferror(b->out)))
+    {
+        prof_impl_warn("writing the benchmark results failed");
+        rc = -1;
+    }
+    for (i = 0; i < b->nresults; i++)
+        b->results[i]->written = 1;
+    if (rc != 0)
+        b->write_failed = 1;
+    return rc;
+}
+
+/* ---- complexity ---------------------------------------------------------- */
+
+static double f_one(double n) { (void) n; return 1.0; }
+static double f_log(double n) { return log2(n); }
+static double f_n(double n) { return n; }
+static double f_nlog(double n) { return n * log2(n); }
+static double f_n2(double n) { return n * n; }
+static double f_n3(double n) { return n * n * n; }
+
+static int fits_of(const prof_bench * b, const char * family, int use_cpu,
+        prof_fit * fits, int max)
+{
+    static const char * names[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
+                                    "O(n^2)", "O(n^3)" };
+    double (*fs[7])(double) = { f_one, f_log, f_n, f_nlog, f_n2, f_n3, NULL };
+    double * n, * t;
+    int i, count = 0, nf = 0, k;
+    prof_fit all[7];
+
+    if (b == NULL || fits == NULL || max <= 0)
+        return 0;
+    n = (double *) malloc((size_t) (b->nresults + 1) * sizeof *n);
+    t = (double *) malloc((size_t) (b->nresults + 1) * sizeof *t);
+    if (n == NULL || t == NULL)
+    {
+        free(n); free(t);
+        return 0;
+    }
+    for (i = 0; i < b->nresults; i++)
+    {
+        const prof_result * r = &b->results[i]->pub;
+        if (r->complexity_n > 0.0
+            && (family == NULL || same_family(family, r->name)))
+        {
+            n[count] = r->complexity_n;
+            t[count] = use_cpu ? r->cpu_ns : r->median_ns;
+            count++;
+        }
+    }
+    fs[6] = b->fit_f;
+    for (k = 0; k < 7; k++)
+    {
+        if (fs[k] == NULL)
+            continue;
+        if (prof_impl_fit(n, t, count, fs[k], &all[nf].coefficient,
+                          &all[nf].rms_pct) == 0)
+        {
+            all[nf].name = k < 6 ? names[k] : b->fit_name;
+            nf++;
+        }
+    }
+    free(n); free(t);
+    /* rank by rms (insertion sort: 7 entries) */
+    for (i = 1; i < nf; i++)
+    {
+        prof_fit x = all[i];
+        int j = i - 1;
+        while (j >= 0 && all[j].rms_pct > x.rms_pct)
+        {
+            all[j + 1] = all[j];
+            j--;
+        }
+        all[j + 1] = x;
+    }
+    if (nf > max)
+        nf = max;
+    memcpy(fits, all, (size_t) nf * sizeof *fits);
+    return nf;
+}
+
+int prof_bench_complexity(const prof_bench * b, const char * family,
+        prof_fit * fits, int max)
+{
+    int i, count = 0, nf;
+    if (b == NULL || fits == NULL || max <= 0)
+    {
+        prof_impl_warn("prof_bench_complexity: NULL suite or no room for fits");
+        return 0;
+    }
+    for (i = 0; i < b->nresults; i++)
+        count += b->results[i]->pub.complexity_n > 0.0
+              && (family == NULL
+                  || same_family(family, b->results[i]->pub.name));
+    if (count < 2)
+    {
+        prof_impl_warn("prof_bench_complexity: %d result%s with an N "
+                       "(prof_bench_set_complexity_n); 2 or more needed",
+                       count, count == 1 ? "" : "s");
+        return 0;
+    }
+    nf = fits_of(b, family, 0, fits, max);
+    return nf;
+}
+
+int prof_bench_add_complexity(prof_bench * b, const char * name,
+        double (*f)(double n))
+{
+    if (b == NULL || f == NULL)
+    {
+        prof_impl_warn("prof_bench_add_complexity: the %s is NULL",
+                       b == NULL ? "suite" : "function");
+        return -1;
+    }
+    prof_impl_copy(b->fit_name_buf, sizeof b->fit_name_buf,
+                   name ? name : "f(n)");
+    b->fit_name = b->fit_name_buf;
+    b->fit_f = f;
+    return 0;
+}
+
+void prof_bench_print_complexity(const prof_bench * b, const char * family,
+        FILE * out)
+{
+    prof_fit fits[8];
+    int i, n = prof_bench_complexity(b, family, fits, 8);
+    if (out == NULL)
+        out = stdout;
+    if (n == 0)
+        return;
+    fprintf(out, "\n| %15s | %7s | complexity\n|----------------:|--------:|"
+            ":-----------\n", "coefficient", "err%");
+    for (i = 0; i < n; i++)
+        fprintf(out, "| %15.6g | %6.1f%% | %s\n", fits[i].coefficient,
+                fits[i].rms_pct, fits[i].name);
+    fflush(out);
+}

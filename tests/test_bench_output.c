@@ -1,0 +1,286 @@
+/* The runner's outputs and its command line: the markdown table, CSV,
+   Google Benchmark JSON, --format/--out/--filter and their bad values, an
+   unwritable file; and a real slow target that the budget ends. */
+#include "check.h"
+#include "../src/internal.h"
+
+#include <math.h>
+
+static double fake_now;
+static double fake_read(void) { return fake_now; }
+static void cost5(void * arg, ulong count)
+{
+    (void) arg;
+    fake_now += 5.0 * (double) count;
+}
+
+static char * slurp(FILE * f)
+{
+    static char buf[1 << 17];
+    size_t n;
+    rewind(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static int count_of(const char * s, const char * what)
+{
+    int n = 0;
+    while ((s = strstr(s, what)) != NULL)
+    {
+        n++;
+        s++;
+    }
+    return n;
+}
+
+static void test_markdown(void)
+{
+    prof_bench * b = prof_bench_new();
+    FILE * f = tmpfile();
+    const char * s;
+    prof_bench_set_output(b, f);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_run(b, "five \"ns\"", cost5, NULL);
+    prof_bench_set_relative(b, 1);
+    prof_bench_run(b, "base", cost5, NULL);
+    prof_bench_free(b);
+    s = slurp(f);
+    CHECK(strstr(s, "|        ns/op |                 op/s |    err% |"
+                    "              95% interval |          min |     total | "
+                    "benchmark\n"), "header: %s", s);
+    CHECK(strstr(s, "|         5.00 |       200,000,000.00 |    0.0% |"
+                    "              [5.00, 5.00] |         5.00 |     0.012 | "
+                    "`five \"ns\"`\n"), "row: %s", s);
+    CHECK(strstr(s, "| relative |") && strstr(s, "|   100.0% |"), "relative: %s", s);
+    CHECK(strstr(s, "counter 1 GHz (read: 0 ns)"), "context: %s", s);
+    fclose(f);
+}
+
+static void test_json_csv(void)
+{
+    prof_bench * b = prof_bench_new();
+    FILE * f = tmpfile(), * g = tmpfile();
+    const char * s;
+    prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_output(b, f);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_set_time_unit(b, "us");
+    prof_bench_set_complexity_n(b, 10);
+    prof_bench_run(b, "fam/10", cost5, NULL);
+    prof_bench_set_complexity_n(b, 20);
+    prof_bench_run(b, "fam/20", cost5, NULL);
+    CHECK(prof_bench_finish(b) == 0, "finish");
+    s = slurp(f);
+    CHECK(strncmp(s, "{\n  \"context\": {\n    \"date\": \"", 30) == 0, "start: %.80s", s);
+    CHECK(strstr(s, "\"library_build_type\": \"debug\"")
+          || strstr(s, "\"library_build_type\": \"release\""), "build type");
+    CHECK(count_of(s, "\"run_type\": \"iteration\"") == 22, "22 epochs");
+    CHECK(count_of(s, "\"aggregate_name\": \"median\"") == 2, "medians");
+    CHECK(strstr(s, "\"name\": \"fam/10_median\""), "aggregate name");
+    CHECK(strstr(s, "\"repetitions\": 11,\n      \"repetition_index\": 10,"),
+          "repetitions");
+    CHECK(strstr(s, "\"iterations\": 200000,\n      \"real_time\": 0.005,\n"
+                    "      \"cpu_time\": 0.005,\n      \"time_unit\": \"us\""),
+          "epoch entry: %.2000s", s);
+    CHECK(strstr(s, "\"name\": \"fam_BigO\"") && strstr(s, "\"big_o\": \"(1)\"")
+          && strstr(s, "\"name\": \"fam_RMS\""), "complexity entries");
+    CHECK(strstr(s, "\"ci_low\": 0.005") && strstr(s, "\"err_pct\": 0"),
+          "profiler fields");
+    CHECK(strstr(s, "\"family_index\": 0,\n      \"per_family_instance_index\": 1"),
+          "family instance");
+    CHECK(strlen(s) > 7 && strcmp(s + strlen(s) - 7, "\n  ]\n}\n") == 0,
+          "end: %s", s + strlen(s) - 20);
+    /* finishing again writes nothing more */
+    CHECK(prof_bench_finish(b) == 0 && strlen(slurp(f)) == strlen(s), "twice");
+
+    CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
+    s = slurp(g);
+    CHECK(strncmp(s, "name,epochs,iterations,median,mean,min,max,err_pct,", 50) == 0,
+          "csv header: %s", s);
+    CHECK(strstr(s, "\n\"fam/10\",11,2200000,0.005,0.005,0.005,0.005,0.0000,"),
+          "csv row: %s", s);
+    CHECK(count_of(s, "\n") == 3, "csv lines");
+    prof_bench_free(b);
+    fclose(f);
+    fclose(g);
+}
+
+static void test_args(void)
+{
+    prof_bench * b = prof_bench_new();
+    capture_t cap;
+    const char * err;
+    char a0[] = "prog", a1[] = "--format=xml", a2[] = "--out=/nonexistent/dir/x.json",
+         a3[] = "--filter=(", a4[] = "--format=csv", a5[] = "--filter=^keep",
+         a6[] = "other";
+    char * bad[] = { a0, a1, a2, a3 };
+    char * good[] = { a0, a6, a4, a5 };
+    FILE * f = tmpfile();
+    const char * s;
+
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_args(b, 2, bad) == -1, "unknown format accepted");
+    CHECK(prof_bench_args(b, 3, bad) == -1, "unwritable file accepted");
+    CHECK(prof_bench_args(b, 4, bad) == -1, "bad regex accepted");
+    CHECK(prof_bench_set_output_path(b, "/nonexistent/dir/x.json") == -1,
+          "unwritable path");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: unknown format \"xml\": use md, csv, json or "
+                      "none"), "message: %s", err);
+    CHECK(strstr(err, "profiler: cannot open \"/nonexistent/dir/x.json\" for "
+                      "writing"), "message: %s", err);
+    CHECK(strstr(err, "profiler: bad filter \"(\""), "message: %s", err);
+
+    CHECK(prof_bench_args(b, 4, good) == 0, "good args");
+    prof_bench_set_output(b, f);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    CHECK(prof_bench_run(b, "skip me", cost5, NULL) == NULL, "filtered");
+    CHECK(prof_bench_run(b, "keep me", cost5, NULL) != NULL, "kept");
+    prof_bench_free(b);   /* writes the CSV */
+    s = slurp(f);
+    CHECK(strncmp(s, "name,epochs", 11) == 0 && strstr(s, "\"keep me\"")
+          && !strstr(s, "skip me"), "csv via args: %s", s);
+    fclose(f);
+
+    /* the environment */
+    b = prof_bench_new();
+    setenv("PROFILER_FORMAT", "bogus", 1);
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_args(b, 0, NULL) == -1, "bad env format accepted");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "unknown format \"bogus\""), "env message: %s", err);
+    unsetenv("PROFILER_FORMAT");
+    prof_bench_free(b);
+}
+
+static void test_write_failure(void)
+{
+    prof_bench * b = prof_bench_new();
+    FILE * full = fopen("/dev/full", "w");
+    capture_t cap;
+    const char * err;
+    if (full == NULL)
+    {
+        prof_bench_free(b);
+        return;
+    }
+    prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_output(b, full);
+    prof_bench_run(b, "x", cost5, NULL);
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_finish(b) == -1, "write failure not reported");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: writing the benchmark results failed"),
+          "message: %s", err);
+    prof_bench_free(b);
+    fclose(full);
+}
+
+static void sleeper(void * arg, ulong count)
+{
+    ulong i;
+    (void) arg;
+    for (i = 0; i < count; i++)
+        sleep_ms(300);
+}
+
+static void nothing(void * arg, ulong count)
+{
+    (void) arg; (void) count;
+}
+
+static volatile unsigned long chain_sink;
+static void chain_work(ulong count)
+{
+    unsigned long x = chain_sink;
+    ulong i;
+    int j;
+    for (i = 0; i < count; i++)
+        for (j = 0; j < 1000; j++)
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+    chain_sink = x;
+}
+
+static void whole_chain(void * arg, ulong count)
+{
+    (void) arg;
+    chain_work(count);
+}
+
+/* FLINT style: 5 ms of untimed set-up per call, then the timed work */
+static void flint_chain(void * arg, ulong count)
+{
+    (void) arg;
+    sleep_ms(5);
+    prof_start();
+    chain_work(count);
+    prof_stop();
+}
+
+static void test_real_targets(void)
+{
+    prof_bench * b = prof_bench_new();
+    const prof_result * r, * whole;
+    capture_t cap;
+    const char * err;
+    double t0 = mono_ns();
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "nothing", nothing, NULL);
+    err = capture_end(&cap);
+    CHECK((mono_ns() - t0) * 1e-9 < 10.0, "nothing took %g s",
+          (mono_ns() - t0) * 1e-9);
+    CHECK(r && (r->flags & PROF_RESULT_RESOLUTION) && r->median_ns < 0.01,
+          "nothing: %g ns, flags %d", r ? r->median_ns : -1, r ? r->flags : -1);
+    CHECK(strstr(err, "profiler: nothing: ") && strstr(err, "optimised away"),
+          "message: %s", err);
+
+    /* only prof_start..prof_stop counts: with the 5 ms set-up counted, the
+       time per run would be several times the whole-call figure */
+    whole = prof_bench_run(b, "whole", whole_chain, NULL);
+    r = prof_bench_run(b, "flint", flint_chain, NULL);
+    CHECK(whole && r && r->median_ns < 2.0 * whole->median_ns
+          && r->median_ns > 0.3 * whole->median_ns,
+          "flint-style %g ns vs whole call %g ns", r ? r->median_ns : 0,
+          whole ? whole->median_ns : 0);
+    CHECK(r && r->total_s > 11 * 5e-3, "set-up not in total: %g s",
+          r ? r->total_s : 0);
+    prof_bench_free(b);
+}
+
+static void test_real_slow_target(void)
+{
+    /* real clock: 300 ms per call and a 1 s budget end in ~1.2-2 s */
+    prof_bench * b = prof_bench_new();
+    const prof_result * r;
+    capture_t cap;
+    double t0 = mono_ns();
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_budget_s(b, 1.0);
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "sleeps", sleeper, NULL);
+    capture_end(&cap);
+    CHECK((mono_ns() - t0) * 1e-9 < 20.0, "took %g s", (mono_ns() - t0) * 1e-9);
+    CHECK(r && (r->flags & PROF_RESULT_BUDGET) && r->epochs >= 1
+          && r->epochs <= 4, "epochs %d flags %d", r ? r->epochs : -1,
+          r ? r->flags : -1);
+    CHECK(r && r->median_ns > 250e6 && r->median_ns < 5e9, "median %g",
+          r ? r->median_ns : 0);
+    prof_bench_free(b);
+}
+
+int main(void)
+{
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    test_markdown();
+    test_json_csv();
+    test_args();
+    test_write_failure();
+    prof_impl_set_fake_clock(NULL, 0);
+    test_real_targets();
+    test_real_slow_target();
+    return check_report("test_bench_output");
+}
