@@ -219,12 +219,6 @@ double prof_tick_rate(void)
 
 /* ---- overhead ----------------------------------------------------------- */
 
-static int cmp_double(const void * a, const void * b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
 double prof_tick_overhead(void)
 {
     enum { WARMUP = 100, PAIRS = 1001 };
@@ -240,6 +234,5 @@ double prof_tick_overhead(void)
         double b = get_cycle_counter();
         d[i] = b - a;
     }
-    qsort(d, PAIRS, sizeof d[0], cmp_double);
-    return d[PAIRS / 2];
+    return prof_impl_median(d, PAIRS);
 }

@@ -16,18 +16,13 @@
 /* Result files larger than this are refused (a hostile or wrong file). */
 #define MAX_FILE_BYTES ((size_t) 256 << 20)
 
-static int cmp_double(const void * a, const void * b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
+/* Records of the pooled samples of a rank test, ordered by value. */
+typedef struct { double v; int from_x; } obs;
 
-double prof_impl_median(double * v, int n)
+static int cmp_obs(const void * a, const void * b)
 {
-    if (n <= 0)
-        return NAN;
-    qsort(v, (size_t) n, sizeof v[0], cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    double x = ((const obs *) a)->v, y = ((const obs *) b)->v;
+    return (x > y) - (x < y);
 }
 
 /* Read a whole file; NULL with a message in err. */
@@ -204,6 +199,37 @@ duplicate:
     return -1;
 }
 
+/* A "BigO" aggregate: the family's fitted curve. */
+static int add_fit(prof_result_file * rf, const prof_json * b,
+                   const char * family, const char * unit, char * err,
+                   size_t errlen)
+{
+    const char * big_o = get_string(b, "big_o");
+    const prof_json * c = prof_impl_json_get(b, "real_coefficient");
+    double per_unit = unit != NULL ? unit_ns(unit) : 1.0;
+    prof_fit_line * n, * f;
+
+    if (big_o == NULL || c == NULL || c->kind != PROF_JSON_NUMBER
+        || per_unit == 0.0)
+        return 0;                      /* nothing to draw: not an error */
+    n = (prof_fit_line *) realloc(rf->fits, (size_t) (rf->nfits + 1) * sizeof *n);
+    if (n == NULL)
+        goto oom;
+    rf->fits = n;
+    f = &rf->fits[rf->nfits];
+    f->family = (char *) malloc(strlen(family) + 1);
+    if (f->family == NULL)
+        goto oom;
+    strcpy(f->family, family);
+    snprintf(f->big_o, sizeof f->big_o, "%s", big_o);
+    f->coefficient_ns = c->number * per_unit;
+    rf->nfits++;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
 static int load_entries(const prof_json * benchmarks, prof_result_file * rf,
                         char * err, size_t errlen)
 {
@@ -248,6 +274,13 @@ static int load_entries(const prof_json * benchmarks, prof_result_file * rf,
         /* Aggregates other than the median are derived data; the median is
            kept as the figure when no samples are present. */
         if (run_type != NULL && strcmp(run_type, "aggregate") == 0
+            && agg != NULL && strcmp(agg, "BigO") == 0)
+        {
+            if (add_fit(rf, b, run_name, unit, err, errlen) != 0)
+                return -1;
+            continue;
+        }
+        if (run_type != NULL && strcmp(run_type, "aggregate") == 0
             && !(agg != NULL && strcmp(agg, "median") == 0))
             continue;
         per_unit = unit != NULL ? unit_ns(unit) : 1.0;
@@ -262,6 +295,13 @@ static int load_entries(const prof_json * benchmarks, prof_result_file * rf,
         {
             snprintf(err, errlen, "out of memory");
             return -1;
+        }
+        {
+            double n;
+            if (get_number(b, "complexity_n", &n, err, errlen, i) != 0)
+                return -1;
+            if (n > 0.0)
+                s->complexity_n = n;
         }
         if (run_type != NULL && strcmp(run_type, "aggregate") == 0)
         {
@@ -392,6 +432,9 @@ void prof_impl_results_free(prof_result_file * rf)
         free(rf->series[i].repetitions);
     }
     free(rf->series);
+    for (i = 0; i < rf->nfits; i++)
+        free(rf->fits[i].family);
+    free(rf->fits);
     memset(rf, 0, sizeof *rf);
 }
 
@@ -404,7 +447,6 @@ void prof_impl_results_free(prof_result_file * rf)
 double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
                                 int m)
 {
-    typedef struct { double v; int from_x; } obs;
     obs * all;
     double u, rank_sum_x = 0.0, tie_term = 0.0, p;
     int i, j, N = n + m, ties = 0;
@@ -416,8 +458,7 @@ double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
         return NAN;
     for (i = 0; i < n; i++) all[i].v = x[i], all[i].from_x = 1;
     for (i = 0; i < m; i++) all[n + i].v = y[i], all[n + i].from_x = 0;
-    /* v is the first member, so cmp_double orders the records by it */
-    qsort(all, (size_t) N, sizeof *all, cmp_double);
+    qsort(all, (size_t) N, sizeof *all, cmp_obs);
     for (i = 0; i < N; i = j)
     {
         double avg_rank;
@@ -488,6 +529,20 @@ double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
 
 /* ---- verdicts ------------------------------------------------------------ */
 
+void prof_impl_format_ns(char * buf, size_t len, double ns)
+{
+    if (isnan(ns))
+        snprintf(buf, len, "n/a");
+    else if (ns < 1e3)
+        snprintf(buf, len, "%.4g ns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, len, "%.4g us", ns * 1e-3);
+    else if (ns < 1e9)
+        snprintf(buf, len, "%.4g ms", ns * 1e-6);
+    else
+        snprintf(buf, len, "%.4g s", ns * 1e-9);
+}
+
 void prof_impl_compare(const prof_series * old, const prof_series * new_,
                        double alpha, double noise, prof_verdict * out)
 {
@@ -535,7 +590,7 @@ static double * quantile_sketch(const double * v, int n, int * out_n)
     if (all == NULL)
         return NULL;
     memcpy(all, v, (size_t) n * sizeof *all);
-    qsort(all, (size_t) n, sizeof *all, cmp_double);
+    prof_impl_sort(all, n);
     if (n <= SKETCH)
         return all;
     q = (double *) malloc(SKETCH * sizeof *q);
@@ -584,7 +639,7 @@ void prof_impl_change_interval(const prof_series * old,
         }
         ratios[r] = prof_impl_median(b, m) / prof_impl_median(a, n) - 1.0;
     }
-    qsort(ratios, RESAMPLES, sizeof *ratios, cmp_double);
+    prof_impl_sort(ratios, RESAMPLES);
     *lo = ratios[(int) floor((1.0 - level) / 2 * (RESAMPLES - 1))];
     *hi = ratios[(int) ceil((1.0 + level) / 2 * (RESAMPLES - 1))];
 done:
@@ -593,4 +648,51 @@ done:
     free(xb);
     free(a);
     free(b);
+}
+
+/* ---- several runs a side, paired by position ----------------------------- */
+
+void prof_impl_compare_paired(const prof_series * old,
+                              const prof_series * new_, double alpha,
+                              double noise, prof_verdict * out)
+{
+    int n = old->count < new_->count ? old->count : new_->count, i, up = 0,
+        down = 0;
+    double * d = (double *) malloc((size_t) (n > 0 ? n : 1) * sizeof *d);
+    double achieved;
+
+    out->change = out->p = out->ci_low = out->ci_high = NAN;
+    out->verdict = PROF_VERDICT_UNSURE;
+    if (d == NULL || n < 1)
+    {
+        free(d);
+        return;
+    }
+    for (i = 0; i < n; i++)
+    {
+        d[i] = log(new_->samples_ns[i] / old->samples_ns[i]);
+        up += d[i] > 0.0;
+        down += d[i] < 0.0;
+    }
+    /* Sign test: under "no change" each pair is as likely to go up as down,
+       whatever the size of the noise; ties (equal figures) carry no sign. */
+    out->p = up + down == 0 ? 1.0
+           : fmin(1.0, 2.0 * prof_impl_binom_cdf_half(up + down,
+                                                        up < down ? up : down));
+    out->change = exp(prof_impl_median(d, n)) - 1.0;   /* d is now sorted */
+    if (prof_impl_median_interval(d, n, 0.95, &out->ci_low, &out->ci_high,
+                                  &achieved) == 0)
+    {
+        out->ci_low = exp(out->ci_low) - 1.0;
+        out->ci_high = exp(out->ci_high) - 1.0;
+    }
+    free(d);
+    /* The smallest p the sign test can give with n pairs is 2 / 2^n. */
+    if (isnan(out->p) || !(2.0 / pow(2.0, n) < alpha))
+        out->verdict = PROF_VERDICT_UNSURE;
+    else if (out->p < alpha && fabs(out->change) >= noise)
+        out->verdict = out->change > 0 ? PROF_VERDICT_SLOWER
+                                       : PROF_VERDICT_FASTER;
+    else
+        out->verdict = PROF_VERDICT_SAME;
 }

@@ -21,12 +21,24 @@ typedef struct
     int repetition_count;
     double median_ns;            /* of the samples, else the median aggregate */
     double aggregate_median_ns;  /* the file's own median aggregate, or NaN */
+    double complexity_n;         /* the N it ran with ("complexity_n"), or 0 */
 } prof_series;
+
+/* A family's complexity fit as the file states it (a "BigO" aggregate):
+   time = coefficient_ns * g(N) with g named as Google Benchmark names it. */
+typedef struct
+{
+    char * family;               /* the family's name (run_name) */
+    char big_o[16];              /* "(1)", "lgN", "N", "NlgN", "N^2", "N^3", "f(N)" */
+    double coefficient_ns;
+} prof_fit_line;
 
 typedef struct
 {
     prof_series * series;
     int count, capacity;
+    prof_fit_line * fits;
+    int nfits;
 } prof_result_file;
 
 /* Load this library's JSON or Google Benchmark's. Samples come from a
@@ -40,9 +52,6 @@ int prof_impl_results_load(const char * path, prof_result_file * rf,
 int prof_impl_results_parse(const char * text, size_t len,
                             prof_result_file * rf, char * err, size_t errlen);
 void prof_impl_results_free(prof_result_file * rf);
-
-/* Median of v[0..n-1] (sorts v in place); NaN for n <= 0. */
-double prof_impl_median(double * v, int n);
 
 /* Two-sided Mann-Whitney U p-value (exact for small samples without ties,
    normal approximation otherwise); NaN when a side is empty. */
@@ -67,10 +76,26 @@ void prof_impl_compare(const prof_series * old, const prof_series * new_,
                        double alpha, double noise, prof_verdict * out);
 const char * prof_impl_verdict_name(int verdict);
 
+/* A time in ns as "1.234 us" (4 significant digits, unit by size). */
+void prof_impl_format_ns(char * buf, size_t len, double ns);
+
 /* Bootstrap interval (level, e.g. 0.95) of median(new) / median(old) - 1,
    deterministic; NaN when a side has fewer than 2 samples. */
 void prof_impl_change_interval(const prof_series * old,
                                const prof_series * new_, double level,
                                double * lo, double * hi);
+
+/* Compare runs paired by position: old->samples_ns[i] and new_->samples_ns[i]
+   are one figure each of two runs made one after the other (old, new, old,
+   new, ...), so that the machine's slow and fast phases hit both alike.
+   change is the median ratio new/old - 1 with its distribution-free 95%
+   interval (order statistics; NaN under 6 pairs); p is the two-sided sign
+   test's, which a few runs hit by bursts of other load cannot sway (on this
+   project's machines it caught a 5% slowdown as often as the signed-rank
+   test did at half the false alarms: README). The verdict rule is that of
+   prof_impl_compare, and unsure while 2 / 2^n >= alpha (n < 6 at 0.05). */
+void prof_impl_compare_paired(const prof_series * old,
+                              const prof_series * new_, double alpha,
+                              double noise, prof_verdict * out);
 
 #endif

@@ -717,18 +717,6 @@ int prof_counters_read(prof_counters_t * c, prof_counter_value_t * out)
     return 0;
 }
 
-static int cmp_double(const void * a, const void * b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double * d, int n)
-{
-    qsort(d, (size_t) n, sizeof d[0], cmp_double);
-    return d[n / 2];
-}
-
 int prof_counters_overhead(prof_counters_t * c, prof_counter_value_t * out)
 {
     static const int K = OVERHEAD_PAIRS;
@@ -783,10 +771,10 @@ int prof_counters_overhead(prof_counters_t * c, prof_counter_value_t * out)
             set_unavailable(&out[i]);
             continue;
         }
-        out[i].value = median(d + (0 * PROF_COUNTERS_MAX + i) * K, K);
+        out[i].value = prof_impl_median(d + (0 * PROF_COUNTERS_MAX + i) * K, K);
         out[i].raw = out[i].value;
-        out[i].enabled_ns = median(d + (1 * PROF_COUNTERS_MAX + i) * K, K);
-        out[i].running_ns = median(d + (2 * PROF_COUNTERS_MAX + i) * K, K);
+        out[i].enabled_ns = prof_impl_median(d + (1 * PROF_COUNTERS_MAX + i) * K, K);
+        out[i].running_ns = prof_impl_median(d + (2 * PROF_COUNTERS_MAX + i) * K, K);
         /* What the pairs counted is not the caller's: move the zero. */
         c->base_raw[i] += now[i].raw - first[i].raw;
     }

@@ -95,6 +95,8 @@ double prof_impl_call_target(profile_target_t target, void * arg,
 /* ---- statistics (stats.c) ----------------------------------------------- */
 
 void prof_impl_sort(double * x, int n);
+/* Median of v[0..n-1] (sorts v in place); NaN for n <= 0. */
+double prof_impl_median(double * v, int n);
 double prof_impl_quantile(const double * sorted, int n, double p);
 double prof_impl_binom_cdf_half(int n, int k);
 int prof_impl_median_interval(const double * sorted, int n, double level,

@@ -16,9 +16,13 @@ typedef struct
 
 /* Write rows[0..n-1] to path: a strip plot of each benchmark's samples
    relative to the old median, and the change of the median as a bar with
-   its 95% interval. html != 0 wraps the SVG in an HTML page. Returns 0, or
-   -1 with a profiler: message (unwritable path, full disk). */
+   its 95% interval; then, for each family of benchmarks run with a
+   complexity N in old or new (NULL: none), time against N on log-log axes
+   with each file's fitted curve. html != 0 wraps the SVG in an HTML page.
+   Returns 0, or -1 with a profiler: message (unwritable path, full disk). */
 int prof_impl_plot_write(const char * path, int html,
-                         const prof_plot_row * rows, int n);
+                         const prof_plot_row * rows, int n,
+                         const prof_result_file * old,
+                         const prof_result_file * new_);
 
 #endif

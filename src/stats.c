@@ -23,6 +23,13 @@ void prof_impl_sort(double * x, int n)
         qsort(x, (size_t) n, sizeof x[0], cmp_double);
 }
 
+/* Median of v[0..n-1], sorting v in place; NaN for n <= 0. */
+double prof_impl_median(double * v, int n)
+{
+    prof_impl_sort(v, n);
+    return prof_impl_quantile(v, n, 0.5);
+}
+
 /* Linear interpolation between order statistics (Hyndman and Fan's type 7,
    the default of R and numpy): p in [0, 1]. */
 double prof_impl_quantile(const double * sorted, int n, double p)

@@ -30,11 +30,40 @@ expect 1 'slower (regression)' -- --threshold=5 "$old" "$new"
 expect 0 '| chain 1000 |.*| slower |' -- --threshold=15 "$old" "$new"
 expect 0 'same' -- --noise=20 "$old" "$new"
 expect 0 'chain 1000' -- --filter='^chain' "$old" "$new"
-expect 0 'too few samples to tell at alpha 0.01: at least 5' -- "$gb" "$gb"
+expect 0 'too few samples to tell at alpha 0.05: at least 4 per side' -- "$gb" "$gb"
+expect 0 'too few samples to tell at alpha 0.01: at least 5 per side' -- --alpha=0.01 "$gb" "$gb"
 expect 0 'BM_chain/1050' -- "$gb" "$gb"
+
+# Several runs a side: one figure per run, paired by position.
+run() { # FILE CHAIN_NS SUM_NS: a one-sample-per-benchmark result file
+    printf '{"benchmarks": [{"name": "chain", "real_time": %s, "time_unit": "ns"},
+ {"name": "sum", "real_time": %s, "time_unit": "ns"}]}\n' "$2" "$3" >"$tmp/$1"
+}
+olds="" news=""
+for i in 1 2 3 4 5 6 7; do
+    run "o$i.json" $((1000 + i * 7)) $((300 + i % 3))
+    run "n$i.json" $((1100 + i * 7 + i % 2 * 30)) $((300 + (i + 1) % 3))
+    olds="$olds${olds:+,}$tmp/o$i.json" news="$news${news:+,}$tmp/n$i.json"
+done
+expect 0 '7 run(s) against 7, paired by position (sign test), min of each' -- "$olds" "$news"
+expect 0 'paired by position (sign test), median of each' -- --statistic=median "$olds" "$news"
+expect 2 'unknown option --statistic=mean' -- --statistic=mean "$olds" "$news"
+# medians 1028 and 1142 ns; ratios 1.096..1.129, median 1.124; 7 of 7 up:
+# p = 2 / 2^7; the 95% interval of 7 is [min, max] of the ratios.
+expect 0 '| chain | 1.028 us | 1.142 us | +12.4% | +9.6%..+12.9% | 0.0156 | slower |' -- "$olds" "$news"
+expect 0 '| sum | 301 ns | 301 ns | +0.3% | .* | same |' -- "$olds" "$news"
+expect 1 'chain .*slower (regression)' -- --threshold=5 "$olds" "$news"
+expect 0 'unpaired (U test)' -- "$olds" "$tmp/n1.json,$tmp/n2.json,$tmp/n3.json"
+expect 0 'too few pairs of runs to tell at alpha 0.05: at least 6 a side' -- \
+    "$tmp/o1.json,$tmp/o2.json" "$tmp/n1.json,$tmp/n2.json"
+printf '{"benchmarks": [{"name": "chain", "real_time": 5, "time_unit": "ns"}]}\n' >"$tmp/nosum.json"
+expect 0 '| sum | | | | | | missing in some runs |' -- "$olds" "$news,$tmp/nosum.json"
+expect 2 'an empty file name' -- "$tmp/o1.json," "$news"
+expect 2 "nope.json: cannot open" -- "$tmp/o1.json,$tmp/nope.json" "$news"
 
 # Bad input.
 expect 2 'usage' -- "$old"
+expect 2 'more than two sides given' -- "$old" "$new" "$new"
 expect 2 'unknown option --frobnicate' -- --frobnicate "$old" "$new"
 expect 2 '--alpha=2: a number in (0, 1)' -- --alpha=2 "$old" "$new"
 expect 2 '--threshold=-3' -- --threshold=-3 "$old" "$new"

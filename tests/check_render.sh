@@ -22,4 +22,14 @@ for page in c.html c.svg; do
         >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
     python3 "$here/check_picture.py" "$tmp/$page.png" 1f77b4 ff7f0e d62728 2ca02c
 done
+# A family run over several N: its time-against-N chart with both fits.
+"$tool" --html="$tmp/n.html" "$data/complexity-old.json" "$data/complexity-new.json" >/dev/null
+grep -q 'sum: time against N' "$tmp/n.html"
+grep -q 'class="fitold"' "$tmp/n.html" && grep -q 'class="fitnew"' "$tmp/n.html"
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
+    --no-first-run --disable-background-networking --disable-component-update \
+    --disable-sync --hide-scrollbars --user-data-dir="$tmp/profile" \
+    --window-size=960,560 --screenshot="$tmp/n.png" "file://$tmp/n.html" \
+    >"$tmp/log" 2>&1 || { cat "$tmp/log"; exit 1; }
+python3 "$here/check_picture.py" "$tmp/n.png" 1f77b4 ff7f0e
 [ -z "$keep" ] || cp "$tmp/c.html.png" "$keep"

@@ -113,6 +113,49 @@ int main(void)
         CHECK(v.verdict == PROF_VERDICT_UNSURE, "11 samples cannot reach 1e-7: %d", v.verdict);
     }
 
+    /* Runs paired by position: sign test, median ratio, order-statistic
+       interval, all exact. */
+    {
+        double o[7] = { 100, 100, 100, 100, 100, 100, 100 };
+        double n7[7] = { 110, 104, 108, 101, 120, 106, 103 };
+        double mixed[7] = { 110, 95, 108, 101, 120, 96, 103 };
+        prof_series so, sn, sm;
+        prof_verdict v;
+        memset(&so, 0, sizeof so); memset(&sn, 0, sizeof sn); memset(&sm, 0, sizeof sm);
+        so.samples_ns = o; so.count = 7;
+        sn.samples_ns = n7; sn.count = 7;
+        sm.samples_ns = mixed; sm.count = 7;
+        prof_impl_compare_paired(&so, &sn, 0.05, 0.02, &v);
+        CHECK(fabs(v.p - 2.0 / 128) < 1e-12, "7 of 7 up: p %g", v.p);
+        CHECK(fabs(v.change - 0.06) < 1e-12, "median ratio: change %g", v.change);
+        CHECK(fabs(v.ci_low - 0.01) < 1e-12 && fabs(v.ci_high - 0.20) < 1e-12,
+              "interval of 7 is [min, max]: %g..%g", v.ci_low, v.ci_high);
+        CHECK(v.verdict == PROF_VERDICT_SLOWER, "verdict %d", v.verdict);
+        prof_impl_compare_paired(&sn, &so, 0.05, 0.02, &v);
+        CHECK(v.verdict == PROF_VERDICT_FASTER, "reversed: verdict %d", v.verdict);
+        prof_impl_compare_paired(&so, &sm, 0.05, 0.02, &v);
+        /* 5 up, 2 down: p = 2 * P(B(7) <= 2) = 2 * 29/128 */
+        CHECK(fabs(v.p - 58.0 / 128) < 1e-12 && v.verdict == PROF_VERDICT_SAME,
+              "5 up 2 down: p %g verdict %d", v.p, v.verdict);
+        prof_impl_compare_paired(&so, &sn, 0.01, 0.02, &v);
+        CHECK(v.verdict == PROF_VERDICT_UNSURE, "7 pairs cannot reach 0.01: %d", v.verdict);
+        prof_impl_compare_paired(&so, &so, 0.05, 0.02, &v);
+        CHECK(v.p == 1.0 && v.change == 0.0 && v.verdict == PROF_VERDICT_SAME,
+              "identical runs: p %g change %g", v.p, v.change);
+    }
+
+    /* Complexity: N from the median aggregates, the fit from BigO. */
+    CHECK(load("{\"benchmarks\":["
+               "{\"name\":\"s/8_median\",\"run_name\":\"s/8\",\"run_type\":\"aggregate\",\"aggregate_name\":\"median\",\"real_time\":8,\"time_unit\":\"us\",\"complexity_n\":8},"
+               "{\"name\":\"s_BigO\",\"run_name\":\"s\",\"run_type\":\"aggregate\",\"aggregate_name\":\"BigO\",\"big_o\":\"N\",\"real_coefficient\":1.5,\"time_unit\":\"us\"},"
+               "{\"name\":\"s_RMS\",\"run_name\":\"s\",\"run_type\":\"aggregate\",\"aggregate_name\":\"RMS\",\"rms\":0.1}]}",
+               &rf, err) == 0, "load: %s", err);
+    CHECK(rf.count == 1 && rf.series[0].complexity_n == 8 && rf.series[0].median_ns == 8000,
+          "N %g median %g", rf.count ? rf.series[0].complexity_n : -1, rf.count ? rf.series[0].median_ns : -1);
+    CHECK(rf.nfits == 1 && strcmp(rf.fits[0].family, "s") == 0 && strcmp(rf.fits[0].big_o, "N") == 0
+          && rf.fits[0].coefficient_ns == 1500, "fit %d", rf.nfits);
+    prof_impl_results_free(&rf);
+
     /* Google Benchmark: repetitions grouped by run_name, aggregates other
        than the median ignored, units converted, errors skipped. */
     CHECK(load("{\"context\":{},\"benchmarks\":["
