@@ -1,6 +1,7 @@
 /* Uses every name of profiler.h, so that compiling it with
    -Wall -Wextra -pedantic -Werror in each language mode shows the header is
    clean there (tests/check_header.sh). Built as C and as C++. */
+#define PROF_TRACE 1 /* the tracing markers' enabled form */
 #include "profiler.h"
 
 static void target(void * arg, ulong count)
@@ -12,6 +13,21 @@ static void target(void * arg, ulong count)
         prof_start();
         prof_stop();
     }
+}
+
+static int traced(int n)
+{
+    PROF_FUNC();
+    PROF_ZONE("scoped");
+    PROF_ZONE_BEGIN("zone");
+    PROF_ZONE_END("zone");
+    PROF_FUNC_BEGIN();
+    PROF_FUNC_END();
+    if (n > 0)
+        return n;
+    prof_trace_thread_name("main");
+    return prof_trace_open(NULL) + prof_trace_flush() + (int) prof_trace_lost()
+           + PROF_TRACE_ENABLED;
 }
 
 int main(void)
@@ -37,5 +53,6 @@ int main(void)
     prof_repeat(&mn, &mx, f, NULL);
     (void) DURATION_TARGET; (void) DURATION_THRESHOLD;
     fprint_memory_usage(stdout); print_memory_usage();
+    (void) traced(1);
     return (int) (tcpu + twall + mn + mx) * 0;
 }
