@@ -480,6 +480,9 @@ static NOINST void fork_child(void)
     snprintf(path, sizeof path, "%s.%ld", file_path, (long) getpid());
     if (my_rec != NULL)
         my_rec->tid = (uint32_t) getpid(), my_rec->name_dirty = 1;
+    if (fd >= 0)
+        close(fd); /* the parent's: neither written nor removed here */
+    fd = -1;
     (void) open_file(path);
     unlock();
 }
