@@ -394,7 +394,10 @@ PROF_COLD void prof_impl_trace_slow(unsigned long long word,
 #if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
         || defined(PROF_IMPL_TRACE_INTERNAL))
 typedef struct { prof_impl_trace_event_t * pos, * end; } prof_impl_trace_tls_t;
-extern __thread prof_impl_trace_tls_t prof_impl_trace_tls;
+/* initial-exec: one %fs-relative access, also from position-independent
+   code (no __tls_get_addr call on the fast path) */
+extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
+    __attribute__((tls_model("initial-exec")));
 
 /* The raw counter as an integer (see get_cycle_counter). */
 static inline __attribute__((always_inline, no_instrument_function))
