@@ -280,13 +280,17 @@ static NOINST int write_strings(trace_rec * r, const prof_impl_trace_event_t * e
                                 size_t n)
 {
     size_t used = 0, i;
+    uint64_t last = 0; /* most events repeat the previous label: skip the set */
     for (i = 0; i < n; i++)
     {
         unsigned type = (unsigned) (ev[i].word & 7);
         const char * s;
         size_t len, need;
         uint32_t head[2];
-        if (type > PROF_IMPL_EV_FEND || ev[i].id == 0 || !seen_insert(r, ev[i].id))
+        if (type > PROF_IMPL_EV_FEND || ev[i].id == 0 || ev[i].id == last)
+            continue;
+        last = ev[i].id;
+        if (!seen_insert(r, ev[i].id))
             continue;
         s = (const char *) (size_t) ev[i].id;
         len = strnlen(s, PROF_TF_MAX_STRING);
