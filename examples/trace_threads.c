@@ -14,17 +14,16 @@
 
 enum { ROUNDS = 100, STEPS = 10 };
 
-static volatile unsigned long sink;
-
-static void step(unsigned long i)
+static void step(volatile unsigned long * sum, unsigned long i)
 {
     PROF_ZONE("step");                  /* ends at the closing brace */
-    sink += i * i;
+    *sum += i * i;
 }
 
 static void * worker(void * arg)
 {
     int r, s;
+    volatile unsigned long sum = 0;     /* one per thread */
     prof_trace_thread_name((const char *) arg);
     for (r = 0; r < ROUNDS; r++)
     {
@@ -32,7 +31,7 @@ static void * worker(void * arg)
         {
             PROF_ZONE("work");
             for (s = 0; s < STEPS; s++)
-                step((unsigned long) s);
+                step(&sum, (unsigned long) s);
         }
         PROF_ZONE_END("round");
     }

@@ -29,6 +29,7 @@ static int run_child(void (*fn)(void))
     pid = fork();
     if (pid == 0)
     {
+        check_failures = 0; /* the child's own */
         fn();
         exit(check_failures ? 10 : 0);
     }
@@ -63,15 +64,38 @@ static void zones(int n)
 
 /* ---- on demand, thread exit ---------------------------------------------- */
 
+/* PROF_ZONE / PROF_FUNC end on every way out of their block */
+static int early(int i)
+{
+    PROF_FUNC();
+    if (i % 2)
+        return 1;
+    {
+        PROF_ZONE("block");
+        for (;;)
+        {
+            PROF_ZONE("loop body");
+            if (i++ > 2)
+                break;
+        }
+    }
+    return 0;
+}
+
 static void child_flush(void)
 {
     pt_trace t;
+    int i;
     CHECK(prof_trace_open(path) == 0, "open");
     zones(1000);
+    for (i = 0; i < 4; i++)
+        (void) early(i);
     CHECK(prof_trace_flush() == 0, "flush");
-    CHECK(load(path, &t, NULL) == 0 && t.events == 2000
+    CHECK(load(path, &t, NULL) == 0 && t.events == 2000 + 2 * (4 + 2 + 6)
           && count_zones(&t, "z", -1, 0) == 1000, "%llu events after flush",
           (unsigned long long) t.events);
+    CHECK(count_zones(&t, "early", -1, 0) == 4 && count_zones(&t, "block", -1, 0) == 2
+          && count_zones(&t, "loop body", -1, 0) == 6, "scoped zones");
     pt_free(&t);
 }
 
@@ -102,7 +126,7 @@ static void test_flush_and_thread_exit(void)
     const char * w;
     set_path("flush.ptrace");
     CHECK(run_child(child_flush) == 0, "child failed");
-    CHECK(load(path, &t, &w) == 0 && t.events == 2000 && t.has_end, "after exit");
+    CHECK(load(path, &t, &w) == 0 && t.events == 2024 && t.has_end, "after exit");
     CHECK(w[0] == '\0', "warnings: %s", w);
     pt_free(&t);
 
