@@ -184,6 +184,50 @@ static void test_exit_and_buffer(void)
     pt_free(&t);
 }
 
+/* ---- the output path: PROF_TRACE_FILE, the default -------------------------- */
+
+static void child_env_path(void)
+{
+    setenv("PROF_TRACE_FILE", path, 1);
+    zones(3); /* no prof_trace_open: tracing starts here */
+}
+
+static void child_default_path(void)
+{
+    unsetenv("PROF_TRACE_FILE");
+    if (chdir(dir) != 0)
+        exit(20);
+    zones(4);
+}
+
+static void test_paths(void)
+{
+    pt_trace t;
+    char def[300] = "";
+    set_path("from-env.ptrace");
+    CHECK(run_child(child_env_path) == 0, "child failed");
+    CHECK(load(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 3,
+          "PROF_TRACE_FILE");
+    pt_free(&t);
+    /* the default, prof-trace.<pid>.ptrace in the current directory: the
+       child's pid is the only one in dir named so */
+    CHECK(run_child(child_default_path) == 0, "child failed");
+    {
+        FILE * ls;
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "ls %s | grep '^prof-trace\\.[0-9]*\\.ptrace$'", dir);
+        ls = popen(cmd, "r");
+        CHECK(ls != NULL && fgets(def, sizeof def, ls) != NULL, "no default file in %s", dir);
+        if (ls != NULL)
+            pclose(ls);
+        def[strcspn(def, "\n")] = '\0';
+        snprintf(path, sizeof path, "%s/%s", dir, def);
+        CHECK(load(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 4,
+              "default path %s", path);
+        pt_free(&t);
+    }
+}
+
 /* ---- bad outputs ------------------------------------------------------------ */
 
 static void child_bad_output(void)
@@ -302,6 +346,7 @@ int main(void)
         return 1;
     test_flush_and_thread_exit();
     test_exit_and_buffer();
+    test_paths();
     test_bad_output();
     test_signals();
     test_fork();
