@@ -386,7 +386,7 @@ static NOINST void at_exit(void)
     lock();
     (void) flush_all_locked(0);
     write_end(0);
-    finished = 1;
+    __atomic_store_n(&finished, 1, __ATOMIC_RELAXED);
     /* later events of this thread (other atexit handlers) go to the slow
        path, which writes them one by one */
     prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
@@ -623,7 +623,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
         return;
     }
     p = prof_impl_trace_tls.pos;
-    if (p == r->buf + r->cap || finished)
+    if (p == r->buf + r->cap || __atomic_load_n(&finished, __ATOMIC_RELAXED))
     {
         lock();
         (void) flush_locked(r, 0);
@@ -638,7 +638,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     p->word = word;
     p->id = id;
     __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
-    if (finished)
+    if (__atomic_load_n(&finished, __ATOMIC_RELAXED))
     {
         /* after the exit-time flush: write it now, nobody will later */
         lock();
