@@ -350,7 +350,9 @@ void print_memory_usage(void);
    Output file: the path given to prof_trace_open, else the environment
    variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
    directory. Events are written when a thread's buffer is full
-   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread), at prof_trace_flush,
+   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread; all buffers stay
+   under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
+   4 KiB buffers), at prof_trace_flush,
    at thread exit, at exit() / return from main, and on SIGSEGV, SIGBUS,
    SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0 turns
    the handlers off). Events that cannot be written are counted, never

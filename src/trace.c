@@ -72,6 +72,12 @@ static uint64_t lost_total;
 static uint64_t start_ticks;
 static double tick_rate;
 static size_t buffer_events = 65536;
+/* All records and buffers together stay under memory_cap (while every live
+   thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
+   smallest buffer, which only means more frequent writes. */
+enum { MIN_EVENTS = 256 };
+static size_t memory_cap = (size_t) 256 << 20;
+static size_t memory_used;
 static int finished;                /* the exit-time flush has run */
 static pthread_key_t thread_key;
 static const int fatal_signals[] =
@@ -518,6 +524,16 @@ static NOINST int start(const char * path)
         else
             buffer_events = (size_t) kb * 1024 / sizeof(prof_impl_trace_event_t);
     }
+    env = getenv("PROF_TRACE_MEMORY_KB");
+    if (env != NULL && env[0] != '\0')
+    {
+        long kb = atol(env);
+        if (kb < 4 || kb > (1L << 30))
+            prof_impl_warn("trace: PROF_TRACE_MEMORY_KB=%s out of range "
+                           "4..1073741824; using 262144", env);
+        else
+            memory_cap = (size_t) kb * 1024;
+    }
     tick_rate = prof_tick_rate();
     start_ticks = prof_impl_trace_ticks();
     if (open_file(path) != 0)
@@ -543,18 +559,33 @@ static NOINST uint32_t thread_id(void)
 /* Give the calling thread a record and a buffer. NULL if out of memory. */
 static NOINST trace_rec * attach(void)
 {
-    trace_rec * r;
+    trace_rec * r, * best = NULL;
     lock();
-    for (r = records; r != NULL; r = r->next)
-        if (r->tls == NULL && r->cap == buffer_events)
-            break;
+    for (r = records; r != NULL; r = r->next) /* the largest free record */
+        if (r->tls == NULL && (best == NULL || r->cap > best->cap))
+            best = r;
+    r = best;
     if (r == NULL)
     {
+        static int warned;
+        size_t cap = buffer_events;
+        if (memory_used + sizeof *r + cap * sizeof *r->buf > memory_cap
+            && cap > MIN_EVENTS)
+        {
+            cap = MIN_EVENTS;
+            if (!warned)
+            {
+                warned = 1;
+                prof_impl_warn("trace: event buffers reached %zu KiB "
+                               "(PROF_TRACE_MEMORY_KB): new threads get %zu "
+                               "KiB buffers, written more often", memory_cap
+                               / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
+            }
+        }
         r = (trace_rec *) calloc(1, sizeof *r);
         if (r != NULL)
         {
-            r->buf = (prof_impl_trace_event_t *)
-                malloc(buffer_events * sizeof *r->buf);
+            r->buf = (prof_impl_trace_event_t *) malloc(cap * sizeof *r->buf);
             if (r->buf == NULL)
             {
                 free(r);
@@ -563,8 +594,9 @@ static NOINST trace_rec * attach(void)
             else
             {
                 /* touch every page now, not on the first event in each */
-                memset(r->buf, 0, buffer_events * sizeof *r->buf);
-                r->cap = buffer_events;
+                memset(r->buf, 0, cap * sizeof *r->buf);
+                r->cap = cap;
+                memory_used += sizeof *r + cap * sizeof *r->buf;
                 r->next = records;
                 __atomic_store_n(&records, r, __ATOMIC_RELEASE);
             }

@@ -1,7 +1,8 @@
 /* Threads (also run under ThreadSanitizer): four threads record with small
    buffers (many flushes) while the main thread flushes on demand; a second
    wave reuses the records of the first; every zone arrives, per thread, in
-   order, with nothing lost. Then exit() while a thread is still recording:
+   order, with nothing lost, under a memory cap (PROF_TRACE_MEMORY_KB) that
+   gives the later threads the smallest buffers. Then exit() while a thread is still recording:
    the file is complete up to the exit-time flush. */
 #define PROF_TRACE 1
 #include "trace_util.h"
@@ -56,11 +57,15 @@ int main(void)
     size_t k;
     int fdt = mkstemp(path), st;
     pid_t pid;
+    capture_t c;
+    const char * err;
 
     if (fdt < 0)
         return 1;
     close(fdt);
     setenv("PROF_TRACE_BUFFER_KB", "8", 1);
+    /* room for two records with 8 KiB buffers: later threads get 4 KiB */
+    setenv("PROF_TRACE_MEMORY_KB", "70", 1);
 
     /* exit() while a thread records, in a child (before any thread here) */
     fflush(NULL);
@@ -80,6 +85,7 @@ int main(void)
     pt_free(&t);
 
     CHECK(prof_trace_open(path) == 0, "open");
+    capture_begin(&c, 2);
     for (wave = 0; wave < 2; wave++)
     {
         for (i = 0; i < THREADS; i++)
@@ -89,6 +95,9 @@ int main(void)
         for (i = 0; i < THREADS; i++)
             pthread_join(th[i], NULL);
     }
+    err = capture_end(&c);
+    CHECK(strstr(err, "profiler: trace: event buffers reached 70 KiB") != NULL,
+          "stderr: %s", err);
     CHECK(prof_trace_flush() == 0 && prof_trace_lost() == 0, "lost");
     load(&t, &w);
     CHECK(t.nthreads == 2 * THREADS, "%zu threads", t.nthreads);
