@@ -352,10 +352,9 @@ void print_memory_usage(void);
    directory. Events are written when a thread's buffer is full
    (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread; all buffers stay
    under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
-   4 KiB buffers), at prof_trace_flush,
-   at thread exit, at exit() / return from main, and on SIGSEGV, SIGBUS,
-   SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0 turns
-   the handlers off). Events that cannot be written are counted, never
+   4 KiB buffers), at prof_trace_flush, at thread exit, at exit() / return
+   from main, and on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and
+   SIGTERM (PROF_TRACE_SIGNALS=0 turns the handlers off). Events that cannot be written are counted, never
    dropped silently: prof_trace_lost and a profiler: message at exit. A
    program built with -finstrument-functions and linked with libprofiler.a
    is traced at every function entry and exit, with no source change. */
@@ -363,10 +362,9 @@ void print_memory_usage(void);
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file
    that got no event is removed, so a zone begun before the call is kept
-   whole). Returns 0, or
-   -1 with a profiler: message when path cannot be opened for writing (the
-   events are then counted as lost). Tracing starts by itself at the first
-   event: calling this is optional. */
+   whole). Returns 0, or -1 with a profiler: message when path cannot be
+   opened or written (the events are then counted as lost). Tracing starts
+   by itself at the first event: calling this is optional. */
 int prof_trace_open(const char * path);
 /* Write every thread's recorded events to the file now. Returns 0, or -1 if
    some could not be written (they are counted in prof_trace_lost). */
@@ -458,8 +456,10 @@ const char * prof_impl_begin(unsigned type, const char * label)
 #if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE))
 /* 1 when the markers record, undefined when they compile to nothing. */
 # define PROF_TRACE_ENABLED 1
-/* Begin / end a zone named by the string literal label. An end whose label
-   is not the innermost open zone's is reported by prof-trace, not fixed. */
+/* Begin / end a zone named by the string literal label (NULL is shown as
+   "(null)"). An end whose label is not the innermost open zone's, a begin
+   never ended and an end never begun are reported by prof-trace and flagged
+   in its reports, not fixed. */
 # define PROF_ZONE_BEGIN(label) prof_impl_trace_rec(PROF_IMPL_EV_BEGIN, (label))
 # define PROF_ZONE_END(label) prof_impl_trace_rec(PROF_IMPL_EV_END, (label))
 /* Begin / end a zone named after the enclosing function (__func__). */
