@@ -58,6 +58,8 @@ typedef struct trace_rec
 } trace_rec;
 
 static __thread trace_rec * my_rec;
+static __thread int in_slow_path;   /* a signal handler that records while
+                                       this thread is in the slow path */
 
 static int state;                   /* 0: off, 1: starting, 2: running */
 static int lock_word;
@@ -641,6 +643,14 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     trace_rec * r;
     prof_impl_trace_event_t * p;
 
+    if (in_slow_path)
+    {
+        /* re-entered (a signal handler that records, interrupting this
+           thread's flush): taking the lock again would deadlock */
+        __atomic_add_fetch(&lost_total, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    in_slow_path = 1;
     if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
     {
         start(NULL);
@@ -651,6 +661,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     if (r == NULL && (r = attach()) == NULL)
     {
         count_lost(1);
+        in_slow_path = 0;
         errno = saved;
         return;
     }
@@ -678,6 +689,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
         unlock();
         prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
     }
+    in_slow_path = 0;
     errno = saved;
 }
 
