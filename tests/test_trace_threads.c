@@ -14,13 +14,16 @@ enum { THREADS = 4, ZONES = 20000 };
 
 static char path[] = "/tmp/prof-trace-threads-XXXXXX";
 static int stop;
+static pthread_barrier_t all_started; /* all THREADS hold a record at once */
 
 static void * worker(void * arg)
 {
     long i;
     char name[16];
     snprintf(name, sizeof name, "w%ld", (long) (size_t) arg);
-    prof_trace_thread_name(name);
+    prof_trace_thread_name(name); /* takes a record (and a buffer) */
+    if ((size_t) arg < 2 * THREADS)
+        pthread_barrier_wait(&all_started);
     for (i = 0; i < ZONES; i++)
     {
         PROF_ZONE("outer");
@@ -85,6 +88,7 @@ int main(void)
     pt_free(&t);
 
     CHECK(prof_trace_open(path) == 0, "open");
+    pthread_barrier_init(&all_started, NULL, THREADS);
     capture_begin(&c, 2);
     for (wave = 0; wave < 2; wave++)
     {
