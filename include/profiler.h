@@ -754,6 +754,155 @@ int prof_counters_context(const prof_counters_t * c, char * buf, size_t size);
    group and whether it counts user space only, or "n/a", errno and reason. */
 void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
 
+/* ==== Tracing ============================================================ */
+
+/* Instrumentation tracing: mark zones of code; each begin and end is one
+   16-byte event (counter ticks and the label's address) appended to a
+   per-thread buffer, with no lock and no system call; full buffers go to a
+   raw trace file that the prof-trace tool turns into a per-zone summary
+   (text, CSV) or Chrome/Perfetto JSON. The markers compile to nothing unless
+   PROFILE or PROF_TRACE is defined before this header is included (gcc and
+   clang). Labels are recorded by address and read when the buffer is
+   written: give string literals (or strings that live until exit).
+
+   Output file: the path given to prof_trace_open, else the environment
+   variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
+   directory. Events are written when a thread's buffer is full
+   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread; all buffers stay
+   under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
+   4 KiB buffers), at prof_trace_flush, at thread exit, at exit() / return
+   from main, and on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and
+   SIGTERM (PROF_TRACE_SIGNALS=0 turns the handlers off). Events that cannot be written are counted, never
+   dropped silently: prof_trace_lost and a profiler: message at exit. A
+   program built with -finstrument-functions and linked with libprofiler.a
+   is traced at every function entry and exit, with no source change. */
+
+/* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
+   the default. Events not yet written go to the new file (a previous file
+   that got no event is removed, so a zone begun before the call is kept
+   whole). Returns 0, or -1 with a profiler: message when path cannot be
+   opened or written (the events are then counted as lost). Tracing starts
+   by itself at the first event: calling this is optional. */
+int prof_trace_open(const char * path);
+/* Write every thread's recorded events to the file now. Returns 0, or -1 if
+   some could not be written (they are counted in prof_trace_lost). */
+int prof_trace_flush(void);
+/* Name the calling thread in the trace (copied, at most 31 bytes kept);
+   NULL or "" is ignored. */
+void prof_trace_thread_name(const char * name);
+/* Number of events recorded but not written (unwritable file, full disk). */
+unsigned long long prof_trace_lost(void);
+
+/* Internal (not part of the API): the event layout and the recorder's fast
+   path used by the markers below. */
+typedef struct
+{
+    unsigned long long word; /* ticks << 3 | event type */
+    unsigned long long id;   /* label address (or function address) */
+} prof_impl_trace_event_t;
+#define PROF_IMPL_EV_BEGIN 0u  /* zone begin, id = label */
+#define PROF_IMPL_EV_END 1u    /* zone end, id = label */
+#define PROF_IMPL_EV_FBEGIN 2u /* function begin, id = __func__ */
+#define PROF_IMPL_EV_FEND 3u   /* function end, id = __func__ */
+#define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
+#define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
+PROF_COLD void prof_impl_trace_slow(unsigned long long word,
+        unsigned long long id);
+
+#if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
+        || defined(PROF_IMPL_TRACE_INTERNAL))
+typedef struct { prof_impl_trace_event_t * pos, * end; } prof_impl_trace_tls_t;
+/* initial-exec: one %fs-relative access, also from position-independent
+   code (no __tls_get_addr call on the fast path) */
+extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
+    __attribute__((tls_model("initial-exec")));
+
+/* The raw counter as an integer (see get_cycle_counter). */
+static inline __attribute__((always_inline, no_instrument_function))
+unsigned long long prof_impl_trace_ticks(void)
+{
+# if defined(__x86_64__)
+    unsigned int lo, hi;
+    __asm__ __volatile__ ("rdtsc" : "=a" (lo), "=d" (hi));
+    return ((unsigned long long) hi << 32) | lo;
+# elif defined(__aarch64__)
+    unsigned long long v;
+    __asm__ __volatile__ ("mrs %0, cntvct_el0" : "=r" (v));
+    return v;
+# else
+    return (unsigned long long) prof_impl_now_ns();
+# endif
+}
+
+/* Append one event to the calling thread's buffer. */
+static inline __attribute__((always_inline, no_instrument_function))
+void prof_impl_trace_rec(unsigned type, const void * id)
+{
+    unsigned long long w = prof_impl_trace_ticks() << 3 | type;
+    prof_impl_trace_event_t * p = prof_impl_trace_tls.pos;
+    if (__builtin_expect(p == prof_impl_trace_tls.end, 0))
+    {
+        prof_impl_trace_slow(w, (unsigned long long) (size_t) id);
+        return;
+    }
+    p->word = w;
+    p->id = (unsigned long long) (size_t) id;
+    /* release: a flush from another thread (exit, signal) reads up to pos */
+    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+}
+
+static inline __attribute__((always_inline, no_instrument_function))
+void prof_impl_zone_cleanup(const char * const * label)
+{
+    prof_impl_trace_rec(PROF_IMPL_EV_END, *label);
+}
+static inline __attribute__((always_inline, no_instrument_function))
+void prof_impl_func_cleanup(const char * const * name)
+{
+    prof_impl_trace_rec(PROF_IMPL_EV_FEND, *name);
+}
+static inline __attribute__((always_inline, no_instrument_function))
+const char * prof_impl_begin(unsigned type, const char * label)
+{
+    prof_impl_trace_rec(type, label);
+    return label;
+}
+# define PROF_IMPL_CAT2(a, b) a##b
+# define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
+#endif
+
+#if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE))
+/* 1 when the markers record, undefined when they compile to nothing. */
+# define PROF_TRACE_ENABLED 1
+/* Begin / end a zone named by the string literal label (NULL is shown as
+   "(null)"). An end whose label is not the innermost open zone's, a begin
+   never ended and an end never begun are reported by prof-trace and flagged
+   in its reports, not fixed. */
+# define PROF_ZONE_BEGIN(label) prof_impl_trace_rec(PROF_IMPL_EV_BEGIN, (label))
+# define PROF_ZONE_END(label) prof_impl_trace_rec(PROF_IMPL_EV_END, (label))
+/* Begin / end a zone named after the enclosing function (__func__). */
+# define PROF_FUNC_BEGIN() prof_impl_trace_rec(PROF_IMPL_EV_FBEGIN, __func__)
+# define PROF_FUNC_END() prof_impl_trace_rec(PROF_IMPL_EV_FEND, __func__)
+/* A zone from here to the end of the enclosing block (every exit: return,
+   break, goto), through the cleanup attribute; one per line. */
+# define PROF_ZONE(label) \
+    const char * const PROF_IMPL_CAT(prof_impl_zone_, __LINE__) \
+    __attribute__((cleanup(prof_impl_zone_cleanup), unused)) = \
+        prof_impl_begin(PROF_IMPL_EV_BEGIN, (label))
+/* PROF_ZONE named after the enclosing function: put it first in the body. */
+# define PROF_FUNC() \
+    const char * const PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
+    __attribute__((cleanup(prof_impl_func_cleanup), unused)) = \
+        prof_impl_begin(PROF_IMPL_EV_FBEGIN, __func__)
+#else
+# define PROF_ZONE_BEGIN(label) ((void) 0)
+# define PROF_ZONE_END(label) ((void) 0)
+# define PROF_FUNC_BEGIN() ((void) 0)
+# define PROF_FUNC_END() ((void) 0)
+# define PROF_ZONE(label) ((void) 0)
+# define PROF_FUNC() ((void) 0)
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* Uses every name of profiler.h, so that compiling it with
    -Wall -Wextra -pedantic -Werror in each language mode shows the header is
    clean there (tests/check_header.sh). Built as C and as C++. */
+#define PROF_TRACE 1 /* the tracing markers' enabled form */
 #include "profiler.h"
 
 static void target(void * arg, ulong count)
@@ -66,6 +67,21 @@ static void use_bench(void)
     (void) PROF_FORMAT_MD; (void) PROF_FORMAT_CSV; (void) PROF_FORMAT_JSON;
 }
 
+static int traced(int n)
+{
+    PROF_FUNC();
+    PROF_ZONE("scoped");
+    PROF_ZONE_BEGIN("zone");
+    PROF_ZONE_END("zone");
+    PROF_FUNC_BEGIN();
+    PROF_FUNC_END();
+    if (n > 0)
+        return n;
+    prof_trace_thread_name("main");
+    return prof_trace_open(NULL) + prof_trace_flush() + (int) prof_trace_lost()
+           + PROF_TRACE_ENABLED;
+}
+
 int main(void)
 {
     timeit_t t;
@@ -111,5 +127,6 @@ int main(void)
         (void) v[0].value; (void) v[0].raw; (void) v[0].enabled_ns; (void) v[0].running_ns;
     }
     use_bench();
+    (void) traced(1);
     return (int) (tcpu + twall + mn + mx) * 0;
 }

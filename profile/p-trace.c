@@ -1,0 +1,183 @@
+/* p-trace: what tracing costs, single thread, measured side by side in one
+   run (rounds of 1000 zones, each variant once per round, in turn; medians
+   over 201 rounds, per zone = one begin + one end around a trivial leaf):
+
+     raw      two raw counter reads around the leaf call (the floor)
+     zone     PROF_ZONE_BEGIN / PROF_ZONE_END (recording to a file)
+     fprintf  one fprintf line per event to a buffered file (Piyasa's way,
+              at its cheapest)
+     unbuf    the same, unbuffered (Piyasa's default stream, stderr)
+     off      markers compiled out (no PROFILE/PROF_TRACE) vs no markers
+     inst     -finstrument-functions (an entry and an exit event per call)
+
+   The zone median leaves out the rounds in which a full buffer was written
+   (1 in 32 with the default 1 MiB buffer); the mean includes them, and the
+   "sustained" line times 2^21 zones in one go, every buffer write (and the
+   memory traffic of filling buffers) included, against the raw loop.
+   Targets: zone <= 1.2x raw; fprintf >= 10x zone; off = no markers. */
+#define _POSIX_C_SOURCE 200809L
+#define PROF_TRACE 1
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "profiler.h"
+
+void p_trace_off_markers(int n);
+void p_trace_off_none(int n);
+void p_trace_inst_loop(int n);
+
+enum { ZONES = 1000, ROUNDS = 201, VARIANTS = 7 };
+static const char * const names[VARIANTS] =
+    { "raw", "zone", "fprintf", "off", "none", "inst", "unbuf" };
+
+static unsigned long long sink;
+
+static __attribute__((noinline)) void leaf(void)
+{
+    __asm__ __volatile__ ("");
+}
+
+static inline unsigned long long ticks(void)
+{
+    return prof_impl_trace_ticks();
+}
+
+static int cmp(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+static double run(int v, FILE * f, FILE * u)
+{
+    unsigned long long t0 = ticks(), t1;
+    int i;
+    switch (v)
+    {
+    case 0:
+        for (i = 0; i < ZONES; i++)
+        {
+            unsigned long long a = ticks();
+            leaf();
+            sink += ticks() - a;
+        }
+        break;
+    case 1:
+        for (i = 0; i < ZONES; i++)
+        {
+            PROF_ZONE_BEGIN("leaf");
+            leaf();
+            PROF_ZONE_END("leaf");
+        }
+        break;
+    case 2:
+    case 6:
+        if (v == 6)
+            f = u;
+        for (i = 0; i < ZONES; i++)
+        {
+            fprintf(f, "Su|%llu|leaf|%s\n", ticks(), __func__);
+            leaf();
+            fprintf(f, "Eu|%llu|leaf|%s\n", ticks(), __func__);
+        }
+        break;
+    case 3:
+        p_trace_off_markers(ZONES);
+        break;
+    case 4:
+        p_trace_off_none(ZONES);
+        break;
+    case 5:
+        p_trace_inst_loop(ZONES);
+        break;
+    }
+    t1 = ticks();
+    return (double) (t1 - t0) / ZONES;
+}
+
+int main(void)
+{
+    static double d[VARIANTS][ROUNDS];
+    double med[VARIANTS], mean[VARIANTS], ns = 1e9 / prof_tick_rate();
+    char trace[] = "/tmp/p-trace-XXXXXX", text[] = "/tmp/p-trace-piy-XXXXXX";
+    int tfd = mkstemp(trace), pfd = mkstemp(text), v, r;
+    FILE * f = pfd >= 0 ? fdopen(pfd, "w") : NULL;
+    FILE * u = fopen(text, "a");
+    struct stat sb;
+    unsigned long long events;
+    double sustained_zone, sustained_raw;
+
+    if (tfd < 0 || f == NULL || u == NULL || prof_trace_open(trace) != 0)
+        return 1;
+    setvbuf(u, NULL, _IONBF, 0);
+    close(tfd);
+    for (r = 0; r < 5; r++)                   /* warm up */
+        for (v = 0; v < VARIANTS; v++)
+            (void) run(v, f, u);
+    for (r = 0; r < ROUNDS; r++)
+        for (v = 0; v < VARIANTS; v++)
+            d[v][r] = run(v, f, u);
+    for (v = 0; v < VARIANTS; v++)
+    {
+        mean[v] = 0;
+        for (r = 0; r < ROUNDS; r++)
+            mean[v] += d[v][r] / ROUNDS;
+        qsort(d[v], ROUNDS, sizeof d[v][0], cmp);
+        med[v] = d[v][ROUNDS / 2];
+    }
+    prof_trace_flush();
+    events = 2ull * ZONES * (ROUNDS + 5) * 2; /* zone and inst variants */
+    stat(trace, &sb);
+    {
+        enum { LONG = 1 << 21 };
+        unsigned long long t0 = ticks(), t1, t2;
+        int i;
+        for (i = 0; i < LONG; i++)
+        {
+            PROF_ZONE_BEGIN("leaf");
+            leaf();
+            PROF_ZONE_END("leaf");
+        }
+        prof_trace_flush();
+        t1 = ticks();
+        for (i = 0; i < LONG; i++)
+        {
+            unsigned long long a = ticks();
+            leaf();
+            sink += ticks() - a;
+        }
+        t2 = ticks();
+        sustained_zone = (double) (t1 - t0) / LONG;
+        sustained_raw = (double) (t2 - t1) / LONG;
+    }
+
+    printf("p-trace: per zone (begin + end around a trivial leaf call), single "
+           "thread, %d rounds of %d, tick rate %.4g/s\n", ROUNDS, ZONES,
+           prof_tick_rate());
+    printf("%-8s %10s %10s %10s\n", "variant", "median_ns", "mean_ns", "ticks");
+    for (v = 0; v < VARIANTS; v++)
+        printf("%-8s %10.1f %10.1f %10.1f\n", names[v], med[v] * ns,
+               mean[v] * ns, med[v]);
+    printf("zone / raw:        %.2fx  (target <= 1.2x; +%.1f ns per zone)\n",
+           med[1] / med[0], (med[1] - med[0]) * ns);
+    printf("fprintf / zone:    %.1fx  (target >= 10x; unbuffered, as Piyasa's "
+           "default stderr: %.0fx)\n", med[2] / med[1], med[6] / med[1]);
+    printf("sustained:         %.1f ns per zone vs %.1f raw (%.2fx): 2^21 zones "
+           "in a row, writing 64 MiB of trace included\n", sustained_zone * ns,
+           sustained_raw * ns, sustained_zone / sustained_raw);
+    printf("off / none:        %.2fx  (markers compiled out; same object code "
+           "is checked by the trace_markers_off test)\n", med[3] / med[4]);
+    printf("inst / raw:        %.2fx  (-finstrument-functions, per call)\n",
+           med[5] / med[0]);
+    printf("bytes per event:   %u in memory, %.2f in the file (chunk headers "
+           "and strings included)\n", (unsigned) sizeof(prof_impl_trace_event_t),
+           (double) sb.st_size / (double) events);
+    printf("events lost:       %llu\n", prof_trace_lost());
+    fclose(f);
+    fclose(u);
+    unlink(text);
+    unlink(trace);
+    return (int) (sink & 0);
+}

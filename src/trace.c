@@ -1,0 +1,747 @@
+/*
+    The instrumentation recorder: per-thread event buffers, the trace file,
+    and every way the buffers reach it (full buffer, prof_trace_flush, thread
+    exit, exit(), fatal signals, fork).
+
+    The fast path is inline in profiler.h: read the counter, store 16 bytes at
+    the thread's buffer position, advance it. Everything here is the cold
+    path. One lock (a spin lock, so that a signal handler can try it) guards
+    the file and every record's "flushed" mark; only a buffer's owner thread
+    moves its position back to the start, under that lock, so a flush from
+    another thread (exit, prof_trace_flush, a signal) reads a consistent
+    [flushed, position) range. Records are never freed (a thread that exits
+    leaves its record and buffer to the next new thread), so the list can be
+    walked from a signal handler.
+    SPDX-License-Identifier: MIT
+*/
+#if !defined(_WIN32) /* Windows: trace_none.c */
+
+#if !defined(_GNU_SOURCE)
+# define _GNU_SOURCE 1 /* syscall(SYS_gettid), pthread_getname_np */
+#endif
+#define PROF_IMPL_TRACE_INTERNAL 1
+#include "internal.h"
+#include "trace_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+# include <sys/syscall.h>
+#endif
+
+#define NOINST __attribute__((no_instrument_function))
+
+__thread prof_impl_trace_tls_t prof_impl_trace_tls;
+
+enum { SEEN_SLOTS = 1024, SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
+
+typedef struct trace_rec
+{
+    struct trace_rec * next;        /* list of all records, never freed */
+    prof_impl_trace_tls_t * tls;    /* owner's position/end; NULL: free */
+    prof_impl_trace_event_t * buf;  /* cap events */
+    size_t cap;
+    prof_impl_trace_event_t * flushed; /* events before it are written */
+    uint32_t tid;
+    int name_dirty;
+    char name[NAME_BYTES];
+    uint64_t lost;                  /* lost, not yet told in a LOST chunk */
+    unsigned gen;                   /* file generation of the seen set */
+    uint64_t seen[SEEN_SLOTS];      /* label addresses already in the file */
+    unsigned seen_count;
+    unsigned char scratch[SCRATCH_BYTES];
+} trace_rec;
+
+static __thread trace_rec * my_rec;
+static __thread int in_slow_path;   /* a signal handler that records while
+                                       this thread is in the slow path */
+
+static int state;                   /* 0: off, 1: starting, 2: running */
+static int lock_word;
+static int fd = -1;
+static unsigned file_gen;
+static char file_path[4096];
+static int file_errno;              /* why the last write/open failed */
+static int file_warned;
+static int file_has_events;         /* an events chunk has gone to the file */
+static trace_rec * records;
+static uint64_t lost_total;
+static uint64_t start_ticks;
+static double tick_rate;
+static size_t buffer_events = 65536;
+/* All records and buffers together stay under memory_cap (while every live
+   thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
+   smallest buffer, which only means more frequent writes. */
+enum { MIN_EVENTS = 256 };
+static size_t memory_cap = (size_t) 256 << 20;
+static size_t memory_used;
+static int finished;                /* the exit-time flush has run */
+static pthread_key_t thread_key;
+static const int fatal_signals[] =
+    { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
+static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
+
+/* ---- lock ------------------------------------------------------------------ */
+
+static NOINST void lock(void)
+{
+    while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+/* From a signal handler: the interrupted code (this thread) may hold the
+   lock, so give up after a bounded wait and go on without it. */
+static NOINST int lock_bounded(void)
+{
+    long i;
+    for (i = 0; i < 20000000; i++)
+        if (!__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
+            return 1;
+    return 0;
+}
+
+static NOINST void unlock(void)
+{
+    __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- file ------------------------------------------------------------------ */
+
+static NOINST int write_all(const void * p, size_t n)
+{
+    const char * c = (const char *) p;
+    if (fd < 0)
+        return -1;
+    while (n > 0)
+    {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+        {
+            file_errno = k < 0 ? errno : EIO;
+            return -1;
+        }
+        c += k;
+        n -= (size_t) k;
+    }
+    return 0;
+}
+
+static NOINST int write_chunk(uint32_t type, uint32_t tid, const void * payload,
+                              size_t size)
+{
+    prof_tf_chunk h;
+    h.magic = PROF_TF_CHUNK_MAGIC;
+    h.type = type;
+    h.size = (uint32_t) size;
+    h.tid = tid;
+    if (write_all(&h, sizeof h) != 0)
+        return -1;
+    return size ? write_all(payload, size) : 0;
+}
+
+static NOINST uint64_t now_unix_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+        return 0;
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/* The executable mappings, so that prof-trace can name the code addresses
+   recorded by -finstrument-functions (PIE and shared libraries included). */
+static NOINST void write_maps(void)
+{
+    int mfd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+    size_t len = 0, cap = 1 << 16;
+    char * text;
+    if (mfd < 0)
+        return;
+    text = (char *) malloc(cap);
+    while (text != NULL)
+    {
+        ssize_t k;
+        if (len + 4096 > cap)
+        {
+            char * t = (char *) realloc(text, cap * 2);
+            if (t == NULL)
+                break;
+            text = t;
+            cap *= 2;
+        }
+        k = read(mfd, text + len, cap - len - 8);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        len += (size_t) k;
+    }
+    close(mfd);
+    if (text != NULL)
+    {
+        while (len % 8 != 0)
+            text[len++] = '\0';
+        if (len > 0)
+            (void) write_chunk(PROF_TF_MAPS, 0, text, len);
+        free(text);
+    }
+}
+
+static NOINST void warn_write_failed(void)
+{
+    if (!file_warned)
+    {
+        file_warned = 1;
+        prof_impl_warn("trace: cannot write %s: %s; events are counted as "
+                       "lost", file_path, strerror(file_errno));
+    }
+}
+
+/* Open path (or PROF_TRACE_FILE, or the default) and write the file header
+   and the maps. Called with the lock held or before tracing starts. */
+static NOINST int open_file(const char * path)
+{
+    prof_tf_header h;
+    const char * env = getenv("PROF_TRACE_FILE");
+    char old_path[sizeof file_path];
+    trace_rec * r;
+
+    memcpy(old_path, file_path, sizeof old_path);
+    if (path == NULL || path[0] == '\0')
+        path = env != NULL && env[0] != '\0' ? env : NULL;
+    if (path != NULL)
+        snprintf(file_path, sizeof file_path, "%s", path);
+    else
+        snprintf(file_path, sizeof file_path, "prof-trace.%ld.ptrace",
+                 (long) getpid());
+    if (fd >= 0)
+    {
+        close(fd);
+        /* a file with no event in it (events recorded before a
+           prof_trace_open, say, went to the new file): do not leave it */
+        if (!file_has_events)
+            unlink(old_path);
+    }
+    file_gen++;
+    file_warned = 0;
+    file_has_events = 0;
+    for (r = records; r != NULL; r = r->next)
+        r->name_dirty = r->name[0] != '\0';
+    fd = open(file_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+    {
+        file_errno = errno;
+        file_warned = 1;
+        prof_impl_warn("trace: cannot open %s for writing: %s; events are "
+                       "counted as lost", file_path, strerror(file_errno));
+        return -1;
+    }
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, PROF_TF_MAGIC, 8);
+    h.bom = PROF_TF_BOM;
+    h.version = PROF_TF_VERSION;
+    h.header_size = sizeof h;
+    h.pid = (uint32_t) getpid();
+    h.tick_rate = tick_rate;
+    h.start_ticks = start_ticks;
+    h.start_unix_ns = now_unix_ns();
+    if (write_all(&h, sizeof h) != 0)
+    {
+        warn_write_failed();
+        return -1;
+    }
+    write_maps();
+    return 0;
+}
+
+/* ---- flushing a record ------------------------------------------------------ */
+
+static NOINST int seen_insert(trace_rec * r, uint64_t id)
+{
+    size_t i = (size_t) ((id * UINT64_C(0x9e3779b97f4a7c15)) >> 54)
+               & (SEEN_SLOTS - 1);
+    if (r->gen != file_gen || r->seen_count >= SEEN_SLOTS * 3 / 4)
+    {
+        memset(r->seen, 0, sizeof r->seen); /* rewrite some strings: harmless */
+        r->seen_count = 0;
+        r->gen = file_gen;
+    }
+    while (r->seen[i] != 0)
+    {
+        if (r->seen[i] == id)
+            return 0;
+        i = (i + 1) & (SEEN_SLOTS - 1);
+    }
+    r->seen[i] = id;
+    r->seen_count++;
+    return 1;
+}
+
+/* STRINGS chunks for the labels of ev[0..n) not yet in the file. */
+static NOINST int write_strings(trace_rec * r, const prof_impl_trace_event_t * ev,
+                                size_t n)
+{
+    size_t used = 0, i;
+    uint64_t last = 0; /* most events repeat the previous label: skip the set */
+    for (i = 0; i < n; i++)
+    {
+        unsigned type = (unsigned) (ev[i].word & 7);
+        const char * s;
+        size_t len, need;
+        uint32_t head[2];
+        if (type > PROF_IMPL_EV_FEND || ev[i].id == 0 || ev[i].id == last)
+            continue;
+        last = ev[i].id;
+        if (!seen_insert(r, ev[i].id))
+            continue;
+        s = (const char *) (size_t) ev[i].id;
+        len = strnlen(s, PROF_TF_MAX_STRING);
+        need = 16 + (len + 7) / 8 * 8;
+        if (used + need > SCRATCH_BYTES)
+        {
+            if (write_chunk(PROF_TF_STRINGS, r->tid, r->scratch, used) != 0)
+                return -1;
+            used = 0;
+        }
+        memcpy(r->scratch + used, &ev[i].id, 8);
+        head[0] = (uint32_t) len;
+        head[1] = 0;
+        memcpy(r->scratch + used + 8, head, 8);
+        memcpy(r->scratch + used + 16, s, len);
+        memset(r->scratch + used + 16 + len, 0, need - 16 - len);
+        used += need;
+    }
+    return used ? write_chunk(PROF_TF_STRINGS, r->tid, r->scratch, used) : 0;
+}
+
+/* Write the record's unwritten events (lock held). Returns 0 or -1; events
+   that could not be written are counted as lost. */
+static NOINST int flush_locked(trace_rec * r, int in_signal)
+{
+    prof_impl_trace_event_t * pos;
+    size_t n;
+    int rc = 0;
+
+    if (r->tls == NULL)
+        return 0;
+    pos = __atomic_load_n(&r->tls->pos, __ATOMIC_ACQUIRE);
+    if (pos < r->flushed || pos > r->buf + r->cap)
+        return 0; /* not attached to this buffer (yet): nothing to write */
+    n = (size_t) (pos - r->flushed);
+    if (r->name_dirty && fd >= 0)
+    {
+        char name[NAME_BYTES];
+        memcpy(name, r->name, NAME_BYTES);
+        if (write_chunk(PROF_TF_THREAD, r->tid, name, NAME_BYTES) == 0)
+            r->name_dirty = 0;
+    }
+    if (n > 0)
+    {
+        if (write_strings(r, r->flushed, n) != 0
+            || write_chunk(PROF_TF_EVENTS, r->tid, r->flushed,
+                           n * sizeof *pos) != 0)
+        {
+            r->lost += n;
+            __atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
+            r->gen = file_gen - 1; /* strings may be missing: resend them */
+            rc = -1;
+            if (!in_signal)
+                warn_write_failed();
+        }
+        else
+            file_has_events = 1;
+        r->flushed = pos;
+    }
+    if (r->lost > 0 && rc == 0 && fd >= 0)
+    {
+        uint64_t lost = r->lost;
+        if (write_chunk(PROF_TF_LOST, r->tid, &lost, 8) == 0)
+            r->lost = 0;
+    }
+    return rc;
+}
+
+static NOINST int flush_all_locked(int in_signal)
+{
+    trace_rec * r;
+    int rc = 0;
+    for (r = __atomic_load_n(&records, __ATOMIC_ACQUIRE); r != NULL; r = r->next)
+        if (flush_locked(r, in_signal) != 0)
+            rc = -1;
+    return rc;
+}
+
+static NOINST void write_end(int sig)
+{
+    uint64_t end[3];
+    end[0] = prof_impl_trace_ticks();
+    end[1] = __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
+    end[2] = (uint64_t) (unsigned) sig;
+    (void) write_chunk(PROF_TF_END, 0, end, sizeof end);
+}
+
+/* ---- exit, thread exit, signals, fork -------------------------------------- */
+
+static NOINST void at_exit(void)
+{
+    uint64_t lost;
+    lock();
+    (void) flush_all_locked(0);
+    write_end(0);
+    __atomic_store_n(&finished, 1, __ATOMIC_RELAXED);
+    /* later events of this thread (other atexit handlers) go to the slow
+       path, which writes them one by one */
+    prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+    unlock();
+    lost = __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
+    if (lost > 0)
+        prof_impl_warn("trace: %llu events lost (not written to %s)",
+                       (unsigned long long) lost, file_path);
+}
+
+static NOINST void thread_exit(void * arg)
+{
+    trace_rec * r = (trace_rec *) arg;
+    lock();
+    (void) flush_locked(r, 0);
+    r->tls = NULL; /* free for the next thread */
+    r->flushed = r->buf;
+    unlock();
+    my_rec = NULL;
+    prof_impl_trace_tls.pos = prof_impl_trace_tls.end = NULL;
+}
+
+static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
+{
+    int saved = errno, locked = lock_bounded();
+    size_t i;
+    (void) flush_all_locked(1);
+    write_end(sig);
+    if (locked)
+        unlock();
+    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+    {
+        struct sigaction * o = &old_actions[i];
+        if (fatal_signals[i] != sig)
+            continue;
+        errno = saved;
+        if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction != NULL)
+            o->sa_sigaction(sig, info, ctx);
+        else if (!(o->sa_flags & SA_SIGINFO) && o->sa_handler == SIG_IGN)
+            ;
+        else if (!(o->sa_flags & SA_SIGINFO) && o->sa_handler != SIG_DFL)
+            o->sa_handler(sig);
+        else
+        {
+            /* the default action: die by this signal, as without us */
+            sigaction(sig, o, NULL);
+            raise(sig);
+        }
+        return;
+    }
+}
+
+static NOINST void install_signals(void)
+{
+    const char * env = getenv("PROF_TRACE_SIGNALS");
+    size_t i;
+    if (env != NULL && strcmp(env, "0") == 0)
+        return;
+    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+    {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(fatal_signals[i], NULL, &old_actions[i]) != 0)
+            continue;
+        if (!(old_actions[i].sa_flags & SA_SIGINFO)
+            && old_actions[i].sa_handler == SIG_IGN)
+            continue; /* the program ignores it: so do we */
+        sigaction(fatal_signals[i], &sa, NULL);
+    }
+}
+
+static NOINST void fork_prepare(void) { lock(); }
+static NOINST void fork_parent(void) { unlock(); }
+
+/* The child shares the parent's file offset: give it its own file,
+   <path>.<pid>, and leave the parent's unwritten events to the parent. */
+static NOINST void fork_child(void)
+{
+    trace_rec * r;
+    char path[sizeof file_path + 32];
+    for (r = records; r != NULL; r = r->next)
+    {
+        if (r == my_rec)
+            r->flushed = r->tls->pos;
+        else
+        {
+            r->tls = NULL;
+            r->flushed = r->buf;
+        }
+    }
+    __atomic_store_n(&lost_total, 0, __ATOMIC_RELAXED);
+    snprintf(path, sizeof path, "%s.%ld", file_path, (long) getpid());
+    if (my_rec != NULL)
+        my_rec->tid = (uint32_t) getpid(), my_rec->name_dirty = 1;
+    if (fd >= 0)
+        close(fd); /* the parent's: neither written nor removed here */
+    fd = -1;
+    (void) open_file(path);
+    unlock();
+}
+
+/* ---- start ------------------------------------------------------------------ */
+
+/* Start tracing to path (once). Returns 0 or -1 (the file cannot be
+   written) when this call started it, 1 when it was already running. */
+static NOINST int start(const char * path)
+{
+    int expected = 0, rc = 0;
+    const char * env;
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 2)
+        return 1;
+    if (!__atomic_compare_exchange_n(&state, &expected, 1, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
+        while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+            sched_yield();
+        return 1;
+    }
+    env = getenv("PROF_TRACE_BUFFER_KB");
+    if (env != NULL && env[0] != '\0')
+    {
+        long kb = atol(env);
+        if (kb < 4 || kb > (1L << 22))
+            prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%s out of range "
+                           "4..4194304; using 1024", env);
+        else
+            buffer_events = (size_t) kb * 1024 / sizeof(prof_impl_trace_event_t);
+    }
+    env = getenv("PROF_TRACE_MEMORY_KB");
+    if (env != NULL && env[0] != '\0')
+    {
+        long kb = atol(env);
+        if (kb < 4 || kb > (1L << 30))
+            prof_impl_warn("trace: PROF_TRACE_MEMORY_KB=%s out of range "
+                           "4..1073741824; using 262144", env);
+        else
+            memory_cap = (size_t) kb * 1024;
+    }
+    tick_rate = prof_tick_rate();
+    start_ticks = prof_impl_trace_ticks();
+    if (open_file(path) != 0)
+        rc = -1;
+    pthread_key_create(&thread_key, thread_exit);
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    atexit(at_exit);
+    install_signals();
+    __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
+    return rc;
+}
+
+static NOINST uint32_t thread_id(void)
+{
+#if defined(__linux__) && defined(SYS_gettid)
+    return (uint32_t) syscall(SYS_gettid);
+#else
+    static uint32_t next = 1;
+    return __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
+#endif
+}
+
+/* Give the calling thread a record and a buffer. NULL if out of memory. */
+static NOINST trace_rec * attach(void)
+{
+    trace_rec * r, * best = NULL;
+    lock();
+    for (r = records; r != NULL; r = r->next) /* the largest free record */
+        if (r->tls == NULL && (best == NULL || r->cap > best->cap))
+            best = r;
+    r = best;
+    if (r == NULL)
+    {
+        static int warned;
+        size_t cap = buffer_events;
+        if (memory_used + sizeof *r + cap * sizeof *r->buf > memory_cap
+            && cap > MIN_EVENTS)
+        {
+            cap = MIN_EVENTS;
+            if (!warned)
+            {
+                warned = 1;
+                prof_impl_warn("trace: event buffers reached %zu KiB "
+                               "(PROF_TRACE_MEMORY_KB): new threads get %zu "
+                               "KiB buffers, written more often", memory_cap
+                               / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
+            }
+        }
+        r = (trace_rec *) calloc(1, sizeof *r);
+        if (r != NULL)
+        {
+            r->buf = (prof_impl_trace_event_t *) malloc(cap * sizeof *r->buf);
+            if (r->buf == NULL)
+            {
+                free(r);
+                r = NULL;
+            }
+            else
+            {
+                /* touch every page now, not on the first event in each */
+                memset(r->buf, 0, cap * sizeof *r->buf);
+                r->cap = cap;
+                memory_used += sizeof *r + cap * sizeof *r->buf;
+                r->next = records;
+                __atomic_store_n(&records, r, __ATOMIC_RELEASE);
+            }
+        }
+    }
+    if (r == NULL)
+    {
+        unlock();
+        return NULL;
+    }
+    r->flushed = r->buf;
+    r->tid = thread_id();
+    r->gen = file_gen - 1;
+    memset(r->name, 0, sizeof r->name);
+#if defined(__GLIBC__)
+    pthread_getname_np(pthread_self(), r->name, sizeof r->name);
+#endif
+    r->name_dirty = r->name[0] != '\0';
+    prof_impl_trace_tls.pos = r->buf;
+    prof_impl_trace_tls.end = r->buf + r->cap;
+    r->tls = &prof_impl_trace_tls;
+    unlock();
+    my_rec = r;
+    pthread_setspecific(thread_key, r);
+    return r;
+}
+
+static NOINST void count_lost(uint64_t n)
+{
+    static int warned;
+    __atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        prof_impl_warn("trace: out of memory for a thread's event buffer; "
+                       "its events are counted as lost");
+}
+
+/* The fast path found the buffer full (or the thread new): make room, then
+   record the event. */
+NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
+{
+    int saved = errno;
+    trace_rec * r;
+    prof_impl_trace_event_t * p;
+
+    if (in_slow_path)
+    {
+        /* re-entered (a signal handler that records, interrupting this
+           thread's flush): taking the lock again would deadlock */
+        __atomic_add_fetch(&lost_total, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    in_slow_path = 1;
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+    {
+        start(NULL);
+        /* stamp the event after the start, which took a few milliseconds */
+        word = prof_impl_trace_ticks() << 3 | (word & 7);
+    }
+    r = my_rec;
+    if (r == NULL && (r = attach()) == NULL)
+    {
+        count_lost(1);
+        in_slow_path = 0;
+        errno = saved;
+        return;
+    }
+    p = prof_impl_trace_tls.pos;
+    if (p == r->buf + r->cap || __atomic_load_n(&finished, __ATOMIC_RELAXED))
+    {
+        lock();
+        (void) flush_locked(r, 0);
+        r->flushed = r->buf;
+        prof_impl_trace_tls.pos = p = r->buf;
+        unlock();
+    }
+    /* A begin (even type) is stamped again after the flush, an end keeps its
+       stamp from before: the flush's time falls between zones, not in one. */
+    if (word % 2 == 0)
+        word = prof_impl_trace_ticks() << 3 | (word & 7);
+    p->word = word;
+    p->id = id;
+    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&finished, __ATOMIC_RELAXED))
+    {
+        /* after the exit-time flush: write it now, nobody will later */
+        lock();
+        (void) flush_locked(r, 0);
+        unlock();
+        prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+    }
+    in_slow_path = 0;
+    errno = saved;
+}
+
+/* ---- API -------------------------------------------------------------------- */
+
+int prof_trace_open(const char * path)
+{
+    int rc = start(path);
+    if (rc != 1)
+        return rc; /* this call started tracing, with path */
+    /* running: close the current file; events not yet written go to the
+       new one (a file that got no event is removed) */
+    lock();
+    if (file_has_events)
+        write_end(0);
+    rc = open_file(path);
+    unlock();
+    return rc;
+}
+
+int prof_trace_flush(void)
+{
+    int rc;
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+        return 0;
+    lock();
+    rc = flush_all_locked(0);
+    unlock();
+    return rc;
+}
+
+void prof_trace_thread_name(const char * name)
+{
+    trace_rec * r;
+    if (name == NULL || name[0] == '\0')
+        return;
+    if (start(NULL), (r = my_rec) == NULL && (r = attach()) == NULL)
+        return;
+    lock();
+    memset(r->name, 0, sizeof r->name);
+    strncpy(r->name, name, sizeof r->name - 1);
+    r->name_dirty = 1;
+    unlock();
+}
+
+unsigned long long prof_trace_lost(void)
+{
+    return __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
+}
+
+#else
+typedef int prof_impl_trace_posix_only; /* ISO C: no empty translation unit */
+#endif /* !_WIN32 */

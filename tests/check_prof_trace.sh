@@ -1,0 +1,70 @@
+#!/bin/sh
+# prof-trace, the command: its three reports of a real trace (the JSON
+# checked against the Chrome Trace Event format with python3 where
+# installed), stdin input, a cut file, and every bad input or output: a
+# missing file, a file that is not a trace, an unwritable output, /dev/full,
+# bad usage. Each gives a clear message and the documented exit status.
+# Usage: check_prof_trace.sh PROF-TRACE TRACE-FILE
+set -u
+pt=$1 trace=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+# expect STATUS PATTERN-IN-STDERR LABEL -- command...
+expect() {
+    st=$1 pat=$2 label=$3; shift 4
+    "$@" >"$tmp/out" 2>"$tmp/err"; got=$?
+    if [ "$got" -ne "$st" ]; then bad "$label: status $got, not $st"; cat "$tmp/err"
+    elif [ -n "$pat" ] && ! grep -q "$pat" "$tmp/err"; then bad "$label: no '$pat' on stderr"; cat "$tmp/err"
+    else ok "$label"; fi
+}
+
+expect 0 "" "text summary" -- "$pt" "$trace"
+grep -q '^u  *2000 ' "$tmp/out" && ok "summary: 2000 steps" || { bad "summary: no 2000-call row"; cat "$tmp/out"; }
+[ -s "$tmp/err" ] && bad "warnings on a clean trace: $(cat "$tmp/err")"
+expect 0 "" "csv" -- "$pt" --csv -o "$tmp/s.csv" "$trace"
+head -1 "$tmp/s.csv" | grep -q '^kind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,unmatched$' \
+    && grep -q '^u,step,2000,' "$tmp/s.csv" && ok "csv content" || { bad "csv content"; cat "$tmp/s.csv"; }
+expect 0 "" "json" -- "$pt" --json -o "$tmp/t.json" "$trace"
+if command -v python3 >/dev/null 2>&1; then
+    if python3 - "$tmp/t.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+assert isinstance(ev, list), "not an array"
+names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+assert {"worker-1", "worker-2"} <= names, names
+x = [e for e in ev if e["ph"] == "X"]
+assert len(x) == 2 * (100 + 100 + 1000) + 1, len(x)
+for e in x:
+    assert e["ts"] >= 0 and e["dur"] >= 0 and isinstance(e["tid"], int), e
+    assert e["cat"] in ("zone", "function"), e
+steps = [e for e in x if e["name"] == "step"]
+assert len(steps) == 2000
+print("json: %d events, threads %s" % (len(ev), sorted(names)))
+PY
+    then ok "json is Chrome Trace Event JSON"; else bad "json check"; fi
+else
+    echo "skip json check: python3 not installed"
+    [ "${CI:-}" != true ] || bad "python3 missing in CI"
+fi
+expect 0 "" "stdin" -- sh -c "\"$pt\" --csv - <\"$trace\""
+grep -q '^u,step,2000,' "$tmp/out" || bad "stdin: no step row"
+
+size=$(wc -c <"$trace")
+head -c $((size - 100)) "$trace" >"$tmp/cut.ptrace"
+expect 0 "the file is cut" "cut file: warned, rest used" -- "$pt" "$tmp/cut.ptrace"
+grep -q 'step' "$tmp/out" || bad "cut file: no zones"
+
+expect 1 "cannot read" "missing file" -- "$pt" "$tmp/none.ptrace"
+printf 'Sf|160806023262000|00001002|main\n' >"$tmp/piyasa.piy"
+expect 1 "not a trace file" "not a trace file" -- "$pt" "$tmp/piyasa.piy"
+expect 1 "cannot write" "unwritable output" -- "$pt" -o "$tmp/no/dir/x" "$trace"
+if [ -w /dev/full ]; then
+    expect 1 "cannot write" "output to /dev/full" -- "$pt" --json -o /dev/full "$trace"
+fi
+expect 2 "usage" "no argument" -- "$pt"
+expect 2 "unexpected argument" "bad option" -- "$pt" --bogus "$trace"
+expect 0 "" "help" -- "$pt" --help
+[ "$fail" -eq 0 ] && echo "prof-trace: all checks passed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,299 @@
+/* The trace reader and its reports, driven by hand-made trace files with a
+   fake clock (1e9 ticks/s: a tick is a ns), so results are asserted exactly:
+   nesting and self time, every kind of unmatched begin/end, counter
+   wrap-around, cut and damaged files, the CSV, text and JSON reports. */
+#include "trace_util.h"
+
+/* With a directory argument, the hand-made files are also written there:
+   the seed corpus of the fuzz target (.ci/run). */
+static const char * seed_dir;
+
+static void save_seed(const char * name, const tbuf * b)
+{
+    char p[512];
+    FILE * f;
+    if (seed_dir == NULL)
+        return;
+    snprintf(p, sizeof p, "%s/%s", seed_dir, name);
+    f = fopen(p, "wb");
+    CHECK(f != NULL && fwrite(b->d, 1, b->n, f) == b->n && fclose(f) == 0,
+          "cannot write %s", p);
+}
+
+enum { OUTER = 0x1000, INNER = 0x2000, A = 0x3000, B = 0x4000, X = 0x5000,
+       Z = 0x6000 };
+
+/* thread 7: outer [100,200] holding inner [110,130] and [140,150] */
+static void nested_file(tbuf * b, uint64_t start)
+{
+    tev e[] = {
+        { 100, PROF_IMPL_EV_BEGIN, OUTER }, { 110, PROF_IMPL_EV_BEGIN, INNER },
+        { 130, PROF_IMPL_EV_END, INNER },   { 140, PROF_IMPL_EV_BEGIN, INNER },
+        { 150, PROF_IMPL_EV_END, INNER },   { 200, PROF_IMPL_EV_END, OUTER } };
+    size_t i;
+    tb_header(b, 1e9, start);
+    tb_string(b, OUTER, "outer");
+    tb_string(b, INNER, "inner");
+    for (i = 0; i < 6; i++)
+        e[i].ticks += start;
+    tb_events(b, 7, e, 3);           /* two chunks, as two flushes */
+    tb_events(b, 7, e + 3, 3);
+    tb_end(b, start + 300, 0);
+}
+
+static void test_nested(void)
+{
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * w;
+    char * csv, * txt;
+
+    nested_file(&b, 50);
+    save_seed("nested.ptrace", &b);
+    CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+    CHECK(w[0] == '\0', "unexpected warnings: %s", w);
+    CHECK(t.nzones == 3 && t.nthreads == 1 && t.events == 6,
+          "%zu zones, %zu threads, %llu events", t.nzones, t.nthreads,
+          (unsigned long long) t.events);
+    CHECK(t.span == 300, "span %lld", (long long) t.span);
+    csv = report(&t, 'c');
+    CHECK(strstr(csv, "kind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,unmatched\n"
+                      "u,outer,1,100,100.0,100,100,70,0\n"
+                      "u,inner,2,30,15.0,10,20,30,0\n") != NULL, "csv:\n%s", csv);
+    txt = report(&t, 't');
+    CHECK(strstr(txt, "3 zones in 1 threads, 6 events") != NULL, "text:\n%s", txt);
+    CHECK(strstr(txt, "u             2             30         15.0           10 "
+                      "          20             30         0  inner\n") != NULL,
+          "text:\n%s", txt);
+    free(csv);
+    free(txt);
+    pt_free(&t);
+    free(b.d);
+}
+
+/* The counter passes 2^61 (the bits the file keeps) during the run. */
+static void test_wrap(void)
+{
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    char * csv;
+    nested_file(&b, (UINT64_C(1) << 61) - 120); /* outer begins at 2^61-20 */
+    CHECK(read_trace(b.d, b.n, &t, 0, NULL) == 0, "read failed");
+    csv = report(&t, 'c');
+    CHECK(strstr(csv, "u,outer,1,100,100.0,100,100,70,0\n") != NULL, "csv:\n%s", csv);
+    free(csv);
+    pt_free(&t);
+    free(b.d);
+}
+
+/* a [10,30) holding b (never ended: closed at a's end); an end of x with no
+   begin; z begun and never ended (open at exit: closed at the end, 100);
+   an end with the wrong label (c ends as d). */
+static void test_unmatched(void)
+{
+    tev e[] = {
+        { 10, PROF_IMPL_EV_BEGIN, A }, { 20, PROF_IMPL_EV_BEGIN, B },
+        { 30, PROF_IMPL_EV_END, A },   { 40, PROF_IMPL_EV_END, X },
+        { 50, PROF_IMPL_EV_BEGIN, Z } };
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * w;
+    char * csv, * js;
+    tb_header(&b, 1e9, 0);
+    tb_string(&b, A, "a");
+    tb_string(&b, B, "b");
+    tb_string(&b, X, "x");
+    tb_string(&b, Z, "z");
+    tb_events(&b, 3, e, 5);
+    tb_end(&b, 100, 0);
+    save_seed("unmatched.ptrace", &b);
+    CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+    CHECK(strstr(w, "'b' has no end; closed at the end of 'a'") != NULL, "%s", w);
+    CHECK(strstr(w, "end of 'x' without a begin") != NULL, "%s", w);
+    CHECK(strstr(w, "'z' still open at the end of the trace") != NULL, "%s", w);
+    CHECK(count_zones(&t, "a", -1, 0) == 1, "a");
+    CHECK(count_zones(&t, "b", -1, PT_NO_END) == 1, "b");
+    CHECK(count_zones(&t, "x", -1, PT_NO_BEGIN) == 1, "x");
+    CHECK(count_zones(&t, "z", -1, PT_NO_END) == 1, "z");
+    csv = report(&t, 'c');
+    /* unmatched zones are shown, flagged *, kept out of the statistics */
+    CHECK(strstr(csv, "u,a,1,20,20.0,20,20,10,0\n") != NULL, "csv:\n%s", csv);
+    CHECK(strstr(csv, "u,b*,0,0,0.0,0,0,0,1\n") != NULL, "csv:\n%s", csv);
+    CHECK(strstr(csv, "u,x*,0,0,0.0,0,0,0,1\n") != NULL, "csv:\n%s", csv);
+    CHECK(strstr(csv, "u,z*,0,0,0.0,0,0,0,1\n") != NULL, "csv:\n%s", csv);
+    js = report(&t, 'j');
+    CHECK(strstr(js, "{\"name\":\"z\",\"cat\":\"zone\",\"ph\":\"X\",\"ts\":0.050,"
+                     "\"dur\":0.050,\"pid\":4242,\"tid\":3,\"args\":{\"unmatched\":"
+                     "\"begin without end\"}}") != NULL, "json:\n%s", js);
+    CHECK(strstr(js, "{\"name\":\"x\",\"cat\":\"zone\",\"ph\":\"i\",\"s\":\"t\","
+                     "\"ts\":0.040,\"pid\":4242,\"tid\":3,\"args\":{\"unmatched\":"
+                     "\"end without begin\"}}") != NULL, "json:\n%s", js);
+    free(csv);
+    free(js);
+    pt_free(&t);
+    free(b.d);
+
+    /* the wrong label: begin c, end d: d has no begin, c stays open */
+    {
+        tev f[] = { { 10, PROF_IMPL_EV_BEGIN, A }, { 20, PROF_IMPL_EV_END, B } };
+        memset(&b, 0, sizeof b);
+        tb_header(&b, 1e9, 0);
+        tb_string(&b, A, "c");
+        tb_string(&b, B, "d");
+        tb_events(&b, 3, f, 2);
+        tb_end(&b, 30, 0);
+        CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+        CHECK(strstr(w, "end of 'd' without a begin (innermost open: 'c')") != NULL,
+              "%s", w);
+        CHECK(count_zones(&t, "c", -1, PT_NO_END) == 1
+              && count_zones(&t, "d", -1, PT_NO_BEGIN) == 1, "c/d");
+        pt_free(&t);
+        free(b.d);
+    }
+}
+
+/* Cut the nested file at every length: never a crash; whole events kept. */
+static void test_truncated(void)
+{
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * w;
+    size_t n;
+    nested_file(&b, 0);
+    for (n = 0; n <= b.n; n++)
+    {
+        unsigned char * copy = (unsigned char *) malloc(n ? n : 1);
+        int rc;
+        memcpy(copy, b.d, n);
+        rc = read_trace(copy, n, &t, 0, &w);
+        CHECK((rc == 0) == (n >= sizeof(prof_tf_header)), "length %zu: rc %d", n, rc);
+        if (rc == 0 && n < b.n)
+            CHECK(strstr(w, "no end record") != NULL, "length %zu: %s", n, w);
+        pt_free(&t);
+        free(copy);
+    }
+    /* cut in the second events chunk, after its first event: 4 kept */
+    n = b.n - (16 + 24) - 16 * 2;
+    CHECK(read_trace(b.d, n, &t, 0, &w) == 0, "read failed");
+    CHECK(t.events == 4, "%llu events", (unsigned long long) t.events);
+    CHECK(strstr(w, "the file is cut: last record has 16 of 48 bytes; its 1 "
+                    "whole events kept") != NULL, "%s", w);
+    CHECK(count_zones(&t, "inner", -1, 0) == 1
+          && count_zones(&t, "inner", -1, PT_NO_END) == 1
+          && count_zones(&t, "outer", -1, PT_NO_END) == 1, "zones");
+    pt_free(&t);
+    free(b.d);
+}
+
+/* A damaged record in the middle: warned about, the rest still read. */
+static void test_corrupt(void)
+{
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * w;
+    size_t first_events;
+    unsigned i;
+    nested_file(&b, 0);
+    /* header 64, two string chunks of 16+24 each: then the first events */
+    first_events = 64 + 2 * (16 + 24);
+    b.d[first_events] ^= 0xff; /* its magic */
+    CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+    CHECK(strstr(w, "unreadable record at offset 144: 64 bytes skipped") != NULL,
+          "%s", w);
+    CHECK(t.events == 3 && t.has_end, "%llu events", (unsigned long long) t.events);
+    CHECK(count_zones(&t, "inner", -1, 0) == 1
+          && count_zones(&t, "outer", -1, PT_NO_BEGIN) == 1, "zones");
+    pt_free(&t);
+    b.d[first_events] ^= 0xff;
+
+    /* a size too large: skipped up to the next record */
+    {
+        uint32_t big = 1u << 20;
+        memcpy(b.d + first_events + 8, &big, 4);
+        CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+        CHECK(strstr(w, "runs past the end of the file") != NULL, "%s", w);
+        CHECK(t.events == 3, "%llu events", (unsigned long long) t.events);
+        pt_free(&t);
+    }
+    /* flip each byte in turn: never a crash (ASan checks the rest) */
+    nested_file(&b, 0);
+    for (i = 0; i < b.n; i++)
+    {
+        b.d[i] ^= 0x5a;
+        (void) read_trace(b.d, b.n, &t, 0, NULL);
+        free(report(&t, 'j'));
+        free(report(&t, 't'));
+        pt_free(&t);
+        b.d[i] ^= 0x5a;
+    }
+    /* an unknown event type and a label with no string */
+    {
+        tev e[] = { { 1, 6, A }, { 2, PROF_IMPL_EV_BEGIN, 0x777 },
+                    { 3, PROF_IMPL_EV_END, 0x777 } };
+        tbuf c = { 0, 0, 0 };
+        tb_header(&c, 1e9, 0);
+        tb_events(&c, 1, e, 3);
+        tb_end(&c, 4, 0);
+        CHECK(read_trace(c.d, c.n, &t, 0, &w) == 0, "read failed");
+        CHECK(strstr(w, "event of unknown type 6 ignored") != NULL, "%s", w);
+        CHECK(strstr(w, "no string for the label at 0x777") != NULL, "%s", w);
+        CHECK(count_zones(&t, "label@0x777", -1, 0) == 1, "unnamed zone");
+        pt_free(&t);
+        free(c.d);
+    }
+    free(b.d);
+}
+
+static void test_not_a_trace(void)
+{
+    pt_trace t;
+    const char * w;
+    const unsigned char junk[100] = "Sf|160806023262000|00001002|main\n";
+    CHECK(read_trace(junk, sizeof junk, &t, 0, &w) == -1, "junk read");
+    CHECK(strstr(w, "not a trace file") != NULL, "%s", w);
+    pt_free(&t);
+    CHECK(read_trace(NULL, 0, &t, 0, &w) == -1, "empty read");
+    pt_free(&t);
+}
+
+/* Names: JSON escapes and invalid UTF-8, CSV quoting, signal end. */
+static void test_names(void)
+{
+    tev e[] = { { 1, PROF_IMPL_EV_FBEGIN, A }, { 2, PROF_IMPL_EV_FEND, A } };
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * w;
+    char * js, * csv;
+    tb_header(&b, 1e9, 0);
+    tb_string(&b, A, "q\"a,b\\\n\xff");
+    tb_chunk(&b, PROF_TF_THREAD, 1, "main-thread\0\0\0\0\0", 16);
+    tb_events(&b, 1, e, 2);
+    tb_end(&b, 3, 11);
+    save_seed("names.ptrace", &b);
+    CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+    CHECK(strstr(w, "ended by signal 11") != NULL, "%s", w);
+    js = report(&t, 'j');
+    CHECK(strstr(js, "\"name\":\"q\\\"a,b\\\\\\u000a\\ufffd\",\"cat\":\"function\"")
+          != NULL, "json:\n%s", js);
+    CHECK(strstr(js, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":4242,\"tid\":1,"
+                     "\"args\":{\"name\":\"main-thread\"}}") != NULL, "json:\n%s", js);
+    csv = report(&t, 'c');
+    CHECK(strstr(csv, "f,\"q\"\"a,b\\\n\xff\",1,1,") != NULL, "csv:\n%s", csv);
+    free(js);
+    free(csv);
+    pt_free(&t);
+    free(b.d);
+}
+
+int main(int argc, char ** argv)
+{
+    seed_dir = argc > 1 ? argv[1] : NULL;
+    test_nested();
+    test_wrap();
+    test_unmatched();
+    test_truncated();
+    test_corrupt();
+    test_not_a_trace();
+    test_names();
+    return check_report("test_trace_read");
+}

@@ -1,0 +1,148 @@
+/*
+    Helpers for the trace tests: build trace files by hand (a fake clock:
+    tick rate 1e9, so ticks are nanoseconds and results are exact), and read
+    a file with the reader, keeping its warnings.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TEST_TRACE_UTIL_H
+#define PROF_TEST_TRACE_UTIL_H
+
+#include "check.h"
+#include "profiler.h"
+#include "trace_read.h"
+#include "../src/trace_format.h"
+
+typedef struct { unsigned char * d; size_t n, cap; } tbuf;
+
+static inline void tb_put(tbuf * b, const void * p, size_t n)
+{
+    if (b->n + n > b->cap)
+    {
+        b->cap = (b->n + n) * 2 + 256;
+        b->d = (unsigned char *) realloc(b->d, b->cap);
+    }
+    memcpy(b->d + b->n, p, n);
+    b->n += n;
+}
+
+static inline void tb_header(tbuf * b, double rate, uint64_t start_ticks)
+{
+    prof_tf_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, PROF_TF_MAGIC, 8);
+    h.bom = PROF_TF_BOM;
+    h.version = PROF_TF_VERSION;
+    h.header_size = sizeof h;
+    h.pid = 4242;
+    h.tick_rate = rate;
+    h.start_ticks = start_ticks;
+    tb_put(b, &h, sizeof h);
+}
+
+static inline void tb_chunk(tbuf * b, uint32_t type, uint32_t tid,
+                            const void * p, size_t n)
+{
+    prof_tf_chunk c;
+    c.magic = PROF_TF_CHUNK_MAGIC;
+    c.type = type;
+    c.size = (uint32_t) n;
+    c.tid = tid;
+    tb_put(b, &c, sizeof c);
+    tb_put(b, p, n);
+}
+
+/* A STRINGS chunk with one label. */
+static inline void tb_string(tbuf * b, uint64_t key, const char * s)
+{
+    unsigned char e[16 + 64];
+    uint32_t len = (uint32_t) strlen(s), zero = 0;
+    size_t n = 16 + (len + 7) / 8 * 8;
+    memset(e, 0, sizeof e);
+    memcpy(e, &key, 8);
+    memcpy(e + 8, &len, 4);
+    memcpy(e + 12, &zero, 4);
+    memcpy(e + 16, s, len);
+    tb_chunk(b, PROF_TF_STRINGS, 0, e, n);
+}
+
+typedef struct { uint64_t ticks; unsigned type; uint64_t key; } tev;
+
+static inline void tb_events(tbuf * b, uint32_t tid, const tev * e, size_t n)
+{
+    size_t i;
+    prof_impl_trace_event_t * v = (prof_impl_trace_event_t *) calloc(n + 1, sizeof *v);
+    for (i = 0; i < n; i++)
+    {
+        v[i].word = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | e[i].type;
+        v[i].id = e[i].key;
+    }
+    tb_chunk(b, PROF_TF_EVENTS, tid, v, n * sizeof *v);
+    free(v);
+}
+
+static inline void tb_end(tbuf * b, uint64_t ticks, int sig)
+{
+    uint64_t e[3];
+    e[0] = ticks;
+    e[1] = 0;
+    e[2] = (uint64_t) sig;
+    tb_chunk(b, PROF_TF_END, 0, e, sizeof e);
+}
+
+/* Read n bytes with the reader; warnings go to the static buffer *warnings.
+   Returns pt_read's result. */
+static inline int read_trace(const unsigned char * d, size_t n, pt_trace * t,
+                             int symbols, const char ** warnings)
+{
+    static char w[1 << 16];
+    pt_options o;
+    FILE * f = tmpfile();
+    int rc;
+    size_t k;
+    memset(&o, 0, sizeof o);
+    o.warn = f;
+    o.resolve_symbols = symbols;
+    o.max_warnings_per_kind = 1000;
+    rc = pt_read(d, n, &o, t);
+    rewind(f);
+    k = fread(w, 1, sizeof w - 1, f);
+    w[k] = '\0';
+    fclose(f);
+    if (warnings != NULL)
+        *warnings = w;
+    return rc;
+}
+
+/* What fn(t, f, arg) writes, as a malloc'd string. */
+static inline char * report(const pt_trace * t, int what)
+{
+    FILE * f = tmpfile();
+    long n;
+    char * s;
+    if (what == 'j')
+        pt_write_json(t, f);
+    else
+        pt_write_summary(t, f, what == 'c');
+    n = ftell(f);
+    rewind(f);
+    s = (char *) calloc((size_t) n + 1, 1);
+    if (fread(s, 1, (size_t) n, f) != (size_t) n)
+        s[0] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* The zones named name in thread index th (th < 0: any): count. */
+static inline size_t count_zones(const pt_trace * t, const char * name, long th,
+                                 int flags)
+{
+    size_t i, c = 0;
+    for (i = 0; i < t->nzones; i++)
+        if (strcmp(t->zones[i].name, name) == 0
+            && (th < 0 || t->zones[i].thread == (uint32_t) th)
+            && t->zones[i].flags == flags)
+            c++;
+    return c;
+}
+
+#endif
