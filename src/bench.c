@@ -884,7 +884,7 @@ static void run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
        clock reads. */
     prof_impl_bench_counters_start(&r->ctr);
     timed = prof_impl_call_target(f, arg, r->count, &whole);
-    prof_impl_bench_counters_stop(&r->ctr);
+    prof_impl_bench_counters_stop(&r->ctr, r->count);
     c1 = prof_impl_fake_read ? whole * ns_per_tick() : prof_impl_cpu_ns();
     if (isnan(timed))
         timed = whole;
@@ -1101,7 +1101,7 @@ int prof_impl_loop_next(prof_loop * l)
     if (r == NULL)
         return 0;
     if (r->started)
-        prof_impl_bench_counters_stop(&r->ctr);     /* after the clock read */
+        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock read */
     c1 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     if (r->started)
     {

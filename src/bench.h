@@ -43,7 +43,12 @@ void prof_impl_bench_counters_init(prof_impl_run_counters * rc,
 /* Start counting (before the epoch's first clock read) / stop and fill
    rc->epoch (after its last). Nothing when rc->n == 0. */
 void prof_impl_bench_counters_start(const prof_impl_run_counters * rc);
-void prof_impl_bench_counters_stop(prof_impl_run_counters * rc);
+void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
+        ulong iterations);
+/* Tests: when set, no event set is opened and every event asked for reads
+   as fake(name, iterations) per epoch (NaN: unavailable), with no overhead
+   subtracted, so that the aggregation is checked exactly. */
+extern double (*prof_impl_fake_counts)(const char * event, ulong iterations);
 /* The process set's context line (prof_counters_context) into buf; 0 if
    the set was never opened (buf ""), else 1. */
 int prof_impl_bench_counters_context(char * buf, size_t size);

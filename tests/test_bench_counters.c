@@ -10,6 +10,7 @@
 #endif
 #include "check.h"
 #include "../src/internal.h"
+#include "../src/bench.h"
 #include "../src/json.h"
 #include "../src/compare.h"
 
@@ -93,6 +94,90 @@ static prof_counters_t probe;
 static int can(const char * name)
 {
     return prof_counters_available(&probe, prof_counters_find(&probe, name));
+}
+
+/* Exact figures: fake counts per epoch (12 instructions, 4 cycles, 3
+   branches, 0.03 branch misses per iteration, page faults unavailable);
+   every third epoch counts 10^6 extra instructions, which the median over
+   epochs must ignore. */
+static int fake_epoch;
+static double fake_counts(const char * event, ulong iters)
+{
+    double n = (double) iters;
+    if (strcmp(event, "instructions") == 0)
+        return 12.0 * n + (fake_epoch++ % 3 == 2 ? 1e6 : 0.0);
+    if (strcmp(event, "cycles") == 0) return 4.0 * n;
+    if (strcmp(event, "branches") == 0) return 3.0 * n;
+    if (strcmp(event, "branch-misses") == 0) return 0.03 * n;
+    if (strcmp(event, "context-switches") == 0) return 0.0;
+    return NAN;
+}
+
+static void test_fake_counts(void)
+{
+    FILE * f = tmpfile(), * g = tmpfile();
+    prof_bench * b;
+    const prof_result * r;
+    const char * s;
+
+    prof_impl_fake_counts = fake_counts;
+    b = suite(f, PROF_FORMAT_MD, "instructions,cycles,branches,branch-misses,"
+              "page-faults,context-switches");
+    prof_bench_set_epoch_iterations(b, 100);
+    prof_bench_set_epochs(b, 9);
+    r = prof_bench_run(b, "fake", cost5, NULL);
+    CHECK(r != NULL && r->ncounters == 6, "fake: counters");
+    if (r == NULL)
+        return;
+    CHECK(r->counters[0] == 12.0 && r->counters[1] == 4.0
+          && r->counters[2] == 3.0 && fabs(r->counters[3] - 0.03) < 1e-15
+          && isnan(r->counters[4]) && r->counters[5] == 0.0,
+          "fake per op: %g %g %g %g %g %g", r->counters[0], r->counters[1],
+          r->counters[2], r->counters[3], r->counters[4], r->counters[5]);
+    CHECK(r->ipc == 3.0 && fabs(r->branch_miss_pct - 1.0) < 1e-12,
+          "ipc %g miss %g", r->ipc, r->branch_miss_pct);
+    /* per unit with a batch; the loop macro too */
+    prof_bench_set_batch(b, 2.0, "item");
+    PROF_BENCH_LOOP(b, "fake loop") { PROF_CLOBBER(); }
+    r = prof_bench_result(b, 1);
+    CHECK(r != NULL && r->counters[1] == 2.0 && r->ipc == 3.0,
+          "loop per item: %g", r ? r->counters[1] : NAN);
+    CHECK(prof_impl_perf_open_calls == 0, "fake counts opened perf events");
+    s = slurp(f);
+    CHECK(strstr(s, "|     ins/op |     cyc/op |        IPC |     bra/op |"
+                    "      miss% |  faults/op |     ctx/op |     total |"),
+          "fake header: %s", s);
+    CHECK(strstr(s, "|         12 |          4 |      3.000 |          3 |"
+                    "      1.00% |        n/a |        0.0 |"), "fake row: %s", s);
+    CHECK(strstr(s, "|   ins/item |   cyc/item |        IPC |   bra/item |"
+                    "      miss% | faults/item |   ctx/item |"),
+          "header for the new unit: %s", s);
+    CHECK(strstr(s, "|          6 |          2 |      3.000 |        1.5 |"
+                    "      1.00% |        n/a |        0.0 |"), "loop row: %s", s);
+
+    CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
+    s = slurp(g);
+    CHECK(strstr(s, ",samples,instructions,cycles,branches,branch-misses,"
+                    "page-faults,context-switches,ipc,branch_miss_pct\n"),
+          "csv header: %s", s);
+    CHECK(strstr(s, "\",12,4,3,0.03,,0,3,1\n"), "csv row: %s", s);
+    rewind(g);
+    CHECK(prof_bench_write(b, g, PROF_FORMAT_JSON) == 0, "json");
+    s = slurp(g);
+    /* an epoch entry: its own counts, the outlier epoch included */
+    CHECK(strstr(s, "\"time_unit\": \"ns\",\n      \"instructions\": 12,\n"
+                    "      \"cycles\": 4,\n      \"branches\": 3,\n"
+                    "      \"branch-misses\": 0.03,\n"
+                    "      \"context-switches\": 0,\n      \"ipc\": 3,\n"
+                    "      \"branch_miss_pct\": 1\n    }"), "epoch entry: %s", s);
+    CHECK(strstr(s, "\"instructions\": 10012,"), "outlier epoch: %s", s);
+    CHECK(!strstr(s, "page-faults"), "unavailable event written");
+    CHECK(strstr(s, "\"aggregate_name\": \"median\",") && count_of(s,
+          "\"cycles\": 4,") >= 9, "median entry: %s", s);
+    prof_bench_free(b);
+    prof_impl_fake_counts = NULL;
+    fclose(f);
+    fclose(g);
 }
 
 static void test_off(void)
@@ -357,6 +442,7 @@ int main(void)
 {
     page_size = sysconf(_SC_PAGESIZE);
     prof_impl_set_fake_clock(fake_read, 1e9);
+    test_fake_counts();
     test_off();
     /* our own probe opens after the off test, which must see no perf call */
     prof_counters_open(&probe, EVENTS);
