@@ -501,7 +501,8 @@ int prof_bench_set_output(prof_bench * b, FILE * out);
    a message if it cannot be opened for writing. */
 int prof_bench_set_output_path(prof_bench * b, const char * path);
 /* Run only benchmarks whose name matches this POSIX extended regular
-   expression; NULL or "" runs all; -1 and a message if it does not compile. */
+   expression (on Windows, which has no <regex.h>: contains this substring);
+   NULL or "" runs all; -1 and a message if it does not compile. */
 int prof_bench_set_filter(prof_bench * b, const char * regex);
 /* Read --format=md|csv|json|none, --out=FILE, --filter=REGEX and
    --counters[=LIST] (no LIST: the default events; "off": none) from the

@@ -26,6 +26,47 @@ static int bad(const char * what, double value)
     return -1;
 }
 
+/* The name filter: a POSIX extended regular expression, or a plain
+   substring where there is no <regex.h> (Windows). */
+static int filter_compile(prof_impl_regex * re, const char * text,
+        char * msg, size_t size)
+{
+#if defined(_WIN32)
+    size_t n = strlen(text) + 1;
+    re->text = (char *) malloc(n);
+    if (re->text == NULL)
+    {
+        prof_impl_copy(msg, size, "out of memory");
+        return -1;
+    }
+    memcpy(re->text, text, n);
+    return 0;
+#else
+    int rc = regcomp(re, text, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0)
+        regerror(rc, re, msg, size);
+    return rc;
+#endif
+}
+
+static int filter_match(const prof_impl_regex * re, const char * name)
+{
+#if defined(_WIN32)
+    return strstr(name, re->text) != NULL;
+#else
+    return regexec(re, name, 0, NULL, 0) == 0;
+#endif
+}
+
+static void filter_free(prof_impl_regex * re)
+{
+#if defined(_WIN32)
+    free(re->text);
+#else
+    regfree(re);
+#endif
+}
+
 #define NEED_SUITE(b, func) \
     if ((b) == NULL) { prof_impl_warn("%s: the suite is NULL", func); return -1; }
 
@@ -90,7 +131,7 @@ void prof_bench_free(prof_bench * b)
         free(b->queue[i].name);
     free(b->queue);
     if (b->has_filter)
-        regfree(&b->filter);
+        filter_free(&b->filter);
     if (b->own_out && b->out != NULL)
         fclose(b->out);
     free(b);
@@ -311,26 +352,23 @@ int prof_bench_set_output_path(prof_bench * b, const char * path)
 
 int prof_bench_set_filter(prof_bench * b, const char * regex)
 {
-    regex_t re;
-    int rc;
+    prof_impl_regex re;
+    char msg[128];
     NEED_SUITE(b, "prof_bench_set_filter");
     if (regex == NULL || *regex == '\0')
     {
         if (b->has_filter)
-            regfree(&b->filter);
+            filter_free(&b->filter);
         b->has_filter = 0;
         return 0;
     }
-    rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0)
+    if (filter_compile(&re, regex, msg, sizeof msg) != 0)
     {
-        char msg[128];
-        regerror(rc, &re, msg, sizeof msg);
         prof_impl_warn("bad filter \"%s\": %s; filter unchanged", regex, msg);
         return -1;
     }
     if (b->has_filter)
-        regfree(&b->filter);
+        filter_free(&b->filter);
     b->filter = re;
     b->has_filter = 1;
     return 0;
@@ -870,7 +908,7 @@ static const char * run_name(prof_bench * b, const char * name, char * buf)
         prof_impl_warn("benchmark name is NULL; named \"%s\"", buf);
         name = buf;
     }
-    if (b->has_filter && regexec(&b->filter, name, 0, NULL, 0) != 0)
+    if (b->has_filter && !filter_match(&b->filter, name))
         return NULL;
     return name;
 }

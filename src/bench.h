@@ -9,7 +9,14 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <regex.h>
+#if defined(_WIN32)
+/* No POSIX <regex.h> on Windows (MinGW, MSVC): there the filter is a plain
+   substring of the name. */
+typedef struct { char * text; } prof_impl_regex;
+#else
+# include <regex.h>
+typedef regex_t prof_impl_regex;
+#endif
 
 typedef struct
 {
@@ -114,7 +121,7 @@ struct prof_bench
     int own_out, md_header_done, write_failed;
     int md_counters_done;   /* the counters' context line printed */
     char md_cols[512];      /* the counter columns of the last header */
-    regex_t filter;
+    prof_impl_regex filter;
     int has_filter;
     prof_impl_result ** results;
     int nresults, capresults;
