@@ -52,6 +52,12 @@ void prof_impl_bench_counters_init(prof_impl_run_counters * rc,
 void prof_impl_bench_counters_start(const prof_impl_run_counters * rc);
 void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
         ulong iterations);
+/* An epoch's count from the running totals a (before) and b (after):
+   the raw difference scaled by the differences of time enabled / time
+   running (multiplexing), minus overhead, at least 0; NaN for an unknown
+   count or an event that was enabled but never ran during the epoch. */
+double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
+        const prof_counter_value_t * b, double overhead);
 /* Tests: when set, no event set is opened and every event asked for reads
    as fake(name, iterations) per epoch (NaN: unavailable), with no overhead
    subtracted, so that the aggregation is checked exactly. */

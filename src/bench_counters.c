@@ -150,18 +150,21 @@ void prof_impl_bench_counters_start(const prof_impl_run_counters * rc)
         (void) prof_counters_start(&set);
 }
 
-/* The count between two readings of the running totals, corrected for
-   multiplexing; NaN where unknown. */
-static double delta(const prof_counter_value_t * a,
-        const prof_counter_value_t * b)
+double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
+        const prof_counter_value_t * b, double overhead)
 {
     double raw = b->raw - a->raw, en = b->enabled_ns - a->enabled_ns;
-    double run = b->running_ns - a->running_ns;
+    double run = b->running_ns - a->running_ns, v;
     if (raw != raw)
         return NAN;
     if (run > 0.0)
-        return raw * en / run;
-    return en > 0.0 ? NAN : raw;
+        v = raw * en / run;
+    else if (en > 0.0)
+        return NAN;         /* enabled but never on the PMU: unknown */
+    else
+        v = raw;
+    v -= overhead;
+    return v < 0.0 ? 0.0 : v;   /* noise below the overhead: like times */
 }
 
 void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
@@ -185,9 +188,8 @@ void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
         double v = NAN;
         if (ok && j >= 0 && prof_counters_available(&set, j))
         {
-            v = delta(&last[j], &now[j]) - ovh[j].value;
-            if (v < 0.0)
-                v = 0.0;    /* noise below the overhead: like times */
+            v = prof_impl_bench_counters_delta(&last[j], &now[j],
+                                               ovh[j].value);
         }
         rc->epoch[i] = v;
     }

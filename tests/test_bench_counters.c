@@ -180,6 +180,23 @@ static void test_fake_counts(void)
     fclose(g);
 }
 
+/* One epoch's count from two readings of the running totals. */
+static void test_delta(void)
+{
+    prof_counter_value_t a = { 1000.0, 1000.0, 5000.0, 5000.0 }, b = a;
+    b.raw = 1100.0; b.enabled_ns = 5200.0; b.running_ns = 5100.0;
+    /* 100 counted while running 100 of 200 ns: 200 */
+    CHECK(prof_impl_bench_counters_delta(&a, &b, 0.0) == 200.0, "multiplexed");
+    CHECK(prof_impl_bench_counters_delta(&a, &b, 7.0) == 193.0, "overhead");
+    CHECK(prof_impl_bench_counters_delta(&a, &b, 250.0) == 0.0, "below overhead");
+    b.running_ns = 5000.0;      /* enabled, never ran: unknown, not 0 */
+    CHECK(isnan(prof_impl_bench_counters_delta(&a, &b, 0.0)), "never ran");
+    b.enabled_ns = 5000.0;      /* software event, no time fields moved */
+    CHECK(prof_impl_bench_counters_delta(&a, &b, 0.0) == 100.0, "unscaled");
+    b.raw = NAN;
+    CHECK(isnan(prof_impl_bench_counters_delta(&a, &b, 0.0)), "unavailable");
+}
+
 static void test_off(void)
 {
     FILE * f = tmpfile(), * g = tmpfile();
@@ -442,6 +459,7 @@ int main(void)
 {
     page_size = sysconf(_SC_PAGESIZE);
     prof_impl_set_fake_clock(fake_read, 1e9);
+    test_delta();
     test_fake_counts();
     test_off();
     /* our own probe opens after the off test, which must see no perf call */
