@@ -15,6 +15,7 @@
 #include "../src/compare.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 #define PAGES 16
@@ -455,6 +456,36 @@ static void test_bad_input(void)
     fclose(f);
 }
 
+/* A suite on another thread than the one that opened the process's set:
+   its events are n/a (the set counts the opening thread), with a message. */
+static void * other_thread(void * arg)
+{
+    prof_bench * b = prof_bench_new();
+    const prof_result * r;
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_epoch_iterations(b, 4);
+    prof_bench_set_epochs(b, 6);
+    prof_bench_set_counters(b, "page-faults");
+    r = prof_bench_run(b, "other thread", touch_pages, NULL);
+    *(double *) arg = r != NULL && r->ncounters == 1 ? r->counters[0] : -1.0;
+    prof_bench_free(b);
+    return NULL;
+}
+
+static void test_other_thread(void)
+{
+    pthread_t t;
+    double pf = 0.0;
+    capture_t cap;
+    const char * err;
+    capture_begin(&cap, 2);
+    if (pthread_create(&t, NULL, other_thread, &pf) == 0)
+        pthread_join(t, NULL);
+    err = capture_end(&cap);
+    CHECK(isnan(pf), "another thread's count: %g (expected n/a)", pf);
+    CHECK(strstr(err, "counts the thread that opened it"), "msg: %s", err);
+}
+
 int main(void)
 {
     page_size = sysconf(_SC_PAGESIZE);
@@ -467,6 +498,7 @@ int main(void)
     test_page_faults();
     test_loop_and_outputs();
     test_bad_input();
+    test_other_thread();
     prof_counters_close(&probe);
     prof_impl_set_fake_clock(NULL, 0);
     return check_report("test_bench_counters");
