@@ -484,7 +484,7 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
    9.4% vs 22% loaded). */
 int prof_bench_set_interleave(prof_bench * b, int on);
 /* Count these events (a prof_counters_open list: "cycles,instructions,
-   branches,branch-misses,page-faults,...", or "default" for
+   branches,branch-misses,page-faults,...", or "default" or "on" for
    PROF_COUNTERS_DEFAULT) around every epoch of the next benchmarks, and
    report them per unit (prof_result.counters, the table, CSV and JSON).
    NULL, "" or "off" (default): no counters and no perf system call. The
