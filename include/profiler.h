@@ -489,7 +489,8 @@ int prof_bench_set_interleave(prof_bench * b, int on);
    report them per unit (prof_result.counters, the table, CSV and JSON).
    NULL, "" or "off" (default): no counters and no perf system call. The
    first list asked for opens one event set for the whole process (shared
-   by all suites, closed at exit); events outside it read n/a. The counters
+   by all suites, closed at exit); events outside it, and suites on other
+   threads than the one that opened it, read n/a. The counters
    span the whole target call, set-up outside prof_start/prof_stop
    included. -1 with a message for an unknown or repeated name. */
 int prof_bench_set_counters(prof_bench * b, const char * events);
