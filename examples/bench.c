@@ -1,5 +1,8 @@
 /* bench: the statistical runner on a function target and on inline code,
-   printed as a markdown table. Try --format=json or --filter=chain. */
+   printed as a markdown table. Try --format=json or --filter=chain, and
+   --counters (or PROFILER_COUNTERS=default) for instructions, cycles, IPC,
+   branches, branch-miss %, page faults and context switches per operation;
+   --counters=page-faults,task-clock counts only those. */
 #include <stdint.h>
 #include "profiler.h"
 

@@ -403,6 +403,16 @@ typedef struct prof_result
     double relative_pct;    /* 100 * baseline median / this median, or NaN */
     int flags;              /* PROF_RESULT_* bits */
     const char * warning;   /* "" or the advice printed with the row */
+    /* Event counts per batch unit (prof_bench_set_counters): for each event
+       asked for, the median over the measured epochs of (the epoch's count
+       - one start/stop pair's counting overhead) / (iterations x batch).
+       NaN (never 0) for an event the machine cannot count: the markdown
+       context says why. task-clock is in ns per unit. */
+    int ncounters;                      /* 0 when counters are off */
+    const char * const * counter_names; /* perf stat names [ncounters] */
+    const double * counters;            /* per unit [ncounters] */
+    double ipc;             /* instructions / cycles of the medians, or NaN */
+    double branch_miss_pct; /* 100 * branch-misses / branches, or NaN */
 } prof_result;
 
 /* A new suite with the default settings below, writing markdown to stdout;
@@ -473,6 +483,17 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
    with 31 x 3 ms epochs it did in every session (0.8% vs 2.6% quiet,
    9.4% vs 22% loaded). */
 int prof_bench_set_interleave(prof_bench * b, int on);
+/* Count these events (a prof_counters_open list: "cycles,instructions,
+   branches,branch-misses,page-faults,...", or "default" or "on" for
+   PROF_COUNTERS_DEFAULT) around every epoch of the next benchmarks, and
+   report them per unit (prof_result.counters, the table, CSV and JSON).
+   NULL, "" or "off" (default): no counters and no perf system call. The
+   first list asked for opens one event set for the whole process (shared
+   by all suites, closed at exit); events outside it, and suites on other
+   threads than the one that opened it, read n/a. The counters
+   span the whole target call, set-up outside prof_start/prof_stop
+   included. -1 with a message for an unknown or repeated name. */
+int prof_bench_set_counters(prof_bench * b, const char * events);
 /* Output format, and the stream for it (default stdout; NULL: no output).
    The stream is not closed by the suite. */
 int prof_bench_set_format(prof_bench * b, prof_format format);
@@ -481,13 +502,15 @@ int prof_bench_set_output(prof_bench * b, FILE * out);
    a message if it cannot be opened for writing. */
 int prof_bench_set_output_path(prof_bench * b, const char * path);
 /* Run only benchmarks whose name matches this POSIX extended regular
-   expression; NULL or "" runs all; -1 and a message if it does not compile. */
+   expression (on Windows, which has no <regex.h>: contains this substring);
+   NULL or "" runs all; -1 and a message if it does not compile. */
 int prof_bench_set_filter(prof_bench * b, const char * regex);
-/* Read --format=md|csv|json|none, --out=FILE and --filter=REGEX from the
+/* Read --format=md|csv|json|none, --out=FILE, --filter=REGEX and
+   --counters[=LIST] (no LIST: the default events; "off": none) from the
    command line (other arguments are left alone), after the environment
-   variables PROFILER_FORMAT, PROFILER_OUT and PROFILER_FILTER. Returns 0, or
-   -1 after a message for an unknown format, an unwritable file or a bad
-   regex. */
+   variables PROFILER_FORMAT, PROFILER_OUT, PROFILER_FILTER and
+   PROFILER_COUNTERS. Returns 0, or -1 after a message for an unknown
+   format, an unwritable file, a bad regex or an unknown event. */
 int prof_bench_args(prof_bench * b, int argc, char ** argv);
 
 /* Run target(arg, iterations) epoch by epoch and return its result (also
@@ -513,6 +536,10 @@ const prof_result * prof_bench_result(const prof_bench * b, int i);
    linearly [ns/unit]; deciles are p = 10, 20, ... NaN for NULL or p out of
    range. */
 double prof_result_percentile(const prof_result * r, double p);
+/* r's count of event (a perf stat name or alias) per unit, as in
+   r->counters; NaN if it was not counted or is unavailable, and NaN with a
+   message for a NULL r or an unknown name. */
+double prof_result_counter(const prof_result * r, const char * event);
 
 /* Write the results not yet written in the CSV or JSON format to the
    output, with the JSON context. Returns 0, or -1 if writing failed. */

@@ -26,6 +26,47 @@ static int bad(const char * what, double value)
     return -1;
 }
 
+/* The name filter: a POSIX extended regular expression, or a plain
+   substring where there is no <regex.h> (Windows). */
+static int filter_compile(prof_impl_regex * re, const char * text,
+        char * msg, size_t size)
+{
+#if defined(_WIN32)
+    size_t n = strlen(text) + 1;
+    re->text = (char *) malloc(n);
+    if (re->text == NULL)
+    {
+        prof_impl_copy(msg, size, "out of memory");
+        return -1;
+    }
+    memcpy(re->text, text, n);
+    return 0;
+#else
+    int rc = regcomp(re, text, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0)
+        regerror(rc, re, msg, size);
+    return rc;
+#endif
+}
+
+static int filter_match(const prof_impl_regex * re, const char * name)
+{
+#if defined(_WIN32)
+    return strstr(name, re->text) != NULL;
+#else
+    return regexec(re, name, 0, NULL, 0) == 0;
+#endif
+}
+
+static void filter_free(prof_impl_regex * re)
+{
+#if defined(_WIN32)
+    free(re->text);
+#else
+    regfree(re);
+#endif
+}
+
 #define NEED_SUITE(b, func) \
     if ((b) == NULL) { prof_impl_warn("%s: the suite is NULL", func); return -1; }
 
@@ -73,6 +114,7 @@ static void free_result(prof_impl_result * r)
     free(r->samples);
     free(r->cpu);
     free(r->iters);
+    free(r->ev);
     free(r);
 }
 
@@ -89,7 +131,7 @@ void prof_bench_free(prof_bench * b)
         free(b->queue[i].name);
     free(b->queue);
     if (b->has_filter)
-        regfree(&b->filter);
+        filter_free(&b->filter);
     if (b->own_out && b->out != NULL)
         fclose(b->out);
     free(b);
@@ -239,6 +281,28 @@ int prof_bench_set_complexity_n(prof_bench * b, double n)
     return 0;
 }
 
+int prof_bench_set_counters(prof_bench * b, const char * events)
+{
+    NEED_SUITE(b, "prof_bench_set_counters");
+    if (events == NULL || *events == '\0' || strcmp(events, "off") == 0)
+    {
+        b->s.counters[0] = '\0';
+        return 0;
+    }
+    if (strcmp(events, "default") == 0 || strcmp(events, "on") == 0)
+        events = PROF_COUNTERS_DEFAULT;
+    if (strlen(events) >= sizeof b->s.counters)
+    {
+        prof_impl_warn("prof_bench_set_counters: event list too long; "
+                       "setting unchanged");
+        return -1;
+    }
+    if (prof_impl_counters_check(events, "prof_bench_set_counters") < 0)
+        return -1;  /* the message said which name */
+    strcpy(b->s.counters, events);
+    return 0;
+}
+
 int prof_bench_set_interleave(prof_bench * b, int on)
 {
     NEED_SUITE(b, "prof_bench_set_interleave");
@@ -288,26 +352,23 @@ int prof_bench_set_output_path(prof_bench * b, const char * path)
 
 int prof_bench_set_filter(prof_bench * b, const char * regex)
 {
-    regex_t re;
-    int rc;
+    prof_impl_regex re;
+    char msg[128];
     NEED_SUITE(b, "prof_bench_set_filter");
     if (regex == NULL || *regex == '\0')
     {
         if (b->has_filter)
-            regfree(&b->filter);
+            filter_free(&b->filter);
         b->has_filter = 0;
         return 0;
     }
-    rc = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0)
+    if (filter_compile(&re, regex, msg, sizeof msg) != 0)
     {
-        char msg[128];
-        regerror(rc, &re, msg, sizeof msg);
         prof_impl_warn("bad filter \"%s\": %s; filter unchanged", regex, msg);
         return -1;
     }
     if (b->has_filter)
-        regfree(&b->filter);
+        filter_free(&b->filter);
     b->filter = re;
     b->has_filter = 1;
     return 0;
@@ -339,17 +400,19 @@ static int apply_option(prof_bench * b, const char * key, const char * value)
     }
     if (strcmp(key, "out") == 0)
         return prof_bench_set_output_path(b, value);
+    if (strcmp(key, "counters") == 0)
+        return prof_bench_set_counters(b, value);
     return prof_bench_set_filter(b, value);
 }
 
 int prof_bench_args(prof_bench * b, int argc, char ** argv)
 {
-    static const char * keys[] = { "format", "out", "filter" };
+    static const char * keys[] = { "format", "out", "filter", "counters" };
     static const char * envs[] = { "PROFILER_FORMAT", "PROFILER_OUT",
-                                   "PROFILER_FILTER" };
+                                   "PROFILER_FILTER", "PROFILER_COUNTERS" };
     int i, k, rc = 0;
     NEED_SUITE(b, "prof_bench_args");
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < 4; k++)
     {
         const char * v = getenv(envs[k]);
         if (v != NULL && *v != '\0' && apply_option(b, keys[k], v) != 0)
@@ -360,7 +423,13 @@ int prof_bench_args(prof_bench * b, int argc, char ** argv)
         const char * a = argv[i];
         if (a == NULL || strncmp(a, "--", 2) != 0)
             continue;
-        for (k = 0; k < 3; k++)
+        if (strcmp(a, "--counters") == 0)   /* the default events */
+        {
+            if (apply_option(b, "counters", "default") != 0)
+                rc = -1;
+            continue;
+        }
+        for (k = 0; k < 4; k++)
         {
             size_t n = strlen(keys[k]);
             if (strncmp(a + 2, keys[k], n) == 0 && a[2 + n] == '=')
@@ -446,7 +515,12 @@ static void run_init(prof_impl_run * r, prof_bench * b, const char * name,
     r->samples = (double *) calloc((size_t) s->epochs, sizeof *r->samples);
     r->iters = (ulong *) calloc((size_t) s->epochs, sizeof *r->iters);
     r->cpu_samples = (double *) calloc((size_t) s->epochs, sizeof *r->cpu_samples);
-    if (r->samples == NULL || r->iters == NULL || r->cpu_samples == NULL)
+    prof_impl_bench_counters_init(&r->ctr, s->counters);
+    if (r->ctr.n > 0)
+        r->ev_samples = (double *) calloc((size_t) s->epochs * (size_t) r->ctr.n,
+                                          sizeof *r->ev_samples);
+    if (r->samples == NULL || r->iters == NULL || r->cpu_samples == NULL
+        || (r->ctr.n > 0 && r->ev_samples == NULL))
     {
         prof_impl_warn("%s: out of memory", name);
         r->phase = PH_DONE;
@@ -515,7 +589,7 @@ static void set_measure_count(prof_impl_run * r)
 static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
 {
     double npt = ns_per_tick();
-    int i = r->got++;
+    int i = r->got++, k;
     r->iters[i] = r->count;
     r->net_ticks_sum += net_ticks;
     if (net_ticks < 10.0 * r->pair_ticks && r->pair_ticks > 0.0)
@@ -524,6 +598,9 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
         net_ticks = 0.0;
     r->samples[i] = net_ticks * npt / ((double) r->count * r->s.batch);
     r->cpu_samples[i] = cpu_ns / ((double) r->count * r->s.batch);
+    for (k = 0; k < r->ctr.n; k++)
+        r->ev_samples[i * r->ctr.n + k] = r->ctr.epoch[k]
+                                        / ((double) r->count * r->s.batch);
     r->cpu_ns_sum += cpu_ns;
 }
 
@@ -642,6 +719,53 @@ static void append(char * buf, size_t size, const char * text)
         prof_impl_copy(buf + n, size - n, text);
 }
 
+/* The per-unit median over the measured epochs of each counted event (NaN
+   epochs left out: a failed read), IPC and branch-miss % from those
+   medians, into res; work has room for the epochs. */
+static void counter_results(prof_impl_result * res, prof_impl_run * r,
+        double * work)
+{
+    prof_result * p = &res->pub;
+    int i, k, m, n = r->got, nev = r->ctr.n;
+    double ins = NAN, cyc = NAN, bra = NAN, miss = NAN;
+    res->nev = nev;
+    res->ev = r->ev_samples;
+    for (k = 0; k < nev; k++)
+    {
+        for (i = m = 0; i < n; i++)
+            if (r->ev_samples[i * nev + k] == r->ev_samples[i * nev + k])
+                work[m++] = r->ev_samples[i * nev + k];
+        prof_impl_sort(work, m);
+        res->ev_names[k] = r->ctr.names[k];
+        res->ev_median[k] = m > 0 ? prof_impl_quantile(work, m, 0.5) : NAN;
+        if (strcmp(r->ctr.names[k], "instructions") == 0) ins = res->ev_median[k];
+        if (strcmp(r->ctr.names[k], "cycles") == 0) cyc = res->ev_median[k];
+        if (strcmp(r->ctr.names[k], "branches") == 0) bra = res->ev_median[k];
+        if (strcmp(r->ctr.names[k], "branch-misses") == 0) miss = res->ev_median[k];
+    }
+    p->ncounters = nev;
+    p->counter_names = nev > 0 ? res->ev_names : NULL;
+    p->counters = nev > 0 ? res->ev_median : NULL;
+    p->ipc = cyc > 0.0 ? ins / cyc : NAN;
+    p->branch_miss_pct = bra > 0.0 ? 100.0 * miss / bra : NAN;
+}
+
+double prof_result_counter(const prof_result * r, const char * event)
+{
+    const char * name = prof_impl_counters_canonical(event);
+    int k;
+    if (r == NULL || name == NULL)
+    {
+        prof_impl_warn("prof_result_counter: %s", r == NULL ? "the result is "
+                       "NULL" : "unknown event name");
+        return NAN;
+    }
+    for (k = 0; k < r->ncounters; k++)
+        if (strcmp(r->counter_names[k], name) == 0)
+            return r->counters[k];
+    return NAN;
+}
+
 /* Turn a finished run into a result kept by the suite; prints its row. */
 static const prof_result * run_finish(prof_impl_run * r)
 {
@@ -660,6 +784,7 @@ static const prof_result * run_finish(prof_impl_run * r)
             prof_impl_warn("%s: out of memory; result lost", r->name);
         free(res);
         free(r->samples); free(r->iters); free(r->cpu_samples);
+        free(r->ev_samples);
         return NULL;
     }
     res->name = dup_string(r->name);
@@ -747,8 +872,9 @@ static const prof_result * run_finish(prof_impl_run * r)
         if (len > 0 && res->warning[len - 1] == ' ')
             res->warning[len - 1] = '\0';
     }
-    free(sorted);
     res->cpu = r->cpu_samples;
+    counter_results(res, r, sorted);
+    free(sorted);
 
     if (add_result(b, res) != 0)
     {
@@ -782,7 +908,7 @@ static const char * run_name(prof_bench * b, const char * name, char * buf)
         prof_impl_warn("benchmark name is NULL; named \"%s\"", buf);
         name = buf;
     }
-    if (b->has_filter && regexec(&b->filter, name, 0, NULL, 0) != 0)
+    if (b->has_filter && !filter_match(&b->filter, name))
         return NULL;
     return name;
 }
@@ -792,7 +918,11 @@ static void run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
     double whole, timed, c0, c1;
     long s0 = prof_impl_switches();
     c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    /* The counters run around the whole call, their ioctls outside the
+       clock reads. */
+    prof_impl_bench_counters_start(&r->ctr);
     timed = prof_impl_call_target(f, arg, r->count, &whole);
+    prof_impl_bench_counters_stop(&r->ctr, r->count);
     c1 = prof_impl_fake_read ? whole * ns_per_tick() : prof_impl_cpu_ns();
     if (isnan(timed))
         timed = whole;
@@ -1008,6 +1138,8 @@ int prof_impl_loop_next(prof_loop * l)
     prof_impl_run * r = (prof_impl_run *) l->impl;
     if (r == NULL)
         return 0;
+    if (r->started)
+        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock read */
     c1 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     if (r->started)
     {
@@ -1027,6 +1159,7 @@ int prof_impl_loop_next(prof_loop * l)
     else if (r->phase == PH_DONE)
     {
         free(r->samples); free(r->iters); free(r->cpu_samples);
+        free(r->ev_samples);
         free(r->owned_name);
         free(r);
         l->impl = NULL;
@@ -1036,6 +1169,7 @@ int prof_impl_loop_next(prof_loop * l)
     l->iterations = r->count;
     r->sw0 = prof_impl_switches();
     r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    prof_impl_bench_counters_start(&r->ctr);        /* before the clock read */
     r->t0 = prof_impl_read();
     return 1;
 }
@@ -1134,7 +1268,7 @@ prof_comparison prof_bench_compare(prof_bench * b,
         fflush(b->out);
     }
     free(ratio);
-    free(ra.samples); free(ra.iters); free(ra.cpu_samples);
-    free(rb.samples); free(rb.iters); free(rb.cpu_samples);
+    free(ra.samples); free(ra.iters); free(ra.cpu_samples); free(ra.ev_samples);
+    free(rb.samples); free(rb.iters); free(rb.cpu_samples); free(rb.ev_samples);
     return c;
 }

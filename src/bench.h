@@ -9,7 +9,14 @@
 #include "internal.h"
 
 #include <errno.h>
-#include <regex.h>
+#if defined(_WIN32)
+/* No POSIX <regex.h> on Windows (MinGW, MSVC): there the filter is a plain
+   substring of the name. */
+typedef struct { char * text; } prof_impl_regex;
+#else
+# include <regex.h>
+typedef regex_t prof_impl_regex;
+#endif
 
 typedef struct
 {
@@ -20,7 +27,44 @@ typedef struct
     double budget_s, jitter, batch;
     char unit[32];
     double complexity_n;
+    char counters[256];     /* event list; "" = counters off */
 } prof_impl_settings;
+
+/* The runner's event counters (bench_counters.c). One prof_counters_t per
+   process, opened by the first run that asks for counters and closed at
+   exit; each run maps the events it asks for onto it. */
+typedef struct
+{
+    int n;                              /* events asked for (0: off) */
+    int active;                         /* the set counts this thread */
+    int idx[PROF_COUNTERS_MAX];         /* index in the set, -1: n/a */
+    const char * names[PROF_COUNTERS_MAX];  /* perf stat names (static) */
+    double epoch[PROF_COUNTERS_MAX];    /* the last epoch's counts, overhead
+                                           subtracted; NaN if n/a */
+} prof_impl_run_counters;
+
+/* Set rc up for the events of list ("" or NULL: off, no perf call). Opens
+   the process's set on first use. */
+void prof_impl_bench_counters_init(prof_impl_run_counters * rc,
+        const char * list);
+/* Start counting (before the epoch's first clock read) / stop and fill
+   rc->epoch (after its last). Nothing when rc->n == 0. */
+void prof_impl_bench_counters_start(const prof_impl_run_counters * rc);
+void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
+        ulong iterations);
+/* An epoch's count from the running totals a (before) and b (after):
+   the raw difference scaled by the differences of time enabled / time
+   running (multiplexing), minus overhead, at least 0; NaN for an unknown
+   count or an event that was enabled but never ran during the epoch. */
+double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
+        const prof_counter_value_t * b, double overhead);
+/* Tests: when set, no event set is opened and every event asked for reads
+   as fake(name, iterations) per epoch (NaN: unavailable), with no overhead
+   subtracted, so that the aggregation is checked exactly. */
+extern double (*prof_impl_fake_counts)(const char * event, ulong iterations);
+/* The process set's context line (prof_counters_context) into buf; 0 if
+   the set was never opened (buf ""), else 1. */
+int prof_impl_bench_counters_context(char * buf, size_t size);
 
 /* A result and the storage its pointers refer to. */
 typedef struct
@@ -32,6 +76,10 @@ typedef struct
     ulong * iters;
     char unit[32];
     char warning[768];
+    int nev;
+    const char * ev_names[PROF_COUNTERS_MAX];
+    double ev_median[PROF_COUNTERS_MAX];  /* per unit */
+    double * ev;        /* per unit, epoch k event i at ev[k * nev + i] */
     int written;        /* already written by prof_bench_finish */
 } prof_impl_result;
 
@@ -64,6 +112,8 @@ typedef struct
     ulong * iters;
     unsigned long long rng;
     double t0, c0;      /* the loop macro's epoch start */
+    prof_impl_run_counters ctr;
+    double * ev_samples;    /* per unit, [epochs * ctr.n] */
 } prof_impl_run;
 
 struct prof_bench
@@ -75,7 +125,9 @@ struct prof_bench
     prof_format format;
     FILE * out;
     int own_out, md_header_done, write_failed;
-    regex_t filter;
+    int md_counters_done;   /* the counters' context line printed */
+    char md_cols[512];      /* the counter columns of the last header */
+    prof_impl_regex filter;
     int has_filter;
     prof_impl_result ** results;
     int nresults, capresults;

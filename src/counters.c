@@ -309,8 +309,8 @@ static int lookup(const char * name, size_t len)
 }
 
 /* Fill kinds[] from the comma-separated list; the count, or -1 after a
-   message. */
-static int parse_events(const char * list, int * kinds)
+   message that starts with func. */
+static int parse_events(const char * list, int * kinds, const char * func)
 {
     const char * p = list;
     int n = 0, i, commas = 0;
@@ -319,8 +319,8 @@ static int parse_events(const char * list, int * kinds)
         commas += list[i] == ',';
     if (commas >= PROF_COUNTERS_MAX)
     {
-        prof_impl_warn("prof_counters_open: too many events in \"%s\" (at most %d)",
-                       list, PROF_COUNTERS_MAX);
+        prof_impl_warn("%s: too many events in \"%s\" (at most %d)",
+                       func, list, PROF_COUNTERS_MAX);
         return -1;
     }
     for (;;)
@@ -337,22 +337,23 @@ static int parse_events(const char * list, int * kinds)
             len--;
         if (len == 0)
         {
-            prof_impl_warn("prof_counters_open: empty event name in \"%s\"", list);
+            prof_impl_warn("%s: empty event name in \"%s\"", func, list);
             return -1;
         }
         k = lookup(p, len);
         if (k < 0)
         {
-            prof_impl_warn("prof_counters_open: unknown event \"%.*s\" (known: cycles, "
+            prof_impl_warn("%s: unknown event \"%.*s\" (known: cycles, "
                            "ref-cycles, instructions, branches, branch-misses, "
                            "cache-references, cache-misses, task-clock, page-faults, "
-                           "context-switches, cpu-migrations)", (int) len, p);
+                           "context-switches, cpu-migrations)", func, (int) len, p);
             return -1;
         }
         for (i = 0; i < n; i++)
             if (kinds[i] == k)
             {
-                prof_impl_warn("prof_counters_open: event \"%s\" listed twice", known[k].name);
+                prof_impl_warn("%s: event \"%s\" listed twice", func,
+                               known[k].name);
                 return -1;
             }
         kinds[n++] = k;
@@ -360,6 +361,18 @@ static int parse_events(const char * list, int * kinds)
             return n;
         p = end + 1;
     }
+}
+
+int prof_impl_counters_check(const char * list, const char * func)
+{
+    int kinds[PROF_COUNTERS_MAX];
+    return parse_events(list, kinds, func);
+}
+
+const char * prof_impl_counters_canonical(const char * name)
+{
+    int k = name != NULL ? lookup(name, strlen(name)) : -1;
+    return k < 0 ? NULL : known[k].name;
 }
 
 /* ---- group reads -------------------------------------------------------- */
@@ -593,7 +606,8 @@ int prof_counters_open(prof_counters_t * c, const char * events)
         return PROF_COUNTERS_EINVAL;
     }
     c->magic = 0;
-    n = parse_events(events != NULL ? events : PROF_COUNTERS_DEFAULT, kinds);
+    n = parse_events(events != NULL ? events : PROF_COUNTERS_DEFAULT, kinds,
+                     "prof_counters_open");
     if (n < 0)
         return PROF_COUNTERS_EINVAL;
 

@@ -59,6 +59,12 @@ int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
 void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
         int kernel_only, int paranoid, int on_linux, int have_pmu, int in_vm);
 
+/* The event list parsed as prof_counters_open would (func starts the
+   messages): the number of events, or -1 after a message. */
+int prof_impl_counters_check(const char * list, const char * func);
+/* The perf stat name of an event name or alias, or NULL if unknown. */
+const char * prof_impl_counters_canonical(const char * name);
+
 /* ---- the time source of the benchmark runner and prof_repeat ----------- */
 
 /* Tests replace the counter with a fake: prof_impl_set_fake_clock(read,

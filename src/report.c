@@ -60,6 +60,57 @@ static void md_context(prof_bench * b)
     }
 }
 
+/* ---- counter columns ----------------------------------------------------- */
+
+/* The markdown columns of a result's counters: nanobench's ins, cyc, IPC,
+   bra, miss% first, then the other events in the order asked for. */
+enum { COL_EVENT, COL_IPC, COL_MISS };
+typedef struct { int kind, ev; char head[40]; } counter_col;
+
+static int event_index(const prof_result * r, const char * name)
+{
+    int k;
+    for (k = 0; k < r->ncounters; k++)
+        if (strcmp(r->counter_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+static const char * short_name(const char * event)
+{
+    static const char * names[][2] = {
+        { "instructions", "ins" }, { "cycles", "cyc" }, { "branches", "bra" },
+        { "branch-misses", "brmiss" }, { "page-faults", "faults" },
+        { "context-switches", "ctx" }, { "cpu-migrations", "migr" },
+        { "task-clock", "task-ns" }, { "ref-cycles", "refcyc" },
+        { "cache-references", "cref" }, { "cache-misses", "cmiss" } };
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(event, names[i][0]) == 0)
+            return names[i][1];
+    return event;
+}
+
+static int counter_cols(const prof_result * r, counter_col * cols)
+{
+    int ins = event_index(r, "instructions"), cyc = event_index(r, "cycles");
+    int bra = event_index(r, "branches"), miss = event_index(r, "branch-misses");
+    int k, n = 0;
+#define ADD(kind_, ev_, ...) \
+    (cols[n].kind = (kind_), cols[n].ev = (ev_), \
+     snprintf(cols[n].head, sizeof cols[n].head, __VA_ARGS__), n++)
+    if (ins >= 0) ADD(COL_EVENT, ins, "ins/%s", r->unit);
+    if (cyc >= 0) ADD(COL_EVENT, cyc, "cyc/%s", r->unit);
+    if (ins >= 0 && cyc >= 0) ADD(COL_IPC, -1, "IPC");
+    if (bra >= 0) ADD(COL_EVENT, bra, "bra/%s", r->unit);
+    if (bra >= 0 && miss >= 0) ADD(COL_MISS, miss, "miss%%");
+    for (k = 0; k < r->ncounters && n < PROF_COUNTERS_MAX + 2; k++)
+        if (k != ins && k != cyc && k != bra && (k != miss || bra < 0))
+            ADD(COL_EVENT, k, "%s/%s", short_name(r->counter_names[k]), r->unit);
+#undef ADD
+    return n;
+}
+
 /* ---- markdown ------------------------------------------------------------ */
 
 /* 48780487.8 -> "48,780,487.80" */
@@ -88,27 +139,45 @@ void prof_impl_print_row(prof_bench * b, int i)
 {
     const prof_result * r = &b->results[i]->pub;
     int relative = b->baseline >= 0;
-    char tu[48], ru[48], rate[64], ci[64], rel[32];
+    char tu[48], ru[48], rate[64], ci[64], rel[32], heads[512];
     double scale = b->time_unit_ns;
+    counter_col cols[PROF_COUNTERS_MAX + 2];
+    int c, ncols = counter_cols(r, cols);
 
     if (b->format != PROF_FORMAT_MD || b->out == NULL)
         return;
     if (!b->md_header_done)
         md_context(b);
-    if (b->md_header_done != 1 + relative)
+    if (ncols > 0 && !b->md_counters_done)
+    {
+        char line[1024];
+        if (prof_impl_bench_counters_context(line, sizeof line))
+            fprintf(b->out, "%s\n\n", line);
+        b->md_counters_done = 1;
+    }
+    heads[0] = '\0';
+    for (c = 0; c < ncols; c++)
+    {
+        size_t len = strlen(heads);
+        snprintf(heads + len, sizeof heads - len, " %10s |", cols[c].head);
+    }
+    if (b->md_header_done != 1 + relative || strcmp(heads, b->md_cols) != 0)
     {
         sprintf(tu, "%s/%s", b->time_unit, r->unit);
         sprintf(ru, "%s/s", r->unit);
         if (b->md_header_done)
             fputc('\n', b->out);
-        fprintf(b->out, "%s| %12s | %20s | %7s | %25s | %12s | %9s | "
+        fprintf(b->out, "%s| %12s | %20s | %7s | %25s | %12s |%s %9s | "
                 "benchmark\n", relative ? "| relative " : "", tu, ru, "err%",
-                "95% interval", "min", "total");
+                "95% interval", "min", heads, "total");
         fprintf(b->out, "%s|-------------:|---------------------:|--------:|"
-                "--------------------------:|-------------:|----------:|"
-                ":----------\n",
+                "--------------------------:|-------------:|",
                 relative ? "|---------:" : "");
+        for (c = 0; c < ncols; c++)
+            fputs("-----------:|", b->out);
+        fputs("----------:|:----------\n", b->out);
         b->md_header_done = 1 + relative;
+        prof_impl_copy(b->md_cols, sizeof b->md_cols, heads);
     }
     if (r->median_ns > 0.0)
         grouped(rate, 1e9 / r->median_ns);
@@ -123,9 +192,28 @@ void prof_impl_print_row(prof_bench * b, int i)
         sprintf(rel, "| %7.1f%% ", r->relative_pct);
         fputs(rel, b->out);
     }
-    fprintf(b->out, "| %12.2f | %20s | %6.1f%% | %25s | %12.2f | %9.3f | "
-            "`%s`%s%s%s%s\n", r->median_ns / scale, rate, r->err_pct, ci,
-            r->min_ns / scale, r->total_s, r->name,
+    fprintf(b->out, "| %12.2f | %20s | %6.1f%% | %25s | %12.2f |",
+            r->median_ns / scale, rate, r->err_pct, ci, r->min_ns / scale);
+    for (c = 0; c < ncols; c++)
+    {
+        double v = cols[c].kind == COL_IPC ? r->ipc
+                 : cols[c].kind == COL_MISS ? r->branch_miss_pct
+                 : r->counters[cols[c].ev];
+        char cell[48];
+        if (v != v)
+            strcpy(cell, "n/a");
+        else if (cols[c].kind == COL_IPC)
+            snprintf(cell, sizeof cell, "%.3f", v);
+        else if (cols[c].kind == COL_MISS)
+            snprintf(cell, sizeof cell, "%.2f%%", v);
+        else if (v >= 100.0 || v == 0.0)
+            snprintf(cell, sizeof cell, "%.1f", v);
+        else        /* 4 significant digits: 0.0002 faults/op is not 0 */
+            snprintf(cell, sizeof cell, "%.4g", v);
+        fprintf(b->out, " %10s |", cell);
+    }
+    fprintf(b->out, " %9.3f | "
+            "`%s`%s%s%s%s\n", r->total_s, r->name,
             (r->flags & PROF_RESULT_UNSTABLE) ? " :wavy_dash: unstable" : "",
             (r->flags & PROF_RESULT_BIMODAL) ? " :warning: bimodal" : "",
             (r->flags & (PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS))
@@ -156,13 +244,55 @@ static void csv_number(FILE * out, double v, const char * fmt)
         fprintf(out, fmt, v);
 }
 
+/* The counter fields of the results written: every event name any of them
+   counted, in order of first appearance, and whether IPC and branch-miss %
+   can be derived. Returns the number of names. */
+static int counter_fields(const prof_bench * b, int only_new,
+        const char ** names, int * ipc, int * miss)
+{
+    int i, k, j, n = 0;
+    *ipc = *miss = 0;
+    for (i = 0; i < b->nresults; i++)
+    {
+        const prof_result * r = &b->results[i]->pub;
+        if (only_new && b->results[i]->written)
+            continue;
+        for (k = 0; k < r->ncounters; k++)
+        {
+            for (j = 0; j < n; j++)
+                if (strcmp(names[j], r->counter_names[k]) == 0)
+                    break;
+            if (j == n && n < 2 * PROF_COUNTERS_MAX)
+                names[n++] = r->counter_names[k];
+        }
+        *ipc |= event_index(r, "instructions") >= 0 && event_index(r, "cycles") >= 0;
+        *miss |= event_index(r, "branches") >= 0
+              && event_index(r, "branch-misses") >= 0;
+    }
+    return n;
+}
+
+static double counter_of(const prof_result * r, const char * name)
+{
+    int k = event_index(r, name);
+    return k >= 0 ? r->counters[k] : NAN;
+}
+
 static void write_csv(const prof_bench * b, FILE * out, int only_new)
 {
-    int i, k;
+    int i, k, nf, ipc, miss;
+    const char * fields[2 * PROF_COUNTERS_MAX];
     double sc = b->time_unit_ns;
+    nf = counter_fields(b, only_new, fields, &ipc, &miss);
     fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
-            "overhead_ns,complexity_n,relative_pct,flags,warning,samples\n");
+            "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
+    /* counters per unit: an empty field where unavailable */
+    for (k = 0; k < nf; k++)
+        fprintf(out, ",%s", fields[k]);
+    fputs(ipc ? ",ipc" : "", out);
+    fputs(miss ? ",branch_miss_pct" : "", out);
+    fputc('\n', out);
     for (i = 0; i < b->nresults; i++)
     {
         const prof_impl_result * ir = b->results[i];
@@ -192,7 +322,14 @@ static void write_csv(const prof_bench * b, FILE * out, int only_new)
         fputs(",\"", out);
         for (k = 0; k < r->epochs; k++)
             fprintf(out, "%s%.9g", k ? ";" : "", r->samples_ns[k] / sc);
-        fputs("\"\n", out);
+        fputc('"', out);
+        for (k = 0; k < nf; k++)
+            csv_number(out, counter_of(r, fields[k]), "%.9g");
+        if (ipc)
+            csv_number(out, r->ipc, "%.6g");
+        if (miss)
+            csv_number(out, r->branch_miss_pct, "%.6g");
+        fputc('\n', out);
     }
 }
 
@@ -282,6 +419,17 @@ static void json_context(const prof_bench * b, FILE * out)
     json_string(out, b->compiler);
     fputs(",\n    \"profiler_compile_flags\": ", out);
     json_string(out, b->flags);
+    {
+        char line[1024];
+        int any = 0;
+        for (i = 0; i < b->nresults; i++)
+            any |= b->results[i]->nev > 0;
+        if (any && prof_impl_bench_counters_context(line, sizeof line))
+        {
+            fputs(",\n    \"profiler_counters\": ", out);
+            json_string(out, line);
+        }
+    }
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < n; i++)
     {
@@ -351,6 +499,64 @@ static void sample_stats(const double * x, int n, moments * m)
     }
 }
 
+/* A result's counters as extra numeric fields of an entry (as Google
+   Benchmark writes user counters), per unit: epoch k's values for k >= 0,
+   else the aggregate agg ("mean", "median", "stddev", "cv") over the
+   epochs. An unavailable event is left out (the context says why). */
+static void json_counters(FILE * out, const prof_impl_result * ir, int k,
+        const char * agg)
+{
+    const prof_result * r = &ir->pub;
+    double v[PROF_COUNTERS_MAX], * x;
+    int e, i, m;
+    if (ir->nev == 0)
+        return;
+    x = (double *) malloc((size_t) r->epochs * sizeof *x);
+    for (e = 0; e < ir->nev; e++)
+    {
+        v[e] = NAN;
+        if (k >= 0)
+            v[e] = ir->ev[k * ir->nev + e];
+        else if (strcmp(agg, "median") == 0)
+            v[e] = ir->ev_median[e];
+        else if (x != NULL)
+        {
+            moments mo;
+            for (i = m = 0; i < r->epochs; i++)
+                if (ir->ev[i * ir->nev + e] == ir->ev[i * ir->nev + e])
+                    x[m++] = ir->ev[i * ir->nev + e];
+            if (m > 0)
+            {
+                sample_stats(x, m, &mo);
+                v[e] = strcmp(agg, "mean") == 0 ? mo.mean
+                     : strcmp(agg, "stddev") == 0 ? mo.sd
+                     : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
+            }
+        }
+        if (v[e] == v[e])
+        {
+            fprintf(out, ",\n      \"%s\": ", ir->ev_names[e]);
+            json_number(out, v[e]);
+        }
+    }
+    free(x);
+    if (k >= 0 || strcmp(agg, "mean") == 0 || strcmp(agg, "median") == 0)
+    {
+        int ins = event_index(r, "instructions"), cyc = event_index(r, "cycles");
+        int bra = event_index(r, "branches"), mis = event_index(r, "branch-misses");
+        if (ins >= 0 && cyc >= 0 && v[cyc] > 0.0 && v[ins] == v[ins])
+        {
+            fputs(",\n      \"ipc\": ", out);
+            json_number(out, v[ins] / v[cyc]);
+        }
+        if (bra >= 0 && mis >= 0 && v[bra] > 0.0 && v[mis] == v[mis])
+        {
+            fputs(",\n      \"branch_miss_pct\": ", out);
+            json_number(out, 100.0 * v[mis] / v[bra]);
+        }
+    }
+}
+
 static const char * big_o_name(const char * name)
 {
     static const char * ours[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
@@ -408,6 +614,7 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
             fputs(",\n      \"cpu_time\": ", out);
             json_number(out, ir->cpu[k] / sc);
             fprintf(out, ",\n      \"time_unit\": \"%s\"", b->time_unit);
+            json_counters(out, ir, k, NULL);
             if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
             {
                 fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
@@ -421,9 +628,11 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
         sample_stats(ir->cpu, r->epochs, &cpu);
         fputs(",\n", out);
         json_aggregate(out, b, r, fam, instance, "mean", real.mean, cpu.mean, 0);
+        json_counters(out, ir, -1, "mean");
         fputs("\n    },\n", out);
         json_aggregate(out, b, r, fam, instance, "median", real.median,
                        cpu.median, 0);
+        json_counters(out, ir, -1, "median");
         /* the profiler's own figures ride on the median entry */
         fputs(",\n      \"err_pct\": ", out); json_number(out, r->err_pct);
         fputs(",\n      \"ci_low\": ", out); json_number(out, r->ci_low_ns / sc);
@@ -449,10 +658,12 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
         json_string(out, r->warning);
         fputs("\n    },\n", out);
         json_aggregate(out, b, r, fam, instance, "stddev", real.sd, cpu.sd, 0);
+        json_counters(out, ir, -1, "stddev");
         fputs("\n    },\n", out);
         json_aggregate(out, b, r, fam, instance, "cv",
                        real.mean > 0.0 ? real.sd / real.mean : 0.0,
                        cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
+        json_counters(out, ir, -1, "cv");
         fputs("\n    }", out);
 
         /* Complexity of a family, after its last member (as Google
@@ -526,17 +737,23 @@ static int write_all(prof_bench * b, FILE * out, prof_format format,
         write_json(b, out, only_new);
     else if (format == PROF_FORMAT_MD)
     {
-        int i, saved = b->md_header_done;
+        int i, saved = b->md_header_done, saved_ctr = b->md_counters_done;
+        char saved_cols[sizeof b->md_cols];
         FILE * o = b->out;
         prof_format f = b->format;
+        memcpy(saved_cols, b->md_cols, sizeof saved_cols);
         b->out = out;
         b->format = PROF_FORMAT_MD;
         b->md_header_done = 0;
+        b->md_counters_done = 0;
+        b->md_cols[0] = '\0';
         for (i = 0; i < b->nresults; i++)
             prof_impl_print_row(b, i);
         b->out = o;
         b->format = f;
         b->md_header_done = saved;
+        b->md_counters_done = saved_ctr;
+        memcpy(b->md_cols, saved_cols, sizeof saved_cols);
     }
     if (fflush(out) != 0 || ferror(out))
     {

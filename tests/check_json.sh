@@ -2,13 +2,16 @@
 # The JSON of a benchmark program is Google Benchmark's schema: python3
 # reads it and finds the keys its tools use; if Google Benchmark's
 # compare.py is installed (Debian libbenchmark-tools, with python3-scipy),
-# it compares two runs unchanged.
+# it compares two runs unchanged, also when one of them carries the event
+# counters (--counters: extra numeric fields, like Google Benchmark's user
+# counters).
 # Usage: check_json.sh BENCH_PROGRAM WORKDIR
 set -eu
 prog=$1 dir=$2
 mkdir -p "$dir"
 "$prog" --format=json --out="$dir/a.json"
 "$prog" --format=json --out="$dir/b.json"
+"$prog" --format=json --counters --out="$dir/c.json"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not installed: skipped"; exit 0; }
 python3 - "$dir/a.json" <<'PY'
 import json, sys
@@ -32,6 +35,29 @@ med = [b for b in aggs if b["aggregate_name"] == "median"]
 assert all(b["ci_low"] <= b["real_time"] <= b["ci_high"] for b in med)
 print("JSON schema ok: %d epochs, %d aggregates" % (len(runs), len(aggs)))
 PY
+python3 - "$dir/a.json" "$dir/c.json" <<'PY'
+import json, sys
+events = ("cycles", "instructions", "branches", "branch-misses", "task-clock",
+          "page-faults", "context-switches", "ipc", "branch_miss_pct")
+off = json.load(open(sys.argv[1]))
+on = json.load(open(sys.argv[2]))
+assert "profiler_counters" not in off["context"]
+assert not any(k in b for b in off["benchmarks"] for k in events)
+line = on["context"]["profiler_counters"]
+assert line.startswith("counters: "), line
+# "counters: a, b (user space only), c counting; d, e n/a (ENOENT): why"
+head = line[len("counters: "):].split(";")[0]
+counting = [] if head.startswith("none") else \
+    [e.split(" (")[0].strip() for e in head.rsplit(" counting", 1)[0].split(",")]
+for b in on["benchmarks"]:
+    if b["run_type"] == "iteration" or b.get("aggregate_name") in ("mean", "median"):
+        for e in counting:
+            assert isinstance(b.get(e), (int, float)), (e, b)
+    for e in events:
+        if e not in counting and e not in ("ipc", "branch_miss_pct"):
+            assert e not in b, ("unavailable event written", e, b)
+print("JSON counters ok: counting %s" % (", ".join(counting) or "none"))
+PY
 cmp=/usr/share/benchmark/compare.py
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3   # Debian's, with python3-scipy
@@ -39,6 +65,8 @@ if [ -f "$cmp" ] && "$py" -c "import scipy" 2>/dev/null; then
     "$py" "$cmp" benchmarks "$dir/a.json" "$dir/b.json" >"$dir/compare.txt"
     grep -q "chain 100_median" "$dir/compare.txt"
     grep -q "U Test, Repetitions: 11 vs 11" "$dir/compare.txt"
+    "$py" "$cmp" benchmarks "$dir/a.json" "$dir/c.json" >"$dir/compare-counters.txt"
+    grep -q "chain 100_median" "$dir/compare-counters.txt"
     echo "compare.py ok"
 else
     echo "compare.py or scipy not installed: compare.py check skipped"

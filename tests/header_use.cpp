@@ -44,6 +44,7 @@ static void use_bench(void)
     prof_bench_set_relative(b, 0);
     prof_bench_set_complexity_n(b, 10);
     prof_bench_set_interleave(b, 1);
+    prof_bench_set_counters(b, NULL);
     prof_bench_set_output(b, stdout);
     (void) prof_bench_set_output_path;
     prof_bench_set_filter(b, "");
@@ -53,6 +54,10 @@ static void use_bench(void)
     prof_bench_run_all(b);
     PROF_BENCH_LOOP(b, "loop") { x++; PROF_DO_NOT_OPTIMIZE(x); PROF_CLOBBER(); }
     (void) prof_result_percentile(r, 50);
+    (void) prof_result_counter(r, "page-faults");
+    if (r != NULL && r->ncounters > 0)
+        (void) (r->counters[0] + r->ipc + r->branch_miss_pct
+                + (double) (r->counter_names[0][0]));
     (void) prof_bench_result(b, prof_bench_count(b) - 1);
     c = prof_bench_compare(b, "a", target, NULL, "b", target, NULL);
     prof_bench_add_complexity(b, "O(n/2)", fit_sqrt);
