@@ -10,9 +10,9 @@
 # side's (old new, new old, old new, ...) and all given to prof-compare, which then
 # compares the sides process by process (paired by position); ROUNDS=1 is
 # the plain file-to-file comparison of two single runs.
-# Usage: p-compare-gate.sh BUILD_DIR [PAIRS] [ROUNDS] [prof-compare options]
+# Usage: p-compare-gate.sh BUILD_DIR [PAIRS (10)] [ROUNDS (12)] [prof-compare options]
 set -eu
-build=$1 pairs=${2:-10} rounds=${3:-1}
+build=$1 pairs=${2:-10} rounds=${3:-12}
 shift; [ $# -gt 0 ] && shift; [ $# -gt 0 ] && shift
 gate=$build/profile/p-gate tool=$build/prof-compare
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
