@@ -11,8 +11,8 @@
 #include "check.h"
 #include "../src/internal.h"
 #include "../src/bench.h"
-#include "../src/json.h"
-#include "../src/compare.h"
+#include "../src/tools/json.h"
+#include "../src/tools/compare.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -3,7 +3,7 @@
    files (wrong types, duplicates, unknown units) rejected with a reason. */
 #include "check.h"
 #include "../src/internal.h"
-#include "../src/compare.h"
+#include "../src/tools/compare.h"
 
 #include <math.h>
 

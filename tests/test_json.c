@@ -3,7 +3,7 @@
    position, never a crash. */
 #include "check.h"
 #include "../src/internal.h"
-#include "../src/json.h"
+#include "../src/tools/json.h"
 
 static prof_json * parse(const char * text, char * err)
 {

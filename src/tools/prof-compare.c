@@ -7,8 +7,8 @@
     SPDX-License-Identifier: MIT
 */
 #include "../internal.h"
-#include "../compare.h"
-#include "../plot.h"
+#include "compare.h"
+#include "plot.h"
 
 #include <math.h>
 #include <regex.h>
