@@ -483,6 +483,14 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
    with 31 x 3 ms epochs it did in every session (0.8% vs 2.6% quiet,
    9.4% vs 22% loaded). */
 int prof_bench_set_interleave(prof_bench * b, int on);
+/* What the suite may show a person: with stdout a terminal, each markdown
+   row ends with a sparkline of its epochs in run order (lowest bar: the
+   fastest); with stderr a terminal, a suite running for more than 2 s keeps
+   a progress line there ("profiler: [3/12] name (4.2 s)"), erased before
+   each row and at the end. Pipes and files get neither. mode -1 (default)
+   asks isatty for each stream; 0 never; 1 always (as if both were
+   terminals). Other modes: -1 returned, with a profiler: message. */
+int prof_bench_set_terminal(prof_bench * b, int mode);
 /* Count these events (a prof_counters_open list: "cycles,instructions,
    branches,branch-misses,page-faults,...", or "default" or "on" for
    PROF_COUNTERS_DEFAULT) around every epoch of the next benchmarks, and

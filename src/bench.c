@@ -103,6 +103,8 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     prof_impl_copy(b->compiler, sizeof b->compiler, compiler ? compiler : "");
     prof_impl_copy(b->flags, sizeof b->flags, flags ? flags : "");
     b->overhead_ticks = -1.0;
+    b->terminal = -1;
+    b->started_ns = prof_impl_now_ns();
     return b;
 }
 
@@ -944,6 +946,7 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
     name = run_name(b, name, buf);
     if (name == NULL)
         return NULL;
+    prof_impl_progress(b, name, b->nresults + 1, 0);
     run_init(&r, b, name, &b->s, 0);
     r.is_baseline = b->relative_next;
     while (r.phase != PH_DONE)
@@ -997,7 +1000,7 @@ int prof_bench_add(prof_bench * b, const char * name,
 int prof_bench_run_all(prof_bench * b)
 {
     prof_impl_run * runs;
-    int i, n, left, ran = 0;
+    int i, n, left, ran = 0, round = 0;
     NEED_SUITE(b, "prof_bench_run_all");
     n = b->nqueue;
     if (n <= 0)
@@ -1037,6 +1040,7 @@ int prof_bench_run_all(prof_bench * b)
             order[i] = i;
         do
         {
+            prof_impl_progress(b, "interleaved rounds", ++round, b->s.epochs);
             left = 0;
             for (i = n - 1; i > 0; i--)
             {
@@ -1058,8 +1062,11 @@ int prof_bench_run_all(prof_bench * b)
     }
     else
         for (i = 0; i < n; i++)
+        {
+            prof_impl_progress(b, b->queue[i].name, i + 1, n);
             while (runs[i].phase != PH_DONE)
                 run_epoch(&runs[i], b->queue[i].target, b->queue[i].arg);
+        }
     for (i = 0; i < n; i++)
     {
         ran += run_finish(&runs[i]) != NULL;
@@ -1121,6 +1128,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
         prof_impl_warn("PROF_BENCH_LOOP: out of memory");
         return l;
     }
+    prof_impl_progress(b, name, b->nresults + 1, 0);
     {
         char * copy = dup_string(name);
         run_init(r, b, copy ? copy : "", &b->s, 1);

@@ -140,6 +140,9 @@ struct prof_bench
     const char * fit_name;
     double (*fit_f)(double);
     char fit_name_buf[64];
+    int terminal;           /* prof_bench_set_terminal: -1 auto, 0, 1 */
+    double started_ns;      /* when the suite was made (progress line) */
+    int progress_shown;     /* a progress line is on stderr now */
 };
 
 int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
@@ -147,5 +150,20 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
 void prof_impl_copy(char * dst, size_t size, const char * src);
 /* Print result i's markdown row (and the header before the first). */
 void prof_impl_print_row(prof_bench * b, int i);
+
+/* ---- the terminal (terminal.c) ------------------------------------------ */
+
+/* Whether f counts as a terminal for suite b (its prof_bench_set_terminal
+   mode, or isatty). */
+int prof_impl_is_terminal(const prof_bench * b, FILE * f);
+/* v[0..n-1] as a UTF-8 sparkline (3 bytes a sample) scaled from their min
+   to their max, cut to size bytes with its NUL. */
+void prof_impl_sparkline(char * out, size_t size, const double * v, int n);
+/* The progress line on stderr ("[done/total] what", total 0: unknown),
+   drawn only when stderr is a terminal and the suite has run for
+   prof_impl_progress_after_s (2 s; tests lower it); and its erasure. */
+extern double prof_impl_progress_after_s;
+void prof_impl_progress(prof_bench * b, const char * what, int done, int total);
+void prof_impl_progress_clear(prof_bench * b);
 
 #endif

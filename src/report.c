@@ -140,10 +140,12 @@ void prof_impl_print_row(prof_bench * b, int i)
     const prof_result * r = &b->results[i]->pub;
     int relative = b->baseline >= 0;
     char tu[48], ru[48], rate[64], ci[64], rel[32], heads[512];
+    char spark[3 * 64 + 1] = "";     /* the first 64 epochs at most */
     double scale = b->time_unit_ns;
     counter_col cols[PROF_COUNTERS_MAX + 2];
     int c, ncols = counter_cols(r, cols);
 
+    prof_impl_progress_clear(b);
     if (b->format != PROF_FORMAT_MD || b->out == NULL)
         return;
     if (!b->md_header_done)
@@ -212,8 +214,11 @@ void prof_impl_print_row(prof_bench * b, int i)
             snprintf(cell, sizeof cell, "%.4g", v);
         fprintf(b->out, " %10s |", cell);
     }
+    if (prof_impl_is_terminal(b, b->out))
+        prof_impl_sparkline(spark, sizeof spark, r->samples_ns, r->epochs);
     fprintf(b->out, " %9.3f | "
-            "`%s`%s%s%s%s\n", r->total_s, r->name,
+            "`%s`%s%s%s%s%s%s\n", r->total_s, r->name,
+            spark[0] ? " " : "", spark,
             (r->flags & PROF_RESULT_UNSTABLE) ? " :wavy_dash: unstable" : "",
             (r->flags & PROF_RESULT_BIMODAL) ? " :warning: bimodal" : "",
             (r->flags & (PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS))
@@ -780,6 +785,7 @@ int prof_bench_finish(prof_bench * b)
     int i, pending = 0, rc = 0;
     if (b == NULL)
         return -1;
+    prof_impl_progress_clear(b);
     if (b->nqueue > 0)
     {
         prof_impl_warn("%d benchmark%s added but not run: call "

@@ -44,6 +44,7 @@ static void use_bench(void)
     prof_bench_set_relative(b, 0);
     prof_bench_set_complexity_n(b, 10);
     prof_bench_set_interleave(b, 1);
+    prof_bench_set_terminal(b, -1);
     prof_bench_set_counters(b, NULL);
     prof_bench_set_output(b, stdout);
     (void) prof_bench_set_output_path;

@@ -1,0 +1,95 @@
+/*
+    What the runner shows people at a terminal: a sparkline of each
+    benchmark's epochs in the markdown table when stdout is a terminal, and
+    a progress line on stderr for suites that run longer than a couple of
+    seconds when stderr is one. Silent otherwise: pipes and files get the
+    same bytes as before.
+    SPDX-License-Identifier: MIT
+*/
+#include "internal.h"
+#include "bench.h"
+
+#include <math.h>
+#include <string.h>
+#if !defined(_WIN32)
+# include <unistd.h>
+#else
+# include <io.h>
+# define isatty _isatty
+# define fileno _fileno
+#endif
+
+double prof_impl_progress_after_s = 2.0;
+
+int prof_impl_is_terminal(const prof_bench * b, FILE * f)
+{
+    if (b->terminal >= 0)
+        return b->terminal;
+    return f != NULL && isatty(fileno(f));
+}
+
+int prof_bench_set_terminal(prof_bench * b, int mode)
+{
+    if (b == NULL || mode < -1 || mode > 1)
+    {
+        prof_impl_warn("prof_bench_set_terminal: %s", b == NULL
+                       ? "the suite is NULL" : "mode must be -1, 0 or 1");
+        return -1;
+    }
+    b->terminal = mode;
+    return 0;
+}
+
+/* Eight heights of U+2581..U+2588, 3 bytes each in UTF-8. */
+void prof_impl_sparkline(char * out, size_t size, const double * v, int n)
+{
+    static const char * const bars[8] = { "\xE2\x96\x81", "\xE2\x96\x82",
+        "\xE2\x96\x83", "\xE2\x96\x84", "\xE2\x96\x85", "\xE2\x96\x86",
+        "\xE2\x96\x87", "\xE2\x96\x88" };
+    double lo = INFINITY, hi = -INFINITY;
+    size_t used = 0;
+    int i;
+
+    if (size == 0)
+        return;
+    out[0] = '\0';
+    for (i = 0; i < n; i++)
+        if (isfinite(v[i]))
+        {
+            lo = fmin(lo, v[i]);
+            hi = fmax(hi, v[i]);
+        }
+    for (i = 0; i < n && used + 4 <= size; i++)
+    {
+        int k = !isfinite(v[i]) ? 0
+              : hi > lo ? (int) floor((v[i] - lo) / (hi - lo) * 7.0 + 0.5) : 3;
+        memcpy(out + used, bars[k], 3);
+        used += 3;
+    }
+    out[used] = '\0';
+}
+
+void prof_impl_progress(prof_bench * b, const char * what, int done, int total)
+{
+    double elapsed_s = (prof_impl_now_ns() - b->started_ns) * 1e-9;
+    if (!prof_impl_is_terminal(b, stderr)
+        || !(elapsed_s >= prof_impl_progress_after_s))
+        return;
+    if (total > 0)
+        fprintf(stderr, "\rprofiler: [%d/%d] %s (%.1f s)\033[K", done, total,
+                what, elapsed_s);
+    else
+        fprintf(stderr, "\rprofiler: [%d] %s (%.1f s)\033[K", done, what,
+                elapsed_s);
+    fflush(stderr);
+    b->progress_shown = 1;
+}
+
+void prof_impl_progress_clear(prof_bench * b)
+{
+    if (!b->progress_shown)
+        return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    b->progress_shown = 0;
+}

@@ -1,0 +1,126 @@
+/* The runner at a terminal: the sparkline of a row's epochs, the progress
+   line on stderr, and silence when the streams are not terminals. A fake
+   clock makes every epoch exact. */
+#include "check.h"
+#include "../src/internal.h"
+#include "../src/bench.h"
+
+static double fake_now;
+static double fake_read(void) { return fake_now; }
+
+/* Each run costs 100 ns, and every third epoch-sized call 300 ns. */
+static void target(void * arg, ulong count)
+{
+    int * calls = (int *) arg;
+    fake_now += ((*calls)++ % 3 == 2 ? 300.0 : 100.0) * (double) count;
+}
+
+static const char * read_back(FILE * f)
+{
+    static char buf[8192];
+    size_t n;
+    rewind(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    return buf;
+}
+
+#define BAR(k) "\xE2\x96" k   /* U+2581 + k */
+
+int main(void)
+{
+    char line[64];
+    double ramp[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, flat[3] = { 5, 5, 5 };
+    double odd[2] = { 1.0 / 0.0 - 1.0 / 0.0, 2.0 };
+    capture_t cap;
+    const char * out;
+    int calls = 0;
+
+    /* Sparklines: scaled from min to max, 3 bytes a bar. */
+    prof_impl_sparkline(line, sizeof line, ramp, 8);
+    CHECK(strcmp(line, BAR("\x81") BAR("\x82") BAR("\x83") BAR("\x84")
+                       BAR("\x85") BAR("\x86") BAR("\x87") BAR("\x88")) == 0,
+          "ramp [%s]", line);
+    prof_impl_sparkline(line, sizeof line, flat, 3);
+    CHECK(strcmp(line, BAR("\x84") BAR("\x84") BAR("\x84")) == 0, "flat [%s]", line);
+    prof_impl_sparkline(line, sizeof line, odd, 2);
+    CHECK(strcmp(line, BAR("\x81") BAR("\x84")) == 0, "NaN sample [%s]", line);
+    prof_impl_sparkline(line, 8, ramp, 8);
+    CHECK(strlen(line) == 6, "cut to whole bars: %lu bytes", (unsigned long) strlen(line));
+
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_impl_progress_after_s = 0.0;
+
+    /* terminal 1: the row ends with the epochs' sparkline; the progress line
+       goes to stderr and is erased before the row. */
+    {
+        prof_bench * b = prof_bench_new();
+        FILE * f = tmpfile();
+        prof_bench_set_output(b, f);
+        prof_bench_set_epochs(b, 6);
+        CHECK(prof_bench_set_terminal(b, 1) == 0, "mode 1");
+        capture_begin(&cap, 2);
+        prof_bench_run(b, "first", target, &calls);
+        prof_bench_add(b, "a", target, &calls);
+        prof_bench_add(b, "b", target, &calls);
+        prof_bench_run_all(b);
+        prof_bench_finish(b);
+        out = capture_end(&cap);
+        CHECK(strstr(out, "\rprofiler: [1] first (") != NULL, "stderr [%s]", out);
+        CHECK(strstr(out, "\rprofiler: [1/2] a (") != NULL, "stderr [%s]", out);
+        CHECK(strstr(out, "\rprofiler: [2/2] b (") != NULL, "stderr [%s]", out);
+        CHECK(strstr(out, "\r\033[K") != NULL, "progress erased: [%s]", out);
+        out = read_back(f);
+        CHECK(strstr(out, "`first` \xE2\x96") != NULL, "sparkline after the name [%s]", out);
+        CHECK(strstr(out, BAR("\x88")) != NULL && strstr(out, BAR("\x81")) != NULL,
+              "slow and fast epochs drawn [%s]", out);
+        prof_bench_free(b);
+        fclose(f);
+    }
+
+    /* terminal 0, and auto with a file and a captured stderr: silence. */
+    {
+        int mode;
+        for (mode = -1; mode <= 0; mode++)
+        {
+            prof_bench * b = prof_bench_new();
+            FILE * f = tmpfile();
+            prof_bench_set_output(b, f);
+            prof_bench_set_epochs(b, 6);
+            prof_bench_set_terminal(b, mode);
+            capture_begin(&cap, 2);
+            prof_bench_run(b, "quiet", target, &calls);
+            prof_bench_finish(b);
+            out = capture_end(&cap);
+            CHECK(strstr(out, "\r") == NULL, "mode %d: stderr [%s]", mode, out);
+            out = read_back(f);
+            CHECK(strstr(out, "`quiet`\n") != NULL, "mode %d: row [%s]", mode, out);
+            CHECK(strstr(out, "\xE2\x96") == NULL, "mode %d: no sparkline [%s]", mode, out);
+            prof_bench_free(b);
+            fclose(f);
+        }
+    }
+
+    /* Before 2 s have passed nothing is drawn, even at a terminal. */
+    prof_impl_progress_after_s = 2.0;
+    {
+        prof_bench * b = prof_bench_new();
+        prof_bench_set_format(b, PROF_FORMAT_NONE);
+        prof_bench_set_terminal(b, 1);
+        prof_bench_set_epochs(b, 6);
+        capture_begin(&cap, 2);
+        prof_bench_run(b, "short", target, &calls);
+        out = capture_end(&cap);
+        CHECK(strstr(out, "\rprofiler:") == NULL, "short suite: [%s]", out);
+        /* bad modes */
+        capture_begin(&cap, 2);
+        CHECK(prof_bench_set_terminal(b, 2) == -1, "mode 2 accepted");
+        CHECK(prof_bench_set_terminal(NULL, 1) == -1, "NULL suite accepted");
+        out = capture_end(&cap);
+        CHECK(strstr(out, "profiler: prof_bench_set_terminal: mode must be -1, 0 or 1") != NULL,
+              "stderr [%s]", out);
+        prof_bench_free(b);
+    }
+    prof_impl_set_fake_clock(NULL, 0);
+    return check_report("test_terminal");
+}
