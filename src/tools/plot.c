@@ -190,6 +190,9 @@ static void chart(FILE * f, double x, double y, const char * family,
             }
             fprintf(f, "\"><title>%s: %s O(%s)</title></polyline>\n",
                     cls[side], fit->family, fit->big_o);
+            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"fitlabel%s\">%s fit: "
+                    "%.3g ns &#215; %s</text>\n", px0 + 8, py1 + 6 + 14 * side,
+                    cls[side], cls[side], fit->coefficient_ns, fit->big_o);
         }
         for (i = 0; i < rf->count; i++)
         {
@@ -244,6 +247,7 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
           ".ci{stroke:#222;stroke-width:1.5}"
           ".fitold{fill:none;stroke:#1f77b4;stroke-width:1.5;stroke-dasharray:5 3}"
           ".fitnew{fill:none;stroke:#ff7f0e;stroke-width:1.5;stroke-dasharray:5 3}"
+          ".fitlabelold{fill:#1f77b4}.fitlabelnew{fill:#d0650a}"
           "</style>\n", f);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, height);
     axis(f, strip_lim, strip_x0, strip_x1, rows_h,
