@@ -562,6 +562,25 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
     }
 }
 
+/* The opening of a family's aggregate entry (Google Benchmark's BigO and
+   RMS), up to its first own field: ",\n    {\n ... \"aggregate_unit\": ...,\n". */
+static void json_family_head(FILE * out, int fam, const char * fam_name,
+                             const char * aggregate, const char * unit)
+{
+    char nm[300];
+    snprintf(nm, sizeof nm, "%s_%s", fam_name, aggregate);
+    fputs(",\n    {\n      \"name\": ", out);
+    json_string(out, nm);
+    fprintf(out, ",\n      \"family_index\": %d,\n"
+            "      \"per_family_instance_index\": 0,\n"
+            "      \"run_name\": ", fam);
+    json_string(out, fam_name);
+    fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
+            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
+            "      \"aggregate_name\": \"%s\",\n"
+            "      \"aggregate_unit\": \"%s\",\n", aggregate, unit);
+}
+
 static const char * big_o_name(const char * name)
 {
     static const char * ours[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
@@ -690,41 +709,18 @@ static void write_json(prof_bench * b, FILE * out, int only_new)
                 for (j = 0; j < nc; j++)
                     if (strcmp(cpu[j].name, real[0].name) == 0)
                         cc = cpu[j].coefficient;
-                fputs(",\n    {\n      \"name\": ", out);
-                {
-                    char nm[300];
-                    sprintf(nm, "%s_BigO", fam_name);
-                    json_string(out, nm);
-                    fprintf(out, ",\n      \"family_index\": %d,\n"
-                            "      \"per_family_instance_index\": 0,\n"
-                            "      \"run_name\": ", fam);
-                    json_string(out, fam_name);
-                    fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
-                            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
-                            "      \"aggregate_name\": \"BigO\",\n"
-                            "      \"aggregate_unit\": \"time\",\n"
-                            "      \"cpu_coefficient\": ");
-                    json_number(out, cc / sc);
-                    fputs(",\n      \"real_coefficient\": ", out);
-                    json_number(out, real[0].coefficient / sc);
-                    fprintf(out, ",\n      \"big_o\": \"%s\",\n"
-                            "      \"time_unit\": \"%s\"\n    },\n    {\n"
-                            "      \"name\": ", big_o_name(real[0].name),
-                            b->time_unit);
-                    sprintf(nm, "%s_RMS", fam_name);
-                    json_string(out, nm);
-                    fprintf(out, ",\n      \"family_index\": %d,\n"
-                            "      \"per_family_instance_index\": 0,\n"
-                            "      \"run_name\": ", fam);
-                    json_string(out, fam_name);
-                    fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
-                            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
-                            "      \"aggregate_name\": \"RMS\",\n"
-                            "      \"aggregate_unit\": \"percentage\",\n"
-                            "      \"rms\": ");
-                    json_number(out, real[0].rms_pct / 100.0);
-                    fputs("\n    }", out);
-                }
+                json_family_head(out, fam, fam_name, "BigO", "time");
+                fputs("      \"cpu_coefficient\": ", out);
+                json_number(out, cc / sc);
+                fputs(",\n      \"real_coefficient\": ", out);
+                json_number(out, real[0].coefficient / sc);
+                fprintf(out, ",\n      \"big_o\": \"%s\",\n"
+                        "      \"time_unit\": \"%s\"\n    }",
+                        big_o_name(real[0].name), b->time_unit);
+                json_family_head(out, fam, fam_name, "RMS", "percentage");
+                fputs("      \"rms\": ", out);
+                json_number(out, real[0].rms_pct / 100.0);
+                fputs("\n    }", out);
             }
         }
     }

@@ -64,6 +64,31 @@ static inline const char * capture_end(capture_t * c)
     return buf;
 }
 
+/* Everything written to f so far (a tmpfile), in a static buffer. */
+static inline char * check_slurp(FILE * f)
+{
+    static char buf[1 << 17];
+    size_t n;
+    fflush(f);
+    rewind(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* How many times what occurs in s, not overlapping. */
+static inline int check_count(const char * s, const char * what)
+{
+    int n = 0;
+    size_t len = strlen(what);
+    while ((s = strstr(s, what)) != NULL)
+    {
+        n++;
+        s += len;
+    }
+    return n;
+}
+
 static inline double mono_ns(void)
 {
     struct timespec ts;

@@ -54,29 +54,6 @@ static void cost5(void * arg, ulong count)
     fake_now += 5.0 * (double) count;
 }
 
-static char * slurp(FILE * f)
-{
-    static char buf[1 << 17];
-    size_t n;
-    fflush(f);
-    rewind(f);
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    return buf;
-}
-
-static int count_of(const char * s, const char * what)
-{
-    int n = 0;
-    size_t len = strlen(what);
-    while ((s = strstr(s, what)) != NULL)
-    {
-        n++;
-        s += len;
-    }
-    return n;
-}
-
 static prof_bench * suite(FILE * out, prof_format format, const char * events)
 {
     prof_bench * b = prof_bench_new();
@@ -144,7 +121,7 @@ static void test_fake_counts(void)
     CHECK(r != NULL && r->counters[1] == 2.0 && r->ipc == 3.0,
           "loop per item: %g", r ? r->counters[1] : NAN);
     CHECK(prof_impl_perf_open_calls == 0, "fake counts opened perf events");
-    s = slurp(f);
+    s = check_slurp(f);
     CHECK(strstr(s, "|     ins/op |     cyc/op |        IPC |     bra/op |"
                     "      miss% |  faults/op |     ctx/op |     total |"),
           "fake header: %s", s);
@@ -157,14 +134,14 @@ static void test_fake_counts(void)
                     "      1.00% |        n/a |        0.0 |"), "loop row: %s", s);
 
     CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
-    s = slurp(g);
+    s = check_slurp(g);
     CHECK(strstr(s, ",samples,instructions,cycles,branches,branch-misses,"
                     "page-faults,context-switches,ipc,branch_miss_pct\n"),
           "csv header: %s", s);
     CHECK(strstr(s, "\",12,4,3,0.03,,0,3,1\n"), "csv row: %s", s);
     rewind(g);
     CHECK(prof_bench_write(b, g, PROF_FORMAT_JSON) == 0, "json");
-    s = slurp(g);
+    s = check_slurp(g);
     /* an epoch entry: its own counts, the outlier epoch included */
     CHECK(strstr(s, "\"time_unit\": \"ns\",\n      \"instructions\": 12,\n"
                     "      \"cycles\": 4,\n      \"branches\": 3,\n"
@@ -173,7 +150,7 @@ static void test_fake_counts(void)
                     "      \"branch_miss_pct\": 1\n    }"), "epoch entry: %s", s);
     CHECK(strstr(s, "\"instructions\": 10012,"), "outlier epoch: %s", s);
     CHECK(!strstr(s, "page-faults"), "unavailable event written");
-    CHECK(strstr(s, "\"aggregate_name\": \"median\",") && count_of(s,
+    CHECK(strstr(s, "\"aggregate_name\": \"median\",") && check_count(s,
           "\"cycles\": 4,") >= 9, "median entry: %s", s);
     prof_bench_free(b);
     prof_impl_fake_counts = NULL;
@@ -212,16 +189,16 @@ static void test_off(void)
     PROF_BENCH_LOOP(b, "off loop") { PROF_CLOBBER(); }
     CHECK(prof_impl_perf_open_calls == 0, "counters off made %lu perf calls",
           prof_impl_perf_open_calls);
-    s = slurp(f);
+    s = check_slurp(f);
     CHECK(!strstr(s, "ins/op") && !strstr(s, "faults/op") && !strstr(s, "counters:"),
           "off: counter columns: %s", s);
     CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
-    s = slurp(g);
+    s = check_slurp(g);
     CHECK(strstr(s, ",warning,samples\n") && !strstr(s, "page-faults"),
           "off: csv header: %s", s);
     rewind(g);
     CHECK(prof_bench_write(b, g, PROF_FORMAT_JSON) == 0, "json");
-    s = slurp(g);
+    s = check_slurp(g);
     CHECK(!strstr(s, "page-faults") && !strstr(s, "profiler_counters"),
           "off: json has counters");
     prof_bench_free(b);
@@ -297,14 +274,14 @@ static void test_page_faults(void)
               prof_result_counter(r, "page-faults"));
     prof_bench_free(b);
 
-    s = slurp(f);
+    s = check_slurp(f);
     printf("%s", s);
     CHECK(strstr(s, "|     ins/op |     cyc/op |        IPC |     bra/op |"
                     "      miss% |  faults/op |     ctx/op | task-ns/op |"),
           "md header: %s", s);
     CHECK(strstr(s, "|  ins/quarter |") || strstr(s, "ins/quarter |"),
           "second header for the new unit: %s", s);
-    CHECK(count_of(s, "counters: ") == 1, "context line once: %s", s);
+    CHECK(check_count(s, "counters: ") == 1, "context line once: %s", s);
     if (hw_missing)
         CHECK(strstr(s, " n/a (") && strstr(s, "|        n/a |"),
               "n/a and its reason: %s", s);
@@ -334,7 +311,7 @@ static void test_loop_and_outputs(void)
               "loop: %g page faults per op", r->counters[4]);
     prof_bench_run(b, "five", cost5, NULL);
     CHECK(prof_bench_finish(b) == 0, "finish");
-    s = slurp(f);
+    s = check_slurp(f);
     j = prof_impl_json_parse(s, strlen(s), err, sizeof err);
     CHECK(j != NULL, "json does not parse: %s", err);
     if (j != NULL)
@@ -381,14 +358,14 @@ static void test_loop_and_outputs(void)
     prof_impl_results_free(&rf);
 
     CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
-    s = slurp(g);
+    s = check_slurp(g);
     CHECK(strstr(s, ",samples,cycles,instructions,branches,branch-misses,"
                     "page-faults,context-switches,task-clock,ipc,branch_miss_pct\n"),
           "csv header: %s", s);
     if (!can("cycles") && !can("instructions") && !can("branches")
         && !can("branch-misses") && can("page-faults"))
         /* hardware fields empty, software ones numbers, derived empty */
-        CHECK(strstr(s, "\",,,,,") && count_of(s, ",,\n") == 2,
+        CHECK(strstr(s, "\",,,,,") && check_count(s, ",,\n") == 2,
               "csv empty fields: %s", s);
     prof_bench_free(b);
     fclose(f);
@@ -437,7 +414,7 @@ static void test_bad_input(void)
     CHECK(r && isnan(prof_result_counter(r, "wrong")), "unknown name");
     CHECK(r && isnan(prof_result_counter(r, "cache-misses")), "not counted");
     err = capture_end(&cap);
-    CHECK(count_of(err, "profiler: prof_result_counter: unknown event name") == 1,
+    CHECK(check_count(err, "profiler: prof_result_counter: unknown event name") == 1,
           "msg: %s", err);
     CHECK(prof_bench_args(b, 2, off) == 0, "--counters=off");
     r = prof_bench_run(b, "off again", cost5, NULL);

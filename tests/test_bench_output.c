@@ -14,27 +14,6 @@ static void cost5(void * arg, ulong count)
     fake_now += 5.0 * (double) count;
 }
 
-static char * slurp(FILE * f)
-{
-    static char buf[1 << 17];
-    size_t n;
-    rewind(f);
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    return buf;
-}
-
-static int count_of(const char * s, const char * what)
-{
-    int n = 0;
-    while ((s = strstr(s, what)) != NULL)
-    {
-        n++;
-        s++;
-    }
-    return n;
-}
-
 static void test_markdown(void)
 {
     prof_bench * b = prof_bench_new();
@@ -46,7 +25,7 @@ static void test_markdown(void)
     prof_bench_set_relative(b, 1);
     prof_bench_run(b, "base", cost5, NULL);
     prof_bench_free(b);
-    s = slurp(f);
+    s = check_slurp(f);
     CHECK(strstr(s, "|        ns/op |                 op/s |    err% |"
                     "              95% interval |          min |     total | "
                     "benchmark\n"), "header: %s", s);
@@ -72,12 +51,12 @@ static void test_json_csv(void)
     prof_bench_set_complexity_n(b, 20);
     prof_bench_run(b, "fam/20", cost5, NULL);
     CHECK(prof_bench_finish(b) == 0, "finish");
-    s = slurp(f);
+    s = check_slurp(f);
     CHECK(strncmp(s, "{\n  \"context\": {\n    \"date\": \"", 30) == 0, "start: %.80s", s);
     CHECK(strstr(s, "\"library_build_type\": \"debug\"")
           || strstr(s, "\"library_build_type\": \"release\""), "build type");
-    CHECK(count_of(s, "\"run_type\": \"iteration\"") == 22, "22 epochs");
-    CHECK(count_of(s, "\"aggregate_name\": \"median\"") == 2, "medians");
+    CHECK(check_count(s, "\"run_type\": \"iteration\"") == 22, "22 epochs");
+    CHECK(check_count(s, "\"aggregate_name\": \"median\"") == 2, "medians");
     CHECK(strstr(s, "\"name\": \"fam/10_median\""), "aggregate name");
     CHECK(strstr(s, "\"repetitions\": 11,\n      \"repetition_index\": 10,"),
           "repetitions");
@@ -93,15 +72,15 @@ static void test_json_csv(void)
     CHECK(strlen(s) > 7 && strcmp(s + strlen(s) - 7, "\n  ]\n}\n") == 0,
           "end: %s", s + strlen(s) - 20);
     /* finishing again writes nothing more */
-    CHECK(prof_bench_finish(b) == 0 && strlen(slurp(f)) == strlen(s), "twice");
+    CHECK(prof_bench_finish(b) == 0 && strlen(check_slurp(f)) == strlen(s), "twice");
 
     CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
-    s = slurp(g);
+    s = check_slurp(g);
     CHECK(strncmp(s, "name,epochs,iterations,median,mean,min,max,err_pct,", 50) == 0,
           "csv header: %s", s);
     CHECK(strstr(s, "\n\"fam/10\",11,2200000,0.005,0.005,0.005,0.005,0.0000,"),
           "csv row: %s", s);
-    CHECK(count_of(s, "\n") == 3, "csv lines");
+    CHECK(check_count(s, "\n") == 3, "csv lines");
     prof_bench_free(b);
     fclose(f);
     fclose(g);
@@ -139,7 +118,7 @@ static void test_args(void)
     CHECK(prof_bench_run(b, "skip me", cost5, NULL) == NULL, "filtered");
     CHECK(prof_bench_run(b, "keep me", cost5, NULL) != NULL, "kept");
     prof_bench_free(b);   /* writes the CSV */
-    s = slurp(f);
+    s = check_slurp(f);
     CHECK(strncmp(s, "name,epochs", 11) == 0 && strstr(s, "\"keep me\"")
           && !strstr(s, "skip me"), "csv via args: %s", s);
     fclose(f);

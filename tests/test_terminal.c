@@ -15,16 +15,6 @@ static void target(void * arg, ulong count)
     fake_now += ((*calls)++ % 3 == 2 ? 300.0 : 100.0) * (double) count;
 }
 
-static const char * read_back(FILE * f)
-{
-    static char buf[8192];
-    size_t n;
-    rewind(f);
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    return buf;
-}
-
 #define BAR(k) "\xE2\x96" k   /* U+2581 + k */
 
 int main(void)
@@ -70,7 +60,7 @@ int main(void)
         CHECK(strstr(out, "\rprofiler: [1/2] a (") != NULL, "stderr [%s]", out);
         CHECK(strstr(out, "\rprofiler: [2/2] b (") != NULL, "stderr [%s]", out);
         CHECK(strstr(out, "\r\033[K") != NULL, "progress erased: [%s]", out);
-        out = read_back(f);
+        out = check_slurp(f);
         CHECK(strstr(out, "`first` \xE2\x96") != NULL, "sparkline after the name [%s]", out);
         CHECK(strstr(out, BAR("\x88")) != NULL && strstr(out, BAR("\x81")) != NULL,
               "slow and fast epochs drawn [%s]", out);
@@ -93,7 +83,7 @@ int main(void)
             prof_bench_finish(b);
             out = capture_end(&cap);
             CHECK(strstr(out, "\r") == NULL, "mode %d: stderr [%s]", mode, out);
-            out = read_back(f);
+            out = check_slurp(f);
             CHECK(strstr(out, "`quiet`\n") != NULL, "mode %d: row [%s]", mode, out);
             CHECK(strstr(out, "\xE2\x96") == NULL, "mode %d: no sparkline [%s]", mode, out);
             prof_bench_free(b);

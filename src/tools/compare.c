@@ -543,6 +543,19 @@ void prof_impl_format_ns(char * buf, size_t len, double ns)
         snprintf(buf, len, "%.4g s", ns * 1e-9);
 }
 
+/* The verdict rule of both comparisons: unsure when even the test's
+   smallest possible p-value does not reach alpha; slower or faster when the
+   test rejects and the change is at least the noise floor; else same. */
+static int verdict(double p, double change, double smallest_p, double alpha,
+                   double noise)
+{
+    if (isnan(p) || !(smallest_p < alpha))
+        return PROF_VERDICT_UNSURE;
+    if (p < alpha && fabs(change) >= noise)
+        return change > 0 ? PROF_VERDICT_SLOWER : PROF_VERDICT_FASTER;
+    return PROF_VERDICT_SAME;
+}
+
 void prof_impl_compare(const prof_series * old, const prof_series * new_,
                        double alpha, double noise, prof_verdict * out)
 {
@@ -557,13 +570,8 @@ void prof_impl_compare(const prof_series * old, const prof_series * new_,
     smallest_p = 2.0;
     for (k = 1; k <= n && n + m > 0; k++)
         smallest_p = smallest_p * k / (m + k);
-    if (n < 2 || m < 2 || !(smallest_p < alpha) || isnan(out->p))
-        out->verdict = PROF_VERDICT_UNSURE;
-    else if (out->p < alpha && fabs(out->change) >= noise)
-        out->verdict = out->change > 0 ? PROF_VERDICT_SLOWER
-                                       : PROF_VERDICT_FASTER;
-    else
-        out->verdict = PROF_VERDICT_SAME;
+    out->verdict = n < 2 || m < 2 ? PROF_VERDICT_UNSURE
+                 : verdict(out->p, out->change, smallest_p, alpha, noise);
 }
 
 const char * prof_impl_verdict_name(int verdict)
@@ -688,11 +696,6 @@ void prof_impl_compare_paired(const prof_series * old,
     }
     free(d);
     /* The smallest p the sign test can give with n pairs is 2 / 2^n. */
-    if (isnan(out->p) || !(2.0 / pow(2.0, n) < alpha))
-        out->verdict = PROF_VERDICT_UNSURE;
-    else if (out->p < alpha && fabs(out->change) >= noise)
-        out->verdict = out->change > 0 ? PROF_VERDICT_SLOWER
-                                       : PROF_VERDICT_FASTER;
-    else
-        out->verdict = PROF_VERDICT_SAME;
+    out->verdict = verdict(out->p, out->change, 2.0 / pow(2.0, n), alpha,
+                           noise);
 }
