@@ -534,10 +534,12 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
 int prof_bench_add(prof_bench * b, const char * name,
         profile_target_t target, void * arg);
 /* Run the queued benchmarks (see prof_bench_set_interleave), printing their
-   rows in the order added. Returns how many ran. */
+   rows in the order added. Returns how many ran (0 with nothing queued), or
+   -1 with a message for a NULL suite. */
 int prof_bench_run_all(prof_bench * b);
 
-/* Number of results, and result i (0 <= i < count; NULL otherwise). */
+/* Number of results (0 for a NULL suite), and result i (0 <= i < count;
+   NULL otherwise or for a NULL suite). */
 int prof_bench_count(const prof_bench * b);
 const prof_result * prof_bench_result(const prof_bench * b, int i);
 /* The p-th percentile (0 <= p <= 100) of r's samples, interpolated
@@ -550,9 +552,12 @@ double prof_result_percentile(const prof_result * r, double p);
 double prof_result_counter(const prof_result * r, const char * event);
 
 /* Write the results not yet written in the CSV or JSON format to the
-   output, with the JSON context. Returns 0, or -1 if writing failed. */
+   output, with the JSON context (benchmarks still queued are run first, with
+   a message). Returns 0, or -1 if writing failed or the suite is NULL. */
 int prof_bench_finish(prof_bench * b);
-/* Write all results in format to out (the suite's output is untouched). */
+/* Write all results in format to out (the suite's output is untouched).
+   Returns 0, or -1 if writing failed, or with a message for a NULL suite or
+   out. */
 int prof_bench_write(const prof_bench * b, FILE * out, prof_format format);
 
 /* The paired comparison of two targets: epochs of a and b alternate, so
@@ -592,10 +597,14 @@ typedef struct
    message if fewer than 2 results have an N. */
 int prof_bench_complexity(const prof_bench * b, const char * family,
         prof_fit * fits, int max);
-/* Add a user function f(N) to the fits (one; a new call replaces it). */
+/* Add a user function f(N) to the fits (one; a new call replaces it), shown
+   as name (copied; NULL: "f(n)"). Returns 0, or -1 with a message for a NULL
+   suite or f. */
 int prof_bench_add_complexity(prof_bench * b, const char * name,
         double (*f)(double n));
-/* Print the ranked fits as a markdown table to out (stdout if NULL). */
+/* Print the ranked fits as a markdown table to out (stdout if NULL);
+   prints nothing (prof_bench_complexity's message only) when there are no
+   fits. */
 void prof_bench_print_complexity(const prof_bench * b, const char * family,
         FILE * out);
 
