@@ -84,6 +84,16 @@ printf '{"benchmarks": [{"name": "x", "real_time": 1}, {"name": "x", "real_time"
 expect 2 'dup.json: benchmarks\[1\]: duplicate benchmark name "x"' -- "$tmp/dup.json" "$old"
 expect 2 'cannot write' -- --svg=/nonexistent/dir/x.svg "$old" "$new"
 expect 2 'cannot write' -- --svg=/dev/full "$old" "$new"
+# The table itself lost (stdout on a full disk): not a silent pass.
+if [ -w /dev/full ]; then
+    "$tool" "$old" "$new" >/dev/full 2>"$tmp/err"; got=$?
+    if [ "$got" != 2 ] || ! grep -q 'cannot write the report' "$tmp/err"; then
+        echo "FAIL: prof-compare >/dev/full: exit $got (want 2), stderr:"; cat "$tmp/err"
+        fail=$((fail + 1))
+    else
+        echo "ok   exit 2: >/dev/full"
+    fi
+fi
 
 echo "$fail failed"
 [ "$fail" -eq 0 ]
