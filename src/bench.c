@@ -1263,7 +1263,9 @@ prof_comparison prof_bench_compare(prof_bench * b,
     }
     else if (ratio == NULL)
         prof_impl_warn("prof_bench_compare: out of memory");
-    if (b->format != PROF_FORMAT_NONE && b->out != NULL && n > 0)
+    /* Markdown only: a text line in a CSV or JSON output made the file
+       unreadable (the results are written after it). */
+    if (b->format == PROF_FORMAT_MD && b->out != NULL && n > 0)
     {
         fprintf(b->out, "%s: %.4g %s/%s vs %s: %.4g: ratio %.4f [%.4f, %.4f] "
                 "over %d rounds, sign test p = %.3g: %s\n",
