@@ -348,8 +348,12 @@ void print_memory_usage(void);
    epoch runs the code a calibrated number of times (its iterations) and is
    timed as a whole, so each epoch gives one sample of time per iteration;
    the result is the median of the samples with an interval for it.
-   Not thread-safe: one suite per thread, and targets that use
-   prof_start/prof_stop share clock 0 with prof_repeat.
+   Not thread-safe: run one benchmark at a time in the process. Every run
+   uses clock 0 (to see whether the target calls prof_start/prof_stop,
+   which share it with prof_repeat) and the process's one counter set, so
+   suites running at the same time on two threads race (ThreadSanitizer
+   reports it) and can mistime each other. A suite may run on any thread
+   while no other runs.
    Setters return 0, or -1 with a profiler: message for bad input (NULL
    suite, zero, negative, NaN), leaving the setting unchanged. */
 typedef struct prof_bench prof_bench;
