@@ -817,7 +817,7 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    Output file: the path given to prof_trace_open, else the environment
    variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
    directory. Events are written when a thread's buffer is full
-   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread; all buffers stay
+   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread, 4..2097152; all buffers stay
    under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
    4 KiB buffers), at prof_trace_flush, at thread exit, at exit() / return
    from main, and on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and
