@@ -824,7 +824,9 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    SIGTERM (PROF_TRACE_SIGNALS=0 turns the handlers off). Events that cannot be written are counted, never
    dropped silently: prof_trace_lost and a profiler: message at exit. A
    program built with -finstrument-functions and linked with libprofiler.a
-   is traced at every function entry and exit, with no source change. */
+   is traced at every function entry and exit, with no source change.
+   On Windows nothing is recorded: the API and markers compile and link,
+   every event counts as lost (prof_trace_lost), and the first use says so. */
 
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file
