@@ -1239,8 +1239,11 @@ prof_comparison prof_bench_compare(prof_bench * b,
     {
         for (i = 0; i < n; i++)
         {
+            /* a's epoch at 0 (work below the counter overhead): b/a is
+               infinite, or 1 if b's is 0 too. NaN here made the ratio NaN
+               and qsort's order undefined (NaN compares as equal to all). */
             ratio[i] = ra.samples[i] > 0.0 ? rb.samples[i] / ra.samples[i]
-                                          : NAN;
+                     : rb.samples[i] > 0.0 ? INFINITY : 1.0;
             above += rb.samples[i] > ra.samples[i];
             below += rb.samples[i] < ra.samples[i];
         }

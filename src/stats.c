@@ -43,6 +43,8 @@ double prof_impl_quantile(const double * sorted, int n, double p)
     if (i >= n - 1)
         return sorted[n - 1];
     f = h - i;
+    if (f == 0.0)   /* exact for infinite values too (0 * inf is NaN) */
+        return sorted[i];
     return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 

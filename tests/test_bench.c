@@ -390,6 +390,20 @@ static void test_compare(void)
     cmp = prof_bench_compare(b, "a", NULL, NULL, "d", fake_target, &d);
     CHECK(isnan(cmp.ratio) && !cmp.significant, "NULL target compared");
     prof_bench_free(b);
+
+    /* a target timed at 0 (NaN ratios before) */
+    b = quiet_suite();
+    {
+        fake_t e = { 0.0, NULL, 0, 0, 0, 0 }, e2 = { 0.0, NULL, 0, 0, 0, 0 };
+        cmp = prof_bench_compare(b, "e", fake_target, &e, "c", fake_target, &c);
+        CHECK(isinf(cmp.ratio) && cmp.ratio > 0 && cmp.significant,
+              "0 vs 11 ns: ratio %g significant %d", cmp.ratio, cmp.significant);
+        cmp = prof_bench_compare(b, "e", fake_target, &e, "e2", fake_target, &e2);
+        CHECK(cmp.ratio == 1.0 && !cmp.significant && cmp.p_value == 1.0,
+              "0 vs 0 ns: ratio %g significant %d p %g", cmp.ratio,
+              cmp.significant, cmp.p_value);
+    }
+    prof_bench_free(b);
 }
 
 /* The comparison's line goes into a markdown output only: in a JSON (or
