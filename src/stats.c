@@ -43,7 +43,8 @@ double prof_impl_quantile(const double * sorted, int n, double p)
     if (i >= n - 1)
         return sorted[n - 1];
     f = h - i;
-    if (f == 0.0)   /* exact for infinite values too (0 * inf is NaN) */
+    /* exact for infinite values too (0 * inf and inf - inf are NaN) */
+    if (f == 0.0 || sorted[i] == sorted[i + 1])
         return sorted[i];
     return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }

@@ -61,6 +61,13 @@ expect 0 '| sum | | | | | | missing in some runs |' -- "$olds" "$news,$tmp/nosum
 expect 2 'an empty file name' -- "$tmp/o1.json," "$news"
 expect 2 "nope.json: cannot open" -- "$tmp/o1.json,$tmp/nope.json" "$news"
 
+# A benchmark at 0 ns in every old run and 3 ns in every new one is
+# infinitely slower: a regression, not "same" with a NaN change.
+printf '{"benchmarks": [{"name": "x", "real_time": 0, "time_unit": "ns"}]}' >"$tmp/zero.json"
+printf '{"benchmarks": [{"name": "x", "real_time": 3, "time_unit": "ns"}]}' >"$tmp/three.json"
+z=$tmp/zero.json t=$tmp/three.json
+expect 1 '| x | 0 ns | 3 ns | +inf% |.*slower (regression)' -- --threshold=1 "$z,$z,$z,$z,$z,$z" "$t,$t,$t,$t,$t,$t"
+
 # Bad input.
 expect 2 'usage' -- "$old"
 expect 2 'more than two sides given' -- "$old" "$new" "$new"

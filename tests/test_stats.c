@@ -43,5 +43,13 @@ int main(void)
     CHECK(prof_impl_median_interval(x, n, 0.95, &lo, &hi, &level) == 0
           && lo == 1 && hi == 9 && fabs(level - (1.0 - 24.0 / 2048.0)) < 1e-15,
           "n = 11: [%g, %g] at %.15g", lo, hi, level);
-    return check_report("test_stats");
+    /* Quantiles of infinite values (a time of 0 in a ratio): the median of
+       an even number of +inf is +inf, not inf + 0.5 * (inf - inf). */
+    x[0] = 1.0; x[1] = x[2] = x[3] = INFINITY;
+    CHECK(isinf(prof_impl_quantile(x + 2, 2, 0.5)), "median of inf, inf: %g",
+          prof_impl_quantile(x + 2, 2, 0.5));
+    CHECK(isinf(prof_impl_quantile(x, 4, 0.5)), "median of 1, inf x3: %g",
+          prof_impl_quantile(x, 4, 0.5));
+    CHECK(prof_impl_quantile(x, 4, 0.0) == 1.0, "min");
+        return check_report("test_stats");
 }
