@@ -67,6 +67,14 @@ printf '{"benchmarks": [{"name": "x", "real_time": 0, "time_unit": "ns"}]}' >"$t
 printf '{"benchmarks": [{"name": "x", "real_time": 3, "time_unit": "ns"}]}' >"$tmp/three.json"
 z=$tmp/zero.json t=$tmp/three.json
 expect 1 '| x | 0 ns | 3 ns | +inf% |.*slower (regression)' -- --threshold=1 "$z,$z,$z,$z,$z,$z" "$t,$t,$t,$t,$t,$t"
+# ... and its picture has numbers for coordinates, not nan or inf
+expect 0 'x' -- --svg="$tmp/zero.svg" "$z,$z,$z,$z,$z,$z" "$t,$t,$t,$t,$t,$t"
+if grep -Eiq '="[^"]*(nan|inf)' "$tmp/zero.svg"; then
+    echo "FAIL: zero.svg has nan/inf coordinates:"; grep -Eio '[a-z0-9]*="[^"]*(nan|inf)[^"]*"' "$tmp/zero.svg" | head -3
+    fail=$((fail + 1))
+else
+    echo "ok   zero.svg: finite coordinates"
+fi
 
 # Bad input.
 expect 2 'usage' -- "$old"
