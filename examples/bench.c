@@ -33,6 +33,7 @@ int main(int argc, char ** argv)
     prof_bench * b = prof_bench_new();
     int n100 = 100, n1000 = 1000;
     uint64_t x = 1;
+    int rc;
 
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
         return 2;
@@ -45,6 +46,7 @@ int main(int argc, char ** argv)
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         PROF_DO_NOT_OPTIMIZE(x);
     }
-    prof_bench_free(b);   /* writes CSV/JSON output if chosen */
-    return 0;
+    rc = prof_bench_finish(b);  /* writes CSV/JSON output if chosen */
+    prof_bench_free(b);
+    return rc == 0 ? 0 : 1;     /* a lost result file fails the run */
 }

@@ -348,8 +348,12 @@ void print_memory_usage(void);
    epoch runs the code a calibrated number of times (its iterations) and is
    timed as a whole, so each epoch gives one sample of time per iteration;
    the result is the median of the samples with an interval for it.
-   Not thread-safe: one suite per thread, and targets that use
-   prof_start/prof_stop share clock 0 with prof_repeat.
+   Not thread-safe: run one benchmark at a time in the process. Every run
+   uses clock 0 (to see whether the target calls prof_start/prof_stop,
+   which share it with prof_repeat) and the process's one counter set, so
+   suites running at the same time on two threads race (ThreadSanitizer
+   reports it) and can mistime each other. A suite may run on any thread
+   while no other runs.
    Setters return 0, or -1 with a profiler: message for bad input (NULL
    suite, zero, negative, NaN), leaving the setting unchanged. */
 typedef struct prof_bench prof_bench;
@@ -534,10 +538,12 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
 int prof_bench_add(prof_bench * b, const char * name,
         profile_target_t target, void * arg);
 /* Run the queued benchmarks (see prof_bench_set_interleave), printing their
-   rows in the order added. Returns how many ran. */
+   rows in the order added. Returns how many ran (0 with nothing queued), or
+   -1 with a message for a NULL suite. */
 int prof_bench_run_all(prof_bench * b);
 
-/* Number of results, and result i (0 <= i < count; NULL otherwise). */
+/* Number of results (0 for a NULL suite), and result i (0 <= i < count;
+   NULL otherwise or for a NULL suite). */
 int prof_bench_count(const prof_bench * b);
 const prof_result * prof_bench_result(const prof_bench * b, int i);
 /* The p-th percentile (0 <= p <= 100) of r's samples, interpolated
@@ -550,9 +556,12 @@ double prof_result_percentile(const prof_result * r, double p);
 double prof_result_counter(const prof_result * r, const char * event);
 
 /* Write the results not yet written in the CSV or JSON format to the
-   output, with the JSON context. Returns 0, or -1 if writing failed. */
+   output, with the JSON context (benchmarks still queued are run first, with
+   a message). Returns 0, or -1 if writing failed or the suite is NULL. */
 int prof_bench_finish(prof_bench * b);
-/* Write all results in format to out (the suite's output is untouched). */
+/* Write all results in format to out (the suite's output is untouched).
+   Returns 0, or -1 if writing failed, or with a message for a NULL suite or
+   out. */
 int prof_bench_write(const prof_bench * b, FILE * out, prof_format format);
 
 /* The paired comparison of two targets: epochs of a and b alternate, so
@@ -569,9 +578,10 @@ typedef struct
     int rounds, significant;
 } prof_comparison;
 /* Compare a and b with the suite's settings, and print one line
-   ("b is 1.234x as slow as a [1.2, 1.25], significant") unless the format
-   is NONE. A NULL suite or target gives significant = 0, NaN figures and a
-   message. */
+   ("a: 10 ns/op vs b: 11: ratio 1.1000 [1.0500, 1.1200] over 11 rounds,
+   sign test p = 0.000977: b is slower, significant") to the output when the format is
+   markdown (CSV and JSON outputs stay parseable: nothing is printed there).
+   A NULL suite or target gives significant = 0, NaN figures and a message. */
 prof_comparison prof_bench_compare(prof_bench * b,
         const char * name_a, profile_target_t a, void * arg_a,
         const char * name_b, profile_target_t b_target, void * arg_b);
@@ -592,10 +602,14 @@ typedef struct
    message if fewer than 2 results have an N. */
 int prof_bench_complexity(const prof_bench * b, const char * family,
         prof_fit * fits, int max);
-/* Add a user function f(N) to the fits (one; a new call replaces it). */
+/* Add a user function f(N) to the fits (one; a new call replaces it), shown
+   as name (copied; NULL: "f(n)"). Returns 0, or -1 with a message for a NULL
+   suite or f. */
 int prof_bench_add_complexity(prof_bench * b, const char * name,
         double (*f)(double n));
-/* Print the ranked fits as a markdown table to out (stdout if NULL). */
+/* Print the ranked fits as a markdown table to out (stdout if NULL);
+   prints nothing (prof_bench_complexity's message only) when there are no
+   fits. */
 void prof_bench_print_complexity(const prof_bench * b, const char * family,
         FILE * out);
 
@@ -803,14 +817,16 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    Output file: the path given to prof_trace_open, else the environment
    variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
    directory. Events are written when a thread's buffer is full
-   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread; all buffers stay
+   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread, 4..2097152; all buffers stay
    under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
    4 KiB buffers), at prof_trace_flush, at thread exit, at exit() / return
    from main, and on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and
    SIGTERM (PROF_TRACE_SIGNALS=0 turns the handlers off). Events that cannot be written are counted, never
    dropped silently: prof_trace_lost and a profiler: message at exit. A
    program built with -finstrument-functions and linked with libprofiler.a
-   is traced at every function entry and exit, with no source change. */
+   is traced at every function entry and exit, with no source change.
+   On Windows nothing is recorded: the API and markers compile and link,
+   every event counts as lost (prof_trace_lost), and the first use says so. */
 
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file

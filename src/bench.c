@@ -14,7 +14,10 @@
 
 /* An epoch's iterations never exceed this (2^40): a target whose time does
    not grow with its count stops growing here, far from overflow. */
-#define MAX_ITERS ((ulong) 1 << 40)
+/* 2^40 iterations, or half the range where ulong is 32 bits (a shift by 40
+   would be undefined there; the unsigned conversion below is not). */
+#define MAX_ITERS ((unsigned long long) ((ulong) -1 / 2) < 1099511627776ULL \
+                   ? (ulong) -1 / 2 : (ulong) 1099511627776ULL)
 /* Empty epochs of the loop macro that measure its fixed cost. */
 #define OVERHEAD_EPOCHS 11
 
@@ -1239,8 +1242,11 @@ prof_comparison prof_bench_compare(prof_bench * b,
     {
         for (i = 0; i < n; i++)
         {
+            /* a's epoch at 0 (work below the counter overhead): b/a is
+               infinite, or 1 if b's is 0 too. NaN here made the ratio NaN
+               and qsort's order undefined (NaN compares as equal to all). */
             ratio[i] = ra.samples[i] > 0.0 ? rb.samples[i] / ra.samples[i]
-                                          : NAN;
+                     : rb.samples[i] > 0.0 ? INFINITY : 1.0;
             above += rb.samples[i] > ra.samples[i];
             below += rb.samples[i] < ra.samples[i];
         }
@@ -1263,7 +1269,9 @@ prof_comparison prof_bench_compare(prof_bench * b,
     }
     else if (ratio == NULL)
         prof_impl_warn("prof_bench_compare: out of memory");
-    if (b->format != PROF_FORMAT_NONE && b->out != NULL && n > 0)
+    /* Markdown only: a text line in a CSV or JSON output made the file
+       unreadable (the results are written after it). */
+    if (b->format == PROF_FORMAT_MD && b->out != NULL && n > 0)
     {
         fprintf(b->out, "%s: %.4g %s/%s vs %s: %.4g: ratio %.4f [%.4f, %.4f] "
                 "over %d rounds, sign test p = %.3g: %s\n",

@@ -43,10 +43,17 @@ double prof_impl_quantile(const double * sorted, int n, double p)
     if (i >= n - 1)
         return sorted[n - 1];
     f = h - i;
+    /* exact for infinite values too (0 * inf and inf - inf are NaN) */
+    if (f == 0.0 || sorted[i] == sorted[i + 1])
+        return sorted[i];
     return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 
-/* P(X <= k) for X ~ Binomial(n, 1/2), exactly enough for n up to ~1000. */
+/* Up to this n the binomial terms are computed directly from 2^-n. */
+#define EXACT_N 1000
+
+/* P(X <= k) for X ~ Binomial(n, 1/2): directly up to EXACT_N, from
+   logarithms beyond. */
 double prof_impl_binom_cdf_half(int n, int k)
 {
     double term, sum = 0.0;
@@ -55,6 +62,18 @@ double prof_impl_binom_cdf_half(int n, int k)
         return 0.0;
     if (k >= n)
         return 1.0;
+    if (n > EXACT_N)
+    {
+        /* 2^-n underflows past n = 1074 (the runner allows 100000 epochs):
+           each term from its logarithm instead */
+        double lc = 0.0, ln2n = n * log(2.0);
+        for (i = 0; i <= k; i++)
+        {
+            sum += exp(lc - ln2n);
+            lc += log((double) (n - i) / (i + 1));
+        }
+        return sum > 1.0 ? 1.0 : sum;
+    }
     term = pow(0.5, n);          /* C(n,0) / 2^n */
     for (i = 0; i <= k; i++)
     {
@@ -73,10 +92,24 @@ int prof_impl_median_interval(const double * sorted, int n, double level,
         double * lo, double * hi, double * achieved)
 {
     int j, best = 0;
-    double best_level = 0.0;
+    double best_level = 0.0, cdf = 0.0, term = pow(0.5, n), lc = 0.0;
+    double ln2n = n * log(2.0);
+    /* P(Bin(n, 1/2) <= j - 1) summed as j grows (a call per j made this
+       quadratic in n), the same terms as prof_impl_binom_cdf_half */
     for (j = 1; 2 * j <= n; j++)
     {
-        double c = 1.0 - 2.0 * prof_impl_binom_cdf_half(n, j - 1);
+        double c;
+        if (n > EXACT_N)
+        {
+            cdf += exp(lc - ln2n);
+            lc += log((double) (n - (j - 1)) / j);
+        }
+        else
+        {
+            cdf += term;
+            term = term * (n - (j - 1)) / j;
+        }
+        c = 1.0 - 2.0 * (cdf > 1.0 ? 1.0 : cdf);
         if (c >= level)
         {
             best = j;

@@ -522,9 +522,11 @@ static NOINST int start(const char * path)
     if (env != NULL && env[0] != '\0')
     {
         long kb = atol(env);
-        if (kb < 4 || kb > (1L << 22))
+        /* at most 2 GiB: a full buffer is written as one chunk, whose size
+           field is 32 bits (4 GiB wrapped it to 0: an unreadable file) */
+        if (kb < 4 || kb > (1L << 21))
             prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%s out of range "
-                           "4..4194304; using 1024", env);
+                           "4..2097152; using 1024", env);
         else
             buffer_events = (size_t) kb * 1024 / sizeof(prof_impl_trace_event_t);
     }

@@ -61,6 +61,21 @@ expect 0 '| sum | | | | | | missing in some runs |' -- "$olds" "$news,$tmp/nosum
 expect 2 'an empty file name' -- "$tmp/o1.json," "$news"
 expect 2 "nope.json: cannot open" -- "$tmp/o1.json,$tmp/nope.json" "$news"
 
+# A benchmark at 0 ns in every old run and 3 ns in every new one is
+# infinitely slower: a regression, not "same" with a NaN change.
+printf '{"benchmarks": [{"name": "x", "real_time": 0, "time_unit": "ns"}]}' >"$tmp/zero.json"
+printf '{"benchmarks": [{"name": "x", "real_time": 3, "time_unit": "ns"}]}' >"$tmp/three.json"
+z=$tmp/zero.json t=$tmp/three.json
+expect 1 '| x | 0 ns | 3 ns | +inf% |.*slower (regression)' -- --threshold=1 "$z,$z,$z,$z,$z,$z" "$t,$t,$t,$t,$t,$t"
+# ... and its picture has numbers for coordinates, not nan or inf
+expect 0 'x' -- --svg="$tmp/zero.svg" "$z,$z,$z,$z,$z,$z" "$t,$t,$t,$t,$t,$t"
+if grep -Eiq '="[^"]*(nan|inf)' "$tmp/zero.svg"; then
+    echo "FAIL: zero.svg has nan/inf coordinates:"; grep -Eio '[a-z0-9]*="[^"]*(nan|inf)[^"]*"' "$tmp/zero.svg" | head -3
+    fail=$((fail + 1))
+else
+    echo "ok   zero.svg: finite coordinates"
+fi
+
 # Bad input.
 expect 2 'usage' -- "$old"
 expect 2 'more than two sides given' -- "$old" "$new" "$new"
@@ -80,10 +95,24 @@ printf '{"benchmarks": [{"name": "chain 1000", "real_time": 1e400}]}' >"$tmp/hug
 expect 2 'huge.json: .*number out of range' -- "$old" "$tmp/huge.json"
 printf '{"benchmarks": [{"name": "chain 1000", "real_time": [1]}]}' >"$tmp/type.json"
 expect 2 'type.json: benchmarks\[0\].real_time is not a number' -- "$old" "$tmp/type.json"
+printf '{"benchmarks": [{"name": "chain 1000", "real_time": -5}]}' >"$tmp/neg.json"
+expect 2 'neg.json: benchmarks\[0\].real_time is negative' -- "$old" "$tmp/neg.json"
+printf '{"benchmarks": [{"name": "chain 1000", "real_time": 1, "samples": [1, -2]}]}' >"$tmp/negs.json"
+expect 2 'negs.json: benchmarks\[0\].samples\[1\] is negative' -- "$old" "$tmp/negs.json"
 printf '{"benchmarks": [{"name": "x", "real_time": 1}, {"name": "x", "real_time": 1}]}' >"$tmp/dup.json"
 expect 2 'dup.json: benchmarks\[1\]: duplicate benchmark name "x"' -- "$tmp/dup.json" "$old"
 expect 2 'cannot write' -- --svg=/nonexistent/dir/x.svg "$old" "$new"
 expect 2 'cannot write' -- --svg=/dev/full "$old" "$new"
+# The table itself lost (stdout on a full disk): not a silent pass.
+if [ -w /dev/full ]; then
+    "$tool" "$old" "$new" >/dev/full 2>"$tmp/err"; got=$?
+    if [ "$got" != 2 ] || ! grep -q 'cannot write the report' "$tmp/err"; then
+        echo "FAIL: prof-compare >/dev/full: exit $got (want 2), stderr:"; cat "$tmp/err"
+        fail=$((fail + 1))
+    else
+        echo "ok   exit 2: >/dev/full"
+    fi
+fi
 
 echo "$fail failed"
 [ "$fail" -eq 0 ]

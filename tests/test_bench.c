@@ -390,6 +390,52 @@ static void test_compare(void)
     cmp = prof_bench_compare(b, "a", NULL, NULL, "d", fake_target, &d);
     CHECK(isnan(cmp.ratio) && !cmp.significant, "NULL target compared");
     prof_bench_free(b);
+
+    /* a target timed at 0 (NaN ratios before) */
+    b = quiet_suite();
+    {
+        fake_t e = { 0.0, NULL, 0, 0, 0, 0 }, e2 = { 0.0, NULL, 0, 0, 0, 0 };
+        cmp = prof_bench_compare(b, "e", fake_target, &e, "c", fake_target, &c);
+        CHECK(isinf(cmp.ratio) && cmp.ratio > 0 && cmp.significant,
+              "0 vs 11 ns: ratio %g significant %d", cmp.ratio, cmp.significant);
+        cmp = prof_bench_compare(b, "e", fake_target, &e, "e2", fake_target, &e2);
+        CHECK(cmp.ratio == 1.0 && !cmp.significant && cmp.p_value == 1.0,
+              "0 vs 0 ns: ratio %g significant %d p %g", cmp.ratio,
+              cmp.significant, cmp.p_value);
+    }
+    prof_bench_free(b);
+}
+
+/* The comparison's line goes into a markdown output only: in a JSON (or
+   CSV) file it came before the results and the file did not parse. */
+static void test_compare_output(void)
+{
+    prof_format fmt[3] = { PROF_FORMAT_JSON, PROF_FORMAT_CSV, PROF_FORMAT_MD };
+    int k;
+    for (k = 0; k < 3; k++)
+    {
+        prof_bench * b = quiet_suite();
+        fake_t a = { 10.0, NULL, 0, 0, 0, 0 }, c = { 11.0, NULL, 0, 0, 0, 0 };
+        FILE * f = tmpfile();
+        char text[64] = "";
+        CHECK(f != NULL, "tmpfile");
+        if (f == NULL) { prof_bench_free(b); return; }
+        prof_bench_set_format(b, fmt[k]);
+        prof_bench_set_output(b, f);
+        (void) prof_bench_compare(b, "a", fake_target, &a, "c", fake_target, &c);
+        prof_bench_run(b, "a", fake_target, &a);
+        prof_bench_free(b);
+        rewind(f);
+        if (fgets(text, sizeof text, f) == NULL)
+            text[0] = '\0';
+        fclose(f);
+        if (fmt[k] == PROF_FORMAT_JSON)
+            CHECK(text[0] == '{', "JSON output starts with \"%s\"", text);
+        else if (fmt[k] == PROF_FORMAT_CSV)
+            CHECK(strncmp(text, "a: ", 3) != 0, "CSV output starts with \"%s\"", text);
+        else
+            CHECK(strncmp(text, "a: ", 3) == 0, "markdown: \"%s\"", text);
+    }
 }
 
 /* Calls 8 and 10 (measured epochs 2 and 4) are "preempted": they cost 100
@@ -490,6 +536,7 @@ int main(void)
     test_bad_targets();
     test_suite();
     test_compare();
+    test_compare_output();
     test_complexity();
     test_preempted();
     prof_impl_set_fake_clock(NULL, 0);

@@ -160,6 +160,21 @@ static void child_small_buffer(void)
     zones(10000);
 }
 
+/* A 4 GiB buffer would be written as a chunk whose 32-bit size wraps to 0:
+   refused (it was accepted before), the default used, nothing lost. */
+static void child_huge_buffer(void)
+{
+    capture_t cap;
+    const char * err;
+    setenv("PROF_TRACE_BUFFER_KB", "4194304", 1);
+    capture_begin(&cap, 2);
+    prof_trace_open(path);
+    zones(10);
+    err = capture_end(&cap);
+    CHECK(strstr(err, "PROF_TRACE_BUFFER_KB=4194304 out of range "
+                 "4..2097152; using 1024") != NULL, "stderr: %s", err);
+}
+
 static void test_exit_and_buffer(void)
 {
     pt_trace t;
@@ -181,6 +196,12 @@ static void test_exit_and_buffer(void)
           && count_zones(&t, "z", -1, 0) == 10000, "%llu events",
           (unsigned long long) t.events);
     CHECK(w[0] == '\0', "warnings: %s", w);
+    pt_free(&t);
+
+    set_path("huge.ptrace");
+    CHECK(run_child(child_huge_buffer) == 0, "child failed");
+    CHECK(load(path, &t, &w) == 0 && t.events == 20 && t.lost == 0,
+          "%llu events", (unsigned long long) t.events);
     pt_free(&t);
 }
 

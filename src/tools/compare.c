@@ -262,6 +262,12 @@ static int load_entries(const prof_json * benchmarks, prof_result_file * rf,
             run_name = name;
         if (get_number(b, "real_time", &real_time, err, errlen, i) != 0)
             return -1;
+        if (real_time < 0.0)    /* a time never is: the file is wrong */
+        {
+            snprintf(err, errlen, "benchmarks[%lu].real_time is negative",
+                     (unsigned long) i);
+            return -1;
+        }
         {
             const prof_json * e = prof_impl_json_get(b, "error_occurred");
             if (e != NULL && e->kind == PROF_JSON_BOOL && e->number != 0)
@@ -329,6 +335,12 @@ static int load_entries(const prof_json * benchmarks, prof_result_file * rf,
                     snprintf(err, errlen, "benchmarks[%lu].samples[%lu] is "
                              "not a number", (unsigned long) i,
                              (unsigned long) k);
+                    return -1;
+                }
+                if (samples->items[k]->number < 0.0)
+                {
+                    snprintf(err, errlen, "benchmarks[%lu].samples[%lu] is "
+                             "negative", (unsigned long) i, (unsigned long) k);
                     return -1;
                 }
                 if (add_sample(s, samples->items[k]->number * per_unit) != 0)

@@ -43,6 +43,7 @@ static double nice_limit(double v)
 static double map(double v, double lim, double x0, double x1)
 {
     double t = (v / lim + 1.0) / 2.0;
+    if (t != t) t = 0.5;    /* 0 / 0 (an old median of 0): the centre */
     if (t < 0.0) t = 0.0;
     if (t > 1.0) t = 1.0;
     return x0 + t * (x1 - x0);
@@ -221,10 +222,14 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
     {
         const prof_plot_row * r = &rows[i];
         double m = r->old->median_ns, v[3];
+        /* finite only: an old median of 0 makes the others inf (clamped to
+           the edge by map), and an infinite limit made every x NaN */
         for (j = 0; j < r->old->count; j++)
-            strip_lim = fmax(strip_lim, fabs(r->old->samples_ns[j] / m - 1));
+            if (isfinite(r->old->samples_ns[j] / m))
+                strip_lim = fmax(strip_lim, fabs(r->old->samples_ns[j] / m - 1));
         for (j = 0; j < r->new_->count; j++)
-            strip_lim = fmax(strip_lim, fabs(r->new_->samples_ns[j] / m - 1));
+            if (isfinite(r->new_->samples_ns[j] / m))
+                strip_lim = fmax(strip_lim, fabs(r->new_->samples_ns[j] / m - 1));
         v[0] = r->verdict.change;
         v[1] = r->verdict.ci_low;
         v[2] = r->verdict.ci_high;

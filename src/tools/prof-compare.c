@@ -10,6 +10,7 @@
 #include "compare.h"
 #include "plot.h"
 
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -35,7 +36,8 @@ static const char usage[] =
 "  --filter=REGEX   only benchmarks whose name matches (POSIX ERE)\n"
 "  --svg=FILE       also draw the samples and the changes as SVG\n"
 "  --html=FILE      the same picture in a self-contained HTML page\n"
-"Exit: 0 no regression beyond the threshold, 1 regression, 2 bad input.\n";
+"Exit: 0 no regression beyond the threshold, 1 regression, 2 bad input\n"
+"or a report that could not be written.\n";
 
 enum { MAX_FILES = 256 };
 
@@ -375,6 +377,14 @@ int main(int argc, char ** argv)
         }
     }
 out:
+    /* The report is the gate's evidence: a table lost to a full disk or a
+       closed pipe must not pass as "no regression". */
+    if (fflush(stdout) != 0 || ferror(stdout))
+    {
+        prof_impl_warn("prof-compare: cannot write the report: %s",
+                       strerror(errno));
+        rc = 2;
+    }
     if (gathered != NULL)
         for (i = 0; i < 2 * nrows; i++)
             free(gathered[i].samples_ns);
