@@ -12,7 +12,6 @@
                              often one run's interval contains a later run's
                              median
    Other --format/--out/--filter options go to prof_bench_args. */
-#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,8 +166,8 @@ static int stability(const char * self, int runs, const char * configs_arg)
         {
             char * bar = strchr(p, '|');
             if (bar) *bar = '\0';
-            if (nconf < MAXCONF)
-                snprintf(configs[nconf++], sizeof configs[0], "%s", p);
+            if (nconf < MAXCONF && strlen(p) < sizeof configs[0])
+                memcpy(configs[nconf++], p, strlen(p) + 1);
             if (!bar) break;
             p = bar + 1;
         }

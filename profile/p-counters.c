@@ -7,7 +7,6 @@
      what a runner subtracts once per pair);
    - two workloads, timed with and without counters around them, with the
      counts of one run next to its time. */
-#define _DEFAULT_SOURCE 1
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

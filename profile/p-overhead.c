@@ -4,7 +4,6 @@
    pair's whole cost), and clock_gettime(CLOCK_MONOTONIC).
    Targets: get_cycle_counter within 1 tick of the raw instruction; the pair
    within 2 ns of two raw reads. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <time.h>
 #include "profiler.h"

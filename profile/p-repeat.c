@@ -1,7 +1,6 @@
 /* p-repeat: prof_repeat on fixed-cost kernels. Prints min/max per run, the
    ticks per run, what FLINT's fixed 3.1 GHz conversion would have printed,
    and how long each prof_repeat call took. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>

@@ -15,7 +15,6 @@
    "sustained" line times 2^21 zones in one go, every buffer write (and the
    memory traffic of filling buffers) included, against the raw loop.
    Targets: zone <= 1.2x raw; fprintf >= 10x zone; off = no markers. */
-#define _POSIX_C_SOURCE 200809L
 #define PROF_TRACE 1
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,9 +20,6 @@
     for all its events, with a message.
     SPDX-License-Identifier: MIT
 */
-#if !defined(_DEFAULT_SOURCE)
-# define _DEFAULT_SOURCE 1 /* syscall(2) with glibc */
-#endif
 #include "internal.h"
 #include "bench.h"
 

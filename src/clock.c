@@ -3,9 +3,6 @@
     the cost of reading the counter, and the time sources used elsewhere.
     SPDX-License-Identifier: MIT
 */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-# define _GNU_SOURCE 1    /* RUSAGE_THREAD */
-#endif
 #include "internal.h"
 
 #include <math.h>

@@ -21,9 +21,6 @@
     Nothing here makes a perf system call before prof_counters_open.
     SPDX-License-Identifier: MIT
 */
-#if !defined(_DEFAULT_SOURCE)
-# define _DEFAULT_SOURCE 1 /* syscall(2) with glibc */
-#endif
 #include "internal.h"
 
 #include <errno.h>

@@ -5,14 +5,8 @@
 #ifndef PROF_INTERNAL_H
 #define PROF_INTERNAL_H
 
-/* POSIX clock_gettime, CLOCK_MONOTONIC: must come before any system header. */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-# define _POSIX_C_SOURCE 200809L
-#endif
-#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
-# define _DARWIN_C_SOURCE 1
-#endif
-
+/* The feature-test macros (_GNU_SOURCE on Linux) come from the build: see
+   profiler_c_target in CMakeLists.txt. */
 #include "profiler.h"
 
 /* Print "profiler: " followed by the formatted message and a newline on

@@ -4,9 +4,6 @@
     reads /proc and /sys; elsewhere the fields stay empty or zero.
     SPDX-License-Identifier: MIT
 */
-#if !defined(_DEFAULT_SOURCE)
-# define _DEFAULT_SOURCE 1   /* gethostname, readlink under -std=c99 */
-#endif
 #include "internal.h"
 
 #include <stdio.h>

@@ -16,9 +16,6 @@
 */
 #if !defined(_WIN32) /* Windows: trace_none.c */
 
-#if !defined(_GNU_SOURCE)
-# define _GNU_SOURCE 1 /* syscall(SYS_gettid), pthread_getname_np */
-#endif
 #define PROF_IMPL_TRACE_INTERNAL 1
 #include "internal.h"
 #include "trace_format.h"

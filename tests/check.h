@@ -6,10 +6,6 @@
 #ifndef PROF_TEST_CHECK_H
 #define PROF_TEST_CHECK_H
 
-#if !defined(_POSIX_C_SOURCE)
-# define _POSIX_C_SOURCE 200809L
-#endif
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,9 +5,6 @@
    counted or n/a (never 0), the outputs carry the right columns and fields,
    the JSON parses, the set is opened once per process, and bad input gets a
    message. */
-#if !defined(_DEFAULT_SOURCE)
-# define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
-#endif
 #include "check.h"
 #include "../src/internal.h"
 #include "../src/bench.h"

@@ -4,7 +4,6 @@
    and bad input gives a profiler: message and an error code.
    With the argument "unprivileged" (run as an unprivileged user by CTest),
    it checks what perf_event_paranoid lets such a user count. */
-#define _DEFAULT_SOURCE 1
 #include "check.h"
 #include "profiler.h"
 

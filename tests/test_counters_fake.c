@@ -3,7 +3,6 @@
    event can fail, the retry in user space only, and the two-group layout
    (through a perf_event_open hook). Also: nothing else in the library calls
    perf_event_open. */
-#define _DEFAULT_SOURCE 1
 #include "check.h"
 #include "internal.h"
 

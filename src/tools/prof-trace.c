@@ -13,9 +13,6 @@
     usage error.
     SPDX-License-Identifier: MIT
 */
-#if !defined(_POSIX_C_SOURCE)
-# define _POSIX_C_SOURCE 200809L
-#endif
 #include "trace_read.h"
 
 #include <errno.h>

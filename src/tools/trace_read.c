@@ -2,9 +2,6 @@
     Trace reader and reports: see trace_read.h.
     SPDX-License-Identifier: MIT
 */
-#if !defined(_POSIX_C_SOURCE)
-# define _POSIX_C_SOURCE 200809L
-#endif
 #include "trace_read.h"
 #include "../trace_format.h"
 
