@@ -17,6 +17,29 @@ void prof_impl_warn(const char * fmt, ...)
 #endif
     ;
 
+/* ---- output files (outfile.c) ------------------------------------------- */
+
+/* A file being written: data goes to a temporary file beside path and
+   replaces path at commit, so that a failure never truncates or destroys an
+   existing file. Non-regular targets (/dev/null, a pipe) are written in
+   place; "-" is stdout. */
+typedef struct
+{
+    FILE * f;       /* write here */
+    char * path;    /* the target */
+    char * tmp;     /* the temporary file, or NULL when written in place */
+} prof_impl_outfile;
+
+/* Start writing path: 0, or -1 after a profiler: message naming it. */
+int prof_impl_outfile_open(prof_impl_outfile * o, const char * path);
+/* Flush and close; on success the file replaces path. 0, or -1 after a
+   message (the target is then unchanged). o is closed either way. */
+int prof_impl_outfile_commit(prof_impl_outfile * o);
+/* Close and throw away what was written; the target is unchanged. */
+void prof_impl_outfile_abort(prof_impl_outfile * o);
+/* 1 if a and b name the same existing file (same device and inode). */
+int prof_impl_same_file(const char * a, const char * b);
+
 /* Processor time of the process in nanoseconds (all threads). */
 double prof_impl_cpu_ns(void);
 

@@ -1,0 +1,199 @@
+/*
+    Output files that never destroy what was there. Every file the library
+    and its tools write (result files, reports, pictures, trace summaries)
+    goes through here: the data is written to a temporary file beside the
+    target (same directory, so that the final rename is atomic), which
+    replaces the target only once it is complete and flushed. A run that
+    fails half-way (bad arguments, a full disk, a crash) leaves the old file
+    whole; abort removes the temporary file.
+
+    Targets that are not regular files (/dev/null, /dev/full, a pipe, a
+    terminal) are written in place: there is nothing to protect and
+    nothing could be renamed over them. "-" is stdout.
+    SPDX-License-Identifier: MIT
+*/
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#if defined(_WIN32)
+# include <io.h>
+# include <process.h>
+# include <windows.h>
+# define prof_open _open
+# define prof_fdopen _fdopen
+# define prof_getpid _getpid
+# define O_FLAGS (_O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY)
+#else
+# include <unistd.h>
+# define prof_open open
+# define prof_fdopen fdopen
+# define prof_getpid getpid
+# define O_FLAGS (O_CREAT | O_EXCL | O_WRONLY)
+#endif
+
+static char * dup_path(const char * s)
+{
+    size_t n = strlen(s) + 1;
+    char * d = (char *) malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* A regular file, or a name that does not exist yet. */
+static int is_replaceable(const char * path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return errno == ENOENT;
+    return S_ISREG(st.st_mode);
+}
+
+/* Create "<dir>/.<base>.<pid>-<k>.tmp", mode 0666 less the umask. */
+static FILE * create_temporary(const char * path, char ** tmp_out)
+{
+    const char * slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t) (slash - path) + 1 : 0;
+    size_t size = strlen(path) + 48;
+    char * tmp = (char *) malloc(size);
+    int k;
+    if (tmp == NULL)
+    {
+        errno = ENOMEM;
+        return NULL;
+    }
+    for (k = 0; k < 100; k++)
+    {
+        int fd;
+        snprintf(tmp, size, "%.*s.%s.%ld-%d.tmp", (int) dir, path,
+                 path + dir, (long) prof_getpid(), k);
+        fd = prof_open(tmp, O_FLAGS, 0666);
+        if (fd >= 0)
+        {
+            FILE * f = prof_fdopen(fd, "wb");
+            if (f == NULL)
+            {
+                int e = errno;
+                close(fd);
+                remove(tmp);
+                errno = e;
+                break;
+            }
+            *tmp_out = tmp;
+            return f;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    free(tmp);
+    return NULL;
+}
+
+int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
+{
+    memset(o, 0, sizeof *o);
+    if (path == NULL || *path == '\0')
+    {
+        prof_impl_warn("no output file name given");
+        return -1;
+    }
+    if (strcmp(path, "-") == 0)
+    {
+        o->f = stdout;
+        o->path = dup_path(path);
+        return o->path != NULL ? 0 : -1;
+    }
+    o->path = dup_path(path);
+    if (o->path == NULL)
+    {
+        prof_impl_warn("cannot write \"%s\": out of memory", path);
+        return -1;
+    }
+    if (is_replaceable(path))
+        o->f = create_temporary(path, &o->tmp);
+    else
+        o->f = fopen(path, "wb");
+    if (o->f == NULL)
+    {
+        prof_impl_warn("cannot open \"%s\" for writing: %s", path,
+                       strerror(errno));
+        free(o->path);
+        o->path = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Replace the target with the temporary file. */
+static int replace(const char * tmp, const char * path)
+{
+#if defined(_WIN32)
+    return MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING) ? 0 : -1;
+#else
+    return rename(tmp, path);
+#endif
+}
+
+int prof_impl_outfile_commit(prof_impl_outfile * o)
+{
+    int rc = 0, e = 0;
+    if (o->f == NULL)
+        return -1;
+    if (fflush(o->f) != 0 || ferror(o->f))
+    {
+        rc = -1;
+        e = errno;
+    }
+    if (o->f != stdout && fclose(o->f) != 0 && rc == 0)
+    {
+        rc = -1;
+        e = errno;
+    }
+    o->f = NULL;
+    if (rc == 0 && o->tmp != NULL && replace(o->tmp, o->path) != 0)
+    {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0)
+    {
+        prof_impl_warn("writing \"%s\" failed: %s%s", o->path, strerror(e),
+                       o->tmp != NULL ? "; the file is unchanged" : "");
+        if (o->tmp != NULL)
+            remove(o->tmp);
+    }
+    free(o->tmp);
+    free(o->path);
+    o->tmp = o->path = NULL;
+    return rc;
+}
+
+void prof_impl_outfile_abort(prof_impl_outfile * o)
+{
+    if (o->f != NULL && o->f != stdout)
+        fclose(o->f);
+    if (o->tmp != NULL)
+        remove(o->tmp);
+    free(o->tmp);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+int prof_impl_same_file(const char * a, const char * b)
+{
+    struct stat sa, sb;
+    if (a == NULL || b == NULL || strcmp(a, "-") == 0 || strcmp(b, "-") == 0)
+        return 0;
+    if (stat(a, &sa) != 0 || stat(b, &sb) != 0)
+        return 0;
+#if defined(_WIN32)
+    /* no inode numbers: the same name is the best Windows offers here */
+    return strcmp(a, b) == 0;
+#else
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+#endif
+}

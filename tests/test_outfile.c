@@ -1,0 +1,195 @@
+/* Output files (src/outfile.c): a new file appears only when complete; an
+   existing one survives an abort, a full disk (RLIMIT_FSIZE) and an
+   unwritable directory; special files are written in place; no temporary
+   file is left behind; the same-file test sees through other names. */
+#include "check.h"
+#include "../src/internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static char dir[256];
+
+static void put(const char * path, const char * text)
+{
+    FILE * f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static const char * get(const char * path)
+{
+    static char buf[4096];
+    FILE * f = fopen(path, "r");
+    size_t n;
+    if (f == NULL)
+        return "(missing)";
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Number of entries in the test directory (temporary files included). */
+static int entries(void)
+{
+    DIR * d = opendir(dir);
+    struct dirent * e;
+    int n = 0;
+    while ((e = readdir(d)) != NULL)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+static void test_new_and_replace(void)
+{
+    prof_impl_outfile o;
+    char path[300];
+    snprintf(path, sizeof path, "%s/new.txt", dir);
+    CHECK(prof_impl_outfile_open(&o, path) == 0, "open");
+    fputs("half", o.f);
+    fflush(o.f);
+    CHECK(strcmp(get(path), "(missing)") == 0, "visible before commit: %s",
+          get(path));
+    fputs(" and whole", o.f);
+    CHECK(prof_impl_outfile_commit(&o) == 0, "commit");
+    CHECK(strcmp(get(path), "half and whole") == 0, "content: %s", get(path));
+    CHECK(entries() == 1, "%d entries", entries());
+
+    /* replacing keeps nothing of the old */
+    CHECK(prof_impl_outfile_open(&o, path) == 0, "reopen");
+    fputs("second", o.f);
+    CHECK(strcmp(get(path), "half and whole") == 0, "old kept while writing");
+    CHECK(prof_impl_outfile_commit(&o) == 0, "commit");
+    CHECK(strcmp(get(path), "second") == 0, "content: %s", get(path));
+
+    /* abort: the old file stays, the temporary goes */
+    CHECK(prof_impl_outfile_open(&o, path) == 0, "reopen");
+    fputs("never", o.f);
+    prof_impl_outfile_abort(&o);
+    CHECK(strcmp(get(path), "second") == 0, "after abort: %s", get(path));
+    CHECK(entries() == 1, "%d entries after abort", entries());
+    remove(path);
+}
+
+/* A full disk, made with RLIMIT_FSIZE in a child: writes past 64 bytes
+   fail with EFBIG. The old file must come through whole. */
+static void test_full_disk(void)
+{
+    char path[300];
+    pid_t pid;
+    int status;
+    snprintf(path, sizeof path, "%s/kept.json", dir);
+    put(path, "{\"old\": true}\n");
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        struct rlimit rl = { 64, 64 };
+        prof_impl_outfile o;
+        int i, rc;
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &rl);
+        if (prof_impl_outfile_open(&o, path) != 0)
+            _exit(3);
+        for (i = 0; i < 1000; i++)
+            fputs("0123456789", o.f);
+        rc = prof_impl_outfile_commit(&o);
+        _exit(rc == -1 ? 0 : 4);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d",
+          status);
+    CHECK(strcmp(get(path), "{\"old\": true}\n") == 0, "old file: %s",
+          get(path));
+    CHECK(entries() == 1, "%d entries after a full disk", entries());
+    remove(path);
+}
+
+static void test_errors(void)
+{
+    prof_impl_outfile o;
+    capture_t cap;
+    const char * err;
+    char path[300];
+    int rc;
+
+    capture_begin(&cap, 2);
+    CHECK(prof_impl_outfile_open(&o, "/nonexistent-dir/x.json") == -1,
+          "unwritable directory");
+    CHECK(prof_impl_outfile_open(&o, "") == -1, "empty name");
+    CHECK(prof_impl_outfile_open(&o, NULL) == -1, "NULL name");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: cannot open \"/nonexistent-dir/x.json\" for "
+                      "writing: No such file or directory\n"), "%s", err);
+    CHECK(strstr(err, "profiler: no output file name given\n"), "%s", err);
+
+    /* a read-only directory (root ignores the mode: then it just works) */
+    snprintf(path, sizeof path, "%s/ro", dir);
+    mkdir(path, 0555);
+    snprintf(path, sizeof path, "%s/ro/x", dir);
+    capture_begin(&cap, 2);
+    rc = prof_impl_outfile_open(&o, path);
+    err = capture_end(&cap);
+    if (rc == 0)
+        prof_impl_outfile_abort(&o);    /* root: the mode does not apply */
+    else
+        CHECK(strstr(err, "profiler: cannot open \"") && strstr(err,
+              "Permission denied"), "read-only directory: %s", err);
+    snprintf(path, sizeof path, "%s/ro", dir);
+    rmdir(path);
+
+    /* special files are written in place: /dev/full reports the error */
+    if (access("/dev/full", W_OK) == 0)
+    {
+        CHECK(prof_impl_outfile_open(&o, "/dev/full") == 0 && o.tmp == NULL,
+              "/dev/full in place");
+        fputs("x", o.f);
+        capture_begin(&cap, 2);
+        CHECK(prof_impl_outfile_commit(&o) == -1, "/dev/full commit");
+        err = capture_end(&cap);
+        CHECK(strstr(err, "profiler: writing \"/dev/full\" failed: No space "
+                          "left on device\n"), "%s", err);
+    }
+    CHECK(prof_impl_outfile_open(&o, "/dev/null") == 0 && o.tmp == NULL,
+          "/dev/null in place");
+    CHECK(prof_impl_outfile_commit(&o) == 0, "/dev/null commit");
+    CHECK(access("/dev/null", W_OK) == 0, "/dev/null still there");
+}
+
+static void test_same_file(void)
+{
+    char a[300], b[300], c[300], d[300];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/./a", dir);
+    snprintf(c, sizeof c, "%s/link", dir);
+    snprintf(d, sizeof d, "%s/other", dir);
+    put(a, "a");
+    put(d, "d");
+    CHECK(link(a, c) == 0, "link: %s", strerror(errno));
+    CHECK(prof_impl_same_file(a, a) == 1, "same name");
+    CHECK(prof_impl_same_file(a, b) == 1, "another spelling");
+    CHECK(prof_impl_same_file(a, c) == 1, "a hard link");
+    CHECK(prof_impl_same_file(a, d) == 0, "another file");
+    CHECK(prof_impl_same_file(a, "/nonexistent") == 0, "missing");
+    CHECK(prof_impl_same_file("-", "-") == 0, "stdout/stdin are not files");
+    remove(a); remove(c); remove(d);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/prof-outfile-%ld", (long) getpid());
+    mkdir(dir, 0755);
+    test_new_and_replace();
+    test_full_disk();
+    test_errors();
+    test_same_file();
+    CHECK(entries() == 0, "%d entries left", entries());
+    rmdir(dir);
+    return check_report("test_outfile");
+}
