@@ -213,30 +213,8 @@ double prof_tick_overhead(void);
 # define FLINT_CLOCK_SCALE_FACTOR (1000000.0 / FLINT_CLOCKSPEED)
 #endif
 
-/* Internal (not part of the API): nanoseconds of the monotonic clock, the
-   counter where no hardware counter is used; and the cold path of a clock
-   number out of range, which prints a profiler: message and returns NaN. */
-double prof_impl_now_ns(void);
-PROF_COLD double prof_impl_bad_clock(int n, const char * func);
-
 /* The current counter value, in ticks (see prof_tick_rate). */
-static inline double get_cycle_counter(void)
-{
-#if !defined(FLINT_HAVE_get_cycle_counter)
-    return prof_impl_now_ns();
-#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
-    return (double) (long long) __rdtsc();
-#elif defined(__GNUC__) && defined(__x86_64__)
-    unsigned int lo, hi;
-    __asm__ __volatile__ ("rdtsc" : "=a" (lo), "=d" (hi));
-    /* below 2^63, so the signed conversion (one instruction) is exact */
-    return (double) (long long) (((unsigned long long) hi << 32) | lo);
-#elif defined(__GNUC__) && defined(__aarch64__)
-    unsigned long long v;
-    __asm__ __volatile__ ("mrs %0, cntvct_el0" : "=r" (v));
-    return (double) (long long) v;
-#endif
-}
+static inline double get_cycle_counter(void);
 
 /* Clock state: the counter at the last start_clock(n), and the ticks
    accumulated by start_clock(n)/stop_clock(n) pairs. */
@@ -247,52 +225,18 @@ extern double clock_accum[FLINT_NUM_CLOCKS];
    a profiler: message and get_clock returns NaN. */
 
 /* Reset clock n to zero. */
-static inline void init_clock(int n)
-{
-    if ((unsigned) n < FLINT_NUM_CLOCKS)
-        clock_accum[n] = 0.0;
-    else
-        prof_impl_bad_clock(n, "init_clock");
-}
-
+static inline void init_clock(int n);
 /* Reset all clocks to zero. */
-static inline void init_all_clocks(void)
-{
-    int i;
-    for (i = 0; i < FLINT_NUM_CLOCKS; i++)
-        clock_accum[i] = 0.0;
-}
-
+static inline void init_all_clocks(void);
 /* Microseconds accumulated by clock n. */
-static inline double get_clock(int n)
-{
-    if ((unsigned) n < FLINT_NUM_CLOCKS)
-        return clock_accum[n] * FLINT_CLOCK_SCALE_FACTOR;
-    return prof_impl_bad_clock(n, "get_clock");
-}
-
+static inline double get_clock(int n);
 /* Start clock n: remember the counter. */
-static inline void start_clock(int n)
-{
-    if ((unsigned) n < FLINT_NUM_CLOCKS)
-        clock_last[n] = get_cycle_counter();
-    else
-        prof_impl_bad_clock(n, "start_clock");
-}
-
+static inline void start_clock(int n);
 /* Stop clock n: add the ticks since start_clock(n). */
-static inline void stop_clock(int n)
-{
-    double now = get_cycle_counter();
-    if ((unsigned) n < FLINT_NUM_CLOCKS)
-        clock_accum[n] += now - clock_last[n];
-    else
-        prof_impl_bad_clock(n, "stop_clock");
-}
-
+static inline void stop_clock(int n);
 /* start_clock(0) / stop_clock(0), for the targets of prof_repeat. */
-static inline void prof_start(void) { start_clock(0); }
-static inline void prof_stop(void) { stop_clock(0); }
+static inline void prof_start(void);
+static inline void prof_stop(void);
 
 /* prof_repeat's aim for one call of the target and the least time for a call
    to count, in microseconds of clock 0. Define them before including this
@@ -316,15 +260,6 @@ static inline void prof_stop(void) { stop_clock(0); }
    whose time stays below the threshold stops when count cannot grow. Each
    case prints a profiler: message on stderr. A NULL target gives NaN. */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
-
-/* Internal: prof_repeat with the program's FLINT_CLOCKSPEED and DURATION_*.
-   The macro routes calls here; &prof_repeat still names the real function. */
-void prof_impl_repeat(double * min, double * max, profile_target_t target,
-        void * arg, double ticks_per_second, double target_us,
-        double threshold_us);
-#define prof_repeat(min, max, target, arg) \
-    prof_impl_repeat((min), (max), (target), (arg), \
-            FLINT_CLOCKSPEED, DURATION_TARGET, DURATION_THRESHOLD)
 
 /* ==== Memory usage ======================================================= */
 
@@ -647,45 +582,6 @@ typedef struct
 # define PROF_CLOBBER() prof_impl_escape((const void *) 0)
 #endif
 
-/* Internal (used by the macros above; not part of the API). */
-#if defined(__OPTIMIZE__)
-# define PROF_IMPL_OPT 1
-#else
-# define PROF_IMPL_OPT 0
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-# define PROF_IMPL_SAN 1
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) \
-     || __has_feature(memory_sanitizer)
-#  define PROF_IMPL_SAN 1
-# endif
-#endif
-#if !defined(PROF_IMPL_SAN)
-# define PROF_IMPL_SAN 0
-#endif
-#if defined(__clang__) || defined(__INTEL_COMPILER)
-# define PROF_IMPL_COMPILER __VERSION__
-#elif defined(__GNUC__) && defined(__VERSION__)
-# define PROF_IMPL_COMPILER "gcc " __VERSION__
-#elif defined(_MSC_VER)
-# define PROF_IMPL_COMPILER "MSVC"
-#else
-# define PROF_IMPL_COMPILER "unknown"
-#endif
-/* The compiler flags of the benchmark program, if its build passes them
-   (e.g. -DPROF_COMPILE_FLAGS="\"-O2 -march=native\""); shown in the context. */
-#if !defined(PROF_COMPILE_FLAGS)
-# define PROF_COMPILE_FLAGS ""
-#endif
-#define PROF_IMPL_BUILD_INFO \
-    PROF_IMPL_OPT, PROF_IMPL_SAN, PROF_IMPL_COMPILER, PROF_COMPILE_FLAGS
-prof_bench * prof_impl_bench_new(int optimized, int sanitized,
-        const char * compiler, const char * flags);
-prof_loop prof_impl_loop_begin(prof_bench * b, const char * name);
-int prof_impl_loop_next(prof_loop * loop);
-void prof_impl_escape(const void * p);
-
 /* ==== Event counters ==================================================== */
 
 /* Linux perf events counted around a region of code, like the clocks but for
@@ -844,84 +740,6 @@ void prof_trace_thread_name(const char * name);
 /* Number of events recorded but not written (unwritable file, full disk). */
 unsigned long long prof_trace_lost(void);
 
-/* Internal (not part of the API): the event layout and the recorder's fast
-   path used by the markers below. */
-typedef struct
-{
-    unsigned long long word; /* ticks << 3 | event type */
-    unsigned long long id;   /* label address (or function address) */
-} prof_impl_trace_event_t;
-#define PROF_IMPL_EV_BEGIN 0u  /* zone begin, id = label */
-#define PROF_IMPL_EV_END 1u    /* zone end, id = label */
-#define PROF_IMPL_EV_FBEGIN 2u /* function begin, id = __func__ */
-#define PROF_IMPL_EV_FEND 3u   /* function end, id = __func__ */
-#define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
-#define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
-PROF_COLD void prof_impl_trace_slow(unsigned long long word,
-        unsigned long long id);
-
-#if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
-        || defined(PROF_IMPL_TRACE_INTERNAL))
-typedef struct { prof_impl_trace_event_t * pos, * end; } prof_impl_trace_tls_t;
-/* initial-exec: one %fs-relative access, also from position-independent
-   code (no __tls_get_addr call on the fast path) */
-extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
-    __attribute__((tls_model("initial-exec")));
-
-/* The raw counter as an integer (see get_cycle_counter). */
-static inline __attribute__((always_inline, no_instrument_function))
-unsigned long long prof_impl_trace_ticks(void)
-{
-# if defined(__x86_64__)
-    unsigned int lo, hi;
-    __asm__ __volatile__ ("rdtsc" : "=a" (lo), "=d" (hi));
-    return ((unsigned long long) hi << 32) | lo;
-# elif defined(__aarch64__)
-    unsigned long long v;
-    __asm__ __volatile__ ("mrs %0, cntvct_el0" : "=r" (v));
-    return v;
-# else
-    return (unsigned long long) prof_impl_now_ns();
-# endif
-}
-
-/* Append one event to the calling thread's buffer. */
-static inline __attribute__((always_inline, no_instrument_function))
-void prof_impl_trace_rec(unsigned type, const void * id)
-{
-    unsigned long long w = prof_impl_trace_ticks() << 3 | type;
-    prof_impl_trace_event_t * p = prof_impl_trace_tls.pos;
-    if (__builtin_expect(p == prof_impl_trace_tls.end, 0))
-    {
-        prof_impl_trace_slow(w, (unsigned long long) (size_t) id);
-        return;
-    }
-    p->word = w;
-    p->id = (unsigned long long) (size_t) id;
-    /* release: a flush from another thread (exit, signal) reads up to pos */
-    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
-}
-
-static inline __attribute__((always_inline, no_instrument_function))
-void prof_impl_zone_cleanup(const char * const * label)
-{
-    prof_impl_trace_rec(PROF_IMPL_EV_END, *label);
-}
-static inline __attribute__((always_inline, no_instrument_function))
-void prof_impl_func_cleanup(const char * const * name)
-{
-    prof_impl_trace_rec(PROF_IMPL_EV_FEND, *name);
-}
-static inline __attribute__((always_inline, no_instrument_function))
-const char * prof_impl_begin(unsigned type, const char * label)
-{
-    prof_impl_trace_rec(type, label);
-    return label;
-}
-# define PROF_IMPL_CAT2(a, b) a##b
-# define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
-#endif
-
 #if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE))
 /* 1 when the markers record, undefined when they compile to nothing. */
 # define PROF_TRACE_ENABLED 1
@@ -952,6 +770,205 @@ const char * prof_impl_begin(unsigned type, const char * label)
 # define PROF_FUNC_END() ((void) 0)
 # define PROF_ZONE(label) ((void) 0)
 # define PROF_FUNC() ((void) 0)
+#endif
+
+/* ==== Internals ========================================================== */
+
+/* Nothing below is part of the API: the definitions that the inline
+   functions and macros above expand to. Names start with prof_impl_ /
+   PROF_IMPL_ and may change in any release. */
+
+#if defined(__GNUC__)
+/* Always inlined and never instrumented: the counter read and the trace
+   recorder's fast path must not call the -finstrument-functions hooks
+   (which record through them), even at -O0. */
+# define PROF_IMPL_INLINE static inline \
+    __attribute__((always_inline, no_instrument_function))
+#else
+# define PROF_IMPL_INLINE static inline
+#endif
+
+/* ---- the counter and the clocks ----------------------------------------- */
+
+/* Nanoseconds of the monotonic clock (the counter where no hardware counter
+   is used), and the cold path of a clock number out of range, which prints
+   a profiler: message and returns NaN. */
+double prof_impl_now_ns(void);
+PROF_COLD double prof_impl_bad_clock(int n, const char * func);
+
+/* The raw counter as an integer: the one place that reads it. */
+PROF_IMPL_INLINE unsigned long long prof_impl_ticks(void)
+{
+#if !defined(FLINT_HAVE_get_cycle_counter)
+    return (unsigned long long) prof_impl_now_ns();
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+    return (unsigned long long) __rdtsc();
+#elif defined(__GNUC__) && defined(__x86_64__)
+    unsigned int lo, hi;
+    __asm__ __volatile__ ("rdtsc" : "=a" (lo), "=d" (hi));
+    return ((unsigned long long) hi << 32) | lo;
+#elif defined(__GNUC__) && defined(__aarch64__)
+    unsigned long long v;
+    __asm__ __volatile__ ("mrs %0, cntvct_el0" : "=r" (v));
+    return v;
+#endif
+}
+
+static inline double get_cycle_counter(void)
+{
+    /* below 2^63, so the signed conversion (one instruction) is exact */
+    return (double) (long long) prof_impl_ticks();
+}
+
+static inline void init_clock(int n)
+{
+    if ((unsigned) n < FLINT_NUM_CLOCKS)
+        clock_accum[n] = 0.0;
+    else
+        prof_impl_bad_clock(n, "init_clock");
+}
+
+static inline void init_all_clocks(void)
+{
+    int i;
+    for (i = 0; i < FLINT_NUM_CLOCKS; i++)
+        clock_accum[i] = 0.0;
+}
+
+static inline double get_clock(int n)
+{
+    if ((unsigned) n < FLINT_NUM_CLOCKS)
+        return clock_accum[n] * FLINT_CLOCK_SCALE_FACTOR;
+    return prof_impl_bad_clock(n, "get_clock");
+}
+
+static inline void start_clock(int n)
+{
+    if ((unsigned) n < FLINT_NUM_CLOCKS)
+        clock_last[n] = get_cycle_counter();
+    else
+        prof_impl_bad_clock(n, "start_clock");
+}
+
+static inline void stop_clock(int n)
+{
+    double now = get_cycle_counter();
+    if ((unsigned) n < FLINT_NUM_CLOCKS)
+        clock_accum[n] += now - clock_last[n];
+    else
+        prof_impl_bad_clock(n, "stop_clock");
+}
+
+static inline void prof_start(void) { start_clock(0); }
+static inline void prof_stop(void) { stop_clock(0); }
+
+/* prof_repeat with the program's FLINT_CLOCKSPEED and DURATION_*. The macro
+   routes calls here; &prof_repeat still names the real function. */
+void prof_impl_repeat(double * min, double * max, profile_target_t target,
+        void * arg, double ticks_per_second, double target_us,
+        double threshold_us);
+#define prof_repeat(min, max, target, arg) \
+    prof_impl_repeat((min), (max), (target), (arg), \
+            FLINT_CLOCKSPEED, DURATION_TARGET, DURATION_THRESHOLD)
+
+/* ---- the runner --------------------------------------------------------- */
+
+/* How the benchmark program was built, for the report's context and
+   warnings (prof_bench_new passes it). */
+#if defined(__OPTIMIZE__)
+# define PROF_IMPL_OPT 1
+#else
+# define PROF_IMPL_OPT 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define PROF_IMPL_SAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) \
+     || __has_feature(memory_sanitizer)
+#  define PROF_IMPL_SAN 1
+# endif
+#endif
+#if !defined(PROF_IMPL_SAN)
+# define PROF_IMPL_SAN 0
+#endif
+#if defined(__clang__) || defined(__INTEL_COMPILER)
+# define PROF_IMPL_COMPILER __VERSION__
+#elif defined(__GNUC__) && defined(__VERSION__)
+# define PROF_IMPL_COMPILER "gcc " __VERSION__
+#elif defined(_MSC_VER)
+# define PROF_IMPL_COMPILER "MSVC"
+#else
+# define PROF_IMPL_COMPILER "unknown"
+#endif
+/* The compiler flags of the benchmark program, if its build passes them
+   (e.g. -DPROF_COMPILE_FLAGS="\"-O2 -march=native\""); shown in the context. */
+#if !defined(PROF_COMPILE_FLAGS)
+# define PROF_COMPILE_FLAGS ""
+#endif
+#define PROF_IMPL_BUILD_INFO \
+    PROF_IMPL_OPT, PROF_IMPL_SAN, PROF_IMPL_COMPILER, PROF_COMPILE_FLAGS
+prof_bench * prof_impl_bench_new(int optimized, int sanitized,
+        const char * compiler, const char * flags);
+prof_loop prof_impl_loop_begin(prof_bench * b, const char * name);
+int prof_impl_loop_next(prof_loop * loop);
+void prof_impl_escape(const void * p);
+
+/* ---- the trace recorder ------------------------------------------------- */
+
+/* The event layout and the recorder's fast path used by the markers. */
+typedef struct
+{
+    unsigned long long word; /* ticks << 3 | event type */
+    unsigned long long id;   /* label address (or function address) */
+} prof_impl_trace_event_t;
+#define PROF_IMPL_EV_BEGIN 0u  /* zone begin, id = label */
+#define PROF_IMPL_EV_END 1u    /* zone end, id = label */
+#define PROF_IMPL_EV_FBEGIN 2u /* function begin, id = __func__ */
+#define PROF_IMPL_EV_FEND 3u   /* function end, id = __func__ */
+#define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
+#define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
+PROF_COLD void prof_impl_trace_slow(unsigned long long word,
+        unsigned long long id);
+
+#if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
+        || defined(PROF_IMPL_TRACE_INTERNAL))
+typedef struct { prof_impl_trace_event_t * pos, * end; } prof_impl_trace_tls_t;
+/* initial-exec: one %fs-relative access, also from position-independent
+   code (no __tls_get_addr call on the fast path) */
+extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
+    __attribute__((tls_model("initial-exec")));
+
+/* Append one event to the calling thread's buffer. */
+PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * id)
+{
+    unsigned long long w = prof_impl_ticks() << 3 | type;
+    prof_impl_trace_event_t * p = prof_impl_trace_tls.pos;
+    if (__builtin_expect(p == prof_impl_trace_tls.end, 0))
+    {
+        prof_impl_trace_slow(w, (unsigned long long) (size_t) id);
+        return;
+    }
+    p->word = w;
+    p->id = (unsigned long long) (size_t) id;
+    /* release: a flush from another thread (exit, signal) reads up to pos */
+    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+}
+
+PROF_IMPL_INLINE void prof_impl_zone_cleanup(const char * const * label)
+{
+    prof_impl_trace_rec(PROF_IMPL_EV_END, *label);
+}
+PROF_IMPL_INLINE void prof_impl_func_cleanup(const char * const * name)
+{
+    prof_impl_trace_rec(PROF_IMPL_EV_FEND, *name);
+}
+PROF_IMPL_INLINE const char * prof_impl_begin(unsigned type, const char * label)
+{
+    prof_impl_trace_rec(type, label);
+    return label;
+}
+# define PROF_IMPL_CAT2(a, b) a##b
+# define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
 #endif
 
 #ifdef __cplusplus

@@ -40,7 +40,7 @@ static __attribute__((noinline)) void leaf(void)
 
 static inline unsigned long long ticks(void)
 {
-    return prof_impl_trace_ticks();
+    return prof_impl_ticks();
 }
 
 static int cmp(const void * a, const void * b)

@@ -379,7 +379,7 @@ static NOINST int flush_all_locked(int in_signal)
 static NOINST void write_end(int sig)
 {
     uint64_t end[3];
-    end[0] = prof_impl_trace_ticks();
+    end[0] = prof_impl_ticks();
     end[1] = __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
     end[2] = (uint64_t) (unsigned) sig;
     (void) write_chunk(PROF_TF_END, 0, end, sizeof end);
@@ -538,7 +538,7 @@ static NOINST int start(const char * path)
             memory_cap = (size_t) kb * 1024;
     }
     tick_rate = prof_tick_rate();
-    start_ticks = prof_impl_trace_ticks();
+    start_ticks = prof_impl_ticks();
     if (open_file(path) != 0)
         rc = -1;
     pthread_key_create(&thread_key, thread_exit);
@@ -656,7 +656,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     {
         start(NULL);
         /* stamp the event after the start, which took a few milliseconds */
-        word = prof_impl_trace_ticks() << 3 | (word & 7);
+        word = prof_impl_ticks() << 3 | (word & 7);
     }
     r = my_rec;
     if (r == NULL && (r = attach()) == NULL)
@@ -678,7 +678,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     /* A begin (even type) is stamped again after the flush, an end keeps its
        stamp from before: the flush's time falls between zones, not in one. */
     if (word % 2 == 0)
-        word = prof_impl_trace_ticks() << 3 | (word & 7);
+        word = prof_impl_ticks() << 3 | (word & 7);
     p->word = word;
     p->id = id;
     __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
