@@ -5,7 +5,7 @@
 
      p-bench                 one after the other, default settings
      p-bench --suite         interleaved suite (prof_bench_add/run_all)
-     p-bench --precise       the slower setting (see README)
+     p-bench --precise       the slower setting (see doc/runner.md)
      p-bench --stability[=R] runs itself R times (default 10) as separate
                              processes in each configuration and prints, per
                              kernel, the spread (CV) of the medians and how
