@@ -310,6 +310,12 @@ typedef enum
                                     resolution: is the work optimised away? */
 #define PROF_RESULT_FEW_EPOCHS 16 /* under 6 epochs: no interval (NaN) */
 
+/* The thresholds behind those flags and the intervals, one value each for
+   every output and tool. */
+#define PROF_UNSTABLE_ERR_PCT 5.0    /* err% above this: PROF_RESULT_UNSTABLE */
+#define PROF_MIN_INTERVAL_EPOCHS 6   /* fewer epochs: PROF_RESULT_FEW_EPOCHS */
+#define PROF_CI_LEVEL 0.95           /* least level of every interval */
+
 /* One benchmark's result. Times are per batch unit (per iteration unless
    prof_bench_set_batch), in nanoseconds, counter overhead subtracted. The
    pointers stay valid until prof_bench_free. */

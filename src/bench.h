@@ -1,6 +1,12 @@
 /*
-    Internal: the suite's and a run's state, shared by bench.c and
-    report.c. Not installed.
+    Internal: the runner's shared types, and the calls between its files.
+    Not installed. The arrows point one way:
+
+        bench_args -> bench_settings
+        bench_suite -> bench_run -> bench_counters, stats
+                    -> bench_result -> stats
+                    -> report_{md,csv,json} -> complexity, sysinfo, terminal
+        bench_compare -> bench_run
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_BENCH_H
@@ -18,6 +24,18 @@ typedef struct { char * text; } prof_impl_regex;
 typedef regex_t prof_impl_regex;
 #endif
 
+/* An epoch's iterations never exceed this (2^40): a target whose time does
+   not grow with its count stops growing here, far from overflow. Where
+   ulong is 32 bits, half its range (a shift by 40 would be undefined
+   there; the unsigned conversion below is not). */
+#define PROF_IMPL_MAX_ITERS \
+    ((unsigned long long) ((ulong) -1 / 2) < 1099511627776ULL \
+     ? (ulong) -1 / 2 : (ulong) 1099511627776ULL)
+
+/* ---- settings (bench_settings.c, bench_args.c) -------------------------- */
+
+/* What a benchmark runs with: copied into each run (and each queued
+   benchmark) when it starts, so that later setter calls do not change it. */
 typedef struct
 {
     int epochs;
@@ -30,9 +48,17 @@ typedef struct
     char counters[256];     /* event list; "" = counters off */
 } prof_impl_settings;
 
-/* The runner's event counters (bench_counters.c). One prof_counters_t per
-   process, opened by the first run that asks for counters and closed at
-   exit; each run maps the events it asks for onto it. */
+/* The defaults of prof_bench_new. */
+void prof_impl_settings_default(prof_impl_settings * s);
+/* Whether name passes the suite's filter. */
+int prof_impl_filter_match(const prof_bench * b, const char * name);
+void prof_impl_filter_free(prof_bench * b);
+
+/* ---- event counters (bench_counters.c) ---------------------------------- */
+
+/* The runner's event counters. One prof_counters_t per process, opened by
+   the first run that asks for counters and closed at exit; each run maps
+   the events it asks for onto it. */
 typedef struct
 {
     int n;                              /* events asked for (0: off) */
@@ -66,6 +92,62 @@ extern double (*prof_impl_fake_counts)(const char * event, ulong iterations);
    the set was never opened (buf ""), else 1. */
 int prof_impl_bench_counters_context(char * buf, size_t size);
 
+/* ---- one benchmark's run (bench_run.c) ---------------------------------- */
+
+enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
+
+/* What is timed: a prof_repeat-style function target (the cost of two
+   counter reads is known), or the inline loop macro (its fixed cost per
+   epoch is measured first, with empty epochs). */
+typedef enum { PROF_IMPL_RUN_FUNCTION, PROF_IMPL_RUN_LOOP } prof_impl_run_kind;
+
+/* A state machine fed with epoch timings: every time reading comes from
+   prof_impl_read(), so that the tests drive it with a fake clock. */
+typedef struct
+{
+    prof_impl_settings s;
+    const char * name;
+    char * owned_name;
+    int is_baseline, phase, started;
+    ulong count, base;
+    double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
+    double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
+    double oh[16];
+    int noh, got, low_epochs, budget_hit, retried;
+    long sw0;           /* the loop macro's switch count at epoch start */
+    double * samples, * cpu_samples;
+    ulong * iters;
+    unsigned long long rng;
+    double t0, c0;      /* the loop macro's epoch start */
+    prof_impl_run_counters ctr;
+    double * ev_samples;    /* per unit, [epochs * ctr.n] */
+} prof_impl_run;
+
+/* Set r up for a run of name with settings s; pair_ticks is the cost of
+   two back-to-back clock reads. r->phase is PH_DONE (after a message) if
+   out of memory. */
+void prof_impl_run_init(prof_impl_run * r, const char * name,
+        const prof_impl_settings * s, prof_impl_run_kind kind,
+        double pair_ticks);
+/* Feed the epoch just run (r->count iterations, timed_ticks between the
+   reads, whole_ticks for the whole call, cpu_ns of processor time,
+   switches: involuntary context switches during it); set up the next.
+   Returns 1 if there is a next epoch (r->count iterations), 0 when the run
+   is over. */
+int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
+        double whole_ticks, double cpu_ns, long switches);
+/* Run one epoch of a function target and feed it to the state machine. */
+void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg);
+/* Warm up and calibrate: run epochs until the measured phase (or the end). */
+void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
+        void * arg);
+/* Free what the run allocated and nothing handed on to a result. */
+void prof_impl_run_free(prof_impl_run * r);
+/* Nanoseconds per tick of the runner's clock. */
+double prof_impl_ns_per_tick(void);
+
+/* ---- results (bench_result.c) ------------------------------------------- */
+
 /* A result and the storage its pointers refer to. */
 typedef struct
 {
@@ -80,8 +162,35 @@ typedef struct
     const char * ev_names[PROF_COUNTERS_MAX];
     double ev_median[PROF_COUNTERS_MAX];  /* per unit */
     double * ev;        /* per unit, epoch k event i at ev[k * nev + i] */
-    int written;        /* already written by prof_bench_finish */
 } prof_impl_result;
+
+/* Which of IPC and branch-miss % the events names[0 .. n) can give
+   (PROF_IMPL_HAS_* bits), and, when v (their values) is not NULL, those
+   two figures (NaN where they cannot be derived). */
+#define PROF_IMPL_HAS_IPC 1
+#define PROF_IMPL_HAS_MISS 2
+int prof_impl_derive(const char * const * names, int n, const double * v,
+        double * ipc, double * miss_pct);
+
+/* The finished run r as a result (its arrays move into it, r is left with
+   none), with its statistics, warnings and counters; NULL after a message
+   if no epoch ran or memory ran out (r's arrays are then freed). */
+prof_impl_result * prof_impl_result_make(prof_impl_run * r);
+void prof_impl_result_free(prof_impl_result * r);
+/* Copy of s, or NULL. */
+char * prof_impl_strdup(const char * s);
+
+/* ---- the suite (bench_suite.c, bench_output.c) ------------------------- */
+
+/* The markdown table as it grows, row by row (report_md.c): the context
+   once, a header whenever the columns change. */
+typedef struct
+{
+    FILE * out;
+    int header_done;        /* 0, or 1 + relative of the last header */
+    int counters_done;      /* the counters' context line printed */
+    char cols[512];         /* the counter columns of the last header */
+} prof_impl_md_writer;
 
 typedef struct
 {
@@ -92,30 +201,6 @@ typedef struct
     int is_baseline;
 } prof_impl_queued;
 
-enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
-
-/* One benchmark being run. */
-typedef struct
-{
-    prof_bench * b;
-    prof_impl_settings s;
-    const char * name;
-    char * owned_name;
-    int is_loop, is_baseline, phase, started;
-    ulong count, base;
-    double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
-    double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
-    double oh[16];
-    int noh, got, low_epochs, budget_hit, calibration_epochs, retried;
-    long sw0;           /* the loop macro's switch count at epoch start */
-    double * samples, * cpu_samples;
-    ulong * iters;
-    unsigned long long rng;
-    double t0, c0;      /* the loop macro's epoch start */
-    prof_impl_run_counters ctr;
-    double * ev_samples;    /* per unit, [epochs * ctr.n] */
-} prof_impl_run;
-
 struct prof_bench
 {
     prof_impl_settings s;
@@ -124,18 +209,19 @@ struct prof_bench
     int relative_next, baseline, interleave;
     prof_format format;
     FILE * out;
-    int own_out, md_header_done, write_failed;
-    int md_counters_done;   /* the counters' context line printed */
-    char md_cols[512];      /* the counter columns of the last header */
+    int own_out, write_failed;
     prof_impl_regex filter;
     int has_filter;
     prof_impl_result ** results;
-    int nresults, capresults;
+    int nresults;
+    size_t capresults;
+    int nwritten;           /* results[0 .. nwritten) went to the output */
     prof_impl_queued * queue;
-    int nqueue, capqueue;
+    int nqueue;
+    size_t capqueue;
     int optimized, sanitized;
     char compiler[128], flags[256];
-    double overhead_ticks;
+    double overhead_ticks;  /* two clock reads, measured once (-1: not yet) */
     int fake_seen;
     const char * fit_name;
     double (*fit_f)(double);
@@ -143,19 +229,29 @@ struct prof_bench
     int terminal;           /* prof_bench_set_terminal: -1 auto, 0, 1 */
     double started_ns;      /* when the suite was made (progress line) */
     int progress_shown;     /* a progress line is on stderr now */
+    prof_impl_md_writer md; /* the table on the output */
 };
 
-int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
-        double whole_ticks, double cpu_ns, long switches);
-void prof_impl_copy(char * dst, size_t size, const char * src);
-/* Print result i's markdown row (and the header before the first). */
-void prof_impl_print_row(prof_bench * b, int i);
+/* The name to run under (a NULL name becomes "benchmark N", with a
+   message; buf has room for it), or NULL if the filter rejects it. */
+const char * prof_impl_run_name(prof_bench * b, const char * name,
+        char * buf);
+/* Two clock reads of the runner's clock, measured once per suite. */
+double prof_impl_suite_overhead(prof_bench * b);
+/* Keep a finished run's result in the suite and show its row. */
+const prof_result * prof_impl_suite_finish_run(prof_bench * b,
+        prof_impl_run * r);
+/* Show result i (the markdown row, when the output is markdown). */
+void prof_impl_output_row(prof_bench * b, int i);
+/* Where the output goes, and the end of the current one (its file closed
+   if the suite opened it). */
+void prof_impl_output_set(prof_bench * b, FILE * out, int own);
 
 /* ---- the terminal (terminal.c) ------------------------------------------ */
 
-/* Whether f counts as a terminal for suite b (its prof_bench_set_terminal
-   mode, or isatty). */
-int prof_impl_is_terminal(const prof_bench * b, FILE * f);
+/* Whether f counts as a terminal under a prof_bench_set_terminal mode
+   (-1: ask isatty). */
+int prof_impl_is_terminal(int mode, FILE * f);
 /* v[0..n-1] as a UTF-8 sparkline (3 bytes a sample) scaled from their min
    to their max, cut to size bytes with its NUL. */
 void prof_impl_sparkline(char * out, size_t size, const double * v, int n);

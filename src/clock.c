@@ -216,20 +216,36 @@ double prof_tick_rate(void)
 
 /* ---- overhead ----------------------------------------------------------- */
 
-double prof_tick_overhead(void)
+/* Median of back-to-back differences of read() over pairs pairs, after
+   warmup reads (the first pay for cold caches and, on some systems, a
+   trap). Inlined with the read it is given, so that nothing but the two
+   reads lies between them. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double read_pairs_median(double (*read)(void), int warmup,
+        double * d, int pairs)
 {
-    enum { WARMUP = 100, PAIRS = 1001 };
-    double d[PAIRS];
     int i;
-
-    /* The first reads pay for cold caches and, on some systems, a trap. */
-    for (i = 0; i < WARMUP; i++)
-        (void) get_cycle_counter();
-    for (i = 0; i < PAIRS; i++)
+    for (i = 0; i < warmup; i++)
+        (void) read();
+    for (i = 0; i < pairs; i++)
     {
-        double a = get_cycle_counter();
-        double b = get_cycle_counter();
+        double a = read();
+        double b = read();
         d[i] = b - a;
     }
-    return prof_impl_median(d, PAIRS);
+    return prof_impl_median(d, pairs);
+}
+
+double prof_tick_overhead(void)
+{
+    double d[1001];
+    return read_pairs_median(get_cycle_counter, 100, d, 1001);
+}
+
+double prof_impl_read_overhead(void)
+{
+    double d[101];
+    return read_pairs_median(prof_impl_read, 20, d, 101);
 }

@@ -40,6 +40,14 @@ void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */
 int prof_impl_same_file(const char * a, const char * b);
 
+/* Copy src into dst (size bytes), cut to fit and always terminated. */
+void prof_impl_copy(char * dst, size_t size, const char * src);
+
+/* Make room for n elements of size bytes in the array *p (a T **), whose
+   capacity is *cap: doubling from 16, so that appending is amortised
+   O(1). 0, or -1 (out of memory or overflow; *p unchanged). */
+int prof_impl_grow(void * p, size_t * cap, size_t n, size_t size);
+
 /* Processor time of the process in nanoseconds (all threads). */
 double prof_impl_cpu_ns(void);
 
@@ -105,6 +113,10 @@ static inline double prof_impl_read(void)
 long prof_impl_switches(void);
 extern long (*prof_impl_fake_switches)(void);
 
+/* Median ticks of two back-to-back prof_impl_read() calls (fake or real):
+   the fixed cost inside every interval the runner times. */
+double prof_impl_read_overhead(void);
+
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);
 
@@ -126,6 +138,9 @@ int prof_impl_median_interval(const double * sorted, int n, double level,
         double * lo, double * hi, double * achieved);
 double prof_impl_mdape(const double * sorted, int n);
 int prof_impl_bimodal(const double * sorted, int n);
+/* The next number of a small deterministic generator (xorshift64*),
+   uniform in [0, 1). */
+double prof_impl_uniform(unsigned long long * state);
 int prof_impl_fit(const double * n, const double * t, int count,
         double (*g)(double), double * coefficient, double * rms_pct);
 

@@ -179,6 +179,17 @@ int prof_impl_bimodal(const double * sorted, int n)
     return best;
 }
 
+double prof_impl_uniform(unsigned long long * state)
+{
+    unsigned long long x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return (double) ((x * 2685821657736338717ULL) >> 11)
+           * (1.0 / 9007199254740992.0);
+}
+
 /* Least squares through the origin, t = c g(N): c = sum(t g) / sum(g^2);
    normalised RMS = sqrt(mean((t - c g)^2)) / mean(t). */
 int prof_impl_fit(const double * n, const double * t, int count,

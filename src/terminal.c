@@ -21,10 +21,10 @@
 
 double prof_impl_progress_after_s = 2.0;
 
-int prof_impl_is_terminal(const prof_bench * b, FILE * f)
+int prof_impl_is_terminal(int mode, FILE * f)
 {
-    if (b->terminal >= 0)
-        return b->terminal;
+    if (mode >= 0)
+        return mode;
     return f != NULL && isatty(fileno(f));
 }
 
@@ -72,7 +72,7 @@ void prof_impl_sparkline(char * out, size_t size, const double * v, int n)
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total)
 {
     double elapsed_s = (prof_impl_now_ns() - b->started_ns) * 1e-9;
-    if (!prof_impl_is_terminal(b, stderr)
+    if (!prof_impl_is_terminal(b->terminal, stderr)
         || !(elapsed_s >= prof_impl_progress_after_s))
         return;
     if (total > 0)

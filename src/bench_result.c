@@ -1,0 +1,249 @@
+/*
+    A finished run as a result: the median and its interval, the spread,
+    the warnings that say when a figure is not to be trusted, and the
+    event counts per unit. Pure functions of the run's samples.
+    SPDX-License-Identifier: MIT
+*/
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+char * prof_impl_strdup(const char * s)
+{
+    size_t n = strlen(s) + 1;
+    char * d = (char *) malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
+}
+
+void prof_impl_result_free(prof_impl_result * r)
+{
+    if (r == NULL)
+        return;
+    free(r->name);
+    free(r->samples);
+    free(r->cpu);
+    free(r->iters);
+    free(r->ev);
+    free(r);
+}
+
+int prof_impl_derive(const char * const * names, int n, const double * v,
+        double * ipc, double * miss_pct)
+{
+    int k, ins = -1, cyc = -1, bra = -1, miss = -1, can = 0;
+    for (k = 0; k < n; k++)
+    {
+        if (strcmp(names[k], "instructions") == 0) ins = k;
+        if (strcmp(names[k], "cycles") == 0) cyc = k;
+        if (strcmp(names[k], "branches") == 0) bra = k;
+        if (strcmp(names[k], "branch-misses") == 0) miss = k;
+    }
+    if (ins >= 0 && cyc >= 0)
+        can |= PROF_IMPL_HAS_IPC;
+    if (bra >= 0 && miss >= 0)
+        can |= PROF_IMPL_HAS_MISS;
+    if (ipc != NULL)
+        *ipc = (can & PROF_IMPL_HAS_IPC) && v[cyc] > 0.0 ? v[ins] / v[cyc]
+                                                         : NAN;
+    if (miss_pct != NULL)
+        *miss_pct = (can & PROF_IMPL_HAS_MISS) && v[bra] > 0.0
+                  ? 100.0 * v[miss] / v[bra] : NAN;
+    return can;
+}
+
+/* Append text to the warning in buf. */
+static void append(char * buf, size_t size, const char * text)
+{
+    size_t n = strlen(buf);
+    if (n + 1 < size)
+        prof_impl_copy(buf + n, size - n, text);
+}
+
+/* The per-unit median over the measured epochs of each counted event (NaN
+   epochs left out: a failed read), IPC and branch-miss % from those
+   medians; work has room for the epochs. */
+static void counter_results(prof_impl_result * res, prof_impl_run * r,
+        double * work)
+{
+    prof_result * p = &res->pub;
+    int i, k, m, n = r->got, nev = r->ctr.n;
+    res->nev = nev;
+    res->ev = r->ev_samples;
+    r->ev_samples = NULL;
+    for (k = 0; k < nev; k++)
+    {
+        for (i = m = 0; i < n; i++)
+            if (!isnan(res->ev[i * nev + k]))
+                work[m++] = res->ev[i * nev + k];
+        res->ev_names[k] = r->ctr.names[k];
+        res->ev_median[k] = m > 0 ? prof_impl_median(work, m) : NAN;
+    }
+    p->ncounters = nev;
+    p->counter_names = nev > 0 ? res->ev_names : NULL;
+    p->counters = nev > 0 ? res->ev_median : NULL;
+    prof_impl_derive(res->ev_names, nev, res->ev_median, &p->ipc,
+                     &p->branch_miss_pct);
+}
+
+double prof_result_counter(const prof_result * r, const char * event)
+{
+    const char * name = prof_impl_counters_canonical(event);
+    int k;
+    if (r == NULL || name == NULL)
+    {
+        prof_impl_warn("prof_result_counter: %s", r == NULL ? "the result is "
+                       "NULL" : "unknown event name");
+        return NAN;
+    }
+    for (k = 0; k < r->ncounters; k++)
+        if (strcmp(r->counter_names[k], name) == 0)
+            return r->counters[k];
+    return NAN;
+}
+
+/* The figures of the samples (sorted: the same, in order). */
+static void summarise(prof_impl_result * res, const prof_impl_run * r,
+        const double * sorted)
+{
+    prof_result * p = &res->pub;
+    double npt = prof_impl_ns_per_tick();
+    int i, n = r->got;
+    p->name = res->name ? res->name : "";
+    p->samples_ns = res->samples;
+    p->epoch_iters = res->iters;
+    p->epochs = n;
+    p->median_ns = prof_impl_quantile(sorted, n, 0.5);
+    p->min_ns = sorted[0];
+    p->max_ns = sorted[n - 1];
+    p->mean_ns = 0.0;
+    p->iterations = 0;
+    for (i = 0; i < n; i++)
+    {
+        p->mean_ns += res->samples[i];
+        p->iterations += res->iters[i];
+    }
+    p->mean_ns /= n;
+    p->cpu_ns = r->cpu_ns_sum / ((double) p->iterations * r->s.batch);
+    p->err_pct = prof_impl_mdape(sorted, n);
+    if (!(p->err_pct >= 0.0))
+        p->err_pct = 0.0;
+    prof_impl_median_interval(sorted, n, PROF_CI_LEVEL, &p->ci_low_ns,
+                              &p->ci_high_ns, &p->ci_level);
+    p->total_s = r->spent_ticks * npt * 1e-9;
+    p->overhead_ns = r->overhead_ticks * npt;
+    p->batch = r->s.batch;
+    prof_impl_copy(res->unit, sizeof res->unit, r->s.unit);
+    p->unit = res->unit;
+    p->complexity_n = r->s.complexity_n;
+    p->relative_pct = NAN;
+    p->warning = res->warning;
+}
+
+/* The flags, and the advice that goes with each into the warning. */
+static void warnings(prof_impl_result * res, const prof_impl_run * r,
+        const double * sorted)
+{
+    prof_result * p = &res->pub;
+    int i, n = r->got;
+    char line[256];
+    if (r->budget_hit && n < r->s.epochs)
+    {
+        p->flags |= PROF_RESULT_BUDGET;
+        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
+                "epochs; raise it with prof_bench_set_budget_s. ",
+                r->s.budget_s, n, r->s.epochs);
+        append(res->warning, sizeof res->warning, line);
+    }
+    if (n < PROF_MIN_INTERVAL_EPOCHS)
+    {
+        p->flags |= PROF_RESULT_FEW_EPOCHS;
+        snprintf(line, sizeof line, "%d epoch%s: too few for an interval (%d needed). ", n,
+                n == 1 ? "" : "s", PROF_MIN_INTERVAL_EPOCHS);
+        append(res->warning, sizeof res->warning, line);
+    }
+    if (r->low_epochs * 2 > n || r->base >= PROF_IMPL_MAX_ITERS)
+    {
+        p->flags |= PROF_RESULT_RESOLUTION;
+        snprintf(line, sizeof line, "an epoch of %lu iterations takes %.3g ns, under 10x "
+                "the counter overhead: is the work optimised away? "
+                "(PROF_DO_NOT_OPTIMIZE). ", (unsigned long) res->iters[0],
+                r->net_ticks_sum / n * prof_impl_ns_per_tick());
+        append(res->warning, sizeof res->warning, line);
+    }
+    if (p->err_pct > PROF_UNSTABLE_ERR_PCT)
+    {
+        p->flags |= PROF_RESULT_UNSTABLE;
+        snprintf(line, sizeof line, "unstable: err%% %.1f%%: the epochs scatter (other "
+                "load, frequency changes); the min is steadier, and "
+                "prof_bench_compare pairs epochs for a comparison. ",
+                p->err_pct);
+        append(res->warning, sizeof res->warning, line);
+    }
+    i = prof_impl_bimodal(sorted, n);
+    if (i > 0)
+    {
+        p->flags |= PROF_RESULT_BIMODAL;
+        snprintf(line, sizeof line, "bimodal: %d epochs near %.4g ns and %d near %.4g ns; "
+                "the machine changed speed during the run (frequency "
+                "scaling, other load): rerun or raise the epochs. ",
+                i, sorted[i / 2], n - i, sorted[i + (n - i) / 2]);
+        append(res->warning, sizeof res->warning, line);
+    }
+    i = (int) strlen(res->warning);
+    if (i > 0 && res->warning[i - 1] == ' ')
+        res->warning[i - 1] = '\0';
+}
+
+prof_impl_result * prof_impl_result_make(prof_impl_run * r)
+{
+    prof_impl_result * res;
+    double * sorted = NULL;
+    int n = r->got;
+
+    res = n > 0 ? (prof_impl_result *) calloc(1, sizeof *res) : NULL;
+    if (res != NULL)
+        sorted = (double *) malloc((size_t) n * sizeof *sorted);
+    if (sorted == NULL)
+    {
+        if (n == 0)
+            prof_impl_warn("%s: no epoch ran; no result", r->name);
+        else
+            prof_impl_warn("%s: out of memory; result lost", r->name);
+        free(res);
+        prof_impl_run_free(r);
+        return NULL;
+    }
+    /* the run's arrays move into the result */
+    res->name = prof_impl_strdup(r->name);
+    res->samples = r->samples;
+    res->iters = r->iters;
+    res->cpu = r->cpu_samples;
+    r->samples = r->cpu_samples = NULL;
+    r->iters = NULL;
+    memcpy(sorted, res->samples, (size_t) n * sizeof *sorted);
+    prof_impl_sort(sorted, n);
+    summarise(res, r, sorted);
+    warnings(res, r, sorted);
+    counter_results(res, r, sorted);    /* sorted is spent: work space */
+    free(sorted);
+    return res;
+}
+
+double prof_result_percentile(const prof_result * r, double p)
+{
+    double * sorted, v;
+    if (r == NULL || r->epochs < 1 || !(p >= 0.0 && p <= 100.0))
+        return NAN;
+    sorted = (double *) malloc((size_t) r->epochs * sizeof *sorted);
+    if (sorted == NULL)
+        return NAN;
+    memcpy(sorted, r->samples_ns, (size_t) r->epochs * sizeof *sorted);
+    prof_impl_sort(sorted, r->epochs);
+    v = prof_impl_quantile(sorted, r->epochs, p / 100.0);
+    free(sorted);
+    return v;
+}

@@ -1,0 +1,253 @@
+/*
+    One benchmark's run: a state machine fed with epoch timings. It
+    measures the loop macro's fixed cost (empty epochs), warms up,
+    calibrates the iterations of an epoch to the target epoch time, then
+    measures epochs with a little jitter, runs a preempted epoch again and
+    stops at the time budget. Every time reading goes through
+    prof_impl_read(), so that tests drive it with a fake clock and check
+    exact results.
+    SPDX-License-Identifier: MIT
+*/
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ITERS PROF_IMPL_MAX_ITERS
+/* Empty epochs of the loop macro that measure its fixed cost. */
+#define OVERHEAD_EPOCHS 11
+
+double prof_impl_ns_per_tick(void)
+{
+    return 1e9 / prof_impl_read_rate();
+}
+
+static void run_after_overhead(prof_impl_run * r);
+static void run_after_warmup(prof_impl_run * r);
+
+void prof_impl_run_init(prof_impl_run * r, const char * name,
+        const prof_impl_settings * s, prof_impl_run_kind kind,
+        double pair_ticks)
+{
+    double npt = prof_impl_ns_per_tick(), res;
+    int is_loop = kind == PROF_IMPL_RUN_LOOP;
+    memset(r, 0, sizeof *r);
+    r->s = *s;
+    r->name = name;
+    r->pair_ticks = pair_ticks;
+    r->rng = 0x9E3779B97F4A7C15ULL;
+    /* The resolution: one tick, or the cost of a read if larger. */
+    res = r->pair_ticks > 1.0 ? r->pair_ticks : 1.0;
+    r->target_ticks = res * s->resolution_multiple;
+    if (r->target_ticks < s->min_epoch_ns / npt)
+        r->target_ticks = s->min_epoch_ns / npt;
+    if (r->target_ticks > s->max_epoch_ns / npt)
+        r->target_ticks = s->max_epoch_ns / npt;
+    r->budget_ticks = s->budget_s * 1e9 / npt;
+    r->samples = (double *) calloc((size_t) s->epochs, sizeof *r->samples);
+    r->iters = (ulong *) calloc((size_t) s->epochs, sizeof *r->iters);
+    r->cpu_samples = (double *) calloc((size_t) s->epochs, sizeof *r->cpu_samples);
+    prof_impl_bench_counters_init(&r->ctr, s->counters);
+    if (r->ctr.n > 0)
+        r->ev_samples = (double *) calloc((size_t) s->epochs * (size_t) r->ctr.n,
+                                          sizeof *r->ev_samples);
+    if (r->samples == NULL || r->iters == NULL || r->cpu_samples == NULL
+        || (r->ctr.n > 0 && r->ev_samples == NULL))
+    {
+        prof_impl_warn("%s: out of memory", name);
+        r->phase = PH_DONE;
+        return;
+    }
+    /* Function targets: the cost of the reads is known; the loop macro
+       measures its own fixed cost with empty epochs first. */
+    r->overhead_ticks = is_loop ? 0.0 : r->pair_ticks;
+    if (is_loop)
+    {
+        r->phase = PH_OVERHEAD;
+        r->count = 0;
+    }
+    else
+        run_after_overhead(r);
+}
+
+static void run_after_overhead(prof_impl_run * r)
+{
+    if (r->s.warmup > 0)
+    {
+        r->phase = PH_WARMUP;
+        r->count = r->s.warmup;
+    }
+    else
+        run_after_warmup(r);
+}
+
+static void run_after_warmup(prof_impl_run * r)
+{
+    if (r->s.exact_iters > 0)
+    {
+        r->base = r->s.exact_iters;
+        r->s.jitter = 0.0;
+        r->phase = PH_MEASURE;
+        r->count = r->base;
+    }
+    else
+    {
+        r->phase = PH_CALIBRATE;
+        r->count = r->s.min_iters;
+    }
+}
+
+/* Iterations per epoch from the best cost per iteration: the nearest
+   count to the target epoch time, within [min_iters, MAX_ITERS]. */
+static void rebase(prof_impl_run * r)
+{
+    double base = floor(r->target_ticks / r->best_iter_ticks + 0.5);
+    r->base = base >= (double) MAX_ITERS ? MAX_ITERS
+            : base < 1.0 ? 1 : (ulong) base;
+    if (r->base < r->s.min_iters)
+        r->base = r->s.min_iters;
+}
+
+static void set_measure_count(prof_impl_run * r)
+{
+    double c = (double) r->base;
+    if (r->s.jitter > 0.0)
+        c += floor(c * r->s.jitter * (prof_impl_uniform(&r->rng) - 0.5));
+    r->count = c >= (double) MAX_ITERS ? MAX_ITERS : (ulong) c;
+    if (r->count < 1)
+        r->count = 1;
+}
+
+static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
+{
+    double npt = prof_impl_ns_per_tick();
+    int i = r->got++, k;
+    r->iters[i] = r->count;
+    r->net_ticks_sum += net_ticks;
+    if (net_ticks < 10.0 * r->pair_ticks && r->pair_ticks > 0.0)
+        r->low_epochs++;
+    if (net_ticks < 0.0)
+        net_ticks = 0.0;
+    r->samples[i] = net_ticks * npt / ((double) r->count * r->s.batch);
+    r->cpu_samples[i] = cpu_ns / ((double) r->count * r->s.batch);
+    for (k = 0; k < r->ctr.n; k++)
+        r->ev_samples[i * r->ctr.n + k] = r->ctr.epoch[k]
+                                        / ((double) r->count * r->s.batch);
+    r->cpu_ns_sum += cpu_ns;
+}
+
+/* Feed the epoch just run (r->count iterations, timed_ticks between the
+   reads, whole_ticks for the whole call, cpu_ns of processor time); set up
+   the next. Returns 1 if there is a next epoch (r->count iterations), 0 when
+   the run is over. */
+int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
+        double whole_ticks, double cpu_ns, long switches)
+{
+    double net = timed_ticks - r->overhead_ticks;
+    r->spent_ticks += whole_ticks > timed_ticks ? whole_ticks : timed_ticks;
+    switch (r->phase)
+    {
+    case PH_OVERHEAD:
+        r->oh[r->noh++] = timed_ticks;
+        if (r->noh == OVERHEAD_EPOCHS)
+        {
+            prof_impl_sort(r->oh, r->noh);
+            r->overhead_ticks = r->oh[r->noh / 2];
+            run_after_overhead(r);
+        }
+        return 1;
+    case PH_WARMUP:
+        run_after_warmup(r);
+        break;
+    case PH_CALIBRATE:
+        if (net >= r->target_ticks / 10.0 && net > 0.0)
+        {
+            r->best_iter_ticks = net / (double) r->count;
+            rebase(r);
+        }
+        else if (r->count >= MAX_ITERS)
+            r->base = MAX_ITERS;
+        else
+        {
+            r->count = r->count * 10 > MAX_ITERS ? MAX_ITERS : r->count * 10;
+            break;
+        }
+        if (r->base < r->s.min_iters)
+            r->base = r->s.min_iters;
+        r->phase = PH_MEASURE;
+        set_measure_count(r);
+        break;
+    case PH_MEASURE:
+        if (switches > 0 && r->retried < r->s.retries)
+        {
+            /* The scheduler took the CPU away during this epoch: its time
+               includes another process's. Run it again (same count). */
+            r->retried++;
+            break;
+        }
+        record(r, net, cpu_ns);
+        /* Noise only ever adds time: the fastest epoch so far is the best
+           estimate of an iteration's cost, so a calibration that a
+           preemption inflated is corrected by the next clean epoch. */
+        if (r->s.exact_iters == 0 && net > 0.0
+            && net / (double) r->count < r->best_iter_ticks)
+        {
+            r->best_iter_ticks = net / (double) r->count;
+            rebase(r);
+        }
+        if (r->got == r->s.epochs)
+        {
+            r->phase = PH_DONE;
+            return 0;
+        }
+        set_measure_count(r);
+        break;
+    default:
+        return 0;
+    }
+    if (r->spent_ticks > r->budget_ticks)
+    {
+        if (r->got == 0)
+            record(r, net, cpu_ns); /* the epoch just run: better than none */
+        r->budget_hit = 1;
+        r->phase = PH_DONE;
+        return 0;
+    }
+    return 1;
+}
+
+void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
+{
+    double whole, timed, c0, c1;
+    long s0 = prof_impl_switches();
+    c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    /* The counters run around the whole call, their ioctls outside the
+       clock reads. */
+    prof_impl_bench_counters_start(&r->ctr);
+    timed = prof_impl_call_target(f, arg, r->count, &whole);
+    prof_impl_bench_counters_stop(&r->ctr, r->count);
+    c1 = prof_impl_fake_read ? whole * prof_impl_ns_per_tick()
+                             : prof_impl_cpu_ns();
+    if (isnan(timed))
+        timed = whole;
+    (void) prof_impl_run_step(r, timed, whole, c1 - c0,
+                              prof_impl_switches() - s0);
+}
+
+void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
+        void * arg)
+{
+    while (r->phase != PH_DONE && r->phase != PH_MEASURE)
+        prof_impl_run_epoch(r, f, arg);
+}
+
+void prof_impl_run_free(prof_impl_run * r)
+{
+    free(r->samples);
+    free(r->iters);
+    free(r->cpu_samples);
+    free(r->ev_samples);
+    r->samples = r->cpu_samples = r->ev_samples = NULL;
+    r->iters = NULL;
+}

@@ -1,0 +1,368 @@
+/*
+    The suite: what a benchmark program calls to run benchmarks
+    (prof_bench_run, the queue of prof_bench_add and prof_bench_run_all,
+    interleaved or not, the loop macro) and the results it keeps.
+    SPDX-License-Identifier: MIT
+*/
+#include "bench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEED_SUITE(b, func) \
+    if ((b) == NULL) { prof_impl_warn("%s: the suite is NULL", func); return -1; }
+
+prof_bench * prof_impl_bench_new(int optimized, int sanitized,
+        const char * compiler, const char * flags)
+{
+    prof_bench * b = (prof_bench *) calloc(1, sizeof *b);
+    if (b == NULL)
+    {
+        prof_impl_warn("prof_bench_new: out of memory");
+        return NULL;
+    }
+    prof_impl_settings_default(&b->s);
+    strcpy(b->time_unit, "ns");
+    b->time_unit_ns = 1.0;
+    b->interleave = 0;
+    b->baseline = -1;
+    b->format = PROF_FORMAT_MD;
+    prof_impl_output_set(b, stdout, 0);
+    b->optimized = optimized;
+    b->sanitized = sanitized;
+    prof_impl_copy(b->compiler, sizeof b->compiler, compiler ? compiler : "");
+    prof_impl_copy(b->flags, sizeof b->flags, flags ? flags : "");
+    b->overhead_ticks = -1.0;
+    b->terminal = -1;
+    b->started_ns = prof_impl_now_ns();
+    return b;
+}
+
+void prof_bench_free(prof_bench * b)
+{
+    int i;
+    if (b == NULL)
+        return;
+    prof_bench_finish(b);
+    for (i = 0; i < b->nresults; i++)
+        prof_impl_result_free(b->results[i]);
+    free(b->results);
+    for (i = 0; i < b->nqueue; i++)
+        free(b->queue[i].name);
+    free(b->queue);
+    prof_impl_filter_free(b);
+    prof_impl_output_set(b, NULL, 0);
+    free(b);
+}
+
+const char * prof_impl_run_name(prof_bench * b, const char * name, char * buf)
+{
+    if (name == NULL)
+    {
+        sprintf(buf, "benchmark %d", b->nresults + b->nqueue + 1);
+        prof_impl_warn("benchmark name is NULL; named \"%s\"", buf);
+        name = buf;
+    }
+    return prof_impl_filter_match(b, name) ? name : NULL;
+}
+
+double prof_impl_suite_overhead(prof_bench * b)
+{
+    if (b->overhead_ticks < 0.0 || b->fake_seen != (prof_impl_fake_read != NULL))
+    {
+        b->overhead_ticks = prof_impl_read_overhead();
+        b->fake_seen = prof_impl_fake_read != NULL;
+    }
+    return b->overhead_ticks;
+}
+
+static int add_result(prof_bench * b, prof_impl_result * res)
+{
+    if (prof_impl_grow(&b->results, &b->capresults, (size_t) b->nresults + 1,
+                       sizeof *b->results) != 0)
+        return -1;
+    b->results[b->nresults++] = res;
+    return 0;
+}
+
+const prof_result * prof_impl_suite_finish_run(prof_bench * b,
+        prof_impl_run * r)
+{
+    prof_impl_result * res = prof_impl_result_make(r);
+    prof_result * p;
+    if (res == NULL)
+        return NULL;
+    if (add_result(b, res) != 0)
+    {
+        prof_impl_warn("%s: out of memory; result lost", r->name);
+        prof_impl_result_free(res);
+        return NULL;
+    }
+    p = &res->pub;
+    if (r->is_baseline)
+    {
+        b->baseline = b->nresults - 1;
+        b->relative_next = 0;
+    }
+    if (b->baseline >= 0)
+    {
+        double base = b->results[b->baseline]->pub.median_ns;
+        p->relative_pct = p->median_ns > 0.0 ? 100.0 * base / p->median_ns
+                                             : NAN;
+    }
+    if (res->warning[0] != '\0')
+        prof_impl_warn("%s: %s", p->name, res->warning);
+    prof_impl_output_row(b, b->nresults - 1);
+    return p;
+}
+
+static void start_run(prof_bench * b, prof_impl_run * r, const char * name,
+        const prof_impl_settings * s, prof_impl_run_kind kind, int baseline)
+{
+    prof_impl_run_init(r, name, s, kind, prof_impl_suite_overhead(b));
+    r->is_baseline = baseline;
+}
+
+const prof_result * prof_bench_run(prof_bench * b, const char * name,
+        profile_target_t target, void * arg)
+{
+    prof_impl_run r;
+    char buf[32];
+    if (b == NULL || target == NULL)
+    {
+        prof_impl_warn("prof_bench_run(\"%s\"): the %s is NULL; nothing run",
+                       name ? name : "(null)", b == NULL ? "suite" : "target");
+        return NULL;
+    }
+    name = prof_impl_run_name(b, name, buf);
+    if (name == NULL)
+        return NULL;
+    prof_impl_progress(b, name, b->nresults + 1, 0);
+    start_run(b, &r, name, &b->s, PROF_IMPL_RUN_FUNCTION, b->relative_next);
+    while (r.phase != PH_DONE)
+        prof_impl_run_epoch(&r, target, arg);
+    return prof_impl_suite_finish_run(b, &r);
+}
+
+int prof_bench_add(prof_bench * b, const char * name,
+        profile_target_t target, void * arg)
+{
+    char buf[32];
+    prof_impl_queued * q;
+    NEED_SUITE(b, "prof_bench_add");
+    if (target == NULL)
+    {
+        prof_impl_warn("prof_bench_add(\"%s\"): the target is NULL; not added",
+                       name ? name : "(null)");
+        return -1;
+    }
+    name = prof_impl_run_name(b, name, buf);
+    if (name == NULL)
+        return 0;
+    if (prof_impl_grow(&b->queue, &b->capqueue, (size_t) b->nqueue + 1,
+                       sizeof *b->queue) != 0
+        || (b->queue[b->nqueue].name = prof_impl_strdup(name)) == NULL)
+    {
+        prof_impl_warn("prof_bench_add: out of memory");
+        return -1;
+    }
+    q = &b->queue[b->nqueue++];
+    q->target = target;
+    q->arg = arg;
+    q->s = b->s;
+    q->is_baseline = b->relative_next;
+    b->relative_next = 0;
+    return 0;
+}
+
+/* One measured epoch of each run per round, in an order shuffled every
+   round: in a fixed order, a disturbance with a period near a round's
+   length (a scheduler time slice, another process's timer) hits the same
+   benchmark every round. Measured here: fixed order turned 1 run in 3
+   into a 4x outlier for one kernel (p-bench --stability). */
+static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n)
+{
+    unsigned long long rng = 0x2545F4914F6CDD1DULL;
+    int * order = (int *) malloc((size_t) n * sizeof *order);
+    int i, left, round = 0;
+    if (order == NULL)
+        return -1;
+    for (i = 0; i < n; i++)
+    {
+        order[i] = i;
+        prof_impl_run_calibrate(&runs[i], b->queue[i].target, b->queue[i].arg);
+    }
+    do
+    {
+        prof_impl_progress(b, "interleaved rounds", ++round, b->s.epochs);
+        left = 0;
+        for (i = n - 1; i > 0; i--)
+        {
+            int j = (int) (prof_impl_uniform(&rng) * (i + 1)), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        for (i = 0; i < n; i++)
+        {
+            prof_impl_run * r = &runs[order[i]];
+            if (r->phase != PH_DONE)
+            {
+                prof_impl_run_epoch(r, b->queue[order[i]].target,
+                                    b->queue[order[i]].arg);
+                left += r->phase != PH_DONE;
+            }
+        }
+    } while (left > 0);
+    free(order);
+    return 0;
+}
+
+int prof_bench_run_all(prof_bench * b)
+{
+    prof_impl_run * runs;
+    int i, n, ran = 0;
+    NEED_SUITE(b, "prof_bench_run_all");
+    n = b->nqueue;
+    if (n <= 0)
+        return 0;
+    runs = (prof_impl_run *) calloc((size_t) n, sizeof *runs);
+    if (runs == NULL)
+    {
+        prof_impl_warn("prof_bench_run_all: out of memory");
+        return 0;
+    }
+    for (i = 0; i < n; i++)
+        start_run(b, &runs[i], b->queue[i].name, &b->queue[i].s,
+                  PROF_IMPL_RUN_FUNCTION, b->queue[i].is_baseline);
+    if (!b->interleave)
+        for (i = 0; i < n; i++)
+        {
+            prof_impl_progress(b, b->queue[i].name, i + 1, n);
+            while (runs[i].phase != PH_DONE)
+                prof_impl_run_epoch(&runs[i], b->queue[i].target,
+                                    b->queue[i].arg);
+        }
+    else if (interleaved_rounds(b, runs, n) != 0)
+    {
+        prof_impl_warn("prof_bench_run_all: out of memory");
+        for (i = 0; i < n; i++)
+            prof_impl_run_free(&runs[i]);
+        free(runs);
+        return 0;
+    }
+    for (i = 0; i < n; i++)
+    {
+        ran += prof_impl_suite_finish_run(b, &runs[i]) != NULL;
+        free(b->queue[i].name);
+    }
+    b->nqueue = 0;
+    free(runs);
+    return ran;
+}
+
+int prof_bench_count(const prof_bench * b)
+{
+    return b == NULL ? 0 : b->nresults;
+}
+
+const prof_result * prof_bench_result(const prof_bench * b, int i)
+{
+    if (b == NULL || i < 0 || i >= b->nresults)
+        return NULL;
+    return &b->results[i]->pub;
+}
+
+/* ---- the loop macro ------------------------------------------------------ */
+
+/* A loop macro's run: the suite it reports to, and its own name. */
+typedef struct
+{
+    prof_impl_run r;
+    prof_bench * b;
+} loop_run;
+
+prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
+{
+    prof_loop l;
+    loop_run * lr;
+    char buf[32];
+    l.iterations = 0;
+    l.impl = NULL;
+    if (b == NULL)
+    {
+        prof_impl_warn("PROF_BENCH_LOOP(\"%s\"): the suite is NULL; the code "
+                       "is not run", name ? name : "(null)");
+        return l;
+    }
+    name = prof_impl_run_name(b, name, buf);
+    if (name == NULL)
+        return l;
+    lr = (loop_run *) malloc(sizeof *lr);
+    if (lr == NULL)
+    {
+        prof_impl_warn("PROF_BENCH_LOOP: out of memory");
+        return l;
+    }
+    prof_impl_progress(b, name, b->nresults + 1, 0);
+    {
+        char * copy = prof_impl_strdup(name);
+        start_run(b, &lr->r, copy ? copy : "", &b->s, PROF_IMPL_RUN_LOOP,
+                  b->relative_next);
+        lr->r.owned_name = copy;
+    }
+    lr->b = b;
+    lr->r.started = 0;
+    l.impl = lr;
+    return l;
+}
+
+static int loop_end(prof_loop * l, loop_run * lr, int finished)
+{
+    if (finished)
+        prof_impl_suite_finish_run(lr->b, &lr->r);
+    prof_impl_run_free(&lr->r);
+    free(lr->r.owned_name);
+    free(lr);
+    l->impl = NULL;
+    return 0;
+}
+
+int prof_impl_loop_next(prof_loop * l)
+{
+    double t1 = prof_impl_read(), c1;
+    loop_run * lr = (loop_run *) l->impl;
+    prof_impl_run * r;
+    if (lr == NULL)
+        return 0;
+    r = &lr->r;
+    if (r->started)
+        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock read */
+    c1 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    if (r->started)
+    {
+        double timed = t1 - r->t0;
+        double cpu = prof_impl_fake_read ? timed * prof_impl_ns_per_tick()
+                                         : c1 - r->c0;
+        if (!prof_impl_run_step(r, timed, timed, cpu,
+                                prof_impl_switches() - r->sw0))
+            return loop_end(l, lr, 1);
+    }
+    else if (r->phase == PH_DONE)
+        return loop_end(l, lr, 0);
+    r->started = 1;
+    l->iterations = r->count;
+    r->sw0 = prof_impl_switches();
+    r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    prof_impl_bench_counters_start(&r->ctr);        /* before the clock read */
+    r->t0 = prof_impl_read();
+    return 1;
+}
+
+/* Where PROF_DO_NOT_OPTIMIZE sends its pointer on compilers without asm. */
+const void * volatile prof_impl_escape_sink;
+
+void prof_impl_escape(const void * p)
+{
+    prof_impl_escape_sink = p;
+}

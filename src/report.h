@@ -1,0 +1,67 @@
+/*
+    Internal: the runner's reporters (markdown, CSV, JSON) and the
+    complexity fits they show. A reporter owns its state and takes results
+    and the context of the run; it never reaches into the suite. Not
+    installed.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_REPORT_H
+#define PROF_REPORT_H
+
+#include "bench.h"
+
+/* What every output says about the run besides its results. */
+typedef struct
+{
+    const char * time_unit;     /* "ns", "us", "ms" or "s" */
+    double time_unit_ns;        /* nanoseconds in one time_unit */
+    int optimized, sanitized;   /* how the benchmark program was built */
+    const char * compiler, * flags;
+    double overhead_ns;         /* two clock reads; NaN if never measured */
+    const char * counters_line; /* the event set's context line, or "" */
+    int terminal;               /* prof_bench_set_terminal's mode */
+    const char * fit_name;      /* the user's complexity function, or NULL */
+    double (*fit_f)(double);
+} prof_impl_report_ctx;
+
+/* The build warnings (unoptimised, sanitizer) into w[0..2); their number. */
+int prof_impl_build_warnings(const prof_impl_report_ctx * ctx,
+        const char * w[2]);
+/* r's count of event name per unit, NaN if not counted; and its index. */
+double prof_impl_result_event(const prof_result * r, const char * name);
+int prof_impl_result_event_index(const prof_result * r, const char * name);
+
+/* ---- markdown (report_md.c) --------------------------------------------- */
+
+/* (prof_impl_md_writer, the table's state, is in bench.h.) */
+void prof_impl_md_init(prof_impl_md_writer * w, FILE * out);
+/* One result's row (and whatever comes before it: context, header);
+   relative: the suite has a baseline, so the row has a relative column. */
+void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
+        const prof_impl_result * r, int relative);
+
+/* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
+
+/* Write results[from .. n) (the JSON's family indexes count them all). */
+void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int from, int n);
+void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int from, int n);
+
+/* ---- complexity (complexity.c) ------------------------------------------ */
+
+/* The time a fit is made of: each result's median, or its processor time. */
+typedef enum { PROF_IMPL_FIT_REAL, PROF_IMPL_FIT_CPU } prof_impl_fit_time;
+
+/* Fit the growth functions (and the user's f, if not NULL) to the results
+   with an N in family (NULL: all), ranked by RMS, into fits[0 .. max).
+   Returns the number of fits (0 with fewer than 2 such results). */
+int prof_impl_fits(prof_impl_result * const * results, int n,
+        const char * family, prof_impl_fit_time time, const char * fit_name,
+        double (*fit_f)(double), prof_fit * fits, int max);
+/* Length of the family part of a name (up to the first '/'), and whether
+   two names are of one family. */
+size_t prof_impl_family_len(const char * name);
+int prof_impl_same_family(const char * a, const char * b);
+
+#endif

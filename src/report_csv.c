@@ -1,0 +1,114 @@
+/*
+    CSV: one row per result with every figure of prof_result, the samples
+    of its epochs and its counts per unit (an empty field where an event is
+    unavailable).
+    SPDX-License-Identifier: MIT
+*/
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+static void csv_string(FILE * out, const char * s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+    {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* ",value", or "," alone for NaN (an empty field, not "nan") */
+static void csv_number(FILE * out, double v, const char * fmt)
+{
+    fputc(',', out);
+    if (v == v)
+        fprintf(out, fmt, v);
+}
+
+/* The counter fields of the results written: every event name any of them
+   counted, in order of first appearance, and whether IPC and branch-miss %
+   can be derived (PROF_IMPL_HAS_* bits in *derived). Returns the number of
+   names. */
+static int counter_fields(prof_impl_result * const * results, int from,
+        int n, const char ** names, int * derived)
+{
+    int i, k, j, nf = 0;
+    *derived = 0;
+    for (i = from; i < n; i++)
+    {
+        const prof_result * r = &results[i]->pub;
+        for (k = 0; k < r->ncounters; k++)
+        {
+            for (j = 0; j < nf; j++)
+                if (strcmp(names[j], r->counter_names[k]) == 0)
+                    break;
+            if (j == nf && nf < 2 * PROF_COUNTERS_MAX)
+                names[nf++] = r->counter_names[k];
+        }
+        *derived |= prof_impl_derive(r->counter_names, r->ncounters, NULL,
+                                     NULL, NULL);
+    }
+    return nf;
+}
+
+static void csv_row(FILE * out, const prof_impl_report_ctx * c,
+        const prof_result * r, const char * const * fields, int nf,
+        int derived)
+{
+    double sc = c->time_unit_ns;
+    int k;
+    csv_string(out, r->name);
+    fprintf(out, ",%d,%lu", r->epochs, (unsigned long) r->iterations);
+    csv_number(out, r->median_ns / sc, "%.9g");
+    csv_number(out, r->mean_ns / sc, "%.9g");
+    csv_number(out, r->min_ns / sc, "%.9g");
+    csv_number(out, r->max_ns / sc, "%.9g");
+    csv_number(out, r->err_pct, "%.4f");
+    csv_number(out, r->ci_low_ns / sc, "%.9g");
+    csv_number(out, r->ci_high_ns / sc, "%.9g");
+    csv_number(out, r->ci_level, "%.4f");
+    csv_number(out, r->cpu_ns / sc, "%.9g");
+    fprintf(out, ",%s,", c->time_unit);
+    csv_string(out, r->unit);
+    csv_number(out, r->batch, "%.9g");
+    csv_number(out, r->total_s, "%.6f");
+    csv_number(out, r->overhead_ns, "%.4g");
+    csv_number(out, r->complexity_n, "%.9g");
+    csv_number(out, r->relative_pct, "%.4f");
+    fprintf(out, ",%d,", r->flags);
+    csv_string(out, r->warning);
+    fputs(",\"", out);
+    for (k = 0; k < r->epochs; k++)
+        fprintf(out, "%s%.9g", k ? ";" : "", r->samples_ns[k] / sc);
+    fputc('"', out);
+    for (k = 0; k < nf; k++)
+        csv_number(out, prof_impl_result_event(r, fields[k]), "%.9g");
+    if (derived & PROF_IMPL_HAS_IPC)
+        csv_number(out, r->ipc, "%.6g");
+    if (derived & PROF_IMPL_HAS_MISS)
+        csv_number(out, r->branch_miss_pct, "%.6g");
+    fputc('\n', out);
+}
+
+void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int from, int n)
+{
+    int i, k, nf, derived;
+    const char * fields[2 * PROF_COUNTERS_MAX];
+    nf = counter_fields(results, from, n, fields, &derived);
+    fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
+            "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
+            "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
+    /* counters per unit: an empty field where unavailable */
+    for (k = 0; k < nf; k++)
+        fprintf(out, ",%s", fields[k]);
+    fputs(derived & PROF_IMPL_HAS_IPC ? ",ipc" : "", out);
+    fputs(derived & PROF_IMPL_HAS_MISS ? ",branch_miss_pct" : "", out);
+    fputc('\n', out);
+    for (i = from; i < n; i++)
+        csv_row(out, c, &results[i]->pub, fields, nf, derived);
+}

@@ -1,0 +1,428 @@
+/*
+    Google Benchmark's JSON (--benchmark_format=json schema): the context,
+    one "iteration" entry per epoch, the mean, median, stddev and cv
+    aggregates (the profiler's own figures ride on the median), and a
+    family's BigO and RMS after its last member.
+    SPDX-License-Identifier: MIT
+*/
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void json_string(FILE * out, const char * s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+    {
+        unsigned char c = (unsigned char) *s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* A number JSON accepts: NaN and infinities become null. */
+static void json_number(FILE * out, double v)
+{
+    if (v == v && v - v == 0.0)
+    {
+        /* the shortest of %.15g and %.17g that reads back exactly */
+        char buf[40];
+        sprintf(buf, "%.15g", v);
+        if (strtod(buf, NULL) != v)
+            sprintf(buf, "%.17g", v);
+        fputs(buf, out);
+    }
+    else
+        fputs("null", out);
+}
+
+static void json_context(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n)
+{
+    prof_impl_sysinfo si;
+    const char * w[2];
+    int i, nw = prof_impl_build_warnings(c, w);
+    prof_impl_sysinfo_read(&si);
+    fputs("{\n  \"context\": {\n    \"date\": ", out);
+    json_string(out, si.date);
+    fputs(",\n    \"host_name\": ", out);
+    json_string(out, si.host);
+    fputs(",\n    \"executable\": ", out);
+    json_string(out, si.exe);
+    fprintf(out, ",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": %d,\n"
+            "    \"cpu_scaling_enabled\": %s,\n    \"caches\": [\n", si.cores,
+            (int) (si.mhz > 0.0 ? si.mhz + 0.5 : prof_impl_read_rate() * 1e-6 + 0.5),
+            si.scaling[0] && strcmp(si.scaling, "performance") != 0
+                ? "true" : "false");
+    for (i = 0; i < si.ncaches; i++)
+    {
+        fputs("      {\n        \"type\": ", out);
+        json_string(out, si.caches[i].type);
+        fprintf(out, ",\n        \"level\": %d,\n        \"size\": %ld,\n"
+                "        \"num_sharing\": %d\n      }%s\n", si.caches[i].level,
+                si.caches[i].size, si.caches[i].sharing,
+                i + 1 < si.ncaches ? "," : "");
+    }
+    fprintf(out, "    ],\n    \"load_avg\": [%g,%g,%g],\n"
+            "    \"library_build_type\": \"%s\",\n    \"cpu_model\": ",
+            si.load[0], si.load[1], si.load[2],
+            c->optimized ? "release" : "debug");
+    json_string(out, si.cpu);
+    fputs(",\n    \"profiler_tick_rate_hz\": ", out);
+    json_number(out, prof_impl_read_rate());
+    fputs(",\n    \"profiler_counter_overhead_ns\": ", out);
+    json_number(out, c->overhead_ns);
+    fputs(",\n    \"profiler_compiler\": ", out);
+    json_string(out, c->compiler);
+    fputs(",\n    \"profiler_compile_flags\": ", out);
+    json_string(out, c->flags);
+    {
+        int any = 0;
+        for (i = 0; i < n; i++)
+            any |= results[i]->nev > 0;
+        if (any && c->counters_line[0] != '\0')
+        {
+            fputs(",\n    \"profiler_counters\": ", out);
+            json_string(out, c->counters_line);
+        }
+    }
+    fputs(",\n    \"profiler_warnings\": [", out);
+    for (i = 0; i < nw; i++)
+    {
+        fputs(i ? ", " : "", out);
+        json_string(out, w[i]);
+    }
+    fputs("]\n  },\n", out);
+}
+
+/* The fields every entry starts with. */
+static void json_head(FILE * out, const prof_result * r, const char * suffix,
+        int family, int instance, const char * run_type)
+{
+    char name[600];
+    prof_impl_copy(name, sizeof name - 32, r->name);
+    if (suffix != NULL)
+        strcat(name, suffix);
+    fputs("    {\n      \"name\": ", out);
+    json_string(out, name);
+    fprintf(out, ",\n      \"family_index\": %d,\n"
+            "      \"per_family_instance_index\": %d,\n      \"run_name\": ",
+            family, instance);
+    json_string(out, r->name);
+    fprintf(out, ",\n      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n",
+            run_type, r->epochs);
+}
+
+
+static void json_aggregate(FILE * out, const prof_impl_report_ctx * c,
+        const prof_result * r, int family, int instance, const char * agg,
+        double real, double cpu, int percentage)
+{
+    char suffix[32];
+    sprintf(suffix, "_%s", agg);
+    json_head(out, r, suffix, family, instance, "aggregate");
+    fprintf(out, "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+            "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
+            "      \"real_time\": ", agg, percentage ? "percentage" : "time",
+            r->epochs);
+    json_number(out, percentage ? real : real / c->time_unit_ns);
+    fputs(",\n      \"cpu_time\": ", out);
+    json_number(out, percentage ? cpu : cpu / c->time_unit_ns);
+    fprintf(out, ",\n      \"time_unit\": \"%s\"", c->time_unit);
+}
+
+typedef struct { double mean, median, sd; } moments;
+
+/* Mean, median and sample standard deviation of n values. */
+static void sample_stats(const double * x, int n, moments * m)
+{
+    double * sorted = (double *) malloc((size_t) n * sizeof *sorted);
+    int i;
+    m->mean = m->sd = 0.0;
+    m->median = NAN;
+    for (i = 0; i < n; i++)
+        m->mean += x[i];
+    m->mean /= n;
+    for (i = 0; i < n; i++)
+        m->sd += (x[i] - m->mean) * (x[i] - m->mean);
+    m->sd = n > 1 ? sqrt(m->sd / (n - 1)) : 0.0;
+    if (sorted != NULL)
+    {
+        memcpy(sorted, x, (size_t) n * sizeof *sorted);
+        prof_impl_sort(sorted, n);
+        m->median = prof_impl_quantile(sorted, n, 0.5);
+        free(sorted);
+    }
+}
+
+/* A result's counters as extra numeric fields of an entry (as Google
+   Benchmark writes user counters), per unit: epoch k's values for k >= 0,
+   else the aggregate agg ("mean", "median", "stddev", "cv") over the
+   epochs. An unavailable event is left out (the context says why). */
+static void json_counters(FILE * out, const prof_impl_result * ir, int k,
+        const char * agg)
+{
+    const prof_result * r = &ir->pub;
+    double v[PROF_COUNTERS_MAX], * x;
+    int e, i, m;
+    if (ir->nev == 0)
+        return;
+    x = (double *) malloc((size_t) r->epochs * sizeof *x);
+    for (e = 0; e < ir->nev; e++)
+    {
+        v[e] = NAN;
+        if (k >= 0)
+            v[e] = ir->ev[k * ir->nev + e];
+        else if (strcmp(agg, "median") == 0)
+            v[e] = ir->ev_median[e];
+        else if (x != NULL)
+        {
+            moments mo;
+            for (i = m = 0; i < r->epochs; i++)
+                if (!isnan(ir->ev[i * ir->nev + e]))
+                    x[m++] = ir->ev[i * ir->nev + e];
+            if (m > 0)
+            {
+                sample_stats(x, m, &mo);
+                v[e] = strcmp(agg, "mean") == 0 ? mo.mean
+                     : strcmp(agg, "stddev") == 0 ? mo.sd
+                     : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
+            }
+        }
+        if (!isnan(v[e]))
+        {
+            fprintf(out, ",\n      \"%s\": ", ir->ev_names[e]);
+            json_number(out, v[e]);
+        }
+    }
+    free(x);
+    if (k >= 0 || strcmp(agg, "mean") == 0 || strcmp(agg, "median") == 0)
+    {
+        double ipc, miss_pct;
+        prof_impl_derive(ir->ev_names, ir->nev, v, &ipc, &miss_pct);
+        if (!isnan(ipc))
+        {
+            fputs(",\n      \"ipc\": ", out);
+            json_number(out, ipc);
+        }
+        if (!isnan(miss_pct))
+        {
+            fputs(",\n      \"branch_miss_pct\": ", out);
+            json_number(out, miss_pct);
+        }
+    }
+}
+
+/* The opening of a family's aggregate entry (Google Benchmark's BigO and
+   RMS), up to its first own field: ",\n    {\n ... \"aggregate_unit\": ...,\n". */
+static void json_family_head(FILE * out, int fam, const char * fam_name,
+                             const char * aggregate, const char * unit)
+{
+    char nm[300];
+    snprintf(nm, sizeof nm, "%s_%s", fam_name, aggregate);
+    fputs(",\n    {\n      \"name\": ", out);
+    json_string(out, nm);
+    fprintf(out, ",\n      \"family_index\": %d,\n"
+            "      \"per_family_instance_index\": 0,\n"
+            "      \"run_name\": ", fam);
+    json_string(out, fam_name);
+    fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
+            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
+            "      \"aggregate_name\": \"%s\",\n"
+            "      \"aggregate_unit\": \"%s\",\n", aggregate, unit);
+}
+
+static const char * big_o_name(const char * name)
+{
+    static const char * ours[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
+                                   "O(n^2)", "O(n^3)" };
+    static const char * gb[] = { "(1)", "lgN", "N", "NlgN", "N^2", "N^3" };
+    int i;
+    for (i = 0; i < 6; i++)
+        if (strcmp(name, ours[i]) == 0)
+            return gb[i];
+    return "f(N)";
+}
+
+/* Where each result stands among the results of its family: the family's
+   index (distinct families among results 0..i, less one), the result's
+   index within it, and whether it is the family's last. */
+typedef struct { int family, instance, last; } family_place;
+
+static family_place place_of(prof_impl_result * const * results, int n,
+        int i)
+{
+    family_place f = { 0, 0, 1 };
+    const char * name = results[i]->pub.name;
+    int j, m;
+    for (m = 0; m <= i; m++)
+    {
+        for (j = 0; j < m; j++)
+            if (prof_impl_same_family(results[j]->pub.name,
+                                      results[m]->pub.name))
+                break;
+        f.family += j == m;
+    }
+    f.family--;
+    for (j = 0; j < i; j++)
+        f.instance += prof_impl_same_family(results[j]->pub.name, name);
+    for (j = i + 1; j < n; j++)
+        if (prof_impl_same_family(results[j]->pub.name, name))
+            f.last = 0;
+    return f;
+}
+
+/* One "iteration" entry per epoch; *first: no entry written yet. */
+static void json_iterations(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir, family_place f, int * first)
+{
+    const prof_result * r = &ir->pub;
+    double sc = c->time_unit_ns;
+    int k;
+    for (k = 0; k < r->epochs; k++)
+    {
+        fputs(*first ? "" : ",\n", out);
+        *first = 0;
+        json_head(out, r, NULL, f.family, f.instance, "iteration");
+        fprintf(out, "      \"repetition_index\": %d,\n"
+                "      \"threads\": 1,\n      \"iterations\": %lu,\n"
+                "      \"real_time\": ", k,
+                (unsigned long) r->epoch_iters[k]);
+        json_number(out, r->samples_ns[k] / sc);
+        fputs(",\n      \"cpu_time\": ", out);
+        json_number(out, ir->cpu[k] / sc);
+        fprintf(out, ",\n      \"time_unit\": \"%s\"", c->time_unit);
+        json_counters(out, ir, k, NULL);
+        if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
+        {
+            fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
+                    ? "bytes_per_second" : "items_per_second");
+            json_number(out, r->samples_ns[k] > 0.0
+                             ? 1e9 / r->samples_ns[k] : NAN);
+        }
+        fputs("\n    }", out);
+    }
+}
+
+/* The profiler's own figures, on the median entry. */
+static void json_profiler_fields(FILE * out, const prof_impl_report_ctx * c,
+        const prof_result * r)
+{
+    double sc = c->time_unit_ns;
+    fputs(",\n      \"err_pct\": ", out); json_number(out, r->err_pct);
+    fputs(",\n      \"ci_low\": ", out); json_number(out, r->ci_low_ns / sc);
+    fputs(",\n      \"ci_high\": ", out); json_number(out, r->ci_high_ns / sc);
+    fputs(",\n      \"ci_level\": ", out); json_number(out, r->ci_level);
+    fputs(",\n      \"min\": ", out); json_number(out, r->min_ns / sc);
+    fputs(",\n      \"max\": ", out); json_number(out, r->max_ns / sc);
+    fputs(",\n      \"total_s\": ", out); json_number(out, r->total_s);
+    fputs(",\n      \"overhead_ns\": ", out); json_number(out, r->overhead_ns);
+    fputs(",\n      \"batch\": ", out); json_number(out, r->batch);
+    fputs(",\n      \"unit\": ", out); json_string(out, r->unit);
+    if (r->complexity_n > 0.0)
+    {
+        fputs(",\n      \"complexity_n\": ", out);
+        json_number(out, r->complexity_n);
+    }
+    if (!isnan(r->relative_pct))
+    {
+        fputs(",\n      \"relative_pct\": ", out);
+        json_number(out, r->relative_pct);
+    }
+    fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
+    json_string(out, r->warning);
+}
+
+/* The mean, median, stddev and cv entries. */
+static void json_aggregates(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir, family_place f)
+{
+    const prof_result * r = &ir->pub;
+    moments real, cpu;
+    sample_stats(r->samples_ns, r->epochs, &real);
+    sample_stats(ir->cpu, r->epochs, &cpu);
+    fputs(",\n", out);
+    json_aggregate(out, c, r, f.family, f.instance, "mean", real.mean,
+                   cpu.mean, 0);
+    json_counters(out, ir, -1, "mean");
+    fputs("\n    },\n", out);
+    json_aggregate(out, c, r, f.family, f.instance, "median", real.median,
+                   cpu.median, 0);
+    json_counters(out, ir, -1, "median");
+    json_profiler_fields(out, c, r);
+    fputs("\n    },\n", out);
+    json_aggregate(out, c, r, f.family, f.instance, "stddev", real.sd,
+                   cpu.sd, 0);
+    json_counters(out, ir, -1, "stddev");
+    fputs("\n    },\n", out);
+    json_aggregate(out, c, r, f.family, f.instance, "cv",
+                   real.mean > 0.0 ? real.sd / real.mean : 0.0,
+                   cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
+    json_counters(out, ir, -1, "cv");
+    fputs("\n    }", out);
+}
+
+/* Complexity of a family, after its last member (as Google Benchmark
+   writes BigO and RMS). */
+static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n, const char * name,
+        int family)
+{
+    prof_fit real[8], cpu[8];
+    char fam_name[256];
+    int j, nf, nc;
+    size_t fl = prof_impl_family_len(name);
+    nf = prof_impl_fits(results, n, name, PROF_IMPL_FIT_REAL, c->fit_name,
+                        c->fit_f, real, 8);
+    nc = prof_impl_fits(results, n, name, PROF_IMPL_FIT_CPU, c->fit_name,
+                        c->fit_f, cpu, 8);
+    if (nf == 0)
+        return;
+    if (fl >= sizeof fam_name)
+        fl = sizeof fam_name - 1;
+    memcpy(fam_name, name, fl);
+    fam_name[fl] = '\0';
+    {
+        double cc = real[0].coefficient;
+        for (j = 0; j < nc; j++)
+            if (strcmp(cpu[j].name, real[0].name) == 0)
+                cc = cpu[j].coefficient;
+        json_family_head(out, family, fam_name, "BigO", "time");
+        fputs("      \"cpu_coefficient\": ", out);
+        json_number(out, cc / c->time_unit_ns);
+    }
+    fputs(",\n      \"real_coefficient\": ", out);
+    json_number(out, real[0].coefficient / c->time_unit_ns);
+    fprintf(out, ",\n      \"big_o\": \"%s\",\n"
+            "      \"time_unit\": \"%s\"\n    }",
+            big_o_name(real[0].name), c->time_unit);
+    json_family_head(out, family, fam_name, "RMS", "percentage");
+    fputs("      \"rms\": ", out);
+    json_number(out, real[0].rms_pct / 100.0);
+    fputs("\n    }", out);
+}
+
+void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int from, int n)
+{
+    int i, first = 1;
+    json_context(out, c, results, n);
+    fputs("  \"benchmarks\": [\n", out);
+    for (i = from; i < n; i++)
+    {
+        const prof_impl_result * ir = results[i];
+        family_place f = place_of(results, n, i);
+        json_iterations(out, c, ir, f, &first);
+        json_aggregates(out, c, ir, f);
+        if (f.last && ir->pub.complexity_n > 0.0)
+            json_complexity(out, c, results, n, ir->pub.name, f.family);
+    }
+    fputs("\n  ]\n}\n", out);
+}

@@ -1,0 +1,172 @@
+/* The runner's outputs under the fake clock, compared byte for byte with a
+   golden file (tests/data/golden_outputs.txt): markdown, CSV and JSON of
+   one suite with relative mode, a batch unit, a time unit, complexity
+   families, fake event counters, a loop macro and a comparison. Lines that
+   depend on the machine or the day (the context) are replaced by a marker.
+       golden_outputs GOLDEN-FILE     compare (exit 1 on a difference)
+       golden_outputs --print         write the outputs to stdout */
+#include "check.h"
+#include "../src/bench.h"
+
+#include <math.h>
+
+static double fake_now;
+static double fake_read(void) { return fake_now; }
+
+static void cost(void * arg, ulong count)
+{
+    fake_now += *(const double *) arg * (double) count;
+}
+
+/* Varying costs: call k of a target costs costs[k % 7] per iteration. */
+static void varying(void * arg, ulong count)
+{
+    static const double costs[7] = { 10, 11, 10.5, 30, 10.2, 9.9, 10.1 };
+    int * k = (int *) arg;
+    fake_now += costs[(*k)++ % 7] * (double) count;
+}
+
+static double fake_counts(const char * event, ulong iterations)
+{
+    if (strcmp(event, "page-faults") == 0)
+        return 3.0 * (double) iterations;
+    if (strcmp(event, "instructions") == 0)
+        return 40.0 * (double) iterations;
+    if (strcmp(event, "cycles") == 0)
+        return 20.0 * (double) iterations;
+    return NAN;    /* unavailable */
+}
+
+static double f_sqrt(double n) { return sqrt(n); }
+
+/* Print s with the context masked: the markdown context line, and the
+   JSON "context" object. */
+static FILE * out;
+
+static void print_masked(const char * s)
+{
+    int in_context = 0;
+    while (*s)
+    {
+        const char * e = strchr(s, '\n');
+        size_t n = e ? (size_t) (e - s) + 1 : strlen(s);
+        if (strncmp(s, "  \"context\": {", 14) == 0)
+        {
+            in_context = 1;
+            fputs("  \"context\": (masked)\n", out);
+        }
+        else if (in_context)
+            in_context = strncmp(s, "  },", 4) != 0;
+        else if (strstr(s, " cores, counter ") != NULL
+                 && (size_t) (strstr(s, " cores, counter ") - s) < n)
+            fputs("(context masked)\n", out);
+        else
+            fwrite(s, 1, n, out);
+        s += n;
+    }
+}
+
+static void suite(prof_format format)
+{
+    static const double five = 5.0, seven = 7.0, big = 1e4;
+    /* fixed build information: the same bytes in every build type */
+    prof_bench * b = prof_impl_bench_new(1, 0, "cc 1.0", "-O2");
+    FILE * f = tmpfile();
+    int k = 0;
+    double n;
+    fake_now = 0.0;
+    prof_bench_set_output(b, f);
+    prof_bench_set_format(b, format);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_run(b, "five", cost, (void *) &five);
+    prof_bench_set_relative(b, 1);
+    prof_bench_run(b, "base seven", cost, (void *) &seven);
+    prof_bench_run(b, "varying", varying, &k);
+    prof_bench_set_relative(b, 0);
+    prof_bench_set_time_unit(b, "us");
+    prof_bench_set_batch(b, 64, "byte");
+    prof_bench_run(b, "bytes", cost, (void *) &big);
+    prof_bench_set_batch(b, 1, NULL);
+    prof_bench_set_time_unit(b, "ns");
+    prof_bench_set_counters(b, "instructions,cycles,page-faults,branches");
+    prof_bench_run(b, "counted", cost, (void *) &five);
+    prof_bench_set_counters(b, "off");
+    prof_bench_add_complexity(b, "sqrt(n)", f_sqrt);
+    for (n = 16; n <= 1024; n *= 4)
+    {
+        char name[32];
+        double c = n * 2.0;
+        snprintf(name, sizeof name, "lin/%g", n);
+        prof_bench_set_complexity_n(b, n);
+        prof_bench_run(b, name, cost, &c);
+    }
+    prof_bench_set_complexity_n(b, -1);
+    {
+        int i = 0;
+        PROF_BENCH_LOOP(b, "loop")
+        {
+            fake_now += 2.0;
+            i++;
+        }
+        (void) i;
+    }
+    prof_bench_compare(b, "five", cost, (void *) &five, "seven", cost,
+                       (void *) &seven);
+    prof_bench_finish(b);
+    fprintf(out, "==== format %d\n", (int) format);
+    print_masked(check_slurp(f));
+    if (format == PROF_FORMAT_MD)
+    {
+        prof_fit fits[8];
+        fprintf(out, "==== complexity (%d fits)\n",
+                prof_bench_complexity(b, "lin", fits, 8));
+        prof_bench_print_complexity(b, "lin", out);
+        fprintf(out, "==== prof_bench_write csv\n");
+        prof_bench_write(b, out, PROF_FORMAT_CSV);
+    }
+    prof_bench_free(b);
+    fclose(f);
+}
+
+/* The first line where got and want differ, 0 if none. */
+static int first_difference(const char * got, const char * want)
+{
+    int line = 1;
+    for (; *got && *got == *want; got++, want++)
+        line += *got == '\n';
+    return *got == *want ? 0 : line;
+}
+
+int main(int argc, char ** argv)
+{
+    static char want[1 << 17];
+    const char * got;
+    FILE * g;
+    size_t n;
+    int line;
+    if (argc != 2)
+    {
+        fprintf(stderr, "usage: golden_outputs GOLDEN-FILE | --print\n");
+        return 2;
+    }
+    out = strcmp(argv[1], "--print") == 0 ? stdout : tmpfile();
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_impl_fake_counts = fake_counts;
+    suite(PROF_FORMAT_MD);
+    suite(PROF_FORMAT_CSV);
+    suite(PROF_FORMAT_JSON);
+    if (out == stdout)
+        return 0;
+    g = fopen(argv[1], "rb");
+    CHECK(g != NULL, "cannot read %s", argv[1]);
+    if (g == NULL)
+        return check_report("golden_outputs");
+    n = fread(want, 1, sizeof want - 1, g);
+    want[n] = '\0';
+    fclose(g);
+    got = check_slurp(out);
+    line = first_difference(got, want);
+    CHECK(line == 0, "the outputs differ from %s from line %d on (rerun "
+          "with --print to see them)", argv[1], line);
+    return check_report("golden_outputs");
+}
