@@ -432,10 +432,15 @@ int prof_bench_set_interleave(prof_bench * b, int on);
    row ends with a sparkline of its epochs in run order (lowest bar: the
    fastest); with stderr a terminal, a suite running for more than 2 s keeps
    a progress line there ("profiler: [3/12] name (4.2 s)"), erased before
-   each row and at the end. Pipes and files get neither. mode -1 (default)
-   asks isatty for each stream; 0 never; 1 always (as if both were
-   terminals). Other modes: -1 returned, with a profiler: message. */
-int prof_bench_set_terminal(prof_bench * b, int mode);
+   each row and at the end. Pipes and files get neither.
+   PROF_TERMINAL_AUTO (default) asks isatty for each stream; NEVER: never;
+   ALWAYS: as if both were terminals. Other modes: -1 returned, with a
+   profiler: message. */
+typedef enum
+{
+    PROF_TERMINAL_AUTO = -1, PROF_TERMINAL_NEVER = 0, PROF_TERMINAL_ALWAYS = 1
+} prof_terminal;
+int prof_bench_set_terminal(prof_bench * b, prof_terminal mode);
 /* Count these events (a prof_counters_open list: "cycles,instructions,
    branches,branch-misses,page-faults,...", or "default" or "on" for
    PROF_COUNTERS_DEFAULT) around every epoch of the next benchmarks, and
@@ -503,7 +508,7 @@ int prof_bench_finish(prof_bench * b);
 /* Write all results in format to out (the suite's output is untouched).
    Returns 0, or -1 if writing failed, or with a message for a NULL suite or
    out. */
-int prof_bench_write(const prof_bench * b, FILE * out, prof_format format);
+int prof_bench_write(FILE * out, const prof_bench * b, prof_format format);
 
 /* The paired comparison of two targets: epochs of a and b alternate, so
    that both see the same machine phases. ratio is the median of the
@@ -551,8 +556,8 @@ int prof_bench_add_complexity(prof_bench * b, const char * name,
 /* Print the ranked fits as a markdown table to out (stdout if NULL);
    prints nothing (prof_bench_complexity's message only) when there are no
    fits. */
-void prof_bench_print_complexity(const prof_bench * b, const char * family,
-        FILE * out);
+void prof_bench_print_complexity(FILE * out, const prof_bench * b,
+        const char * family);
 
 /* Inline code as a benchmark: PROF_BENCH_LOOP(b, "name") { code }. The
    code runs (epochs x iterations) times; each iteration costs one decrement

@@ -77,7 +77,7 @@ static int write_results(const prof_bench * b, FILE * out,
     return 0;
 }
 
-int prof_bench_write(const prof_bench * b, FILE * out, prof_format format)
+int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
 {
     if (b == NULL || out == NULL)
     {

@@ -132,8 +132,8 @@ int prof_bench_add_complexity(prof_bench * b, const char * name,
     return 0;
 }
 
-void prof_bench_print_complexity(const prof_bench * b, const char * family,
-        FILE * out)
+void prof_bench_print_complexity(FILE * out, const prof_bench * b,
+        const char * family)
 {
     prof_fit fits[8];
     int i, n = prof_bench_complexity(b, family, fits, 8);

@@ -28,7 +28,7 @@ int prof_impl_is_terminal(int mode, FILE * f)
     return f != NULL && isatty(fileno(f));
 }
 
-int prof_bench_set_terminal(prof_bench * b, int mode)
+int prof_bench_set_terminal(prof_bench * b, prof_terminal mode)
 {
     if (b == NULL || mode < -1 || mode > 1)
     {

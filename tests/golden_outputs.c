@@ -120,9 +120,9 @@ static void suite(prof_format format)
         prof_fit fits[8];
         fprintf(out, "==== complexity (%d fits)\n",
                 prof_bench_complexity(b, "lin", fits, 8));
-        prof_bench_print_complexity(b, "lin", out);
+        prof_bench_print_complexity(out, b, "lin");
         fprintf(out, "==== prof_bench_write csv\n");
-        prof_bench_write(b, out, PROF_FORMAT_CSV);
+        prof_bench_write(out, b, PROF_FORMAT_CSV);
     }
     prof_bench_free(b);
     fclose(f);

@@ -44,7 +44,7 @@ static void use_bench(void)
     prof_bench_set_relative(b, 0);
     prof_bench_set_complexity_n(b, 10);
     prof_bench_set_interleave(b, 1);
-    prof_bench_set_terminal(b, -1);
+    prof_bench_set_terminal(b, PROF_TERMINAL_AUTO);
     prof_bench_set_counters(b, NULL);
     prof_bench_set_output(b, stdout);
     (void) prof_bench_set_output_path;
@@ -63,8 +63,8 @@ static void use_bench(void)
     c = prof_bench_compare(b, "a", target, NULL, "b", target, NULL);
     prof_bench_add_complexity(b, "O(n/2)", fit_sqrt);
     (void) prof_bench_complexity(b, NULL, fits, 8);
-    prof_bench_print_complexity(b, NULL, stdout);
-    prof_bench_write(b, stdout, PROF_FORMAT_CSV);
+    prof_bench_print_complexity(stdout, b, NULL);
+    prof_bench_write(stdout, b, PROF_FORMAT_CSV);
     prof_bench_finish(b);
     prof_bench_free(b);
     (void) c.significant;

@@ -130,14 +130,14 @@ static void test_fake_counts(void)
     CHECK(strstr(s, "|          6 |          2 |      3.000 |        1.5 |"
                     "      1.00% |        n/a |        0.0 |"), "loop row: %s", s);
 
-    CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_CSV) == 0, "csv");
     s = check_slurp(g);
     CHECK(strstr(s, ",samples,instructions,cycles,branches,branch-misses,"
                     "page-faults,context-switches,ipc,branch_miss_pct\n"),
           "csv header: %s", s);
     CHECK(strstr(s, "\",12,4,3,0.03,,0,3,1\n"), "csv row: %s", s);
     rewind(g);
-    CHECK(prof_bench_write(b, g, PROF_FORMAT_JSON) == 0, "json");
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_JSON) == 0, "json");
     s = check_slurp(g);
     /* an epoch entry: its own counts, the outlier epoch included */
     CHECK(strstr(s, "\"time_unit\": \"ns\",\n      \"instructions\": 12,\n"
@@ -189,12 +189,12 @@ static void test_off(void)
     s = check_slurp(f);
     CHECK(!strstr(s, "ins/op") && !strstr(s, "faults/op") && !strstr(s, "counters:"),
           "off: counter columns: %s", s);
-    CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_CSV) == 0, "csv");
     s = check_slurp(g);
     CHECK(strstr(s, ",warning,samples\n") && !strstr(s, "page-faults"),
           "off: csv header: %s", s);
     rewind(g);
-    CHECK(prof_bench_write(b, g, PROF_FORMAT_JSON) == 0, "json");
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_JSON) == 0, "json");
     s = check_slurp(g);
     CHECK(!strstr(s, "page-faults") && !strstr(s, "profiler_counters"),
           "off: json has counters");
@@ -354,7 +354,7 @@ static void test_loop_and_outputs(void)
           && rf.count == 2, "loader: %s", err);
     prof_impl_results_free(&rf);
 
-    CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_CSV) == 0, "csv");
     s = check_slurp(g);
     CHECK(strstr(s, ",samples,cycles,instructions,branches,branch-misses,"
                     "page-faults,context-switches,task-clock,ipc,branch_miss_pct\n"),

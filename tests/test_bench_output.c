@@ -74,7 +74,7 @@ static void test_json_csv(void)
     /* finishing again writes nothing more */
     CHECK(prof_bench_finish(b) == 0 && strlen(check_slurp(f)) == strlen(s), "twice");
 
-    CHECK(prof_bench_write(b, g, PROF_FORMAT_CSV) == 0, "csv");
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_CSV) == 0, "csv");
     s = check_slurp(g);
     CHECK(strncmp(s, "name,epochs,iterations,median,mean,min,max,err_pct,", 50) == 0,
           "csv header: %s", s);
