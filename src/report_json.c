@@ -251,31 +251,45 @@ static const char * big_o_name(const char * name)
     return "f(N)";
 }
 
-/* Where each result stands among the results of its family: the family's
-   index (distinct families among results 0..i, less one), the result's
-   index within it, and whether it is the family's last. */
+/* Where a result stands among the results of its family: the family's
+   index (families numbered in the order of their first member, as Google
+   Benchmark numbers them), the result's index within it, and whether it
+   is the family's last. */
 typedef struct { int family, instance, last; } family_place;
 
-static family_place place_of(prof_impl_result * const * results, int n,
-        int i)
+/* The places of results[0 .. n), computed once: O(n x families). */
+static family_place * places_of(prof_impl_result * const * results, int n)
 {
-    family_place f = { 0, 0, 1 };
-    const char * name = results[i]->pub.name;
-    int j, m;
-    for (m = 0; m <= i; m++)
+    family_place * f = (family_place *) calloc((size_t) n + 1, sizeof *f);
+    int * first = (int *) calloc((size_t) n + 1, sizeof *first);
+    int * count = (int *) calloc((size_t) n + 1, sizeof *count);
+    int i, k, nfam = 0;
+    if (f != NULL && first != NULL && count != NULL)
     {
-        for (j = 0; j < m; j++)
-            if (prof_impl_same_family(results[j]->pub.name,
-                                      results[m]->pub.name))
-                break;
-        f.family += j == m;
+        for (i = 0; i < n; i++)
+        {
+            for (k = 0; k < nfam; k++)
+                if (prof_impl_same_family(results[first[k]]->pub.name,
+                                          results[i]->pub.name))
+                    break;
+            if (k == nfam)
+                first[nfam++] = i;
+            f[i].family = k;
+            f[i].instance = count[k]++;
+        }
+        for (i = n - 1; i >= 0; i--)    /* count[] now marks families seen */
+        {
+            f[i].last = count[f[i].family] > 0;
+            count[f[i].family] = 0;
+        }
     }
-    f.family--;
-    for (j = 0; j < i; j++)
-        f.instance += prof_impl_same_family(results[j]->pub.name, name);
-    for (j = i + 1; j < n; j++)
-        if (prof_impl_same_family(results[j]->pub.name, name))
-            f.last = 0;
+    else
+    {
+        free(f);
+        f = NULL;
+    }
+    free(first);
+    free(count);
     return f;
 }
 
@@ -412,17 +426,25 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
 void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
+    family_place * places = places_of(results, n);
     int i, first = 1;
+    if (places == NULL)
+    {
+        prof_impl_warn("writing JSON: out of memory");
+        fputs("{}\n", out);   /* valid JSON; the missing results are said */
+        return;
+    }
     json_context(out, c, results, n);
     fputs("  \"benchmarks\": [\n", out);
     for (i = from; i < n; i++)
     {
         const prof_impl_result * ir = results[i];
-        family_place f = place_of(results, n, i);
-        json_iterations(out, c, ir, f, &first);
-        json_aggregates(out, c, ir, f);
-        if (f.last && ir->pub.complexity_n > 0.0)
-            json_complexity(out, c, results, n, ir->pub.name, f.family);
+        json_iterations(out, c, ir, places[i], &first);
+        json_aggregates(out, c, ir, places[i]);
+        if (places[i].last && ir->pub.complexity_n > 0.0)
+            json_complexity(out, c, results, n, ir->pub.name,
+                            places[i].family);
     }
     fputs("\n  ]\n}\n", out);
+    free(places);
 }

@@ -86,6 +86,56 @@ static void test_json_csv(void)
     fclose(g);
 }
 
+/* The index of an entry in s whose name is name: its family and instance
+   indexes into *fam, *inst (-1 if not found). */
+static void json_indexes(const char * s, const char * name, int * fam,
+        int * inst)
+{
+    char key[160];
+    const char * p;
+    snprintf(key, sizeof key, "\"name\": \"%s\",\n      \"family_index\": ",
+             name);
+    p = strstr(s, key);
+    *fam = *inst = -1;
+    if (p != NULL)
+        sscanf(p + strlen(key), "%d,\n      \"per_family_instance_index\": %d",
+               fam, inst);
+}
+
+/* Families in the order of their first member, whatever comes between
+   the members: Google Benchmark's family_index. */
+static void test_json_families(void)
+{
+    static const char * names[] = { "qsort/64", "sort/64", "qsort/256",
+                                    "other", "sort/256", "qsort/1024" };
+    static const int fam[] = { 0, 1, 0, 2, 1, 0 }, inst[] = { 0, 0, 1, 0, 1, 2 };
+    prof_bench * b = prof_bench_new();
+    FILE * f = tmpfile();
+    const char * s;
+    capture_t cap;
+    int i, fi, ii;
+    prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_output(b, f);
+    prof_bench_set_epochs(b, 1);
+    capture_begin(&cap, 2);     /* "1 epoch: too few for an interval" */
+    for (i = 0; i < 6; i++)
+        prof_bench_run(b, names[i], cost5, NULL);
+    capture_end(&cap);
+    prof_bench_finish(b);
+    s = check_slurp(f);
+    for (i = 0; i < 6; i++)
+    {
+        char entry[64];
+        snprintf(entry, sizeof entry, "%s_median", names[i]);
+        json_indexes(s, entry, &fi, &ii);
+        CHECK(fi == fam[i] && ii == inst[i], "%s: family_index %d (want %d), "
+              "per_family_instance_index %d (want %d)", names[i], fi, fam[i],
+              ii, inst[i]);
+    }
+    prof_bench_free(b);
+    fclose(f);
+}
+
 static void test_args(void)
 {
     prof_bench * b = prof_bench_new();
@@ -254,6 +304,7 @@ int main(void)
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_markdown();
     test_json_csv();
+    test_json_families();
     test_args();
     test_write_failure();
     prof_impl_set_fake_clock(NULL, 0);
