@@ -309,6 +309,8 @@ typedef enum
 #define PROF_RESULT_RESOLUTION 8 /* per-epoch time near the clock's
                                     resolution: is the work optimised away? */
 #define PROF_RESULT_FEW_EPOCHS 16 /* under 6 epochs: no interval (NaN) */
+#define PROF_RESULT_PARTIAL 32   /* a worker process failed: its epochs are
+                                    missing */
 
 /* The thresholds behind those flags and the intervals, one value each for
    every output and tool. */
@@ -322,18 +324,28 @@ typedef enum
 typedef struct prof_result
 {
     const char * name;
-    double median_ns;       /* median of the epochs' samples */
+    double median_ns;       /* median of the epochs' samples; with several
+                               processes, the median of their medians */
     double mean_ns, max_ns;
     double min_ns;          /* fastest epoch: noise only adds time, so on a
                                shared machine it varies least between
-                               processes (README) */
+                               processes (doc/runner.md) */
     double err_pct;         /* MdAPE: median of |sample - median| / median,
-                               in percent (nanobench's err%) */
-    /* Distribution-free interval of the median from order statistics: it
-       contains the median of this process's epoch distribution with
-       probability ci_level (>= 0.95 when there are enough epochs). It does
-       not cover drift between processes; see README. NaN under 6 epochs. */
+                               in percent (nanobench's err%), all epochs */
+    /* The interval of the median, at level ci_level (NaN bounds when there
+       are too few epochs or processes for 95%). One process: the
+       distribution-free interval of the median of this process's epochs
+       from order statistics; it does not cover drift between processes.
+       Several (prof_bench_set_processes): the interval of the median of
+       the process medians, widened by sqrt(2) about it, so that it covers
+       the next run's median (doc/runner.md, "What the interval means"). */
     double ci_low_ns, ci_high_ns, ci_level;
+    int processes;          /* processes whose epochs are pooled here */
+    const double * process_median_ns;   /* [processes] each one's median */
+    const int * epoch_process;  /* [epochs] the process of each epoch */
+    double between_pct;     /* spread of the process medians: their MdAPE
+                               around their median [%]; 0 with one */
+    double within_pct;      /* median of the processes' own err% [%] */
     double cpu_ns;          /* processor time per unit, all epochs */
     const double * samples_ns;  /* per epoch, in the order run [ns/unit] */
     const ulong * epoch_iters;  /* iterations of each epoch */

@@ -148,6 +148,37 @@ double prof_impl_ns_per_tick(void);
 
 /* ---- results (bench_result.c) ------------------------------------------- */
 
+/* What a finished run hands on, in nanoseconds so that the runs of several
+   processes pool: its measured epochs and what the warnings need. The
+   arrays are owned (malloc'd). */
+typedef struct
+{
+    const char * name;
+    prof_impl_settings s;   /* as run: epochs asked, batch, unit, N, budget */
+    int is_baseline;
+    int got;                /* epochs measured */
+    double * samples;       /* [got] ns per unit */
+    double * cpu;           /* [got] processor ns per unit */
+    ulong * iters;          /* [got] iterations */
+    int * process;          /* [got] the process that ran it, or NULL: 0 */
+    int processes;          /* processes pooled (1: this one) */
+    int failed;             /* worker processes whose results are missing */
+    int nev;
+    const char * ev_names[PROF_COUNTERS_MAX];   /* static perf stat names */
+    double * ev;            /* [got * nev] per unit, or NULL */
+    double cpu_ns_sum;      /* processor time of the measured epochs */
+    double spent_ns;        /* wall time spent, calibration included */
+    double overhead_ns;     /* subtracted from each epoch */
+    double net_ns_sum;      /* the epochs' net time, summed */
+    int low_epochs;         /* epochs under 10x the read overhead */
+    int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
+    int budget_hit;
+} prof_impl_epochs;
+
+/* Move a finished run's epochs into e (r keeps no array). */
+void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e);
+void prof_impl_epochs_free(prof_impl_epochs * e);
+
 /* A result and the storage its pointers refer to. */
 typedef struct
 {
@@ -162,6 +193,8 @@ typedef struct
     const char * ev_names[PROF_COUNTERS_MAX];
     double ev_median[PROF_COUNTERS_MAX];  /* per unit */
     double * ev;        /* per unit, epoch k event i at ev[k * nev + i] */
+    int * process;      /* [epochs] */
+    double * process_median;    /* [processes] */
 } prof_impl_result;
 
 /* Which of IPC and branch-miss % the events names[0 .. n) can give
@@ -172,10 +205,10 @@ typedef struct
 int prof_impl_derive(const char * const * names, int n, const double * v,
         double * ipc, double * miss_pct);
 
-/* The finished run r as a result (its arrays move into it, r is left with
+/* The epochs e as a result (their arrays move into it, e is left with
    none), with its statistics, warnings and counters; NULL after a message
-   if no epoch ran or memory ran out (r's arrays are then freed). */
-prof_impl_result * prof_impl_result_make(prof_impl_run * r);
+   if no epoch ran or memory ran out (e's arrays are then freed). */
+prof_impl_result * prof_impl_result_make(prof_impl_epochs * e);
 void prof_impl_result_free(prof_impl_result * r);
 /* Copy of s, or NULL. */
 char * prof_impl_strdup(const char * s);
@@ -241,6 +274,9 @@ double prof_impl_suite_overhead(prof_bench * b);
 /* Keep a finished run's result in the suite and show its row. */
 const prof_result * prof_impl_suite_finish_run(prof_bench * b,
         prof_impl_run * r);
+/* The same from its epochs (e's arrays move into the result). */
+const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
+        prof_impl_epochs * e);
 /* Show result i (the markdown row, when the output is markdown). */
 void prof_impl_output_row(prof_bench * b, int i);
 /* Where the output goes, and the end of the current one (its file closed

@@ -28,7 +28,21 @@ void prof_impl_result_free(prof_impl_result * r)
     free(r->cpu);
     free(r->iters);
     free(r->ev);
+    free(r->process);
+    free(r->process_median);
     free(r);
+}
+
+void prof_impl_epochs_free(prof_impl_epochs * e)
+{
+    free(e->samples);
+    free(e->cpu);
+    free(e->iters);
+    free(e->process);
+    free(e->ev);
+    e->samples = e->cpu = e->ev = NULL;
+    e->iters = NULL;
+    e->process = NULL;
 }
 
 int prof_impl_derive(const char * const * names, int n, const double * v,
@@ -66,20 +80,20 @@ static void append(char * buf, size_t size, const char * text)
 /* The per-unit median over the measured epochs of each counted event (NaN
    epochs left out: a failed read), IPC and branch-miss % from those
    medians; work has room for the epochs. */
-static void counter_results(prof_impl_result * res, prof_impl_run * r,
+static void counter_results(prof_impl_result * res, prof_impl_epochs * e,
         double * work)
 {
     prof_result * p = &res->pub;
-    int i, k, m, n = r->got, nev = r->ctr.n;
+    int i, k, m, n = e->got, nev = e->nev;
     res->nev = nev;
-    res->ev = r->ev_samples;
-    r->ev_samples = NULL;
+    res->ev = e->ev;
+    e->ev = NULL;
     for (k = 0; k < nev; k++)
     {
         for (i = m = 0; i < n; i++)
             if (!isnan(res->ev[i * nev + k]))
                 work[m++] = res->ev[i * nev + k];
-        res->ev_names[k] = r->ctr.names[k];
+        res->ev_names[k] = e->ev_names[k];
         res->ev_median[k] = m > 0 ? prof_impl_median(work, m) : NAN;
     }
     p->ncounters = nev;
@@ -106,12 +120,11 @@ double prof_result_counter(const prof_result * r, const char * event)
 }
 
 /* The figures of the samples (sorted: the same, in order). */
-static void summarise(prof_impl_result * res, const prof_impl_run * r,
+static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
         const double * sorted)
 {
     prof_result * p = &res->pub;
-    double npt = prof_impl_ns_per_tick();
-    int i, n = r->got;
+    int i, n = e->got;
     p->name = res->name ? res->name : "";
     p->samples_ns = res->samples;
     p->epoch_iters = res->iters;
@@ -127,35 +140,46 @@ static void summarise(prof_impl_result * res, const prof_impl_run * r,
         p->iterations += res->iters[i];
     }
     p->mean_ns /= n;
-    p->cpu_ns = r->cpu_ns_sum / ((double) p->iterations * r->s.batch);
+    p->cpu_ns = e->cpu_ns_sum / ((double) p->iterations * e->s.batch);
     p->err_pct = prof_impl_mdape(sorted, n);
     if (!(p->err_pct >= 0.0))
         p->err_pct = 0.0;
     prof_impl_median_interval(sorted, n, PROF_CI_LEVEL, &p->ci_low_ns,
                               &p->ci_high_ns, &p->ci_level);
-    p->total_s = r->spent_ticks * npt * 1e-9;
-    p->overhead_ns = r->overhead_ticks * npt;
-    p->batch = r->s.batch;
-    prof_impl_copy(res->unit, sizeof res->unit, r->s.unit);
+    p->total_s = e->spent_ns * 1e-9;
+    p->overhead_ns = e->overhead_ns;
+    p->batch = e->s.batch;
+    prof_impl_copy(res->unit, sizeof res->unit, e->s.unit);
     p->unit = res->unit;
-    p->complexity_n = r->s.complexity_n;
+    p->complexity_n = e->s.complexity_n;
     p->relative_pct = NAN;
     p->warning = res->warning;
+    p->processes = 1;
+    p->between_pct = 0.0;
+    p->within_pct = p->err_pct;
 }
 
 /* The flags, and the advice that goes with each into the warning. */
-static void warnings(prof_impl_result * res, const prof_impl_run * r,
+static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
         const double * sorted)
 {
     prof_result * p = &res->pub;
-    int i, n = r->got;
+    int i, n = e->got, asked = e->s.epochs * e->processes;
     char line[256];
-    if (r->budget_hit && n < r->s.epochs)
+    if (e->failed > 0)
+    {
+        p->flags |= PROF_RESULT_PARTIAL;
+        snprintf(line, sizeof line, "%d of %d worker processes failed: "
+                 "their epochs are missing. ", e->failed,
+                 e->processes + e->failed);
+        append(res->warning, sizeof res->warning, line);
+    }
+    if (e->budget_hit && n < asked)
     {
         p->flags |= PROF_RESULT_BUDGET;
         snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
                 "epochs; raise it with prof_bench_set_budget_s. ",
-                r->s.budget_s, n, r->s.epochs);
+                e->s.budget_s, n, asked);
         append(res->warning, sizeof res->warning, line);
     }
     if (n < PROF_MIN_INTERVAL_EPOCHS)
@@ -165,13 +189,13 @@ static void warnings(prof_impl_result * res, const prof_impl_run * r,
                 n == 1 ? "" : "s", PROF_MIN_INTERVAL_EPOCHS);
         append(res->warning, sizeof res->warning, line);
     }
-    if (r->low_epochs * 2 > n || r->base >= PROF_IMPL_MAX_ITERS)
+    if (e->low_epochs * 2 > n || e->at_max_iters)
     {
         p->flags |= PROF_RESULT_RESOLUTION;
         snprintf(line, sizeof line, "an epoch of %lu iterations takes %.3g ns, under 10x "
                 "the counter overhead: is the work optimised away? "
                 "(PROF_DO_NOT_OPTIMIZE). ", (unsigned long) res->iters[0],
-                r->net_ticks_sum / n * prof_impl_ns_per_tick());
+                e->net_ns_sum / n);
         append(res->warning, sizeof res->warning, line);
     }
     if (p->err_pct > PROF_UNSTABLE_ERR_PCT)
@@ -198,37 +222,98 @@ static void warnings(prof_impl_result * res, const prof_impl_run * r,
         res->warning[i - 1] = '\0';
 }
 
-prof_impl_result * prof_impl_result_make(prof_impl_run * r)
+/* With several processes: each one's median, the spread between them and
+   within them, and the interval for the next run's median (the order-
+   statistic interval of the median of the process medians, widened by
+   sqrt(2) about it: the next run's median carries as much sampling noise
+   as this one's). Returns -1 if out of memory. */
+static int process_figures(prof_impl_result * res, const prof_impl_epochs * e,
+        double * work)
+{
+    prof_result * p = &res->pub;
+    int i, k, m, np = e->processes;
+    double * med = (double *) malloc((size_t) np * sizeof *med);
+    double * err = (double *) malloc((size_t) np * sizeof *err);
+    double lo, hi;
+    if (med == NULL || err == NULL)
+    {
+        free(med);
+        free(err);
+        return -1;
+    }
+    for (k = 0; k < np; k++)
+    {
+        for (i = m = 0; i < e->got; i++)
+            if (res->process[i] == k)
+                work[m++] = res->samples[i];
+        prof_impl_sort(work, m);
+        med[k] = prof_impl_quantile(work, m, 0.5);
+        err[k] = m > 0 ? prof_impl_mdape(work, m) : NAN;
+    }
+    res->process_median = med;
+    p->process_median_ns = med;
+    memcpy(work, med, (size_t) np * sizeof *work);
+    prof_impl_sort(work, np);
+    p->median_ns = prof_impl_quantile(work, np, 0.5);
+    p->between_pct = prof_impl_mdape(work, np);
+    p->within_pct = prof_impl_median(err, np);
+    free(err);
+    p->processes = np;
+    if (prof_impl_median_interval(work, np, PROF_CI_LEVEL, &lo, &hi,
+                                  &p->ci_level) == 0)
+    {
+        p->ci_low_ns = p->median_ns - sqrt(2.0) * (p->median_ns - lo);
+        p->ci_high_ns = p->median_ns + sqrt(2.0) * (hi - p->median_ns);
+    }
+    else
+        p->ci_low_ns = p->ci_high_ns = NAN;
+    return 0;
+}
+
+prof_impl_result * prof_impl_result_make(prof_impl_epochs * e)
 {
     prof_impl_result * res;
     double * sorted = NULL;
-    int n = r->got;
+    int n = e->got;
 
     res = n > 0 ? (prof_impl_result *) calloc(1, sizeof *res) : NULL;
-    if (res != NULL)
-        sorted = (double *) malloc((size_t) n * sizeof *sorted);
-    if (sorted == NULL)
+    if (res != NULL)    /* room for the epochs and the process medians */
+        sorted = (double *) malloc((size_t) (n > e->processes ? n
+                                             : e->processes) * sizeof *sorted);
+    if (sorted == NULL || (e->process == NULL
+            && (e->process = (int *) calloc((size_t) n, sizeof *e->process)) == NULL))
     {
         if (n == 0)
-            prof_impl_warn("%s: no epoch ran; no result", r->name);
+            prof_impl_warn("%s: no epoch ran; no result", e->name);
         else
-            prof_impl_warn("%s: out of memory; result lost", r->name);
+            prof_impl_warn("%s: out of memory; result lost", e->name);
         free(res);
-        prof_impl_run_free(r);
+        free(sorted);
+        prof_impl_epochs_free(e);
         return NULL;
     }
-    /* the run's arrays move into the result */
-    res->name = prof_impl_strdup(r->name);
-    res->samples = r->samples;
-    res->iters = r->iters;
-    res->cpu = r->cpu_samples;
-    r->samples = r->cpu_samples = NULL;
-    r->iters = NULL;
+    /* the arrays move into the result */
+    res->name = prof_impl_strdup(e->name);
+    res->samples = e->samples;
+    res->iters = e->iters;
+    res->cpu = e->cpu;
+    res->process = e->process;
+    e->samples = e->cpu = NULL;
+    e->iters = NULL;
+    e->process = NULL;
+    res->pub.epoch_process = res->process;
     memcpy(sorted, res->samples, (size_t) n * sizeof *sorted);
     prof_impl_sort(sorted, n);
-    summarise(res, r, sorted);
-    warnings(res, r, sorted);
-    counter_results(res, r, sorted);    /* sorted is spent: work space */
+    summarise(res, e, sorted);
+    if (e->processes > 1 && process_figures(res, e, sorted) != 0)
+        prof_impl_warn("%s: out of memory; per-process figures lost", e->name);
+    if (e->processes > 1)
+    {
+        memcpy(sorted, res->samples, (size_t) n * sizeof *sorted);
+        prof_impl_sort(sorted, n);
+    }
+    warnings(res, e, sorted);
+    counter_results(res, e, sorted);    /* sorted is spent: work space */
     free(sorted);
     return res;
 }

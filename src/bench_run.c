@@ -251,3 +251,29 @@ void prof_impl_run_free(prof_impl_run * r)
     r->samples = r->cpu_samples = r->ev_samples = NULL;
     r->iters = NULL;
 }
+
+void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
+{
+    double npt = prof_impl_ns_per_tick();
+    memset(e, 0, sizeof *e);
+    e->name = r->name;
+    e->s = r->s;
+    e->is_baseline = r->is_baseline;
+    e->got = r->got;
+    e->samples = r->samples;
+    e->cpu = r->cpu_samples;
+    e->iters = r->iters;
+    e->processes = 1;
+    e->nev = r->ctr.n;
+    memcpy(e->ev_names, r->ctr.names, sizeof e->ev_names);
+    e->ev = r->ev_samples;
+    e->cpu_ns_sum = r->cpu_ns_sum;
+    e->spent_ns = r->spent_ticks * npt;
+    e->overhead_ns = r->overhead_ticks * npt;
+    e->net_ns_sum = r->net_ticks_sum * npt;
+    e->low_epochs = r->low_epochs;
+    e->at_max_iters = r->base >= MAX_ITERS;
+    e->budget_hit = r->budget_hit;
+    r->samples = r->cpu_samples = r->ev_samples = NULL;
+    r->iters = NULL;
+}

@@ -86,21 +86,21 @@ static int add_result(prof_bench * b, prof_impl_result * res)
     return 0;
 }
 
-const prof_result * prof_impl_suite_finish_run(prof_bench * b,
-        prof_impl_run * r)
+const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
+        prof_impl_epochs * e)
 {
-    prof_impl_result * res = prof_impl_result_make(r);
+    prof_impl_result * res = prof_impl_result_make(e);
     prof_result * p;
     if (res == NULL)
         return NULL;
     if (add_result(b, res) != 0)
     {
-        prof_impl_warn("%s: out of memory; result lost", r->name);
+        prof_impl_warn("%s: out of memory; result lost", e->name);
         prof_impl_result_free(res);
         return NULL;
     }
     p = &res->pub;
-    if (r->is_baseline)
+    if (e->is_baseline)
     {
         b->baseline = b->nresults - 1;
         b->relative_next = 0;
@@ -115,6 +115,14 @@ const prof_result * prof_impl_suite_finish_run(prof_bench * b,
         prof_impl_warn("%s: %s", p->name, res->warning);
     prof_impl_output_row(b, b->nresults - 1);
     return p;
+}
+
+const prof_result * prof_impl_suite_finish_run(prof_bench * b,
+        prof_impl_run * r)
+{
+    prof_impl_epochs e;
+    prof_impl_run_take(r, &e);
+    return prof_impl_suite_finish_epochs(b, &e);
 }
 
 static void start_run(prof_bench * b, prof_impl_run * r, const char * name,
