@@ -464,6 +464,23 @@ int prof_bench_set_terminal(prof_bench * b, prof_terminal mode);
    span the whole target call, set-up outside prof_start/prof_stop
    included. -1 with a message for an unknown or repeated name. */
 int prof_bench_set_counters(prof_bench * b, const char * events);
+/* Run the suite in n worker processes, one after another, and pool their
+   epochs (default 1: this process only). Each process differs in layout,
+   environment size and code placement, so that one process's epochs do not
+   say how the next run will go: with several, the result's median is the
+   median of the process medians, its interval covers the next run's median
+   (doc/runner.md), and processes, process_median_ns, between_pct and
+   within_pct say how they differ. The program runs itself again (Linux:
+   /proc/self/exe; elsewhere argv[0] as given to prof_bench_args) with the
+   same arguments and environment, plus PROFILER_WORKER (the marker) and
+   PROFILER_WORKER_PAD (a different size each time). The workers start when
+   the first benchmark starts and run the whole program; they print and
+   write nothing; this process shows what they measured. A worker that
+   crashes, hangs or sends garbage is named with its benchmark, the others'
+   epochs are kept and prof_bench_finish returns -1. 1..1000; ignored in a
+   worker. */
+#define PROF_PROCESSES_MAX 1000
+int prof_bench_set_processes(prof_bench * b, int n);
 /* Output format, and the stream for it (default stdout; NULL: no output).
    The stream is not closed by the suite. */
 int prof_bench_set_format(prof_bench * b, prof_format format);
@@ -475,12 +492,14 @@ int prof_bench_set_output_path(prof_bench * b, const char * path);
    expression (on Windows, which has no <regex.h>: contains this substring);
    NULL or "" runs all; -1 and a message if it does not compile. */
 int prof_bench_set_filter(prof_bench * b, const char * regex);
-/* Read --format=md|csv|json|none, --out=FILE, --filter=REGEX and
-   --counters[=LIST] (no LIST: the default events; "off": none) from the
-   command line (other arguments are left alone), after the environment
-   variables PROFILER_FORMAT, PROFILER_OUT, PROFILER_FILTER and
-   PROFILER_COUNTERS. Returns 0, or -1 after a message for an unknown
-   format, an unwritable file, a bad regex or an unknown event. */
+/* Read --format=md|csv|json|none, --out=FILE, --filter=REGEX,
+   --counters[=LIST] (no LIST: the default events; "off": none) and
+   --processes=N from the command line (other arguments are left alone),
+   after the environment variables PROFILER_FORMAT, PROFILER_OUT,
+   PROFILER_FILTER, PROFILER_COUNTERS and PROFILER_PROCESSES; keeps argv to
+   run worker processes. Returns 0, or -1 after a message for an unknown
+   format, an unwritable file, a bad regex, an unknown event or a bad
+   number of processes. */
 int prof_bench_args(prof_bench * b, int argc, char ** argv);
 
 /* Run target(arg, iterations) epoch by epoch and return its result (also

@@ -213,6 +213,58 @@ void prof_impl_result_free(prof_impl_result * r);
 /* Copy of s, or NULL. */
 char * prof_impl_strdup(const char * s);
 
+/* ---- worker processes (bench_wire.c, bench_workers.c) ------------------- */
+
+/* A record of the pipe from a worker to its parent. */
+enum { PROF_IMPL_WIRE_BEGIN = 1, PROF_IMPL_WIRE_EPOCHS = 2,
+       PROF_IMPL_WIRE_COMPARE = 3 };
+typedef struct
+{
+    int type;
+    int suite;              /* the suite's number, in order of creation */
+    int index;              /* the benchmark's number in its suite */
+    char * name;            /* BEGIN: what starts; else a's name (owned) */
+    char * name_b;          /* COMPARE: b's name (owned) */
+    prof_impl_epochs a, b;  /* EPOCHS: a; COMPARE: a and b */
+} prof_impl_wire_record;
+
+/* r as bytes: *buf (malloc'd) of *len bytes; 0, or -1 out of memory. */
+int prof_impl_wire_encode(const prof_impl_wire_record * r,
+        unsigned char ** buf, size_t * len);
+/* One record from d[0 .. n): the bytes it took; 0 if d holds only part of
+   one; -1 if d is not a sound record (msg says why; r is then empty). */
+long prof_impl_wire_decode(const unsigned char * d, size_t n,
+        prof_impl_wire_record * r, char * msg, size_t size);
+void prof_impl_wire_free(prof_impl_wire_record * r);
+
+/* This process is a worker (PROFILER_WORKER is set): its suites send their
+   epochs to the parent and write no output. */
+int prof_impl_worker_mode(void);
+/* Worker side: benchmark index of b's suite starts (sent once per
+   change); its epochs (b side NULL) or a comparison's two sides are done. */
+void prof_impl_worker_begin(const prof_bench * b, int index,
+        const char * name);
+void prof_impl_worker_send(const prof_bench * b, int index,
+        const prof_impl_epochs * a, const prof_impl_epochs * bside);
+/* Parent side: the program's argv, to run it again. */
+void prof_impl_workers_argv(int argc, char ** argv);
+/* Whether b's benchmarks come from worker processes: with processes > 1
+   in a process that is not a worker, runs them all first (once per
+   program). */
+int prof_impl_workers_ready(prof_bench * b);
+/* The epochs of b's benchmark index, named name, pooled over the workers
+   (e->name is name): 0, or -1 after a message (no worker ran it). */
+int prof_impl_workers_take(prof_bench * b, int index, const char * name,
+        prof_impl_epochs * e);
+int prof_impl_workers_take_compare(prof_bench * b, int index,
+        const char * name_a, const char * name_b, prof_impl_epochs * a,
+        prof_impl_epochs * bside);
+/* How many processes b's results come from: the workers, or 1. */
+int prof_impl_workers_ready_count(const prof_bench * b);
+/* Whether a worker failed or a result is missing: prof_bench_finish then
+   returns -1. */
+int prof_impl_workers_failed(void);
+
 /* ---- the suite (bench_suite.c, bench_output.c) ------------------------- */
 
 /* The markdown table as it grows, row by row (report_md.c): the context
@@ -222,7 +274,9 @@ typedef struct
     FILE * out;
     int header_done;        /* 0, or 1 + relative of the last header */
     int counters_done;      /* the counters' context line printed */
-    char cols[512];         /* the counter columns of the last header */
+    char cols[512];         /* the interval and counter columns of the last
+                               header */
+    int ci_width;           /* the interval column's width */
 } prof_impl_md_writer;
 
 typedef struct
@@ -263,6 +317,9 @@ struct prof_bench
     double started_ns;      /* when the suite was made (progress line) */
     int progress_shown;     /* a progress line is on stderr now */
     prof_impl_md_writer md; /* the table on the output */
+    int processes;          /* prof_bench_set_processes */
+    int suite_number;       /* suites made before this one in the process */
+    int nbench;             /* benchmarks started (the workers' numbering) */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
@@ -271,9 +328,10 @@ const char * prof_impl_run_name(prof_bench * b, const char * name,
         char * buf);
 /* Two clock reads of the runner's clock, measured once per suite. */
 double prof_impl_suite_overhead(prof_bench * b);
-/* Keep a finished run's result in the suite and show its row. */
+/* Keep a finished run's result in the suite and show its row (a worker
+   also sends its epochs, as benchmark index, to the parent). */
 const prof_result * prof_impl_suite_finish_run(prof_bench * b,
-        prof_impl_run * r);
+        prof_impl_run * r, int index);
 /* The same from its epochs (e's arrays move into the result). */
 const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         prof_impl_epochs * e);

@@ -14,6 +14,7 @@
 typedef struct
 {
     prof_impl_run run;
+    const char * name;
     profile_target_t f;
     void * arg;
 } side;
@@ -37,21 +38,36 @@ static void alternate(side * a, side * b)
     }
 }
 
-/* The ratios b/a of the n rounds into ratio (sorted), the interval of
-   their median and the sign test. */
-static void paired_figures(prof_comparison * c, const double * sa,
-        const double * sb, int n, double * ratio)
+/* The ratios b/a of the rounds (epoch i of a and of b in one process)
+   into ratio (sorted), the interval of their median and the sign test. */
+static void paired_figures(prof_comparison * c, const prof_impl_epochs * a,
+        const prof_impl_epochs * b, double * ratio)
 {
-    int i, k, above = 0, below = 0;
-    for (i = 0; i < n; i++)
+    int i = 0, j = 0, k, n = 0, above = 0, below = 0;
+    while (i < a->got && j < b->got)
     {
+        /* both are in process order: round k of a process pairs a's and
+           b's k-th epochs there */
+        int pa = a->process ? a->process[i] : 0;
+        int pb = b->process ? b->process[j] : 0;
+        double sa = a->samples[i], sb = b->samples[j];
+        if (pa != pb)
+        {
+            i += pa < pb;
+            j += pb < pa;
+            continue;
+        }
         /* a's epoch at 0 (work below the counter overhead): b/a is
            infinite, or 1 if b's is 0 too. NaN here made the ratio NaN
            and qsort's order undefined (NaN compares as equal to all). */
-        ratio[i] = sa[i] > 0.0 ? sb[i] / sa[i] : sb[i] > 0.0 ? INFINITY : 1.0;
-        above += sb[i] > sa[i];
-        below += sb[i] < sa[i];
+        ratio[n++] = sa > 0.0 ? sb / sa : sb > 0.0 ? INFINITY : 1.0;
+        above += sb > sa;
+        below += sb < sa;
+        i++;
+        j++;
     }
+    if (n == 0)
+        return;
     c->rounds = n;
     c->ratio = prof_impl_median(ratio, n);
     prof_impl_median_interval(ratio, n, PROF_CI_LEVEL, &c->ci_low,
@@ -63,6 +79,8 @@ static void paired_figures(prof_comparison * c, const double * sa,
     if (c->p_value > 1.0)
         c->p_value = 1.0;
     c->significant = c->ci_low > 1.0 || c->ci_high < 1.0;
+    c->median_a_ns = prof_impl_median(a->samples, a->got);
+    c->median_b_ns = prof_impl_median(b->samples, b->got);
 }
 
 /* The comparison's line, in markdown output only: a text line in a CSV or
@@ -84,14 +102,28 @@ static void print_line(const prof_bench * b, const prof_comparison * c,
     fflush(b->out);
 }
 
+/* Run a and b alternately in this process: their epochs. */
+static void run_here(prof_bench * b, side * sa, side * sb,
+        prof_impl_epochs * ea, prof_impl_epochs * eb)
+{
+    prof_impl_run_init(&sa->run, sa->name, &b->s, PROF_IMPL_RUN_FUNCTION,
+                       prof_impl_suite_overhead(b));
+    prof_impl_run_init(&sb->run, sb->name, &b->s, PROF_IMPL_RUN_FUNCTION,
+                       prof_impl_suite_overhead(b));
+    alternate(sa, sb);
+    prof_impl_run_take(&sa->run, ea);
+    prof_impl_run_take(&sb->run, eb);
+}
+
 prof_comparison prof_bench_compare(prof_bench * b,
         const char * name_a, profile_target_t a, void * arg_a,
         const char * name_b, profile_target_t b_target, void * arg_b)
 {
     prof_comparison c;
     side sa, sb;
+    prof_impl_epochs ea, eb;
     double * ratio;
-    int n;
+    int index;
 
     memset(&c, 0, sizeof c);
     c.median_a_ns = c.median_b_ns = c.ratio = c.ci_low = c.ci_high = NAN;
@@ -102,26 +134,33 @@ prof_comparison prof_bench_compare(prof_bench * b,
                        b == NULL ? "suite" : "target");
         return c;
     }
-    sa.f = a, sa.arg = arg_a;
-    sb.f = b_target, sb.arg = arg_b;
-    prof_impl_run_init(&sa.run, name_a ? name_a : "a", &b->s,
-                       PROF_IMPL_RUN_FUNCTION, prof_impl_suite_overhead(b));
-    prof_impl_run_init(&sb.run, name_b ? name_b : "b", &b->s,
-                       PROF_IMPL_RUN_FUNCTION, prof_impl_suite_overhead(b));
-    alternate(&sa, &sb);
-    n = sa.run.got < sb.run.got ? sa.run.got : sb.run.got;
-    ratio = (double *) malloc((size_t) (n > 0 ? n : 1) * sizeof *ratio);
+    sa.name = name_a ? name_a : "a";
+    sb.name = name_b ? name_b : "b";
+    sa.f = a;
+    sa.arg = arg_a;
+    sb.f = b_target;
+    sb.arg = arg_b;
+    index = b->nbench++;
+    if (prof_impl_workers_ready(b))
+    {
+        if (prof_impl_workers_take_compare(b, index, sa.name, sb.name, &ea,
+                                           &eb) != 0)
+            return c;
+    }
+    else
+    {
+        prof_impl_worker_begin(b, index, sa.name);
+        run_here(b, &sa, &sb, &ea, &eb);
+        prof_impl_worker_send(b, index, &ea, &eb);
+    }
+    ratio = (double *) malloc((size_t) (ea.got + 1) * sizeof *ratio);
     if (ratio == NULL)
         prof_impl_warn("prof_bench_compare: out of memory");
-    else if (n > 0)
-    {
-        paired_figures(&c, sa.run.samples, sb.run.samples, n, ratio);
-        c.median_a_ns = prof_impl_median(sa.run.samples, sa.run.got);
-        c.median_b_ns = prof_impl_median(sb.run.samples, sb.run.got);
-    }
-    print_line(b, &c, sa.run.name, sb.run.name);
+    else
+        paired_figures(&c, &ea, &eb, ratio);
+    print_line(b, &c, sa.name, sb.name);
     free(ratio);
-    prof_impl_run_free(&sa.run);
-    prof_impl_run_free(&sb.run);
+    prof_impl_epochs_free(&ea);
+    prof_impl_epochs_free(&eb);
     return c;
 }

@@ -26,6 +26,7 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
     c->counters_line = prof_impl_bench_counters_context(line, size) ? line
                                                                     : "";
     c->terminal = b->terminal;
+    c->processes = prof_impl_workers_ready_count(b);
     c->fit_name = b->fit_name;
     c->fit_f = b->fit_f;
 }
@@ -113,5 +114,7 @@ int prof_bench_finish(prof_bench * b)
     b->nwritten = b->nresults;
     if (rc != 0)
         b->write_failed = 1;
-    return rc;
+    /* a worker process that failed: its results are missing (said when
+       it failed) */
+    return prof_impl_workers_failed() ? -1 : rc;
 }

@@ -174,6 +174,14 @@ static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
                  e->processes + e->failed);
         append(res->warning, sizeof res->warning, line);
     }
+    if (e->processes > 1 && p->ci_level < PROF_CI_LEVEL)
+    {
+        snprintf(line, sizeof line, "%d processes: the interval's level is "
+                 "%.1f%% (%d give %.0f%%). ", e->processes,
+                 100.0 * p->ci_level, PROF_MIN_INTERVAL_EPOCHS,
+                 100.0 * PROF_CI_LEVEL);
+        append(res->warning, sizeof res->warning, line);
+    }
     if (e->budget_hit && n < asked)
     {
         p->flags |= PROF_RESULT_BUDGET;
@@ -259,14 +267,18 @@ static int process_figures(prof_impl_result * res, const prof_impl_epochs * e,
     p->within_pct = prof_impl_median(err, np);
     free(err);
     p->processes = np;
+    /* under 6 processes no order statistics reach 95%: from 3 on, the
+       range [min, max] at its own level (75%, 87.5%, 93.75%) */
     if (prof_impl_median_interval(work, np, PROF_CI_LEVEL, &lo, &hi,
-                                  &p->ci_level) == 0)
+                                  &p->ci_level) != 0 && np >= 3)
     {
-        p->ci_low_ns = p->median_ns - sqrt(2.0) * (p->median_ns - lo);
-        p->ci_high_ns = p->median_ns + sqrt(2.0) * (hi - p->median_ns);
+        lo = work[0];
+        hi = work[np - 1];
     }
-    else
-        p->ci_low_ns = p->ci_high_ns = NAN;
+    else if (np < 3)
+        lo = hi = NAN;
+    p->ci_low_ns = p->median_ns - sqrt(2.0) * (p->median_ns - lo);
+    p->ci_high_ns = p->median_ns + sqrt(2.0) * (hi - p->median_ns);
     return 0;
 }
 

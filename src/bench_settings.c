@@ -260,19 +260,30 @@ int prof_bench_set_interleave(prof_bench * b, int on)
     return 0;
 }
 
+int prof_bench_set_processes(prof_bench * b, int n)
+{
+    NEED_SUITE(b, "prof_bench_set_processes");
+    if (n < 1 || n > PROF_PROCESSES_MAX)
+        return bad("prof_bench_set_processes: must be 1..1000", n);
+    b->processes = n;
+    return 0;
+}
+
 int prof_bench_set_format(prof_bench * b, prof_format format)
 {
     NEED_SUITE(b, "prof_bench_set_format");
     if ((int) format < 0 || (int) format > PROF_FORMAT_NONE)
         return bad("prof_bench_set_format: unknown format", (double) format);
-    b->format = format;
+    if (!prof_impl_worker_mode())   /* a worker writes nothing */
+        b->format = format;
     return 0;
 }
 
 int prof_bench_set_output(prof_bench * b, FILE * out)
 {
     NEED_SUITE(b, "prof_bench_set_output");
-    prof_impl_output_set(b, out, 0);
+    if (!prof_impl_worker_mode())
+        prof_impl_output_set(b, out, 0);
     return 0;
 }
 
@@ -285,6 +296,8 @@ int prof_bench_set_output_path(prof_bench * b, const char * path)
         prof_impl_warn("prof_bench_set_output_path: no file name given");
         return -1;
     }
+    if (prof_impl_worker_mode())
+        return 0;       /* the parent writes the file */
     f = fopen(path, "w");
     if (f == NULL)
     {

@@ -13,6 +13,9 @@
 #define NEED_SUITE(b, func) \
     if ((b) == NULL) { prof_impl_warn("%s: the suite is NULL", func); return -1; }
 
+/* Suites made so far: their numbers, the same in the parent and workers. */
+static int suites_made;
+
 prof_bench * prof_impl_bench_new(int optimized, int sanitized,
         const char * compiler, const char * flags)
 {
@@ -36,6 +39,14 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->overhead_ticks = -1.0;
     b->terminal = -1;
     b->started_ns = prof_impl_now_ns();
+    b->processes = 1;
+    b->suite_number = suites_made++;
+    if (prof_impl_worker_mode())
+    {
+        /* the parent prints and writes: a worker only sends its epochs */
+        b->format = PROF_FORMAT_NONE;
+        prof_impl_output_set(b, NULL, 0);
+    }
     return b;
 }
 
@@ -111,17 +122,30 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         p->relative_pct = p->median_ns > 0.0 ? 100.0 * base / p->median_ns
                                              : NAN;
     }
-    if (res->warning[0] != '\0')
+    if (res->warning[0] != '\0' && !prof_impl_worker_mode())
         prof_impl_warn("%s: %s", p->name, res->warning);
     prof_impl_output_row(b, b->nresults - 1);
     return p;
 }
 
 const prof_result * prof_impl_suite_finish_run(prof_bench * b,
-        prof_impl_run * r)
+        prof_impl_run * r, int index)
 {
     prof_impl_epochs e;
     prof_impl_run_take(r, &e);
+    prof_impl_worker_send(b, index, &e, NULL);
+    return prof_impl_suite_finish_epochs(b, &e);
+}
+
+/* Benchmark index of the suite from the worker processes' epochs. */
+static const prof_result * from_workers(prof_bench * b, int index,
+        const char * name, int baseline)
+{
+    prof_impl_epochs e;
+    (void) prof_impl_suite_overhead(b);     /* for the context line */
+    if (prof_impl_workers_take(b, index, name, &e) != 0)
+        return NULL;
+    e.is_baseline = baseline;
     return prof_impl_suite_finish_epochs(b, &e);
 }
 
@@ -137,6 +161,7 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
 {
     prof_impl_run r;
     char buf[32];
+    int index;
     if (b == NULL || target == NULL)
     {
         prof_impl_warn("prof_bench_run(\"%s\"): the %s is NULL; nothing run",
@@ -146,11 +171,15 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
     name = prof_impl_run_name(b, name, buf);
     if (name == NULL)
         return NULL;
+    index = b->nbench++;
+    if (prof_impl_workers_ready(b))
+        return from_workers(b, index, name, b->relative_next);
     prof_impl_progress(b, name, b->nresults + 1, 0);
+    prof_impl_worker_begin(b, index, name);
     start_run(b, &r, name, &b->s, PROF_IMPL_RUN_FUNCTION, b->relative_next);
     while (r.phase != PH_DONE)
         prof_impl_run_epoch(&r, target, arg);
-    return prof_impl_suite_finish_run(b, &r);
+    return prof_impl_suite_finish_run(b, &r, index);
 }
 
 int prof_bench_add(prof_bench * b, const char * name,
@@ -189,7 +218,8 @@ int prof_bench_add(prof_bench * b, const char * name,
    length (a scheduler time slice, another process's timer) hits the same
    benchmark every round. Measured here: fixed order turned 1 run in 3
    into a 4x outlier for one kernel (p-bench --stability). */
-static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n)
+static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n,
+        int base)
 {
     unsigned long long rng = 0x2545F4914F6CDD1DULL;
     int * order = (int *) malloc((size_t) n * sizeof *order);
@@ -199,6 +229,7 @@ static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n)
     for (i = 0; i < n; i++)
     {
         order[i] = i;
+        prof_impl_worker_begin(b, base + i, runs[i].name);
         prof_impl_run_calibrate(&runs[i], b->queue[i].target, b->queue[i].arg);
     }
     do
@@ -216,6 +247,7 @@ static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n)
             prof_impl_run * r = &runs[order[i]];
             if (r->phase != PH_DONE)
             {
+                prof_impl_worker_begin(b, base + order[i], r->name);
                 prof_impl_run_epoch(r, b->queue[order[i]].target,
                                     b->queue[order[i]].arg);
                 left += r->phase != PH_DONE;
@@ -226,14 +258,21 @@ static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n)
     return 0;
 }
 
-int prof_bench_run_all(prof_bench * b)
+/* The queue from the worker processes' epochs. */
+static int run_all_from_workers(prof_bench * b, int base)
+{
+    int i, ran = 0;
+    for (i = 0; i < b->nqueue; i++)
+        ran += from_workers(b, base + i, b->queue[i].name,
+                            b->queue[i].is_baseline) != NULL;
+    return ran;
+}
+
+/* The queue in this process: one after the other, or interleaved. */
+static int run_all_here(prof_bench * b, int base)
 {
     prof_impl_run * runs;
-    int i, n, ran = 0;
-    NEED_SUITE(b, "prof_bench_run_all");
-    n = b->nqueue;
-    if (n <= 0)
-        return 0;
+    int i, n = b->nqueue, ran = 0;
     runs = (prof_impl_run *) calloc((size_t) n, sizeof *runs);
     if (runs == NULL)
     {
@@ -247,11 +286,12 @@ int prof_bench_run_all(prof_bench * b)
         for (i = 0; i < n; i++)
         {
             prof_impl_progress(b, b->queue[i].name, i + 1, n);
+            prof_impl_worker_begin(b, base + i, b->queue[i].name);
             while (runs[i].phase != PH_DONE)
                 prof_impl_run_epoch(&runs[i], b->queue[i].target,
                                     b->queue[i].arg);
         }
-    else if (interleaved_rounds(b, runs, n) != 0)
+    else if (interleaved_rounds(b, runs, n, base) != 0)
     {
         prof_impl_warn("prof_bench_run_all: out of memory");
         for (i = 0; i < n; i++)
@@ -260,12 +300,24 @@ int prof_bench_run_all(prof_bench * b)
         return 0;
     }
     for (i = 0; i < n; i++)
-    {
-        ran += prof_impl_suite_finish_run(b, &runs[i]) != NULL;
-        free(b->queue[i].name);
-    }
-    b->nqueue = 0;
+        ran += prof_impl_suite_finish_run(b, &runs[i], base + i) != NULL;
     free(runs);
+    return ran;
+}
+
+int prof_bench_run_all(prof_bench * b)
+{
+    int i, ran, base;
+    NEED_SUITE(b, "prof_bench_run_all");
+    if (b->nqueue <= 0)
+        return 0;
+    base = b->nbench;
+    b->nbench += b->nqueue;
+    ran = prof_impl_workers_ready(b) ? run_all_from_workers(b, base)
+                                     : run_all_here(b, base);
+    for (i = 0; i < b->nqueue; i++)
+        free(b->queue[i].name);
+    b->nqueue = 0;
     return ran;
 }
 
@@ -288,6 +340,7 @@ typedef struct
 {
     prof_impl_run r;
     prof_bench * b;
+    int index;          /* the benchmark's number in the suite */
 } loop_run;
 
 prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
@@ -306,6 +359,13 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
     name = prof_impl_run_name(b, name, buf);
     if (name == NULL)
         return l;
+    if (prof_impl_workers_ready(b))
+    {
+        /* the workers ran the code: the result is theirs, the body is
+           not run here */
+        from_workers(b, b->nbench++, name, b->relative_next);
+        return l;
+    }
     lr = (loop_run *) malloc(sizeof *lr);
     if (lr == NULL)
     {
@@ -320,7 +380,9 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
         lr->r.owned_name = copy;
     }
     lr->b = b;
+    lr->index = b->nbench++;
     lr->r.started = 0;
+    prof_impl_worker_begin(b, lr->index, lr->r.name);
     l.impl = lr;
     return l;
 }
@@ -328,7 +390,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
 static int loop_end(prof_loop * l, loop_run * lr, int finished)
 {
     if (finished)
-        prof_impl_suite_finish_run(lr->b, &lr->r);
+        prof_impl_suite_finish_run(lr->b, &lr->r, lr->index);
     prof_impl_run_free(&lr->r);
     free(lr->r.owned_name);
     free(lr);

@@ -20,6 +20,7 @@ typedef struct
     double overhead_ns;         /* two clock reads; NaN if never measured */
     const char * counters_line; /* the event set's context line, or "" */
     int terminal;               /* prof_bench_set_terminal's mode */
+    int processes;              /* processes whose epochs are pooled */
     const char * fit_name;      /* the user's complexity function, or NULL */
     double (*fit_f)(double);
 } prof_impl_report_ctx;

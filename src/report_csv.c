@@ -57,7 +57,7 @@ static int counter_fields(prof_impl_result * const * results, int from,
 
 static void csv_row(FILE * out, const prof_impl_report_ctx * c,
         const prof_result * r, const char * const * fields, int nf,
-        int derived)
+        int derived, int many)
 {
     double sc = c->time_unit_ns;
     int k;
@@ -85,6 +85,12 @@ static void csv_row(FILE * out, const prof_impl_report_ctx * c,
     for (k = 0; k < r->epochs; k++)
         fprintf(out, "%s%.9g", k ? ";" : "", r->samples_ns[k] / sc);
     fputc('"', out);
+    if (many)
+    {
+        fprintf(out, ",%d", r->processes);
+        csv_number(out, r->between_pct, "%.4f");
+        csv_number(out, r->within_pct, "%.4f");
+    }
     for (k = 0; k < nf; k++)
         csv_number(out, prof_impl_result_event(r, fields[k]), "%.9g");
     if (derived & PROF_IMPL_HAS_IPC)
@@ -97,12 +103,16 @@ static void csv_row(FILE * out, const prof_impl_report_ctx * c,
 void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
-    int i, k, nf, derived;
+    int i, k, nf, derived, many = 0;
     const char * fields[2 * PROF_COUNTERS_MAX];
     nf = counter_fields(results, from, n, fields, &derived);
+    for (i = from; i < n; i++)
+        many |= results[i]->pub.processes > 1;
     fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
             "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
+    /* with worker processes: how many, and their spread */
+    fputs(many ? ",processes,between_pct,within_pct" : "", out);
     /* counters per unit: an empty field where unavailable */
     for (k = 0; k < nf; k++)
         fprintf(out, ",%s", fields[k]);
@@ -110,5 +120,5 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     fputs(derived & PROF_IMPL_HAS_MISS ? ",branch_miss_pct" : "", out);
     fputc('\n', out);
     for (i = from; i < n; i++)
-        csv_row(out, c, &results[i]->pub, fields, nf, derived);
+        csv_row(out, c, &results[i]->pub, fields, nf, derived, many);
 }

@@ -83,6 +83,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
     json_string(out, c->compiler);
     fputs(",\n    \"profiler_compile_flags\": ", out);
     json_string(out, c->flags);
+    fprintf(out, ",\n    \"profiler_processes\": %d", c->processes);
     {
         int any = 0;
         for (i = 0; i < n; i++)
@@ -313,6 +314,9 @@ static void json_iterations(FILE * out, const prof_impl_report_ctx * c,
         fputs(",\n      \"cpu_time\": ", out);
         json_number(out, ir->cpu[k] / sc);
         fprintf(out, ",\n      \"time_unit\": \"%s\"", c->time_unit);
+        if (r->processes > 1)
+            fprintf(out, ",\n      \"process_index\": %d",
+                    r->epoch_process[k]);
         json_counters(out, ir, k, NULL);
         if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
         {
@@ -349,6 +353,22 @@ static void json_profiler_fields(FILE * out, const prof_impl_report_ctx * c,
     {
         fputs(",\n      \"relative_pct\": ", out);
         json_number(out, r->relative_pct);
+    }
+    if (r->processes > 1)
+    {
+        int k;
+        fprintf(out, ",\n      \"processes\": %d,\n      \"between_pct\": ",
+                r->processes);
+        json_number(out, r->between_pct);
+        fputs(",\n      \"within_pct\": ", out);
+        json_number(out, r->within_pct);
+        fputs(",\n      \"process_medians\": [", out);
+        for (k = 0; k < r->processes; k++)
+        {
+            fputs(k ? ", " : "", out);
+            json_number(out, r->process_median_ns[k] / sc);
+        }
+        fputc(']', out);
     }
     fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
     json_string(out, r->warning);

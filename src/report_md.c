@@ -101,14 +101,25 @@ static void grouped(char * out, double v)
     strcpy(out + j, digits + n);
 }
 
+/* The interval column's title: what the interval covers. */
+static void interval_head(char * out, size_t size, const prof_result * r)
+{
+    int pct = !(r->ci_level < PROF_CI_LEVEL) ? (int) (100 * PROF_CI_LEVEL + 0.5)
+            : (int) floor(100.0 * r->ci_level);
+    if (r->processes > 1)
+        snprintf(out, size, "%d%% interval, %d processes", pct, r->processes);
+    else
+        snprintf(out, size, "%d%% run interval", pct);
+}
+
 /* The context once, the counters' line once, and a header whenever the
-   columns (relative, counters) change. */
+   columns (relative, interval, counters) change. */
 static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         const prof_result * r, const counter_col * cols, int ncols,
         int relative)
 {
-    char tu[48], ru[48], heads[512];
-    int k;
+    char tu[48], ru[48], heads[512], ci[64];
+    int k, wide;
     if (!w->header_done)
         md_context(w->out, c);
     if (ncols > 0 && !w->counters_done)
@@ -117,7 +128,8 @@ static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
             fprintf(w->out, "%s\n\n", c->counters_line);
         w->counters_done = 1;
     }
-    heads[0] = '\0';
+    interval_head(ci, sizeof ci, r);
+    snprintf(heads, sizeof heads, "%s|", ci);
     for (k = 0; k < ncols; k++)
     {
         size_t len = strlen(heads);
@@ -125,16 +137,20 @@ static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
     }
     if (w->header_done == 1 + relative && strcmp(heads, w->cols) == 0)
         return;
+    wide = (int) strlen(ci) > 25 ? (int) strlen(ci) : 25;
+    w->ci_width = wide;
     sprintf(tu, "%s/%s", c->time_unit, r->unit);
     sprintf(ru, "%s/s", r->unit);
     if (w->header_done)
         fputc('\n', w->out);
-    fprintf(w->out, "%s| %12s | %20s | %7s | %25s | %12s |%s %9s | "
+    fprintf(w->out, "%s| %12s | %20s | %7s | %*s | %12s |%s %9s | "
             "benchmark\n", relative ? "| relative " : "", tu, ru, "err%",
-            "95% interval", "min", heads, "total");
-    fprintf(w->out, "%s|-------------:|---------------------:|--------:|"
-            "--------------------------:|-------------:|",
+            wide, ci, "min", strchr(heads, '|') + 1, "total");
+    fprintf(w->out, "%s|-------------:|---------------------:|--------:|",
             relative ? "|---------:" : "");
+    for (k = 0; k < wide + 1; k++)
+        fputc('-', w->out);
+    fputs(":|-------------:|", w->out);
     for (k = 0; k < ncols; k++)
         fputs("-----------:|", w->out);
     fputs("----------:|:----------\n", w->out);
@@ -190,8 +206,9 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         strcpy(ci, "n/a");
     if (relative)
         fprintf(w->out, "| %7.1f%% ", r->relative_pct);
-    fprintf(w->out, "| %12.2f | %20s | %6.1f%% | %25s | %12.2f |",
-            r->median_ns / scale, rate, r->err_pct, ci, r->min_ns / scale);
+    fprintf(w->out, "| %12.2f | %20s | %6.1f%% | %*s | %12.2f |",
+            r->median_ns / scale, rate, r->err_pct, w->ci_width, ci,
+            r->min_ns / scale);
     md_counter_cells(w->out, r, cols, ncols);
     if (prof_impl_is_terminal(c->terminal, w->out))
         prof_impl_sparkline(spark, sizeof spark, r->samples_ns, r->epochs);

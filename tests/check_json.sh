@@ -4,7 +4,8 @@
 # compare.py is installed (Debian libbenchmark-tools, with python3-scipy),
 # it compares two runs unchanged, also when one of them carries the event
 # counters (--counters: extra numeric fields, like Google Benchmark's user
-# counters).
+# counters) or pools worker processes (--processes: an iteration entry per
+# epoch per process).
 # Usage: check_json.sh BENCH_PROGRAM WORKDIR
 set -eu
 prog=$1 dir=$2
@@ -12,6 +13,7 @@ mkdir -p "$dir"
 "$prog" --format=json --out="$dir/a.json"
 "$prog" --format=json --out="$dir/b.json"
 "$prog" --format=json --counters --out="$dir/c.json"
+"$prog" --format=json --processes=3 --out="$dir/p.json"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not installed: skipped"; exit 0; }
 python3 - "$dir/a.json" <<'PY'
 import json, sys
@@ -58,6 +60,23 @@ for b in on["benchmarks"]:
             assert e not in b, ("unavailable event written", e, b)
 print("JSON counters ok: counting %s" % (", ".join(counting) or "none"))
 PY
+python3 - "$dir/p.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["context"]["profiler_processes"] == 3, d["context"]
+runs = [b for b in d["benchmarks"] if b["run_type"] == "iteration"]
+med = [b for b in d["benchmarks"] if b.get("aggregate_name") == "median"]
+for b in runs:
+    assert b["process_index"] in (0, 1, 2), b
+for m in med:
+    name = m["run_name"]
+    mine = [b for b in runs if b["run_name"] == name]
+    assert sorted({b["process_index"] for b in mine}) == [0, 1, 2], name
+    assert m["processes"] == 3 and len(m["process_medians"]) == 3, m
+    assert m["ci_low"] <= m["real_time"] <= m["ci_high"], m
+    assert m["between_pct"] >= 0 and m["within_pct"] >= 0, m
+print("JSON processes ok: %d epochs from 3 processes" % len(runs))
+PY
 cmp=/usr/share/benchmark/compare.py
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3   # Debian's, with python3-scipy
@@ -67,6 +86,8 @@ if [ -f "$cmp" ] && "$py" -c "import scipy" 2>/dev/null; then
     grep -q "U Test, Repetitions: 11 vs 11" "$dir/compare.txt"
     "$py" "$cmp" benchmarks "$dir/a.json" "$dir/c.json" >"$dir/compare-counters.txt"
     grep -q "chain 100_median" "$dir/compare-counters.txt"
+    "$py" "$cmp" benchmarks "$dir/a.json" "$dir/p.json" >"$dir/compare-processes.txt"
+    grep -q "U Test, Repetitions: 11 vs 33" "$dir/compare-processes.txt"
     echo "compare.py ok"
 else
     echo "compare.py or scipy not installed: compare.py check skipped"

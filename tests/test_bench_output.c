@@ -27,7 +27,7 @@ static void test_markdown(void)
     prof_bench_free(b);
     s = check_slurp(f);
     CHECK(strstr(s, "|        ns/op |                 op/s |    err% |"
-                    "              95% interval |          min |     total | "
+                    "          95% run interval |          min |     total | "
                     "benchmark\n"), "header: %s", s);
     CHECK(strstr(s, "|         5.00 |       200,000,000.00 |    0.0% |"
                     "              [5.00, 5.00] |         5.00 |     0.012 | "

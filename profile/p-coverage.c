@@ -1,0 +1,253 @@
+/* p-coverage: does the runner's interval cover the next run's median?
+   Runs a suite of four kernels as separate invocations of this program
+   (--processes=1, 5 and 10), each interval checked against the next
+   invocation's median of the same kernel, quiet and under a load it makes
+   itself (two busy processes, ended when done). Prints the coverage (the
+   target with 10 processes: >= 90%), the median width of the intervals
+   relative to the median, and the spread between processes, with the
+   environment padding of the workers spread over a page and with it
+   fixed (PROFILER_WORKER_PAD_BYTES), to see whether the padding changes
+   anything here. Widths and spreads are medians over the invocations and
+   kernels, in percent of the median.
+       p-coverage [RUNS]          RUNS invocations per setting (default 21)
+       p-coverage --suite ...     the suite itself (runner options follow) */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "profiler.h"
+#include "kernels.h"
+
+enum { NK = 4, MAXRUNS = 64 };
+static const char * const picks[NK] = { "chain 100", "chain 1000", "sum 2^10",
+                                        "sum 2^20" };
+
+static int suite(int argc, char ** argv)
+{
+    prof_bench * b;
+    int i, k, rc;
+    if (kernels_init() != 0 || (b = prof_bench_new()) == NULL
+        || prof_bench_args(b, argc, argv) != 0)
+        return 2;
+    for (k = 0; k < NK; k++)
+        for (i = 0; i < NKERNELS; i++)
+            if (strcmp(kernels[i].name, picks[k]) == 0)
+                prof_bench_run(b, kernels[i].name, kernel_target(&kernels[i]),
+                               (void *) &kernels[i]);
+    rc = prof_bench_finish(b);
+    prof_bench_free(b);
+    return rc == 0 ? 0 : 1;
+}
+
+typedef struct { double med, lo, hi, between; } figure;
+
+/* Split a CSV line into fields (quotes removed, "" kept as "); n fields. */
+static int split(char * line, char ** field, int max)
+{
+    int n = 0;
+    char * w = line, * r = line;
+    while (n < max)
+    {
+        int quoted = *r == '"';
+        field[n++] = w;
+        r += quoted;
+        while (*r && (quoted ? !(r[0] == '"' && r[1] != '"') : *r != ','
+                              && *r != '\n'))
+        {
+            if (quoted && r[0] == '"')
+                r++;
+            *w++ = *r++;
+        }
+        r += quoted && *r == '"';
+        if (*r != ',')
+            break;
+        *w++ = '\0';
+        r++;
+    }
+    *w = '\0';
+    return n;
+}
+
+/* The index of column name in the header fields, or -1. */
+static int column(char ** head, int n, const char * name)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(head[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Run the suite once with p processes; its figures per kernel. */
+static int invoke(const char * self, int p, figure * f)
+{
+    char procs[32], out[96], line[4096];
+    FILE * in;
+    pid_t pid;
+    int status, k, got = 0;
+    snprintf(procs, sizeof procs, "--processes=%d", p);
+    snprintf(out, sizeof out, "--out=/tmp/p-coverage.%ld.csv", (long) getpid());
+    pid = fork();
+    if (pid == 0)
+    {
+        /* the suites' own warnings (unstable, few processes) are noise here */
+        if (freopen("/dev/null", "w", stderr) == NULL)
+            _exit(126);
+        execl(self, self, "--suite", procs, "--format=csv", out, (char *) NULL);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || status != 0
+        || (in = fopen(out + 6, "r")) == NULL)
+        return -1;
+    {
+        static char head_line[4096];
+        char * head[64], * field[64];
+        int nh, n, cm, cl, ch, cb;
+        if (fgets(head_line, sizeof head_line, in) == NULL)
+        {
+            fclose(in);
+            return -1;
+        }
+        nh = split(head_line, head, 64);
+        cm = column(head, nh, "median");
+        cl = column(head, nh, "ci_low");
+        ch = column(head, nh, "ci_high");
+        cb = column(head, nh, "between_pct");
+        while (fgets(line, sizeof line, in) != NULL)
+        {
+            n = split(line, field, 64);
+            for (k = 0; k < NK && n == nh && cm >= 0 && cl >= 0 && ch >= 0; k++)
+                if (strcmp(field[0], picks[k]) == 0)
+                {
+                    f[k].med = atof(field[cm]);
+                    f[k].lo = *field[cl] ? atof(field[cl]) : NAN;
+                    f[k].hi = *field[ch] ? atof(field[ch]) : NAN;
+                    f[k].between = cb >= 0 ? atof(field[cb]) : 0.0;
+                    got++;
+                }
+        }
+    }
+    fclose(in);
+    remove(out + 6);
+    return got == NK ? 0 : -1;
+}
+
+static int cmp(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+static double median(double * v, int n)
+{
+    qsort(v, (size_t) n, sizeof v[0], cmp);
+    return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : NAN;
+}
+
+/* runs invocations with p processes: covered/checked intervals, their
+   median width and the median spread of the medians between runs. */
+static void setting(const char * self, const char * label, int p, int runs)
+{
+    static figure f[MAXRUNS][NK];
+    double width[MAXRUNS * NK], dev[MAXRUNS * NK], between[MAXRUNS * NK];
+    int r, k, ok = 0, checked = 0, nw = 0, done = 0, per[NK] = { 0 };
+    for (r = 0; r < runs; r++)
+        done += invoke(self, p, f[r]) == 0;
+    if (done < runs)
+    {
+        printf("%-8s %2d processes: %d of %d invocations failed\n", label, p,
+               runs - done, runs);
+        return;
+    }
+    for (r = 0; r + 1 < runs; r++)
+        for (k = 0; k < NK; k++)
+        {
+            double next = f[r + 1][k].med;
+            if (f[r][k].lo == f[r][k].lo)      /* NaN: no interval */
+            {
+                checked++;
+                ok += f[r][k].lo <= next && next <= f[r][k].hi;
+                per[k] += f[r][k].lo <= next && next <= f[r][k].hi;
+                width[nw++] = 100.0 * (f[r][k].hi - f[r][k].lo) / f[r][k].med;
+            }
+        }
+    for (r = 0; r < runs; r++)
+        for (k = 0; k < NK; k++)
+            between[r * NK + k] = f[r][k].between;
+    for (k = 0; k < NK; k++)
+    {
+        double m[MAXRUNS];
+        for (r = 0; r < runs; r++)
+            m[r] = f[r][k].med;
+        {
+            double c = median(m, runs);
+            for (r = 0; r < runs; r++)
+                dev[k * runs + r] = 100.0 * fabs(f[r][k].med - c) / c;
+        }
+    }
+    printf("%-8s %2d processes: next run's median covered %3d of %3d "
+           "(%5.1f%%), width %5.2f%%, runs' medians spread %5.2f%%, "
+           "between processes %5.2f%%\n", label, p, ok, checked,
+           checked ? 100.0 * ok / checked : NAN, nw ? median(width, nw) : NAN,
+           median(dev, NK * runs), median(between, NK * runs));
+    printf("%27s per kernel:", "");
+    for (k = 0; k < NK; k++)
+        printf(" %s %d/%d%s", picks[k], per[k], runs - 1, k + 1 < NK ? "," : "\n");
+    fflush(stdout);
+}
+
+static pid_t load[2];
+
+static void load_start(void)
+{
+    int i;
+    for (i = 0; i < 2; i++)
+        if ((load[i] = fork()) == 0)
+        {
+            volatile unsigned long x = 0;
+            alarm(600);             /* bounded, whatever happens */
+            for (;;)
+                x++;
+        }
+}
+
+static void load_stop(void)
+{
+    int i;
+    for (i = 0; i < 2; i++)
+        if (load[i] > 0)
+        {
+            kill(load[i], SIGKILL);
+            waitpid(load[i], NULL, 0);
+        }
+}
+
+int main(int argc, char ** argv)
+{
+    static const int procs[3] = { 1, 5, 10 };
+    int runs = 21, i;
+    if (argc > 1 && strcmp(argv[1], "--suite") == 0)
+        return suite(argc, argv);   /* all of argv: workers run it again */
+    if (argc > 1)
+        runs = atoi(argv[1]);
+    if (runs < 3 || runs > MAXRUNS)
+    {
+        fprintf(stderr, "usage: p-coverage [RUNS: 3..%d]\n", MAXRUNS);
+        return 2;
+    }
+    printf("interval coverage over %d invocations of 4 kernels (%s), each "
+           "interval against the next invocation's median\n", runs,
+           "chain 100, chain 1000, sum 2^10, sum 2^20");
+    for (i = 0; i < 3; i++)
+        setting(argv[0], "quiet", procs[i], runs);
+    setenv("PROFILER_WORKER_PAD_BYTES", "1", 1);
+    setting(argv[0], "pad fix", 10, runs);
+    unsetenv("PROFILER_WORKER_PAD_BYTES");
+    load_start();
+    for (i = 0; i < 3; i++)
+        setting(argv[0], "loaded", procs[i], runs);
+    load_stop();
+    return 0;
+}

@@ -1,0 +1,323 @@
+/* Worker processes (prof_bench_set_processes): real workers, which are
+   this program run again, pooled exactly under the fake clock (worker k's
+   iterations cost 10 + k ns); a worker that crashes, hangs, exits, sends
+   garbage or runs other benchmarks; Ctrl-C in the parent; bad numbers of
+   processes; the wire format's round trip and its refusals.
+       test_workers MODE     MODE: pool, compare, crash, exit, garbage,
+                             mismatch, hang, signal, args, wire
+   Every mode but signal and wire runs the same suite: this process is the
+   parent; its workers run the same main and fail where MODE says. */
+#include "check.h"
+#include "../src/bench.h"
+
+#include <math.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+static double fake_now;
+static double fake_read(void) { return fake_now; }
+static const char * mode = "pool";
+
+/* This process's worker number (-1 in the parent), from the marker. */
+static int worker_number(void)
+{
+    const char * v = getenv("PROFILER_WORKER");
+    const char * comma = v ? strchr(v, ',') : NULL;
+    return comma ? atoi(comma + 1) : -1;
+}
+
+/* Iterations cost 10 + k ns in worker k; in "b", worker 1 misbehaves as
+   the mode says. */
+static void target(void * arg, ulong count)
+{
+    const char * name = (const char *) arg;
+    int k = worker_number();
+    if (k == 1 && strcmp(name, "b") == 0)
+    {
+        if (strcmp(mode, "crash") == 0)
+            raise(SIGABRT);     /* a failed assert(); sanitizers leave it be */
+        if (strcmp(mode, "exit") == 0)
+            exit(3);
+        if (strcmp(mode, "hang") == 0)
+            for (;;)
+                sleep_ms(1000);
+        if (strcmp(mode, "garbage") == 0)
+        {
+            int fd = atoi(getenv("PROFILER_WORKER"));
+            (void) !write(fd, "this is not a record, not at all", 32);
+        }
+    }
+    fake_now += (10.0 + (k > 0 ? k : 0)) * (double) count;
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+/* a, b and c in 3 workers; the checks are the parent's. */
+static int suite(int processes, const char ** err)
+{
+    static char na[] = "a", nb[] = "b", nc[] = "c";
+    prof_bench * b = prof_bench_new();
+    const prof_result * r[3];
+    capture_t cap;
+    int rc, parent = worker_number() < 0;
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_set_budget_s(b, 0.05);
+    CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
+    if (parent)
+        capture_begin(&cap, 2);
+    r[0] = prof_bench_run(b, "a", target, na);
+    r[1] = prof_bench_run(b, strcmp(mode, "mismatch") == 0
+                             && worker_number() == 1 ? "bx" : "b", target, nb);
+    r[2] = prof_bench_run(b, "c", target, nc);
+    rc = prof_bench_finish(b);
+    if (parent)
+        *err = capture_end(&cap);
+    if (parent && strcmp(mode, "pool") == 0)
+    {
+        const prof_result * x = r[0];
+        int k, ok = 1;
+        CHECK(rc == 0, "finish: %d; stderr: %s", rc, *err);
+        CHECK(x && x->processes == 3 && x->epochs == 33, "a: %d processes, "
+              "%d epochs", x ? x->processes : -1, x ? x->epochs : -1);
+        for (k = 0; x && k < 33; k++)
+            ok &= x->epoch_process[k] == k / 11
+               && x->samples_ns[k] == 10.0 + k / 11;
+        CHECK(ok, "epochs in worker order, 10 + k ns each");
+        CHECK(x && x->process_median_ns[0] == 10.0
+              && x->process_median_ns[1] == 11.0
+              && x->process_median_ns[2] == 12.0, "process medians");
+        CHECK(x && x->median_ns == 11.0, "median of the medians %g",
+              x ? x->median_ns : -1);
+        CHECK(x && near(x->between_pct, 100.0 / 11.0) && x->within_pct == 0.0,
+              "between %g within %g", x ? x->between_pct : -1,
+              x ? x->within_pct : -1);
+        /* 3 processes: [min, max] of the medians at 75%, widened by
+           sqrt(2) about the median */
+        CHECK(x && near(x->ci_level, 0.75) && near(x->ci_low_ns, 11.0 - sqrt(2.0))
+              && near(x->ci_high_ns, 11.0 + sqrt(2.0)), "interval [%.17g, "
+              "%.17g] at %g", x ? x->ci_low_ns : 0, x ? x->ci_high_ns : 0,
+              x ? x->ci_level : 0);
+        CHECK(x && strstr(x->warning, "3 processes: the interval's level is "
+                          "75.0% (6 give 95%)"), "warning: %s",
+              x ? x->warning : "");
+    }
+    prof_bench_free(b);
+    return rc;
+}
+
+/* The parent's view of a failing worker 1 in benchmark b. */
+static void check_failure(const char * err, int rc, const char * why)
+{
+    CHECK(rc == -1, "finish returned %d with a failed worker", rc);
+    CHECK(strstr(err, "profiler: worker 2 of 3 (pid ") && strstr(err, why),
+          "message [%s] wanted [%s]", err, why);
+}
+
+static void test_modes(void)
+{
+    const char * err = "";
+    int rc = suite(strcmp(mode, "hang") == 0 ? 3 : 3, &err);
+    if (worker_number() >= 0 || strcmp(mode, "pool") == 0)
+        return;
+    if (strcmp(mode, "crash") == 0)
+        check_failure(err, rc, "was killed by signal 6 (Aborted) "
+                      "while running \"b\"; the other results are kept");
+    else if (strcmp(mode, "exit") == 0)
+        check_failure(err, rc, "exited with status 3 while running \"b\"");
+    else if (strcmp(mode, "garbage") == 0)
+        check_failure(err, rc, "sent a damaged record (not a worker record) "
+                      "while running \"b\"");
+    else if (strcmp(mode, "hang") == 0)
+        check_failure(err, rc, "sent nothing for 10.5 s (10 x the budget + "
+                      "10 s): stopped while running \"b\"");
+    else if (strcmp(mode, "mismatch") == 0)
+        CHECK(rc == -1 && strstr(err, "profiler: worker 2 of 3 ran \"bx\" as "
+              "its benchmark 2, not \"b\": the program's benchmarks differ "
+              "between runs"), "mismatch: %d [%s]", rc, err);
+}
+
+/* Ctrl-C in the parent while a worker runs: the parent dies of it, after
+   ending the worker; no process of the run is left. */
+static void test_signal(char * self)
+{
+    pid_t pid = fork();
+    int status, left, tries;
+    char tag[64];
+    snprintf(tag, sizeof tag, "WORKER_SIGNAL_TAG=%ld", (long) getpid());
+    if (pid == 0)
+    {
+        char * argv[] = { self, (char *) "slow", NULL };
+        putenv(tag);
+        execv(self, argv);
+        _exit(127);
+    }
+    sleep_ms(700);              /* a worker is running by now */
+    kill(pid, SIGINT);
+    waitpid(pid, &status, 0);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
+          "the parent ended with status %d", status);
+    /* no process still carries the tag (a worker would, in its environ) */
+    for (tries = 0; tries < 50; tries++)
+    {
+        char cmd[160];
+        FILE * p;
+        snprintf(cmd, sizeof cmd, "grep -l -a '%s' /proc/[0-9]*/environ "
+                 "2>/dev/null | grep -v self | wc -l", tag);
+        p = popen(cmd, "r");
+        left = -1;
+        if (p != NULL && fscanf(p, "%d", &left) != 1)
+            left = -1;
+        if (p != NULL)
+            pclose(p);
+        if (left == 0)
+            break;
+        sleep_ms(100);
+    }
+    CHECK(left == 0, "%d processes of the run are left", left);
+}
+
+/* A suite whose workers take seconds, for test_signal. */
+static void slow_target(void * arg, ulong count)
+{
+    (void) arg;
+    (void) count;
+    sleep_ms(100);
+}
+
+static int slow_suite(void)
+{
+    prof_bench * b = prof_bench_new();
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_processes(b, 5);
+    prof_bench_set_epochs(b, 50);
+    prof_bench_set_budget_s(b, 20);
+    prof_bench_run(b, "slow", slow_target, NULL);
+    prof_bench_free(b);
+    return 0;
+}
+
+static void test_args(void)
+{
+    static const char * bad[] = { "--processes=0", "--processes=-1",
+        "--processes=abc", "--processes=99999", "--processes=", "--processes=3x" };
+    prof_bench * b = prof_bench_new();
+    capture_t cap;
+    const char * err;
+    int i;
+    for (i = 0; i < 6; i++)
+    {
+        char a0[] = "prog", a1[64];
+        char * argv[] = { a0, a1, NULL };
+        snprintf(a1, sizeof a1, "%s", bad[i]);
+        capture_begin(&cap, 2);
+        CHECK(prof_bench_args(b, 2, argv) == -1, "%s accepted", bad[i]);
+        err = capture_end(&cap);
+        CHECK(strstr(err, "profiler: --processes=") && strstr(err, "give a "
+              "whole number of processes, 1..1000"), "%s: [%s]", bad[i], err);
+    }
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_set_processes(b, 0) == -1
+          && prof_bench_set_processes(b, 1001) == -1
+          && prof_bench_set_processes(NULL, 2) == -1, "setter refuses");
+    capture_end(&cap);
+    {
+        char a0[] = "prog", a1[] = "--processes=7";
+        char * argv[] = { a0, a1, NULL };
+        CHECK(prof_bench_args(b, 2, argv) == 0 && b->processes == 7, "--processes=7");
+    }
+    prof_bench_free(b);
+}
+
+/* Encode and decode: every field back exactly; then every cut and every
+   flipped byte is refused or reads as incomplete, never trusted. */
+static void test_wire(void)
+{
+    double samples[3] = { 1.5, 2.25, 1e300 }, cpu[3] = { 1, NAN, 3 };
+    double ev[6] = { 1, 2, 3, 4, NAN, 6 };
+    ulong iters[3] = { 7, 8, 9 };
+    prof_impl_wire_record r, back;
+    unsigned char * buf;
+    size_t len, i;
+    char msg[128];
+    int refused = 0, partial = 0;
+    memset(&r, 0, sizeof r);
+    r.type = PROF_IMPL_WIRE_EPOCHS;
+    r.suite = 2;
+    r.index = 5;
+    r.a.name = "bench/64";
+    prof_impl_settings_default(&r.a.s);
+    r.a.s.batch = 64;
+    strcpy(r.a.s.unit, "byte");
+    r.a.got = 3;
+    r.a.samples = samples;
+    r.a.cpu = cpu;
+    r.a.iters = iters;
+    r.a.nev = 2;
+    r.a.ev_names[0] = "page-faults";
+    r.a.ev_names[1] = "cycles";
+    r.a.ev = ev;
+    r.a.spent_ns = 12345.5;
+    r.a.budget_hit = 1;
+    CHECK(prof_impl_wire_encode(&r, &buf, &len) == 0, "encode");
+    CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) == (long) len,
+          "decode: %s", msg);
+    CHECK(back.suite == 2 && back.index == 5 && strcmp(back.name, "bench/64") == 0
+          && back.a.got == 3 && back.a.samples[2] == 1e300 && isnan(back.a.cpu[1])
+          && back.a.iters[1] == 8 && back.a.s.batch == 64
+          && strcmp(back.a.s.unit, "byte") == 0 && back.a.nev == 2
+          && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
+          && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5
+          && back.a.budget_hit == 1, "round trip");
+    prof_impl_wire_free(&back);
+    for (i = 0; i < len; i++)
+    {
+        long n = prof_impl_wire_decode(buf, i, &back, msg, sizeof msg);
+        partial += n == 0;
+        if (n > 0)
+            prof_impl_wire_free(&back);
+    }
+    CHECK(partial == (int) len, "%d of %d cuts read as incomplete", partial,
+          (int) len);
+    for (i = 0; i < len; i++)
+    {
+        long n;
+        buf[i] ^= 0x5A;
+        n = prof_impl_wire_decode(buf, len, &back, msg, sizeof msg);
+        refused += n < 0;
+        if (n > 0)
+            prof_impl_wire_free(&back);
+        buf[i] ^= 0x5A;
+    }
+    /* a flip in the length word can make the record look incomplete (0):
+       the reader then waits, and the worker's end says it was cut */
+    CHECK(refused >= (int) len - 4, "%d of %d flipped bytes refused", refused,
+          (int) len);
+    free(buf);
+}
+
+int main(int argc, char ** argv)
+{
+    if (argc > 1)
+        mode = argv[1];
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    if (strcmp(mode, "wire") == 0)
+        test_wire();
+    else if (strcmp(mode, "args") == 0)
+        test_args();
+    else if (strcmp(mode, "signal") == 0)
+        test_signal(argv[0]);
+    else if (strcmp(mode, "slow") == 0)
+    {
+        prof_impl_set_fake_clock(NULL, 0);
+        return slow_suite();
+    }
+    else
+        test_modes();
+    if (worker_number() >= 0)
+        return 0;       /* a worker: its checks are the parent's */
+    return check_report("test_workers");
+}
