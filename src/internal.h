@@ -40,6 +40,14 @@ void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */
 int prof_impl_same_file(const char * a, const char * b);
 
+/* ---- growable arrays (grow.c) ------------------------------------------- */
+
+/* Make *array (a pointer to a malloc'd array of *capacity elements of size
+   bytes, or NULL) hold at least need elements, doubling its capacity: 0, or
+   -1 (out of memory or overflow) with *array and *capacity unchanged. */
+int prof_impl_grow(void * array, size_t * capacity, size_t need,
+                   size_t size);
+
 /* Processor time of the process in nanoseconds (all threads). */
 double prof_impl_cpu_ns(void);
 

@@ -86,7 +86,7 @@ expect 2 'not a valid regular expression' -- --filter='(' "$old" "$new"
 expect 2 "nope.json: cannot open" -- "$old" "$tmp/nope.json"
 expect 2 'no benchmark in common' -- "$old" "$gb"
 head -c 300 "$old" >"$tmp/truncated.json"
-expect 2 "truncated.json: line [0-9]*, column [0-9]*: unexpected end of input" -- "$old" "$tmp/truncated.json"
+expect 2 "truncated.json: line [0-9]*, column [0-9]*: \(unexpected end of input\|unterminated string\)" -- "$old" "$tmp/truncated.json"
 printf '{"benchmarks": [{"name": "a\377", "real_time": 1}]}' >"$tmp/latin1.json"
 expect 2 'latin1.json: line 1, column 28: invalid UTF-8' -- "$tmp/latin1.json" "$old"
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "["; }' >"$tmp/deep.json"
@@ -97,12 +97,10 @@ printf '{"benchmarks": [{"name": "chain 1000", "real_time": [1]}]}' >"$tmp/type.
 expect 2 'type.json: benchmarks\[0\].real_time is not a number' -- "$old" "$tmp/type.json"
 printf '{"benchmarks": [{"name": "chain 1000", "real_time": -5}]}' >"$tmp/neg.json"
 expect 2 'neg.json: benchmarks\[0\].real_time is negative' -- "$old" "$tmp/neg.json"
-printf '{"benchmarks": [{"name": "chain 1000", "real_time": 1, "samples": [1, -2]}]}' >"$tmp/negs.json"
-expect 2 'negs.json: benchmarks\[0\].samples\[1\] is negative' -- "$old" "$tmp/negs.json"
 printf '{"benchmarks": [{"name": "x", "real_time": 1}, {"name": "x", "real_time": 1}]}' >"$tmp/dup.json"
 expect 2 'dup.json: benchmarks\[1\]: duplicate benchmark name "x"' -- "$tmp/dup.json" "$old"
-expect 2 'cannot write' -- --svg=/nonexistent/dir/x.svg "$old" "$new"
-expect 2 'cannot write' -- --svg=/dev/full "$old" "$new"
+expect 2 'cannot open "/nonexistent/dir/x.svg" for writing' -- --svg=/nonexistent/dir/x.svg "$old" "$new"
+expect 2 'writing "/dev/full" failed' -- --svg=/dev/full "$old" "$new"
 # The table itself lost (stdout on a full disk): not a silent pass.
 if [ -w /dev/full ]; then
     "$tool" "$old" "$new" >/dev/full 2>"$tmp/err"; got=$?

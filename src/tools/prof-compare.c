@@ -100,29 +100,21 @@ static void free_side(side_t * side)
     side->count = 0;
 }
 
-static const prof_series * find(const prof_result_file * f, const char * name)
-{
-    int i;
-    for (i = 0; i < f->count; i++)
-        if (strcmp(f->series[i].name, name) == 0)
-            return &f->series[i];
-    return NULL;
-}
-
 /* With several files a side: a series whose samples are one figure per
-   file (median or min of its samples). 0, or -1 if a file lacks name. */
+   file (median or min of its samples). 0, or -1 if a file lacks name (or
+   out of memory). */
 static int gather(const side_t * side, const char * name, int use_min,
                   prof_series * out)
 {
     int i, j;
     memset(out, 0, sizeof *out);
     out->name = (char *) name;
-    out->samples_ns = (double *) malloc((size_t) side->count * sizeof(double));
+    out->samples_ns = (double *) malloc(2 * (size_t) side->count * sizeof(double));
     if (out->samples_ns == NULL)
         return -1;
     for (i = 0; i < side->count; i++)
     {
-        const prof_series * s = find(&side->files[i], name);
+        const prof_series * s = prof_impl_results_find(&side->files[i], name);
         double fig;
         if (s == NULL)
         {
@@ -136,263 +128,342 @@ static int gather(const side_t * side, const char * name, int use_min,
                 fig = fmin(fig, s->samples_ns[j]);
         out->samples_ns[out->count++] = fig;
     }
-    {
-        double * tmp = (double *) malloc((size_t) out->count * sizeof *tmp);
-        if (tmp == NULL)
-            return -1;
-        memcpy(tmp, out->samples_ns, (size_t) out->count * sizeof *tmp);
-        out->median_ns = prof_impl_median(tmp, out->count);
-        free(tmp);
-    }
+    /* the second half is scratch space for the median */
+    memcpy(out->samples_ns + out->count, out->samples_ns,
+           (size_t) out->count * sizeof *out->samples_ns);
+    out->median_ns = prof_impl_median(out->samples_ns + out->count, out->count);
     return 0;
 }
 
-int main(int argc, char ** argv)
+/* What main parsed from the command line. */
+typedef struct
 {
-    double alpha = 0.05, noise = 0.02, threshold = -1.0;
-    char * lists[2] = { NULL, NULL };
-    const char * filter = NULL, * svg = NULL, * html = NULL;
-    static side_t sides[2];
-    prof_plot_row * rows = NULL;
-    prof_series * gathered = NULL;
+    double alpha, noise, threshold;      /* threshold < 0: report only */
+    int use_min;
+    const char * filter, * svg, * html;
+    char * lists[2];
     regex_t re;
-    int i, nlists = 0, common = 0, regressions = 0, rc = 0, nrows = 0;
-    int unsure = 0, use_min = 1, multi, paired;
+    int have_re;
+} options;
 
+/* The comparison as it is built, row by row. */
+typedef struct
+{
+    side_t sides[2];
+    int multi, paired;
+    prof_plot_row * rows;
+    prof_series * gathered;          /* two per row with several files */
+    int nrows, common, regressions, unsure;
+} comparison;
+
+static int parse_options(int argc, char ** argv, options * o)
+{
+    int i, nlists = 0;
+    memset(o, 0, sizeof *o);
+    o->alpha = 0.05;
+    o->noise = 0.02;
+    o->threshold = -1.0;
+    o->use_min = 1;
     for (i = 1; i < argc; i++)
     {
         const char * a = argv[i];
         if (strncmp(a, "--alpha=", 8) == 0)
         {
             char * end;
-            alpha = strtod(a + 8, &end);
-            if (end == a + 8 || *end != '\0' || !(alpha > 0.0 && alpha < 1.0))
+            o->alpha = strtod(a + 8, &end);
+            if (end == a + 8 || *end != '\0'
+                || !(o->alpha > 0.0 && o->alpha < 1.0))
             {
                 prof_impl_warn("prof-compare: --alpha=%s: a number in (0, 1) "
                                "is expected", a + 8);
-                return 2;
+                return -1;
             }
         }
         else if (strncmp(a, "--noise=", 8) == 0)
         {
-            if (parse_percent(a + 8, "--noise", &noise) != 0)
-                return 2;
+            if (parse_percent(a + 8, "--noise", &o->noise) != 0)
+                return -1;
         }
         else if (strncmp(a, "--threshold=", 12) == 0)
         {
-            if (parse_percent(a + 12, "--threshold", &threshold) != 0)
-                return 2;
+            if (parse_percent(a + 12, "--threshold", &o->threshold) != 0)
+                return -1;
         }
         else if (strcmp(a, "--statistic=median") == 0)
-            use_min = 0;
+            o->use_min = 0;
         else if (strcmp(a, "--statistic=min") == 0)
-            use_min = 1;
+            o->use_min = 1;
         else if (strncmp(a, "--filter=", 9) == 0)
-            filter = a + 9;
+            o->filter = a + 9;
         else if (strncmp(a, "--svg=", 6) == 0)
-            svg = a + 6;
+            o->svg = a + 6;
         else if (strncmp(a, "--html=", 7) == 0)
-            html = a + 7;
+            o->html = a + 7;
         else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
         {
             fputs(usage, stdout);
-            return 0;
+            return 1;
         }
         else if (a[0] == '-' && a[1] == '-')
         {
             prof_impl_warn("prof-compare: unknown option %s", a);
             fputs(usage, stderr);
-            return 2;
+            return -1;
         }
         else if (nlists < 2)
-            lists[nlists++] = argv[i];
+            o->lists[nlists++] = argv[i];
         else
         {
             prof_impl_warn("prof-compare: more than two sides given (several "
                            "files a side are separated by commas)");
-            return 2;
+            return -1;
         }
     }
     if (nlists != 2)
     {
         fputs(usage, stderr);
-        return 2;
+        return -1;
     }
-    if (filter != NULL && regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) != 0)
-    {
-        prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
-                       "expression", filter);
-        return 2;
-    }
-    for (i = 0; i < 2; i++)
-        if (load_side(lists[i], &sides[i]) != 0)
-        {
-            free_side(&sides[0]);
-            free_side(&sides[1]);
-            if (filter != NULL)
-                regfree(&re);
-            return 2;
-        }
-    multi = sides[0].count > 1 || sides[1].count > 1;
-    paired = multi && sides[0].count == sides[1].count;
+    return 0;
+}
 
-    {
-        const prof_result_file * first = &sides[0].files[0];
-        rows = (prof_plot_row *) calloc((size_t) first->count + 1, sizeof *rows);
-        gathered = (prof_series *) calloc(2 * (size_t) first->count + 2,
-                                          sizeof *gathered);
-        if (rows == NULL || gathered == NULL)
-        {
-            prof_impl_warn("prof-compare: out of memory");
-            rc = 2;
-            goto out;
-        }
-        if (multi)
-            printf("%d run(s) against %d, %s, %s of each run's epochs\n\n",
-                   sides[0].count, sides[1].count,
-                   paired ? "paired by position (sign test)"
-                          : "unpaired (U test)", use_min ? "min" : "median");
-        printf("| benchmark | old | new | change | 95%% interval | p | verdict |\n");
-        printf("|:--|--:|--:|--:|--:|--:|:--|\n");
-        for (i = 0; i < first->count; i++)
-        {
-            const char * name = first->series[i].name;
-            const prof_series * a = &first->series[i], * b;
-            prof_series * ga = &gathered[2 * nrows], * gb = ga + 1;
-            prof_verdict v;
-            char t0[32], t1[32], ci[64];
+static int selected(const options * o, const char * name)
+{
+    return !o->have_re || regexec(&o->re, name, 0, NULL, 0) == 0;
+}
 
-            if (filter != NULL && regexec(&re, name, 0, NULL, 0) != 0)
-                continue;
-            if (multi)
-            {
-                int ok_a = gather(&sides[0], name, use_min, ga) == 0;
-                int ok_b = gather(&sides[1], name, use_min, gb) == 0;
-                if (!ok_a || !ok_b)
-                {
-                    if (ok_b || find(&sides[1].files[0], name) != NULL)
-                        printf("| %s | | | | | | missing in some runs |\n", name);
-                    free(ga->samples_ns);
-                    free(gb->samples_ns);
-                    ga->samples_ns = gb->samples_ns = NULL;
-                    continue;
-                }
-                a = ga;
-                b = gb;
-            }
-            else if ((b = find(&sides[1].files[0], name)) == NULL)
-                continue;
-            common++;
-            if (paired)
-                prof_impl_compare_paired(a, b, alpha, noise, &v);
-            else
-                prof_impl_compare(a, b, alpha, noise, &v);
-            prof_impl_format_ns(t0, sizeof t0, a->median_ns);
-            prof_impl_format_ns(t1, sizeof t1, b->median_ns);
-            if (isnan(v.ci_low))
-                snprintf(ci, sizeof ci, "n/a");
-            else
-                snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
-                         100.0 * v.ci_high);
-            unsure += v.verdict == PROF_VERDICT_UNSURE;
-            if (v.verdict == PROF_VERDICT_SLOWER && threshold >= 0.0
-                && v.change > threshold)
-                regressions++;
-            printf("| %s | %s | %s | %+.1f%% | %s | %.3g | %s%s |\n", name, t0,
-                   t1, 100.0 * v.change, ci, v.p,
-                   prof_impl_verdict_name(v.verdict),
-                   v.verdict == PROF_VERDICT_SLOWER && threshold >= 0.0
-                       && v.change > threshold ? " (regression)" : "");
-            rows[nrows].old = a;
-            rows[nrows].new_ = b;
-            rows[nrows].verdict = v;
-            nrows++;
-        }
+/* The two series to compare for name (one file a side: the files' own;
+   several: one figure per file, gathered into c->gathered), or 0 when
+   name is not on both sides. */
+static int pick(comparison * c, const options * o, const prof_series * a,
+                const prof_series ** pa, const prof_series ** pb)
+{
+    prof_series * ga = &c->gathered[2 * c->nrows], * gb = ga + 1;
+    int ok_a, ok_b;
+    if (!c->multi)
+    {
+        *pa = a;
+        *pb = prof_impl_results_find(&c->sides[1].files[0], a->name);
+        return *pb != NULL;
     }
-    /* Benchmarks of one side only (judged on each side's first file). */
+    ok_a = gather(&c->sides[0], a->name, o->use_min, ga) == 0;
+    ok_b = gather(&c->sides[1], a->name, o->use_min, gb) == 0;
+    if (!ok_a || !ok_b)
+    {
+        if (ok_b || prof_impl_results_find(&c->sides[1].files[0], a->name))
+            printf("| %s | | | | | | missing in some runs |\n", a->name);
+        free(ga->samples_ns);
+        free(gb->samples_ns);
+        ga->samples_ns = gb->samples_ns = NULL;
+        return 0;
+    }
+    *pa = ga;
+    *pb = gb;
+    return 1;
+}
+
+/* Compare old a with new b, print the row and keep it for the pictures. */
+static void compare_row(comparison * c, const options * o,
+                        const prof_series * a, const prof_series * b)
+{
+    prof_verdict v;
+    char t0[32], t1[32], ci[64];
+    int regression;
+
+    c->common++;
+    if (c->paired)
+        prof_impl_compare_paired(a, b, o->alpha, o->noise, &v);
+    else
+        prof_impl_compare(a, b, o->alpha, o->noise, &v);
+    prof_impl_format_ns(t0, sizeof t0, a->median_ns);
+    prof_impl_format_ns(t1, sizeof t1, b->median_ns);
+    if (isnan(v.ci_low))
+        snprintf(ci, sizeof ci, "n/a");
+    else
+        snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
+                 100.0 * v.ci_high);
+    regression = v.verdict == PROF_VERDICT_SLOWER && o->threshold >= 0.0
+              && v.change > o->threshold;
+    c->unsure += v.verdict == PROF_VERDICT_UNSURE;
+    c->regressions += regression;
+    printf("| %s | %s | %s | %+.1f%% | %s | %.3g | %s%s |\n", a->name, t0, t1,
+           100.0 * v.change, ci, v.p, prof_impl_verdict_name(v.verdict),
+           regression ? " (regression)" : "");
+    c->rows[c->nrows].old = a;
+    c->rows[c->nrows].new_ = b;
+    c->rows[c->nrows].verdict = v;
+    c->nrows++;
+}
+
+/* The table: one row per benchmark of the old side's first file. */
+static int compare_all(comparison * c, const options * o)
+{
+    const prof_result_file * first = &c->sides[0].files[0];
+    int i;
+    c->rows = (prof_plot_row *) calloc((size_t) first->count + 1,
+                                       sizeof *c->rows);
+    c->gathered = (prof_series *) calloc(2 * (size_t) first->count + 2,
+                                         sizeof *c->gathered);
+    if (c->rows == NULL || c->gathered == NULL)
+    {
+        prof_impl_warn("prof-compare: out of memory");
+        return -1;
+    }
+    if (c->multi)
+        printf("%d run(s) against %d, %s, %s of each run's epochs\n\n",
+               c->sides[0].count, c->sides[1].count,
+               c->paired ? "paired by position (sign test)"
+                         : "unpaired (U test)", o->use_min ? "min" : "median");
+    printf("| benchmark | old | new | change | 95%% interval | p | verdict |\n");
+    printf("|:--|--:|--:|--:|--:|--:|:--|\n");
+    for (i = 0; i < first->count; i++)
+    {
+        const prof_series * a, * b;
+        if (selected(o, first->series[i].name)
+            && pick(c, o, &first->series[i], &a, &b))
+            compare_row(c, o, a, b);
+    }
+    return 0;
+}
+
+/* Benchmarks of one side only (judged on each side's first file). */
+static void one_sided(const comparison * c, const options * o)
+{
+    int i, j;
     for (i = 0; i < 2; i++)
     {
-        const prof_result_file * f = &sides[i].files[0];
-        int j;
+        const prof_result_file * f = &c->sides[i].files[0];
         for (j = 0; j < f->count; j++)
-        {
-            if (filter != NULL && regexec(&re, f->series[j].name, 0, NULL, 0) != 0)
-                continue;
-            if (find(&sides[1 - i].files[0], f->series[j].name) == NULL)
+            if (selected(o, f->series[j].name)
+                && !prof_impl_results_find(&c->sides[1 - i].files[0],
+                                           f->series[j].name))
                 printf("| %s | %s | %s | | | | only in %s |\n",
                        f->series[j].name, i == 0 ? "x" : "", i == 1 ? "x" : "",
-                       sides[i].paths[0]);
-        }
+                       c->sides[i].paths[0]);
     }
+}
 
-    if (unsure > 0)
+/* How many samples (or pairs) a side alpha needs, for benchmarks that had
+   too few. */
+static void explain_unsure(const comparison * c, const options * o)
+{
+    int i, k = 1;
+    if (c->unsure == 0)
+        return;
+    if (c->paired)
     {
-        if (paired)
-        {
-            int k = 1;
-            while (!(2.0 / pow(2.0, k) < alpha) && k < 60)
-                k++;
-            printf("\n%d benchmark(s) have too few pairs of runs to tell at "
-                   "alpha %g: at least %d a side are needed\n", unsure, alpha, k);
-        }
-        else
-        {
-            /* The exact U test's smallest p with k samples a side is
-               2 / C(2k, k): say how many repetitions alpha needs. */
-            int k = 1;
-            double smallest = 1.0;
-            while (smallest >= alpha && k < 1000)
-            {
-                k++;
-                smallest = 2.0;
-                for (i = 1; i <= k; i++)
-                    smallest = smallest * i / (k + i);
-            }
-            printf("\n%d benchmark(s) have too few samples to tell at alpha "
-                   "%g: at least %d per side are needed (Google Benchmark: "
-                   "--benchmark_repetitions=%d)\n", unsure, alpha, k, k);
-        }
+        while (!(2.0 / pow(2.0, k) < o->alpha) && k < 60)
+            k++;
+        printf("\n%d benchmark(s) have too few pairs of runs to tell at "
+               "alpha %g: at least %d a side are needed\n", c->unsure,
+               o->alpha, k);
+        return;
     }
-    if (common == 0)
+    {
+        /* The exact U test's smallest p with k samples a side is
+           2 / C(2k, k): say how many repetitions alpha needs. */
+        double smallest = 1.0;
+        while (smallest >= o->alpha && k < 1000)
+        {
+            k++;
+            smallest = 2.0;
+            for (i = 1; i <= k; i++)
+                smallest = smallest * i / (k + i);
+        }
+        printf("\n%d benchmark(s) have too few samples to tell at alpha "
+               "%g: at least %d per side are needed (Google Benchmark: "
+               "--benchmark_repetitions=%d)\n", c->unsure, o->alpha, k, k);
+    }
+}
+
+/* The pictures and the gate's verdict: the exit status. */
+static int conclude(const comparison * c, const options * o)
+{
+    int rc = 0;
+    if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
-                       sides[0].paths[0], sides[1].paths[0],
-                       filter ? " (after --filter)" : "");
+                       c->sides[0].paths[0], c->sides[1].paths[0],
+                       o->filter ? " (after --filter)" : "");
+        return 2;
+    }
+    if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
+            c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
         rc = 2;
-    }
-    else
+    if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
+            c->rows, c->nrows, &c->sides[0].files[0],
+            &c->sides[1].files[0]) != 0)
+        rc = 2;
+    if (rc == 0 && c->regressions > 0)
     {
-        if (svg != NULL && prof_impl_plot_write(svg, 0, rows, nrows,
-                &sides[0].files[0], &sides[1].files[0]) != 0)
-            rc = 2;
-        if (html != NULL && prof_impl_plot_write(html, 1, rows, nrows,
-                &sides[0].files[0], &sides[1].files[0]) != 0)
-            rc = 2;
-        if (rc == 0 && regressions > 0)
-        {
-            printf("\n%d benchmark(s) significantly slower by more than "
-                   "%.3g%% (alpha %.3g)\n", regressions, 100.0 * threshold,
-                   alpha);
-            rc = 1;
-        }
+        printf("\n%d benchmark(s) significantly slower by more than "
+               "%.3g%% (alpha %.3g)\n", c->regressions, 100.0 * o->threshold,
+               o->alpha);
+        rc = 1;
     }
-out:
-    /* The report is the gate's evidence: a table lost to a full disk or a
-       closed pipe must not pass as "no regression". */
+    return rc;
+}
+
+/* The report is the gate's evidence: a table lost to a full disk or a
+   closed pipe must not pass as "no regression". */
+static int flush_report(int rc)
+{
     if (fflush(stdout) != 0 || ferror(stdout))
     {
         prof_impl_warn("prof-compare: cannot write the report: %s",
                        strerror(errno));
-        rc = 2;
+        return 2;
     }
-    if (gathered != NULL)
-        for (i = 0; i < 2 * nrows; i++)
-            free(gathered[i].samples_ns);
-    free(gathered);
-    free(rows);
-    free_side(&sides[0]);
-    free_side(&sides[1]);
-    if (filter != NULL)
-        regfree(&re);
+    return rc;
+}
+
+static void release(comparison * c, options * o)
+{
+    int i;
+    if (c->gathered != NULL)
+        for (i = 0; i < 2 * c->nrows; i++)
+            free(c->gathered[i].samples_ns);
+    free(c->gathered);
+    free(c->rows);
+    free_side(&c->sides[0]);
+    free_side(&c->sides[1]);
+    if (o->have_re)
+        regfree(&o->re);
+}
+
+int main(int argc, char ** argv)
+{
+    static comparison c;
+    options o;
+    int rc = parse_options(argc, argv, &o), i;
+
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    if (o.filter != NULL)
+    {
+        if (regcomp(&o.re, o.filter, REG_EXTENDED | REG_NOSUB) != 0)
+        {
+            prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
+                           "expression", o.filter);
+            return 2;
+        }
+        o.have_re = 1;
+    }
+    for (i = 0; i < 2 && rc == 0; i++)
+        rc = load_side(o.lists[i], &c.sides[i]) != 0 ? 2 : 0;
+    if (rc == 0)
+    {
+        c.multi = c.sides[0].count > 1 || c.sides[1].count > 1;
+        c.paired = c.multi && c.sides[0].count == c.sides[1].count;
+        rc = compare_all(&c, &o) != 0 ? 2 : 0;
+    }
+    if (rc == 0)
+    {
+        one_sided(&c, &o);
+        explain_unsure(&c, &o);
+        rc = conclude(&c, &o);
+    }
+    rc = flush_report(rc);
+    release(&c, &o);
     return rc;
 }
