@@ -16,7 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
+#ifndef PROFILER_VERSION
+# define PROFILER_VERSION "unknown"
+#endif
+
+/* The exit statuses (documented in --help). */
+enum { EXIT_PASS = 0, EXIT_REGRESSION = 1, EXIT_BAD_INPUT = 2,
+       EXIT_UNDECIDED = 3 };
+
+static const char usage_head[] =
 "usage: prof-compare [options] OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]\n"
 "Compares the benchmarks the result files have in common (this library's\n"
 "JSON or Google Benchmark's --benchmark_format=json, with repetitions).\n"
@@ -26,18 +34,20 @@ static const char usage[] =
 "alternately old, new, old, new, ...): each run gives one figure per\n"
 "benchmark, and the runs are compared with each other, paired by position\n"
 "(sign test on new/old) when both sides have as many files.\n"
-"  --alpha=P        significance level of the test (0.05)\n"
-"  --noise=PCT      smaller changes are never called significant (2)\n"
-"  --threshold=PCT  exit 1 if a benchmark is significantly slower by more\n"
-"                   than PCT percent (default: report only, exit 0)\n"
-"  --statistic=S    a run's figure with several files a side: min (default:\n"
-"                   noise only adds time, so it varies least between runs)\n"
-"                   or median of its epochs\n"
-"  --filter=REGEX   only benchmarks whose name matches (POSIX ERE)\n"
-"  --svg=FILE       also draw the samples and the changes as SVG\n"
-"  --html=FILE      the same picture in a self-contained HTML page\n"
-"Exit: 0 no regression beyond the threshold, 1 regression, 2 bad input\n"
-"or a report that could not be written.\n";
+"Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
+
+static const char usage_tail[] =
+"Exit status:\n"
+"  0  no benchmark significantly slower by more than the threshold (or no\n"
+"     --threshold: report only)\n"
+"  1  a regression: some benchmark significantly slower by more than the\n"
+"     threshold\n"
+"  2  bad input: bad options, unreadable or invalid files, no benchmark in\n"
+"     common, an output that is also an input, a report or picture that\n"
+"     could not be written\n"
+"  3  the gate cannot decide (with --threshold): some benchmark has too few\n"
+"     samples or pairs of runs for --alpha, and none regressed; the report\n"
+"     says how many are needed\n";
 
 enum { MAX_FILES = 256 };
 
@@ -46,50 +56,327 @@ typedef struct
 {
     const char * paths[MAX_FILES];
     prof_result_file files[MAX_FILES];
-    int count;
+    int npaths, count;           /* paths given, files loaded */
 } side_t;
 
-static int parse_percent(const char * arg, const char * name, double * out)
+/* What main parsed from the command line. */
+typedef struct
+{
+    double alpha, noise, threshold;      /* threshold < 0: report only */
+    int use_min;
+    const char * filter, * svg, * html;
+    char * lists[2];
+    regex_t re;
+    int have_re;
+} options;
+
+/* ---- the command line ------------------------------------------------------- */
+
+/* A number in [lo, hi) (lo included when closed): 0, or -1 after a
+   message naming the option. */
+static int parse_number(const char * name, const char * arg, double lo,
+                        int closed, double hi, const char * what, double * out)
 {
     char * end;
     double v = strtod(arg, &end);
-    if (end == arg || *end != '\0' || !(v >= 0.0 && v < 1e6))
+    if (end == arg || *end != '\0' || !(closed ? v >= lo : v > lo) || !(v < hi))
     {
-        prof_impl_warn("prof-compare: %s=%s: a number of percent >= 0 is "
-                       "expected", name, arg);
+        prof_impl_warn("prof-compare: %s=%s: %s is expected", name, arg, what);
         return -1;
     }
-    *out = v / 100.0;
+    *out = v;
     return 0;
 }
 
-/* Split a comma-separated list of paths (in place) and load each file. */
-static int load_side(char * list, side_t * side)
+static int set_alpha(options * o, const char * name, const char * v)
 {
-    char err[256], * p = list;
-    side->count = 0;
+    return parse_number(name, v, 0.0, 0, 1.0, "a number in (0, 1)", &o->alpha);
+}
+
+static int set_percent(const char * name, const char * v, double * out)
+{
+    if (parse_number(name, v, 0.0, 1, 1e6, "a number of percent >= 0", out))
+        return -1;
+    *out /= 100.0;
+    return 0;
+}
+
+static int set_noise(options * o, const char * name, const char * v)
+{
+    return set_percent(name, v, &o->noise);
+}
+
+static int set_threshold(options * o, const char * name, const char * v)
+{
+    return set_percent(name, v, &o->threshold);
+}
+
+static int set_statistic(options * o, const char * name, const char * v)
+{
+    if (strcmp(v, "min") != 0 && strcmp(v, "median") != 0)
+    {
+        prof_impl_warn("prof-compare: %s=%s: min or median is expected", name, v);
+        return -1;
+    }
+    o->use_min = strcmp(v, "min") == 0;
+    return 0;
+}
+
+static int set_filter(options * o, const char * name, const char * v)
+{
+    (void) name;
+    o->filter = v;
+    return 0;
+}
+
+static int set_svg(options * o, const char * name, const char * v)
+{
+    (void) name;
+    o->svg = v;
+    return 0;
+}
+
+static int set_html(options * o, const char * name, const char * v)
+{
+    (void) name;
+    o->html = v;
+    return 0;
+}
+
+/* An option: its name, the word for its value (NULL: none), and its help,
+   which ends with the default in parentheses. */
+typedef struct
+{
+    const char * name, * value, * help;
+    int (*set)(options * o, const char * name, const char * value);
+} option;
+
+static const option option_table[] = {
+    { "--alpha", "P", "significance level of the test (0.05)", set_alpha },
+    { "--noise", "PCT", "smaller changes are never called significant (2)",
+      set_noise },
+    { "--threshold", "PCT", "exit 1 if a benchmark is significantly slower by "
+      "more than PCT percent, 3 if the files cannot tell (default: none, "
+      "report only, exit 0)", set_threshold },
+    { "--statistic", "S", "a run's figure with several files a side: min (noise "
+      "only adds time, so it varies least between runs) or median of its "
+      "epochs (min)", set_statistic },
+    { "--filter", "REGEX", "only benchmarks whose name matches, POSIX ERE "
+      "(default: all)", set_filter },
+    { "--svg", "FILE", "also draw the samples and the changes as SVG "
+      "(default: none)", set_svg },
+    { "--html", "FILE", "the same picture in a self-contained HTML page "
+      "(default: none)", set_html },
+    { "--help", NULL, "print this help and exit", NULL },
+    { "--version", NULL, "print the version and exit", NULL },
+};
+enum { NOPTIONS = sizeof option_table / sizeof option_table[0] };
+
+/* The help: usage, every option with its default, the exit statuses. */
+static void print_usage(FILE * f)
+{
+    size_t i;
+    fputs(usage_head, f);
+    for (i = 0; i < NOPTIONS; i++)
+    {
+        const option * op = &option_table[i];
+        const char * h = op->help;
+        char flag[32];
+        int col = 20;
+        snprintf(flag, sizeof flag, "%s%s%s", op->name, op->value ? "=" : "",
+                 op->value ? op->value : "");
+        fprintf(f, "  %-17s ", flag);
+        while (*h != '\0')             /* the help, word-wrapped at 78 */
+        {
+            int n = (int) strcspn(h, " ");
+            if (col > 20 && col + 1 + n > 78)
+            {
+                fprintf(f, "\n%20s", "");
+                col = 20;
+            }
+            else if (col > 20)
+                fputc(' ', f), col++;
+            fprintf(f, "%.*s", n, h);
+            col += n;
+            h += n + (h[n] == ' ');
+        }
+        fputc('\n', f);
+    }
+    fputs(usage_tail, f);
+}
+
+/* Apply the option in argv[*i] (with its value from "=VALUE" or from the
+   next word): 0, 1 when it asks to exit 0 (help, version), -1 bad. */
+static int apply_option(int argc, char ** argv, int * i, options * o)
+{
+    const char * a = argv[*i], * eq = strchr(a, '='), * value = NULL;
+    size_t len = eq != NULL ? (size_t) (eq - a) : strlen(a), k;
+    for (k = 0; k < NOPTIONS; k++)
+        if (strlen(option_table[k].name) == len
+            && strncmp(option_table[k].name, a, len) == 0)
+            break;
+    if (k == NOPTIONS)
+    {
+        prof_impl_warn("prof-compare: unknown option %s (see --help)", a);
+        return -1;
+    }
+    if (option_table[k].set == NULL)
+    {
+        if (eq != NULL)
+        {
+            prof_impl_warn("prof-compare: %.*s takes no value", (int) len, a);
+            return -1;
+        }
+        if (a[2] == 'h')
+            print_usage(stdout);
+        else
+            printf("prof-compare (profiler) %s\n", PROFILER_VERSION);
+        return 1;
+    }
+    value = eq != NULL ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (value == NULL)
+    {
+        prof_impl_warn("prof-compare: %s needs a value: %s=%s", a, a,
+                       option_table[k].value);
+        return -1;
+    }
+    return option_table[k].set(o, option_table[k].name, value) != 0 ? -1 : 0;
+}
+
+static int parse_options(int argc, char ** argv, options * o)
+{
+    int i, nlists = 0, rc, options_end = 0;
+    memset(o, 0, sizeof *o);
+    o->alpha = 0.05;
+    o->noise = 0.02;
+    o->threshold = -1.0;
+    o->use_min = 1;
+    for (i = 1; i < argc; i++)
+    {
+        const char * a = argv[i];
+        if (!options_end && strcmp(a, "--") == 0)
+            options_end = 1;
+        else if (!options_end && strcmp(a, "-h") == 0)
+        {
+            print_usage(stdout);
+            return 1;
+        }
+        else if (!options_end && a[0] == '-' && a[1] == '-')
+        {
+            if ((rc = apply_option(argc, argv, &i, o)) != 0)
+                return rc;
+        }
+        else if (nlists < 2)
+            o->lists[nlists++] = argv[i];
+        else
+        {
+            prof_impl_warn("prof-compare: more than two sides given (several "
+                           "files a side are separated by commas)");
+            return -1;
+        }
+    }
+    if (nlists != 2)
+    {
+        prof_impl_warn("prof-compare: two sides expected, old and new "
+                       "(see --help)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Split a comma-separated list of paths (in place) into the side: 0, or
+   -1 after a message. */
+static int split_side(char * list, side_t * side)
+{
+    char * p = list;
+    side->npaths = 0;
     for (;;)
     {
         char * comma = strchr(p, ',');
         if (comma != NULL)
             *comma = '\0';
         if (*p == '\0')
-            prof_impl_warn("prof-compare: an empty file name in \"%s\"", list);
-        else if (side->count == MAX_FILES)
-            prof_impl_warn("prof-compare: more than %d files a side", MAX_FILES);
-        else if (prof_impl_results_load(p, &side->files[side->count], err,
-                                        sizeof err) != 0)
-            prof_impl_warn("prof-compare: %s: %s", p, err);
-        else
         {
-            side->paths[side->count++] = p;
-            if (comma == NULL)
-                return 0;
-            p = comma + 1;
-            continue;
+            prof_impl_warn("prof-compare: an empty file name in \"%s\"", list);
+            return -1;
         }
+        if (side->npaths == MAX_FILES)
+        {
+            prof_impl_warn("prof-compare: more than %d files a side", MAX_FILES);
+            return -1;
+        }
+        side->paths[side->npaths++] = p;
+        if (comma == NULL)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+/* Load the side's files: 0, or -1 after a message naming the file. */
+static int load_side(side_t * side)
+{
+    char err[256];
+    for (side->count = 0; side->count < side->npaths; side->count++)
+        if (prof_impl_results_load(side->paths[side->count],
+                                   &side->files[side->count], err,
+                                   sizeof err) != 0)
+        {
+            prof_impl_warn("prof-compare: %s: %s", side->paths[side->count], err);
+            return -1;
+        }
+    return 0;
+}
+
+/* The directory of path made absolute (symbolic links resolved) and its
+   last component, in buf: 0, or -1 if the directory does not exist. */
+static int canonical(const char * path, char * buf, size_t size)
+{
+    const char * slash = strrchr(path, '/');
+    char dir[4096], * real;
+    int n = slash == NULL ? 1 : slash == path ? 1 : (int) (slash - path);
+    snprintf(dir, sizeof dir, "%.*s", n, slash == NULL ? "." : path);
+    if ((real = realpath(dir, NULL)) == NULL)
+        return -1;
+    snprintf(buf, size, "%s/%s", real, slash == NULL ? path : slash + 1);
+    free(real);
+    return 0;
+}
+
+/* Two outputs that would be one file, existing or not. */
+static int same_target(const char * a, const char * b)
+{
+    char ca[8192], cb[8192];
+    if (strcmp(a, b) == 0 || prof_impl_same_file(a, b))
+        return 1;
+    return canonical(a, ca, sizeof ca) == 0 && canonical(b, cb, sizeof cb) == 0
+        && strcmp(ca, cb) == 0;
+}
+
+/* No output may be an input (it would be replaced) or the other output:
+   0, or -1 after a message. */
+static int check_outputs(const options * o, const side_t sides[2])
+{
+    const char * outs[2], * names[2] = { "--svg", "--html" };
+    int i, j, k;
+    outs[0] = o->svg;
+    outs[1] = o->html;
+    for (k = 0; k < 2; k++)
+        for (i = 0; outs[k] != NULL && i < 2; i++)
+            for (j = 0; j < sides[i].npaths; j++)
+                if (prof_impl_same_file(outs[k], sides[i].paths[j]))
+                {
+                    prof_impl_warn("prof-compare: %s=%s is the input file %s: "
+                                   "refused (it would be replaced)", names[k],
+                                   outs[k], sides[i].paths[j]);
+                    return -1;
+                }
+    if (outs[0] != NULL && outs[1] != NULL && same_target(outs[0], outs[1]))
+    {
+        prof_impl_warn("prof-compare: --svg and --html name the same file %s",
+                       outs[0]);
         return -1;
     }
+    return 0;
 }
 
 static void free_side(side_t * side)
@@ -135,17 +422,6 @@ static int gather(const side_t * side, const char * name, int use_min,
     return 0;
 }
 
-/* What main parsed from the command line. */
-typedef struct
-{
-    double alpha, noise, threshold;      /* threshold < 0: report only */
-    int use_min;
-    const char * filter, * svg, * html;
-    char * lists[2];
-    regex_t re;
-    int have_re;
-} options;
-
 /* The comparison as it is built, row by row. */
 typedef struct
 {
@@ -155,77 +431,6 @@ typedef struct
     prof_series * gathered;          /* two per row with several files */
     int nrows, common, regressions, unsure;
 } comparison;
-
-static int parse_options(int argc, char ** argv, options * o)
-{
-    int i, nlists = 0;
-    memset(o, 0, sizeof *o);
-    o->alpha = 0.05;
-    o->noise = 0.02;
-    o->threshold = -1.0;
-    o->use_min = 1;
-    for (i = 1; i < argc; i++)
-    {
-        const char * a = argv[i];
-        if (strncmp(a, "--alpha=", 8) == 0)
-        {
-            char * end;
-            o->alpha = strtod(a + 8, &end);
-            if (end == a + 8 || *end != '\0'
-                || !(o->alpha > 0.0 && o->alpha < 1.0))
-            {
-                prof_impl_warn("prof-compare: --alpha=%s: a number in (0, 1) "
-                               "is expected", a + 8);
-                return -1;
-            }
-        }
-        else if (strncmp(a, "--noise=", 8) == 0)
-        {
-            if (parse_percent(a + 8, "--noise", &o->noise) != 0)
-                return -1;
-        }
-        else if (strncmp(a, "--threshold=", 12) == 0)
-        {
-            if (parse_percent(a + 12, "--threshold", &o->threshold) != 0)
-                return -1;
-        }
-        else if (strcmp(a, "--statistic=median") == 0)
-            o->use_min = 0;
-        else if (strcmp(a, "--statistic=min") == 0)
-            o->use_min = 1;
-        else if (strncmp(a, "--filter=", 9) == 0)
-            o->filter = a + 9;
-        else if (strncmp(a, "--svg=", 6) == 0)
-            o->svg = a + 6;
-        else if (strncmp(a, "--html=", 7) == 0)
-            o->html = a + 7;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-        {
-            fputs(usage, stdout);
-            return 1;
-        }
-        else if (a[0] == '-' && a[1] == '-')
-        {
-            prof_impl_warn("prof-compare: unknown option %s", a);
-            fputs(usage, stderr);
-            return -1;
-        }
-        else if (nlists < 2)
-            o->lists[nlists++] = argv[i];
-        else
-        {
-            prof_impl_warn("prof-compare: more than two sides given (several "
-                           "files a side are separated by commas)");
-            return -1;
-        }
-    }
-    if (nlists != 2)
-    {
-        fputs(usage, stderr);
-        return -1;
-    }
-    return 0;
-}
 
 static int selected(const options * o, const char * name)
 {
@@ -267,7 +472,7 @@ static void compare_row(comparison * c, const options * o,
                         const prof_series * a, const prof_series * b)
 {
     prof_verdict v;
-    char t0[32], t1[32], ci[64];
+    char t0[32], t1[32], ci[64], change[32];
     int regression;
 
     c->common++;
@@ -286,8 +491,12 @@ static void compare_row(comparison * c, const options * o,
               && v.change > o->threshold;
     c->unsure += v.verdict == PROF_VERDICT_UNSURE;
     c->regressions += regression;
-    printf("| %s | %s | %s | %+.1f%% | %s | %.3g | %s%s |\n", a->name, t0, t1,
-           100.0 * v.change, ci, v.p, prof_impl_verdict_name(v.verdict),
+    if (isnan(v.change))
+        snprintf(change, sizeof change, "n/a");
+    else
+        snprintf(change, sizeof change, "%+.1f%%", 100.0 * v.change);
+    printf("| %s | %s | %s | %s | %s | %.3g | %s%s |\n", a->name, t0, t1,
+           change, ci, v.p, prof_impl_verdict_name(v.verdict),
            regression ? " (regression)" : "");
     c->rows[c->nrows].old = a;
     c->rows[c->nrows].new_ = b;
@@ -379,29 +588,38 @@ static void explain_unsure(const comparison * c, const options * o)
 /* The pictures and the gate's verdict: the exit status. */
 static int conclude(const comparison * c, const options * o)
 {
-    int rc = 0;
+    int rc = EXIT_PASS;
     if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
                        c->sides[0].paths[0], c->sides[1].paths[0],
                        o->filter ? " (after --filter)" : "");
-        return 2;
+        return EXIT_BAD_INPUT;
     }
     if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
             c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
-        rc = 2;
+        rc = EXIT_BAD_INPUT;
     if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
             c->rows, c->nrows, &c->sides[0].files[0],
             &c->sides[1].files[0]) != 0)
-        rc = 2;
-    if (rc == 0 && c->regressions > 0)
+        rc = EXIT_BAD_INPUT;
+    if (rc != EXIT_PASS || o->threshold < 0.0)
+        return rc;
+    if (c->regressions > 0)
     {
         printf("\n%d benchmark(s) significantly slower by more than "
                "%.3g%% (alpha %.3g)\n", c->regressions, 100.0 * o->threshold,
                o->alpha);
-        rc = 1;
+        return EXIT_REGRESSION;
     }
-    return rc;
+    if (c->unsure > 0)
+    {
+        printf("\nthe gate cannot decide: %d benchmark(s) have too few %s "
+               "(exit %d)\n", c->unsure, c->paired ? "pairs of runs"
+               : "samples", EXIT_UNDECIDED);
+        return EXIT_UNDECIDED;
+    }
+    return EXIT_PASS;
 }
 
 /* The report is the gate's evidence: a table lost to a full disk or a
@@ -412,7 +630,7 @@ static int flush_report(int rc)
     {
         prof_impl_warn("prof-compare: cannot write the report: %s",
                        strerror(errno));
-        return 2;
+        return EXIT_BAD_INPUT;
     }
     return rc;
 }
@@ -438,24 +656,28 @@ int main(int argc, char ** argv)
     int rc = parse_options(argc, argv, &o), i;
 
     if (rc != 0)
-        return rc > 0 ? 0 : 2;
+        return rc > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
     if (o.filter != NULL)
     {
         if (regcomp(&o.re, o.filter, REG_EXTENDED | REG_NOSUB) != 0)
         {
             prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
                            "expression", o.filter);
-            return 2;
+            return EXIT_BAD_INPUT;
         }
         o.have_re = 1;
     }
     for (i = 0; i < 2 && rc == 0; i++)
-        rc = load_side(o.lists[i], &c.sides[i]) != 0 ? 2 : 0;
+        rc = split_side(o.lists[i], &c.sides[i]);
+    if (rc == 0)
+        rc = check_outputs(&o, c.sides);
+    for (i = 0; i < 2 && rc == 0; i++)
+        rc = load_side(&c.sides[i]);
     if (rc == 0)
     {
         c.multi = c.sides[0].count > 1 || c.sides[1].count > 1;
         c.paired = c.multi && c.sides[0].count == c.sides[1].count;
-        rc = compare_all(&c, &o) != 0 ? 2 : 0;
+        rc = compare_all(&c, &o);
     }
     if (rc == 0)
     {
@@ -463,6 +685,8 @@ int main(int argc, char ** argv)
         explain_unsure(&c, &o);
         rc = conclude(&c, &o);
     }
+    else
+        rc = EXIT_BAD_INPUT;
     rc = flush_report(rc);
     release(&c, &o);
     return rc;
