@@ -12,7 +12,7 @@ int prof_impl_grow(void * array, size_t * capacity, size_t need,
                    size_t size)
 {
     void ** p = (void **) array, * q;
-    size_t cap = *capacity ? *capacity : 8;
+    size_t cap = *capacity ? *capacity : 1;
     if (need <= *capacity)
         return 0;
     while (cap < need)

@@ -44,7 +44,8 @@ int prof_impl_same_file(const char * a, const char * b);
 
 /* Make *array (a pointer to a malloc'd array of *capacity elements of size
    bytes, or NULL) hold at least need elements, doubling its capacity: 0, or
-   -1 (out of memory or overflow) with *array and *capacity unchanged. */
+   -1 (out of memory or overflow) with *array and *capacity unchanged. The
+   capacity starts at one element, not more (many arrays hold one). */
 int prof_impl_grow(void * array, size_t * capacity, size_t need,
                    size_t size);
 
