@@ -8,13 +8,16 @@
 */
 #include "../internal.h"
 #include "compare.h"
+#include "compare_run.h"
 #include "plot.h"
 
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef PROFILER_VERSION
 # define PROFILER_VERSION "unknown"
@@ -26,6 +29,8 @@ enum { EXIT_PASS = 0, EXIT_REGRESSION = 1, EXIT_BAD_INPUT = 2,
 
 static const char usage_head[] =
 "usage: prof-compare [options] OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]\n"
+"       prof-compare --run [--pairs=N] [--max-time=S] [--keep=DIR] [options]\n"
+"                    'OLD COMMAND' 'NEW COMMAND'\n"
 "Compares the benchmarks the result files have in common (this library's\n"
 "JSON or Google Benchmark's --benchmark_format=json, with repetitions).\n"
 "One file a side: the two runs' epochs (repetitions) are compared with the\n"
@@ -34,6 +39,14 @@ static const char usage_head[] =
 "alternately old, new, old, new, ...): each run gives one figure per\n"
 "benchmark, and the runs are compared with each other, paired by position\n"
 "(sign test on new/old) when both sides have as many files.\n"
+"With --run, the two commands (shell command lines) are run alternately,\n"
+"old, new, new, old, old, new, ..., each run writing one result file, and\n"
+"the runs are compared as several files a side, paired. \"{out}\" in a\n"
+"command is replaced by the file's path (Google Benchmark:\n"
+"--benchmark_out={out} --benchmark_out_format=json); without it the\n"
+"command gets PROFILER_OUT=path and PROFILER_FORMAT=json in its environment,\n"
+"which this library's benchmark programs honour. Their output is dropped;\n"
+"a command that fails stops the runs (exit 2).\n"
 "Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
 
 static const char usage_tail[] =
@@ -44,7 +57,7 @@ static const char usage_tail[] =
 "     threshold\n"
 "  2  bad input: bad options, unreadable or invalid files, no benchmark in\n"
 "     common, an output that is also an input, a report or picture that\n"
-"     could not be written\n"
+"     could not be written, a --run command that failed or was not found\n"
 "  3  the gate cannot decide (with --threshold): some benchmark has too few\n"
 "     samples or pairs of runs for --alpha, and none regressed; the report\n"
 "     says how many are needed\n";
@@ -65,6 +78,9 @@ typedef struct
     double alpha, noise, threshold;      /* threshold < 0: report only */
     int use_min;
     const char * filter, * svg, * html;
+    int run;                             /* --run: lists are commands */
+    int run_options;                     /* --pairs, --max-time, --keep */
+    prof_run_plan plan;
     char * lists[2];
     regex_t re;
     int have_re;
@@ -143,6 +159,46 @@ static int set_html(options * o, const char * name, const char * v)
     return 0;
 }
 
+static int set_run(options * o, const char * name, const char * v)
+{
+    (void) name;
+    (void) v;
+    o->run = 1;
+    return 0;
+}
+
+static int set_pairs(options * o, const char * name, const char * v)
+{
+    double n;
+    if (parse_number(name, v, 1.0, 1, PROF_RUN_MAX_PAIRS + 1,
+                     "a whole number of pairs from 1 to 256", &n) != 0)
+        return -1;
+    if (n != (int) n)
+    {
+        prof_impl_warn("prof-compare: %s=%s: a whole number of pairs from 1 to "
+                       "256 is expected", name, v);
+        return -1;
+    }
+    o->plan.pairs = (int) n;
+    o->run_options = 1;
+    return 0;
+}
+
+static int set_max_time(options * o, const char * name, const char * v)
+{
+    o->run_options = 1;
+    return parse_number(name, v, 0.0, 0, 1e9, "a number of seconds > 0",
+                        &o->plan.max_time_s);
+}
+
+static int set_keep(options * o, const char * name, const char * v)
+{
+    (void) name;
+    o->plan.keep_dir = v;
+    o->run_options = 1;
+    return 0;
+}
+
 /* An option: its name, the word for its value (NULL: none), and its help,
    which ends with the default in parentheses. */
 typedef struct
@@ -167,6 +223,14 @@ static const option option_table[] = {
       "(default: none)", set_svg },
     { "--html", "FILE", "the same picture in a self-contained HTML page "
       "(default: none)", set_html },
+    { "--run", NULL, "the two arguments are commands to run alternately, not "
+      "result files", set_run },
+    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", set_pairs },
+    { "--max-time", "S", "with --run: start no new pair after S seconds "
+      "(default: none)", set_max_time },
+    { "--keep", "DIR", "with --run: keep the result files in DIR, as "
+      "old-01.json, new-01.json, ... (made if missing; default: removed)",
+      set_keep },
     { "--help", NULL, "print this help and exit", NULL },
     { "--version", NULL, "print the version and exit", NULL },
 };
@@ -220,13 +284,15 @@ static int apply_option(int argc, char ** argv, int * i, options * o)
         prof_impl_warn("prof-compare: unknown option %s (see --help)", a);
         return -1;
     }
-    if (option_table[k].set == NULL)
+    if (option_table[k].value == NULL)
     {
         if (eq != NULL)
         {
             prof_impl_warn("prof-compare: %.*s takes no value", (int) len, a);
             return -1;
         }
+        if (option_table[k].set != NULL)
+            return option_table[k].set(o, option_table[k].name, NULL);
         if (a[2] == 'h')
             print_usage(stdout);
         else
@@ -251,6 +317,8 @@ static int parse_options(int argc, char ** argv, options * o)
     o->noise = 0.02;
     o->threshold = -1.0;
     o->use_min = 1;
+    o->plan.pairs = 12;
+    o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
     for (i = 1; i < argc; i++)
     {
         const char * a = argv[i];
@@ -277,8 +345,14 @@ static int parse_options(int argc, char ** argv, options * o)
     }
     if (nlists != 2)
     {
-        prof_impl_warn("prof-compare: two sides expected, old and new "
-                       "(see --help)");
+        prof_impl_warn("prof-compare: two %s expected, old and new (see "
+                       "--help)", o->run ? "commands" : "sides");
+        return -1;
+    }
+    if (!o->run && o->run_options)
+    {
+        prof_impl_warn("prof-compare: --pairs, --max-time and --keep go with "
+                       "--run");
         return -1;
     }
     return 0;
@@ -352,24 +426,46 @@ static int same_target(const char * a, const char * b)
         && strcmp(ca, cb) == 0;
 }
 
-/* No output may be an input (it would be replaced) or the other output:
-   0, or -1 after a message. */
+/* An output that would be a result file kept by --run: its name, else
+   NULL. */
+static const char * kept_clash(const options * o, const char * out,
+                               char * buf, size_t size)
+{
+    int side, p;
+    for (side = 0; o->run && o->plan.keep_dir && side < 2; side++)
+        for (p = 1; p <= o->plan.pairs; p++)
+        {
+            prof_impl_run_kept_name(o->plan.keep_dir, side, p, buf, size);
+            if (same_target(out, buf))
+                return buf;
+        }
+    return NULL;
+}
+
+/* No output may be an input (it would be replaced), a result file kept by
+   --run, or the other output: 0, or -1 after a message. */
 static int check_outputs(const options * o, const side_t sides[2])
 {
-    const char * outs[2], * names[2] = { "--svg", "--html" };
+    const char * outs[2], * names[2] = { "--svg", "--html" }, * in;
+    char kept[4200];
     int i, j, k;
     outs[0] = o->svg;
     outs[1] = o->html;
     for (k = 0; k < 2; k++)
         for (i = 0; outs[k] != NULL && i < 2; i++)
-            for (j = 0; j < sides[i].npaths; j++)
-                if (prof_impl_same_file(outs[k], sides[i].paths[j]))
+            for (j = 0; j <= sides[i].npaths; j++)
+            {
+                in = j < sides[i].npaths ? sides[i].paths[j] : NULL;
+                if (in != NULL ? prof_impl_same_file(outs[k], in)
+                    : (in = kept_clash(o, outs[k], kept, sizeof kept)) != NULL)
                 {
-                    prof_impl_warn("prof-compare: %s=%s is the input file %s: "
+                    prof_impl_warn("prof-compare: %s=%s is the %s file %s: "
                                    "refused (it would be replaced)", names[k],
-                                   outs[k], sides[i].paths[j]);
+                                   outs[k], j < sides[i].npaths ? "input"
+                                   : "kept result", in);
                     return -1;
                 }
+            }
     if (outs[0] != NULL && outs[1] != NULL && same_target(outs[0], outs[1]))
     {
         prof_impl_warn("prof-compare: --svg and --html name the same file %s",
@@ -649,11 +745,63 @@ static void release(comparison * c, options * o)
         regfree(&o->re);
 }
 
+/* --run: the runs made, their files become the sides. 0, or -1 after a
+   message; a signal that interrupted the runs is raised again once the
+   files are cleaned up. */
+static int run_sides(options * o, comparison * c, prof_run_files * files)
+{
+    int side, p, rc;
+    o->plan.commands[PROF_OLD] = o->lists[0];
+    o->plan.commands[PROF_NEW] = o->lists[1];
+    rc = prof_impl_run_pairs(&o->plan, files);
+    if (prof_impl_run_keep(&o->plan, files) != 0)
+        rc = -1;
+    if (files->interrupted)
+    {
+        prof_impl_warn("prof-compare: interrupted (signal %d) after %d "
+                       "pair(s) of runs", files->interrupted, files->pairs);
+        prof_impl_run_clean(files);
+        signal(files->interrupted, SIG_DFL);
+        raise(files->interrupted);
+        return -1;
+    }
+    if (rc == 0 && files->pairs == 0)
+    {
+        prof_impl_warn("prof-compare: no pair of runs within --max-time=%g",
+                       o->plan.max_time_s);
+        rc = -1;
+    }
+    for (side = 0; rc == 0 && side < 2; side++)
+    {
+        for (p = 0; p < files->pairs; p++)
+            c->sides[side].paths[p] = files->paths[side][p];
+        c->sides[side].npaths = files->pairs;
+    }
+    return rc;
+}
+
+/* The sides' files: split from the lists, or made by --run; then checked
+   against the outputs and loaded. 0, or -1 after a message. */
+static int load_sides(options * o, comparison * c, prof_run_files * files)
+{
+    int i, rc = 0;
+    if (o->run)
+        rc = check_outputs(o, c->sides) != 0 || run_sides(o, c, files) != 0;
+    for (i = 0; i < 2 && rc == 0 && !o->run; i++)
+        rc = split_side(o->lists[i], &c->sides[i]);
+    if (rc == 0)
+        rc = check_outputs(o, c->sides);
+    for (i = 0; i < 2 && rc == 0; i++)
+        rc = load_side(&c->sides[i]);
+    return rc != 0 ? -1 : 0;
+}
+
 int main(int argc, char ** argv)
 {
     static comparison c;
+    static prof_run_files files;
     options o;
-    int rc = parse_options(argc, argv, &o), i;
+    int rc = parse_options(argc, argv, &o);
 
     if (rc != 0)
         return rc > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
@@ -667,12 +815,7 @@ int main(int argc, char ** argv)
         }
         o.have_re = 1;
     }
-    for (i = 0; i < 2 && rc == 0; i++)
-        rc = split_side(o.lists[i], &c.sides[i]);
-    if (rc == 0)
-        rc = check_outputs(&o, c.sides);
-    for (i = 0; i < 2 && rc == 0; i++)
-        rc = load_side(&c.sides[i]);
+    rc = load_sides(&o, &c, &files);
     if (rc == 0)
     {
         c.multi = c.sides[0].count > 1 || c.sides[1].count > 1;
@@ -689,5 +832,6 @@ int main(int argc, char ** argv)
         rc = EXIT_BAD_INPUT;
     rc = flush_report(rc);
     release(&c, &o);
+    prof_impl_run_clean(&files);
     return rc;
 }
