@@ -15,6 +15,7 @@
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,27 +139,6 @@ static int set_statistic(options * o, const char * name, const char * v)
     return 0;
 }
 
-static int set_filter(options * o, const char * name, const char * v)
-{
-    (void) name;
-    o->filter = v;
-    return 0;
-}
-
-static int set_svg(options * o, const char * name, const char * v)
-{
-    (void) name;
-    o->svg = v;
-    return 0;
-}
-
-static int set_html(options * o, const char * name, const char * v)
-{
-    (void) name;
-    o->html = v;
-    return 0;
-}
-
 static int set_run(options * o, const char * name, const char * v)
 {
     (void) name;
@@ -199,40 +179,44 @@ static int set_keep(options * o, const char * name, const char * v)
     return 0;
 }
 
-/* An option: its name, the word for its value (NULL: none), and its help,
-   which ends with the default in parentheses. */
+/* An option: its name, the word for its value (NULL: none), its help,
+   which ends with the default in parentheses, and what it sets: set's
+   work, or else the text field at offset text (0: none, --help and
+   --version). */
 typedef struct
 {
     const char * name, * value, * help;
     int (*set)(options * o, const char * name, const char * value);
+    size_t text;
 } option;
+#define TEXT(field) NULL, offsetof(options, field)
 
 static const option option_table[] = {
-    { "--alpha", "P", "significance level of the test (0.05)", set_alpha },
+    { "--alpha", "P", "significance level of the test (0.05)", set_alpha, 0 },
     { "--noise", "PCT", "smaller changes are never called significant (2)",
-      set_noise },
+      set_noise, 0 },
     { "--threshold", "PCT", "exit 1 if a benchmark is significantly slower by "
       "more than PCT percent, 3 if the files cannot tell (default: none, "
-      "report only, exit 0)", set_threshold },
+      "report only, exit 0)", set_threshold, 0 },
     { "--statistic", "S", "a run's figure with several files a side: min (noise "
       "only adds time, so it varies least between runs) or median of its "
-      "epochs (min)", set_statistic },
+      "epochs (min)", set_statistic, 0 },
     { "--filter", "REGEX", "only benchmarks whose name matches, POSIX ERE "
-      "(default: all)", set_filter },
+      "(default: all)", TEXT(filter) },
     { "--svg", "FILE", "also draw the samples and the changes as SVG "
-      "(default: none)", set_svg },
+      "(default: none)", TEXT(svg) },
     { "--html", "FILE", "the same picture in a self-contained HTML page "
-      "(default: none)", set_html },
+      "(default: none)", TEXT(html) },
     { "--run", NULL, "the two arguments are commands to run alternately, not "
-      "result files", set_run },
-    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", set_pairs },
+      "result files (default: off)", set_run, 0 },
+    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", set_pairs, 0 },
     { "--max-time", "S", "with --run: start no new pair after S seconds "
-      "(default: none)", set_max_time },
+      "(default: none)", set_max_time, 0 },
     { "--keep", "DIR", "with --run: keep the result files in DIR, as "
       "old-01.json, new-01.json, ... (made if missing; default: removed)",
-      set_keep },
-    { "--help", NULL, "print this help and exit", NULL },
-    { "--version", NULL, "print the version and exit", NULL },
+      set_keep, 0 },
+    { "--help", NULL, "print this help and exit", NULL, 0 },
+    { "--version", NULL, "print the version and exit", NULL, 0 },
 };
 enum { NOPTIONS = sizeof option_table / sizeof option_table[0] };
 
@@ -305,6 +289,11 @@ static int apply_option(int argc, char ** argv, int * i, options * o)
         prof_impl_warn("prof-compare: %s needs a value: %s=%s", a, a,
                        option_table[k].value);
         return -1;
+    }
+    if (option_table[k].set == NULL)
+    {
+        *(const char **) ((char *) o + option_table[k].text) = value;
+        return 0;
     }
     return option_table[k].set(o, option_table[k].name, value) != 0 ? -1 : 0;
 }
