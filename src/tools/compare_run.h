@@ -46,13 +46,18 @@ void prof_impl_run_kept_name(const char * keep_dir, int side, int pair,
    each wrote its file; -1 after a profiler: message naming the command
    that failed, was not found or wrote no file, or when a signal
    interrupted the runs (files->interrupted). files holds what completed
-   either way; give it to prof_impl_run_keep, then prof_impl_run_clean. */
+   either way; give it to prof_impl_run_keep, then prof_impl_run_clean.
+   SIGINT, SIGTERM, SIGHUP and SIGQUIT are held from here to
+   prof_impl_run_clean (passed on to a running command), so that the work
+   directory is always removed first. */
 int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files);
 /* Move the complete result files into plan->keep_dir (each replaces an
    existing file of its name only now that it is whole): 0, or -1 after a
    message. Nothing to do without keep_dir. */
 int prof_impl_run_keep(const prof_run_plan * plan, prof_run_files * files);
-/* Remove the work directory and what is left in it; free files. */
+/* Remove the work directory and what is left in it; free files. Then, if
+   one of the held signals came since prof_impl_run_pairs, end the process
+   by it (as it would have without the hold). */
 void prof_impl_run_clean(prof_run_files * files);
 
 #endif

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -749,9 +748,7 @@ static int run_sides(options * o, comparison * c, prof_run_files * files)
     {
         prof_impl_warn("prof-compare: interrupted (signal %d) after %d "
                        "pair(s) of runs", files->interrupted, files->pairs);
-        prof_impl_run_clean(files);
-        signal(files->interrupted, SIG_DFL);
-        raise(files->interrupted);
+        prof_impl_run_clean(files);     /* and ends by the signal */
         return -1;
     }
     if (rc == 0 && files->pairs == 0)

@@ -162,6 +162,7 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
         free(env);
         return -1;
     }
+    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
     fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = forward;

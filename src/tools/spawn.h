@@ -7,6 +7,9 @@
     SIGTERM, SIGHUP or SIGQUIT that the caller receives meanwhile is passed
     on to the child's whole process group, the child is reaped (no zombie),
     and the signal is reported so that the caller can clean up and end.
+    The handlers the caller had are restored after each run. Between fork
+    and exec the child calls execvp, which is safe only when the caller is
+    single-threaded (as the tools are).
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_SPAWN_H
