@@ -276,7 +276,7 @@ static int apply_option(int argc, char ** argv, int * i, options * o)
         }
         if (option_table[k].set != NULL)
             return option_table[k].set(o, option_table[k].name, NULL);
-        if (a[2] == 'h')
+        if (strcmp(option_table[k].name, "--help") == 0)
             print_usage(stdout);
         else
             printf("prof-compare (profiler) %s\n", PROFILER_VERSION);
