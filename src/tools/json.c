@@ -390,12 +390,12 @@ static char * member_key(parser * p)
     return key;
 }
 
-/* Walk the container (at depth) whose opening bracket is at p->pos,
-   calling member for each of its values, up to and past the closing
-   bracket: 0, or -1 after fail. */
-static int walk(parser * p, int depth, int object, member_fn member,
-                void * ctx)
+/* Walk the container (kind PROF_JSON_OBJECT or PROF_JSON_ARRAY, at
+   depth) whose opening bracket is at p->pos, calling member for each of
+   its values, up to and past the closing bracket: 0, or -1 after fail. */
+static int walk(parser * p, int depth, int kind, member_fn member, void * ctx)
 {
+    int object = kind == PROF_JSON_OBJECT;
     char close = object ? '}' : ']';
     p->pos++;
     skip_space(p);
@@ -460,12 +460,12 @@ static int add_member(parser * p, char * key, int depth, void * ctx)
     return 0;
 }
 
-static prof_json * parse_container(parser * p, int depth, int object)
+static prof_json * parse_container(parser * p, int depth, int kind)
 {
     builder b;
     memset(&b, 0, sizeof b);
-    b.node = new_node(p, object ? PROF_JSON_OBJECT : PROF_JSON_ARRAY);
-    if (b.node != NULL && walk(p, depth, object, add_member, &b) != 0)
+    b.node = new_node(p, kind);
+    if (b.node != NULL && walk(p, depth, kind, add_member, &b) != 0)
     {
         prof_impl_json_free(b.node);
         b.node = NULL;
@@ -491,7 +491,8 @@ static prof_json * parse_value(parser * p, int depth)
     }
     c = p->text[p->pos];
     if (c == '{' || c == '[')
-        return parse_container(p, depth, c == '{');
+        return parse_container(p, depth,
+                               c == '{' ? PROF_JSON_OBJECT : PROF_JSON_ARRAY);
     if (c == '"')
     {
         n = new_node(p, PROF_JSON_STRING);
@@ -616,7 +617,7 @@ static int stream_member(parser * p, char * key, int depth, void * ctx)
     if (wanted && p->pos < p->len && p->text[p->pos] == '[')
     {
         s->found = 1;
-        return walk(p, depth, 0, stream_item, s);
+        return walk(p, depth, PROF_JSON_ARRAY, stream_item, s);
     }
     v = parse_value(p, depth);
     prof_impl_json_free(v);
@@ -639,7 +640,7 @@ int prof_impl_json_each(const char * text, size_t len, const char * key,
         return -1;
     skip_space(&p);
     if (p.pos < p.len && p.text[p.pos] == '{')
-        rc = walk(&p, 0, 1, stream_member, &s);
+        rc = walk(&p, 0, PROF_JSON_OBJECT, stream_member, &s);
     else
     {
         prof_json * root = parse_value(&p, 0);

@@ -72,11 +72,14 @@ typedef struct
     int npaths, count;           /* paths given, files loaded */
 } side_t;
 
+/* A run's figure when there are several files a side. */
+typedef enum { STATISTIC_MIN, STATISTIC_MEDIAN } statistic;
+
 /* What main parsed from the command line. */
 typedef struct
 {
     double alpha, noise, threshold;      /* threshold < 0: report only */
-    int use_min;
+    statistic stat;
     const char * filter, * svg, * html;
     int run;                             /* --run: lists are commands */
     int run_options;                     /* --pairs, --max-time, --keep */
@@ -134,7 +137,7 @@ static int set_statistic(options * o, const char * name, const char * v)
         prof_impl_warn("prof-compare: %s=%s: min or median is expected", name, v);
         return -1;
     }
-    o->use_min = strcmp(v, "min") == 0;
+    o->stat = strcmp(v, "min") == 0 ? STATISTIC_MIN : STATISTIC_MEDIAN;
     return 0;
 }
 
@@ -304,7 +307,7 @@ static int parse_options(int argc, char ** argv, options * o)
     o->alpha = 0.05;
     o->noise = 0.02;
     o->threshold = -1.0;
-    o->use_min = 1;
+    o->stat = STATISTIC_MIN;
     o->plan.pairs = 12;
     o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
     for (i = 1; i < argc; i++)
@@ -474,7 +477,7 @@ static void free_side(side_t * side)
 /* With several files a side: a series whose samples are one figure per
    file (median or min of its samples). 0, or -1 if a file lacks name (or
    out of memory). */
-static int gather(const side_t * side, const char * name, int use_min,
+static int gather(const side_t * side, const char * name, statistic stat,
                   prof_series * out)
 {
     int i, j;
@@ -494,7 +497,7 @@ static int gather(const side_t * side, const char * name, int use_min,
             return -1;
         }
         fig = s->median_ns;
-        if (use_min && s->count > 0)
+        if (stat == STATISTIC_MIN && s->count > 0)
             for (fig = s->samples_ns[0], j = 1; j < s->count; j++)
                 fig = fmin(fig, s->samples_ns[j]);
         out->samples_ns[out->count++] = fig;
@@ -535,8 +538,8 @@ static int pick(comparison * c, const options * o, const prof_series * a,
         *pb = prof_impl_results_find(&c->sides[1].files[0], a->name);
         return *pb != NULL;
     }
-    ok_a = gather(&c->sides[0], a->name, o->use_min, ga) == 0;
-    ok_b = gather(&c->sides[1], a->name, o->use_min, gb) == 0;
+    ok_a = gather(&c->sides[0], a->name, o->stat, ga) == 0;
+    ok_b = gather(&c->sides[1], a->name, o->stat, gb) == 0;
     if (!ok_a || !ok_b)
     {
         if (ok_b || prof_impl_results_find(&c->sides[1].files[0], a->name))
@@ -606,7 +609,7 @@ static int compare_all(comparison * c, const options * o)
         printf("%d run(s) against %d, %s, %s of each run's epochs\n\n",
                c->sides[0].count, c->sides[1].count,
                c->paired ? "paired by position (sign test)"
-                         : "unpaired (U test)", o->use_min ? "min" : "median");
+                         : "unpaired (U test)", o->stat == STATISTIC_MIN ? "min" : "median");
     printf("| benchmark | old | new | change | 95%% interval | p | verdict |\n");
     printf("|:--|--:|--:|--:|--:|--:|:--|\n");
     for (i = 0; i < first->count; i++)
