@@ -32,19 +32,25 @@ static void test_interrupt(void)
 {
     struct sigaction sa, now;
     prof_spawn_result r;
+    char flag[64], script[128];
     pid_t helper;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = own_handler;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
+    snprintf(flag, sizeof flag, "/tmp/test_spawn_started.%ld", (long) getpid());
+    snprintf(script, sizeof script, ": >%s; exec sleep 30", flag);
     helper = fork();
-    if (helper == 0)
+    if (helper == 0)        /* once the child runs, the caller gets SIGTERM */
     {
-        usleep(300000);
+        int i;
+        for (i = 0; i < 1000 && access(flag, F_OK) != 0; i++)
+            usleep(10000);
         kill(getppid(), SIGTERM);
         _exit(0);
     }
-    CHECK(sh("exec sleep 30", NULL, NULL, &r) == 0, "ran");
+    CHECK(sh(script, NULL, NULL, &r) == 0, "ran");
+    remove(flag);
     waitpid(helper, NULL, 0);
     CHECK(r.interrupted == SIGTERM && r.end == PROF_SPAWN_KILLED
           && r.status == SIGTERM, "interrupted %d, end %d, status %d",

@@ -258,7 +258,8 @@ int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files)
         return -1;
     for (p = 0; p < plan->pairs; p++)
     {
-        if (plan->max_time_s > 0.0 && now_s() - start >= plan->max_time_s)
+        if (p > 0 && plan->max_time_s > 0.0   /* the first pair always runs */
+            && now_s() - start >= plan->max_time_s)
             break;
         for (k = 0; k < 2; k++)
         {
