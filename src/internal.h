@@ -43,10 +43,14 @@ int prof_impl_same_file(const char * a, const char * b);
 /* Copy src into dst (size bytes), cut to fit and always terminated. */
 void prof_impl_copy(char * dst, size_t size, const char * src);
 
-/* Make room for n elements of size bytes in the array *p (a T **), whose
-   capacity is *cap: doubling from 16, so that appending is amortised
-   O(1). 0, or -1 (out of memory or overflow; *p unchanged). */
-int prof_impl_grow(void * p, size_t * cap, size_t n, size_t size);
+/* ---- growable arrays (grow.c) ------------------------------------------- */
+
+/* Make *array (a pointer to a malloc'd array of *capacity elements of size
+   bytes, or NULL) hold at least need elements, doubling its capacity: 0, or
+   -1 (out of memory or overflow) with *array and *capacity unchanged. The
+   capacity starts at one element, not more (many arrays hold one). */
+int prof_impl_grow(void * array, size_t * capacity, size_t need,
+                   size_t size);
 
 /* Processor time of the process in nanoseconds (all threads). */
 double prof_impl_cpu_ns(void);

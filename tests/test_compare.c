@@ -1,6 +1,7 @@
 /* Comparing result files: the Mann-Whitney U test against brute force,
-   loading Google Benchmark's and this library's JSON, verdicts, and bad
-   files (wrong types, duplicates, unknown units) rejected with a reason. */
+   loading Google Benchmark's JSON and the runner's own (written by
+   prof_bench_* with a fake clock and read back), verdicts, and bad files
+   (wrong types, duplicates, unknown units) rejected with a reason. */
 #include "check.h"
 #include "../src/internal.h"
 #include "../src/tools/compare.h"
@@ -45,6 +46,71 @@ static void bad(const char * text, const char * want)
     char err[200];
     CHECK(load(text, &rf, err) != 0, "accepted [%s]", text);
     CHECK(strstr(err, want) != NULL, "error [%s], expected [%s]", err, want);
+}
+
+/* The runner's own JSON, read back by prof-compare's loader: every epoch
+   a sample, in ns, in the order run, and the same median (fake clock:
+   exact figures). */
+static double fake_now;
+static double fake_read(void) { return fake_now; }
+static int calls;
+static void cost(void * arg, ulong count)
+{
+    /* 100 ns an iteration, +1 ns for each call so far: samples differ */
+    fake_now += (100.0 + calls++ + *(double *) arg) * (double) count;
+}
+
+static void round_trip(void)
+{
+    FILE * f = tmpfile();
+    prof_bench * b = prof_bench_new();
+    double extra[2] = { 0.0, 1000.0 };
+    prof_result_file rf;
+    char err[200], * text;
+    long len;
+    int i, k;
+
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_bench_set_output(b, f);
+    prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_set_epochs(b, 7);
+    prof_bench_set_epoch_iterations(b, 10);
+    prof_bench_set_time_unit(b, "us");
+    prof_bench_run(b, "fast", cost, &extra[0]);
+    prof_bench_run(b, "slow/2", cost, &extra[1]);
+    CHECK(prof_bench_finish(b) == 0, "finish");
+    fflush(f);
+    len = ftell(f);
+    text = (char *) malloc((size_t) len + 1);
+    rewind(f);
+    CHECK(text != NULL && fread(text, 1, (size_t) len, f) == (size_t) len, "read back");
+    CHECK(prof_impl_results_parse(text, (size_t) len, &rf, err, sizeof err) == 0,
+          "the runner's JSON: %s", err);
+    CHECK(rf.count == 2, "%d series", rf.count);
+    for (i = 0; i < rf.count && i < 2; i++)
+    {
+        const prof_result * r = prof_bench_result(b, i);
+        const prof_series * s = prof_impl_results_find(&rf, r->name);
+        CHECK(s == &rf.series[i], "%s found", r->name);
+        CHECK(s->count == r->epochs, "%s: %d samples, %d epochs", r->name,
+              s->count, r->epochs);
+        for (k = 0; k < s->count && k < r->epochs; k++)
+            CHECK(fabs(s->samples_ns[k] - r->samples_ns[k]) <= 1e-9 * r->samples_ns[k],
+                  "%s epoch %d: %.17g read, %.17g run", r->name, k,
+                  s->samples_ns[k], r->samples_ns[k]);
+        CHECK(fabs(s->median_ns - r->median_ns) <= 1e-9 * r->median_ns
+              && fabs(s->aggregate_median_ns - r->median_ns) <= 1e-9 * r->median_ns,
+              "%s median %g (file's %g), run %g", r->name, s->median_ns,
+              s->aggregate_median_ns, r->median_ns);
+    }
+    CHECK(rf.count == 2 && rf.series[1].median_ns > 10.0 * rf.series[0].median_ns,
+          "the slow one is slower");
+    prof_impl_results_free(&rf);
+    free(text);
+    prof_bench_free(b);
+    fclose(f);
+    prof_impl_set_fake_clock(NULL, 0);
 }
 
 static prof_series series_of(double * v, int n, const char * name)
@@ -177,13 +243,7 @@ int main(void)
     }
     prof_impl_results_free(&rf);
 
-    /* This library's files: a "samples" array per benchmark. */
-    CHECK(load("{\"benchmarks\":[{\"name\":\"k\",\"real_time\":1,\"time_unit\":\"ns\",\"samples\":[3,1,2,5]}]}",
-               &rf, err) == 0, "load: %s", err);
-    CHECK(rf.count == 1 && rf.series[0].count == 4 && rf.series[0].median_ns == 2.5,
-          "samples: %d, median %g", rf.count ? rf.series[0].count : -1,
-          rf.count ? rf.series[0].median_ns : -1);
-    prof_impl_results_free(&rf);
+    round_trip();
 
     /* Bad files: a reason, no crash. */
     bad("[1, 2]", "no \"benchmarks\" array");
@@ -192,9 +252,10 @@ int main(void)
     bad("{\"benchmarks\": [{\"real_time\": 1}]}", "has no \"name\" string");
     bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": \"fast\"}]}", "benchmarks[0].real_time is not a number");
     bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"time_unit\": \"fortnights\"}]}", "unknown time_unit");
-    bad("{\"benchmarks\": [{\"name\": \"a\"}]}", "neither \"real_time\" nor \"samples\"");
-    bad("{\"benchmarks\": [{\"name\": \"a\", \"samples\": [1, \"x\"]}]}", "samples[1] is not a number");
-    bad("{\"benchmarks\": [{\"name\": \"a\", \"samples\": 3}]}", "samples is not an array");
+    bad("{\"benchmarks\": [{\"name\": \"a\"}]}", "benchmarks[0] (\"a\") has no \"real_time\"");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"repetition_index\": 0},"
+        " {\"name\": \"a\", \"real_time\": 2}]}", "benchmarks[1]: duplicate benchmark name");
+    bad("{\"benchmarks\": [], \"benchmarks\": []}", "a second \"benchmarks\" member");
     bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1}, {\"name\": \"a\", \"real_time\": 2}]}",
         "duplicate benchmark name \"a\"");
     bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"repetition_index\": 0},"

@@ -20,6 +20,56 @@ static void bad(const char * text, const char * want)
     prof_impl_json_free(j);
 }
 
+/* prof_impl_json_each: the elements one at a time, in order. */
+typedef struct { double sum; size_t n, stop_at; char * err; } visit;
+
+static int each(const prof_json * item, size_t index, void * ctx)
+{
+    visit * v = (visit *) ctx;
+    CHECK(index == v->n, "index %lu, expected %lu", (unsigned long) index,
+          (unsigned long) v->n);
+    v->n++;
+    if (item->kind == PROF_JSON_NUMBER)
+        v->sum += item->number;
+    if (v->n == v->stop_at)
+    {
+        strcpy(v->err, "stopped by the callback");
+        return -1;
+    }
+    return 0;
+}
+
+static int stream(const char * text, size_t stop_at, visit * v, char * err)
+{
+    memset(v, 0, sizeof *v);
+    v->stop_at = stop_at;
+    v->err = err;
+    return prof_impl_json_each(text, strlen(text), "b", each, v, err, 160);
+}
+
+static void test_each(void)
+{
+    char err[160];
+    visit v;
+    CHECK(stream("{\"a\": {\"b\": [9]}, \"b\": [1, 2, {\"x\": [3]}, 4], \"c\": 5}",
+                 0, &v, err) == 0 && v.n == 4 && v.sum == 7, "%s: %lu items, sum %g",
+          err, (unsigned long) v.n, v.sum);
+    CHECK(stream("{\"b\": []}", 0, &v, err) == 0 && v.n == 0, "empty array");
+    CHECK(stream("{\"a\": [1]}", 0, &v, err) == 1 && v.n == 0, "no b: %s", err);
+    CHECK(stream("{\"b\": 3}", 0, &v, err) == 1, "b not an array");
+    CHECK(stream("[1, 2]", 0, &v, err) == 1, "not an object");
+    CHECK(stream("{\"b\": [1, 2, 3]}", 2, &v, err) == -1 && v.n == 2
+          && strcmp(err, "stopped by the callback") == 0, "stop: %s", err);
+    CHECK(stream("{\"b\": [1, 2], \"b\": [3]}", 0, &v, err) == -1
+          && strstr(err, "a second \"b\" member"), "second b: %s", err);
+    CHECK(stream("{\"b\": [1, 2,]}", 0, &v, err) == -1 && v.n == 2
+          && strstr(err, "line 1, column 13: invalid value"), "bad element: %s", err);
+    CHECK(stream("{\"b\": [1]} x", 0, &v, err) == -1
+          && strstr(err, "unexpected text after"), "trailing text: %s", err);
+    CHECK(stream("{\"a\": [1, }, \"b\": [1]}", 0, &v, err) == -1 && v.n == 0,
+          "other members are checked too: %s", err);
+}
+
 int main(void)
 {
     char err[160], deep[400];
@@ -102,5 +152,6 @@ int main(void)
     bad(deep, "nested deeper than 64 levels");
 
     CHECK(prof_impl_json_parse(NULL, 0, err, sizeof err) == NULL, "NULL text");
+    test_each();
     return check_report("test_json");
 }

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Result files larger than this are refused (a hostile or wrong file). */
 #define MAX_FILE_BYTES ((size_t) 256 << 20)
@@ -25,52 +26,45 @@ static int cmp_obs(const void * a, const void * b)
     return (x > y) - (x < y);
 }
 
-/* Read a whole file; NULL with a message in err. */
+/* ---- reading a result file ------------------------------------------------ */
+
+/* Read a whole file: its size is asked first, so that a regular file is
+   read into one buffer of its size (no copy on growth); NULL with a
+   message in err. */
 static char * read_file(const char * path, size_t * len, char * err,
                         size_t errlen)
 {
     FILE * f = fopen(path, "rb");
-    char * buf = NULL;
-    size_t cap = 0, n = 0;
+    struct stat st;
+    size_t cap = 1 << 16, n = 0, got;
+    const char * why = NULL;
+    char * buf;
 
     if (f == NULL)
     {
         snprintf(err, errlen, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    for (;;)
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)
+        && (unsigned long long) st.st_size < MAX_FILE_BYTES)
+        cap = (size_t) st.st_size + 1;     /* + 1: the end is seen at once */
+    buf = (char *) malloc(cap);
+    while (why == NULL)
     {
-        size_t got;
-        if (n == cap)
-        {
-            char * nb;
-            if (cap >= MAX_FILE_BYTES)
-            {
-                snprintf(err, errlen, "larger than %lu MiB",
-                         (unsigned long) (MAX_FILE_BYTES >> 20));
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            cap = cap ? 2 * cap : 1 << 16;
-            nb = (char *) realloc(buf, cap);
-            if (nb == NULL)
-            {
-                snprintf(err, errlen, "out of memory");
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
+        if (buf == NULL || (n == cap && cap <= MAX_FILE_BYTES
+                            && prof_impl_grow(&buf, &cap, cap + 1, 1) != 0))
+            why = "out of memory";
+        else if (n == cap)
+            why = "larger than the limit of 256 MiB";
+        else if ((got = fread(buf + n, 1, cap - n, f)) > 0)
+            n += got;
+        else
             break;
     }
-    if (ferror(f))
+    if (why != NULL || ferror(f))
     {
-        snprintf(err, errlen, "read error: %s", strerror(errno));
+        snprintf(err, errlen, "%s%s", why != NULL ? why : "read error: ",
+                 why != NULL ? "" : strerror(errno));
         free(buf);
         fclose(f);
         return NULL;
@@ -114,258 +108,311 @@ static int get_number(const prof_json * obj, const char * key, double * out,
     return 0;
 }
 
-static prof_series * find_series(prof_result_file * rf, const char * name)
+/* ---- the index of series by name ------------------------------------------ */
+
+static size_t hash_name(const char * s)
 {
-    int i;
-    for (i = 0; i < rf->count; i++)
-        if (strcmp(rf->series[i].name, name) == 0)
-            return &rf->series[i];
-    return NULL;
+    size_t h = 2166136261u;          /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char) *s) * 16777619u;
+    return h;
 }
 
-static int add_sample(prof_series * s, double v)
+/* The slot of name in the index: where it is, or the empty slot where it
+   would go. */
+static size_t slot_of(const prof_result_file * rf, const char * name)
 {
-    if (s->count == s->capacity)
+    size_t mask = rf->index_size - 1, k = hash_name(name) & mask;
+    while (rf->index[k] != 0
+           && strcmp(rf->series[rf->index[k] - 1].name, name) != 0)
+        k = (k + 1) & mask;
+    return k;
+}
+
+/* Keep the index at most half full: 0, or -1 out of memory. */
+static int index_reserve(prof_result_file * rf, int count)
+{
+    size_t size = rf->index_size ? rf->index_size : 64;
+    int * old = rf->index, i;
+    if ((size_t) count * 2 <= rf->index_size)
+        return 0;
+    while ((size_t) count * 2 > size)
+        size *= 2;
+    rf->index = (int *) calloc(size, sizeof *rf->index);
+    if (rf->index == NULL)
     {
-        int ncap = s->capacity ? 2 * s->capacity : 8;
-        double * n = (double *) realloc(s->samples_ns, (size_t) ncap * sizeof *n);
-        if (n == NULL)
-            return -1;
-        s->samples_ns = n;
-        s->capacity = ncap;
+        rf->index = old;
+        return -1;
     }
-    s->samples_ns[s->count++] = v;
+    rf->index_size = size;
+    for (i = 0; i < rf->count; i++)
+        rf->index[slot_of(rf, rf->series[i].name)] = i + 1;
+    free(old);
     return 0;
 }
 
-static prof_series * new_series(prof_result_file * rf, const char * name)
+const prof_series * prof_impl_results_find(const prof_result_file * rf,
+                                           const char * name)
 {
+    size_t k;
+    if (rf->index_size == 0)
+        return NULL;
+    k = slot_of(rf, name);
+    return rf->index[k] != 0 ? &rf->series[rf->index[k] - 1] : NULL;
+}
+
+/* ---- the loader ------------------------------------------------------------- */
+
+/* An iteration entry's repetition_index (NaN: none) and its place in the
+   file, for the duplicate check once all are read. */
+typedef struct { double rep; size_t entry; } seen_rep;
+
+/* What the loader keeps per series besides the series itself. */
+typedef struct
+{
+    seen_rep * reps;
+    size_t nreps, reps_cap, samples_cap;
+} series_extra;
+
+typedef struct
+{
+    prof_result_file * rf;
+    series_extra * extra;        /* parallel to rf->series */
+    size_t series_cap, extra_cap, fits_cap;
+    char * err;
+    size_t errlen;
+} loader;
+
+/* The fields of one entry that the loader uses. */
+typedef struct
+{
+    const char * name, * run_name, * run_type, * unit, * aggregate;
+    double real_time, per_unit;
+    int is_aggregate;
+} entry;
+
+static int oom(loader * L)
+{
+    snprintf(L->err, L->errlen, "out of memory");
+    return -1;
+}
+
+/* The series called name, made if new; NULL when out of memory. */
+static prof_series * series_named(loader * L, const char * name)
+{
+    prof_result_file * rf = L->rf;
     prof_series * s;
-    if (rf->count == rf->capacity)
-    {
-        int ncap = rf->capacity ? 2 * rf->capacity : 16;
-        prof_series * n = (prof_series *) realloc(rf->series,
-                                                  (size_t) ncap * sizeof *n);
-        if (n == NULL)
-            return NULL;
-        rf->series = n;
-        rf->capacity = ncap;
-    }
+    size_t k, n = (size_t) rf->count + 1;
+
+    if (index_reserve(rf, rf->count + 1) != 0)
+        return NULL;
+    k = slot_of(rf, name);
+    if (rf->index[k] != 0)
+        return &rf->series[rf->index[k] - 1];
+    if (prof_impl_grow(&rf->series, &L->series_cap, n, sizeof *rf->series)
+        || prof_impl_grow(&L->extra, &L->extra_cap, n, sizeof *L->extra))
+        return NULL;
     s = &rf->series[rf->count];
     memset(s, 0, sizeof *s);
-    s->name = (char *) malloc(strlen(name) + 1);
-    if (s->name == NULL)
+    memset(&L->extra[rf->count], 0, sizeof *L->extra);
+    if ((s->name = (char *) malloc(strlen(name) + 1)) == NULL)
         return NULL;
     strcpy(s->name, name);
     s->aggregate_median_ns = NAN;
-    rf->count++;
+    rf->index[k] = ++rf->count;
     return s;
 }
 
-/* A name may repeat only as Google Benchmark's repetitions: entries with
-   distinct repetition_index values and no "samples" array. */
-static int check_duplicate(prof_series * s, const prof_json * b,
-                           int has_array, size_t index, char * err,
-                           size_t errlen)
-{
-    const prof_json * rep = prof_impl_json_get(b, "repetition_index");
-    int k;
-
-    if (s->entries == 0)
-        s->from_array = has_array;
-    else if (has_array || s->from_array || rep == NULL
-             || rep->kind != PROF_JSON_NUMBER)
-        goto duplicate;
-    if (rep != NULL && rep->kind == PROF_JSON_NUMBER)
-    {
-        double * n;
-        for (k = 0; k < s->repetition_count; k++)
-            if (s->repetitions[k] == rep->number)
-                goto duplicate;
-        n = (double *) realloc(s->repetitions,
-                               (size_t) (s->repetition_count + 1) * sizeof *n);
-        if (n == NULL)
-        {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        s->repetitions = n;
-        s->repetitions[s->repetition_count++] = rep->number;
-    }
-    return 0;
-duplicate:
-    snprintf(err, errlen, "benchmarks[%lu]: duplicate benchmark name \"%s\"",
-             (unsigned long) index, s->name);
-    return -1;
-}
-
 /* A "BigO" aggregate: the family's fitted curve. */
-static int add_fit(prof_result_file * rf, const prof_json * b,
-                   const char * family, const char * unit, char * err,
-                   size_t errlen)
+static int add_fit(loader * L, const prof_json * b, const entry * e)
 {
-    const char * big_o = get_string(b, "big_o");
+    prof_result_file * rf = L->rf;
     const prof_json * c = prof_impl_json_get(b, "real_coefficient");
-    double per_unit = unit != NULL ? unit_ns(unit) : 1.0;
-    prof_fit_line * n, * f;
+    const char * big_o = get_string(b, "big_o");
+    prof_fit_line * f;
 
     if (big_o == NULL || c == NULL || c->kind != PROF_JSON_NUMBER
-        || per_unit == 0.0)
+        || e->per_unit == 0.0)
         return 0;                      /* nothing to draw: not an error */
-    n = (prof_fit_line *) realloc(rf->fits, (size_t) (rf->nfits + 1) * sizeof *n);
-    if (n == NULL)
-        goto oom;
-    rf->fits = n;
+    if (prof_impl_grow(&rf->fits, &L->fits_cap, (size_t) rf->nfits + 1,
+                       sizeof *rf->fits) != 0)
+        return oom(L);
     f = &rf->fits[rf->nfits];
-    f->family = (char *) malloc(strlen(family) + 1);
-    if (f->family == NULL)
-        goto oom;
-    strcpy(f->family, family);
+    if ((f->family = (char *) malloc(strlen(e->run_name) + 1)) == NULL)
+        return oom(L);
+    strcpy(f->family, e->run_name);
     snprintf(f->big_o, sizeof f->big_o, "%s", big_o);
-    f->coefficient_ns = c->number * per_unit;
+    f->coefficient_ns = c->number * e->per_unit;
     rf->nfits++;
     return 0;
-oom:
-    snprintf(err, errlen, "out of memory");
+}
+
+/* Read and check the fields of entry i: 0, 1 for an entry to skip (an
+   error the benchmark reported), or -1 with a message. */
+static int read_entry(loader * L, const prof_json * b, size_t i, entry * e)
+{
+    const prof_json * error = prof_impl_json_get(b, "error_occurred");
+    if (b->kind != PROF_JSON_OBJECT)
+    {
+        snprintf(L->err, L->errlen, "benchmarks[%lu] is not an object",
+                 (unsigned long) i);
+        return -1;
+    }
+    e->name = get_string(b, "name");
+    e->run_name = get_string(b, "run_name");
+    e->run_type = get_string(b, "run_type");
+    e->unit = get_string(b, "time_unit");
+    e->aggregate = get_string(b, "aggregate_name");
+    e->is_aggregate = e->run_type != NULL
+                   && strcmp(e->run_type, "aggregate") == 0;
+    e->per_unit = e->unit != NULL ? unit_ns(e->unit) : 1.0;
+    if (e->name == NULL)
+    {
+        snprintf(L->err, L->errlen, "benchmarks[%lu] has no \"name\" string",
+                 (unsigned long) i);
+        return -1;
+    }
+    if (e->run_name == NULL)
+        e->run_name = e->name;
+    if (get_number(b, "real_time", &e->real_time, L->err, L->errlen, i) != 0)
+        return -1;
+    if (e->real_time < 0.0)    /* a time never is: the file is wrong */
+    {
+        snprintf(L->err, L->errlen, "benchmarks[%lu].real_time is negative",
+                 (unsigned long) i);
+        return -1;
+    }
+    if (error != NULL && error->kind == PROF_JSON_BOOL && error->number != 0)
+    {
+        prof_impl_warn("benchmark \"%s\" reported an error; skipped", e->name);
+        return 1;
+    }
+    return 0;
+}
+
+/* An iteration entry: one sample, and its repetition_index noted. */
+static int add_iteration(loader * L, prof_series * s, const prof_json * b,
+                         const entry * e, size_t i)
+{
+    series_extra * x = &L->extra[s - L->rf->series];
+    const prof_json * rep = prof_impl_json_get(b, "repetition_index");
+
+    if (isnan(e->real_time))
+    {
+        snprintf(L->err, L->errlen, "benchmarks[%lu] (\"%s\") has no "
+                 "\"real_time\"", (unsigned long) i, e->name);
+        return -1;
+    }
+    if (prof_impl_grow(&s->samples_ns, &x->samples_cap, (size_t) s->count + 1,
+                       sizeof *s->samples_ns) != 0
+        || prof_impl_grow(&x->reps, &x->reps_cap, x->nreps + 1,
+                          sizeof *x->reps) != 0)
+        return oom(L);
+    s->samples_ns[s->count++] = e->real_time * e->per_unit;
+    x->reps[x->nreps].rep = rep != NULL && rep->kind == PROF_JSON_NUMBER
+                          ? rep->number : NAN;
+    x->reps[x->nreps++].entry = i;
+    return 0;
+}
+
+/* One entry of the "benchmarks" array (prof_json_each_fn). */
+static int on_entry(const prof_json * b, size_t i, void * ctx)
+{
+    loader * L = (loader *) ctx;
+    prof_series * s;
+    entry e;
+    double n;
+    int rc = read_entry(L, b, i, &e);
+
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    /* Aggregates other than the median are derived data; the median is
+       kept as the figure when no samples are present. */
+    if (e.is_aggregate && e.aggregate != NULL
+        && strcmp(e.aggregate, "BigO") == 0)
+        return add_fit(L, b, &e);
+    if (e.is_aggregate
+        && !(e.aggregate != NULL && strcmp(e.aggregate, "median") == 0))
+        return 0;
+    if (e.per_unit == 0.0)
+    {
+        snprintf(L->err, L->errlen, "benchmarks[%lu] (\"%s\"): unknown "
+                 "time_unit \"%s\"", (unsigned long) i, e.name, e.unit);
+        return -1;
+    }
+    if ((s = series_named(L, e.run_name)) == NULL)
+        return oom(L);
+    if (get_number(b, "complexity_n", &n, L->err, L->errlen, i) != 0)
+        return -1;
+    if (n > 0.0)
+        s->complexity_n = n;
+    if (!e.is_aggregate)
+        return add_iteration(L, s, b, &e, i);
+    if (!isnan(e.real_time))
+        s->aggregate_median_ns = e.real_time * e.per_unit;
+    return 0;
+}
+
+static int cmp_seen(const void * a, const void * b)
+{
+    const seen_rep * x = (const seen_rep *) a, * y = (const seen_rep *) b;
+    if (x->rep != y->rep)
+        return x->rep > y->rep ? 1 : -1;
+    return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+/* A name may repeat only as repetitions: iteration entries that all have
+   a repetition_index, each a different one. 0, or -1 with a message
+   naming the entry that repeats the name. */
+static int check_repetitions(loader * L, int k)
+{
+    series_extra * x = &L->extra[k];
+    size_t j, bad = 0;
+    if (x->nreps < 2)
+        return 0;
+    for (j = 0; j < x->nreps && bad == 0; j++)   /* in the order of the file */
+        if (isnan(x->reps[j].rep))
+            bad = x->reps[1].entry;
+    if (bad == 0)
+    {
+        qsort(x->reps, x->nreps, sizeof *x->reps, cmp_seen);
+        for (j = 0; j + 1 < x->nreps; j++)
+            if (x->reps[j].rep == x->reps[j + 1].rep
+                && (bad == 0 || x->reps[j + 1].entry < bad))
+                bad = x->reps[j + 1].entry;
+    }
+    if (bad == 0)
+        return 0;
+    snprintf(L->err, L->errlen, "benchmarks[%lu]: duplicate benchmark name "
+             "\"%s\"", (unsigned long) bad, L->rf->series[k].name);
     return -1;
 }
 
-static int load_entries(const prof_json * benchmarks, prof_result_file * rf,
-                        char * err, size_t errlen)
+/* Once all entries are read: duplicates refused, medians computed. */
+static int finish(loader * L)
 {
-    size_t i;
-    for (i = 0; i < benchmarks->count; i++)
+    prof_result_file * rf = L->rf;
+    double * tmp = NULL;
+    size_t cap = 0;
+    int k;
+    for (k = 0; k < rf->count; k++)
     {
-        const prof_json * b = benchmarks->items[i], * samples;
-        const char * name, * run_name, * run_type, * unit, * agg;
-        double real_time, per_unit;
-        prof_series * s;
-
-        if (b->kind != PROF_JSON_OBJECT)
-        {
-            snprintf(err, errlen, "benchmarks[%lu] is not an object",
-                     (unsigned long) i);
-            return -1;
-        }
-        name = get_string(b, "name");
-        run_name = get_string(b, "run_name");
-        run_type = get_string(b, "run_type");
-        unit = get_string(b, "time_unit");
-        agg = get_string(b, "aggregate_name");
-        if (name == NULL)
-        {
-            snprintf(err, errlen, "benchmarks[%lu] has no \"name\" string",
-                     (unsigned long) i);
-            return -1;
-        }
-        if (run_name == NULL)
-            run_name = name;
-        if (get_number(b, "real_time", &real_time, err, errlen, i) != 0)
-            return -1;
-        if (real_time < 0.0)    /* a time never is: the file is wrong */
-        {
-            snprintf(err, errlen, "benchmarks[%lu].real_time is negative",
-                     (unsigned long) i);
-            return -1;
-        }
-        {
-            const prof_json * e = prof_impl_json_get(b, "error_occurred");
-            if (e != NULL && e->kind == PROF_JSON_BOOL && e->number != 0)
-            {
-                prof_impl_warn("benchmark \"%s\" reported an error; skipped",
-                               name);
-                continue;
-            }
-        }
-        /* Aggregates other than the median are derived data; the median is
-           kept as the figure when no samples are present. */
-        if (run_type != NULL && strcmp(run_type, "aggregate") == 0
-            && agg != NULL && strcmp(agg, "BigO") == 0)
-        {
-            if (add_fit(rf, b, run_name, unit, err, errlen) != 0)
-                return -1;
+        prof_series * s = &rf->series[k];
+        if (check_repetitions(L, k) != 0)
+            break;
+        s->median_ns = s->aggregate_median_ns;
+        if (s->count == 0)
             continue;
-        }
-        if (run_type != NULL && strcmp(run_type, "aggregate") == 0
-            && !(agg != NULL && strcmp(agg, "median") == 0))
-            continue;
-        per_unit = unit != NULL ? unit_ns(unit) : 1.0;
-        if (per_unit == 0.0)
+        if (prof_impl_grow(&tmp, &cap, (size_t) s->count, sizeof *tmp) != 0)
         {
-            snprintf(err, errlen, "benchmarks[%lu] (\"%s\"): unknown "
-                     "time_unit \"%s\"", (unsigned long) i, name, unit);
-            return -1;
+            oom(L);
+            break;
         }
-        s = find_series(rf, run_name);
-        if (s == NULL && (s = new_series(rf, run_name)) == NULL)
-        {
-            snprintf(err, errlen, "out of memory");
-            return -1;
-        }
-        {
-            double n;
-            if (get_number(b, "complexity_n", &n, err, errlen, i) != 0)
-                return -1;
-            if (n > 0.0)
-                s->complexity_n = n;
-        }
-        if (run_type != NULL && strcmp(run_type, "aggregate") == 0)
-        {
-            if (!isnan(real_time))
-                s->aggregate_median_ns = real_time * per_unit;
-            continue;
-        }
-        samples = prof_impl_json_get(b, "samples");
-        if (check_duplicate(s, b, samples != NULL, i, err, errlen) != 0)
-            return -1;
-        s->entries++;
-        if (samples != NULL)
-        {
-            size_t k;
-            if (samples->kind != PROF_JSON_ARRAY)
-            {
-                snprintf(err, errlen, "benchmarks[%lu].samples is not an "
-                         "array", (unsigned long) i);
-                return -1;
-            }
-            for (k = 0; k < samples->count; k++)
-            {
-                if (samples->items[k]->kind != PROF_JSON_NUMBER)
-                {
-                    snprintf(err, errlen, "benchmarks[%lu].samples[%lu] is "
-                             "not a number", (unsigned long) i,
-                             (unsigned long) k);
-                    return -1;
-                }
-                if (samples->items[k]->number < 0.0)
-                {
-                    snprintf(err, errlen, "benchmarks[%lu].samples[%lu] is "
-                             "negative", (unsigned long) i, (unsigned long) k);
-                    return -1;
-                }
-                if (add_sample(s, samples->items[k]->number * per_unit) != 0)
-                {
-                    snprintf(err, errlen, "out of memory");
-                    return -1;
-                }
-            }
-        }
-        else if (!isnan(real_time))
-        {
-            if (add_sample(s, real_time * per_unit) != 0)
-            {
-                snprintf(err, errlen, "out of memory");
-                return -1;
-            }
-        }
-        else
-        {
-            snprintf(err, errlen, "benchmarks[%lu] (\"%s\") has neither "
-                     "\"real_time\" nor \"samples\"", (unsigned long) i, name);
-            return -1;
-        }
+        memcpy(tmp, s->samples_ns, (size_t) s->count * sizeof *tmp);
+        s->median_ns = prof_impl_median(tmp, s->count);
     }
-    return 0;
+    free(tmp);
+    return k == rf->count ? 0 : -1;
 }
 
 int prof_impl_results_load(const char * path, prof_result_file * rf,
@@ -387,51 +434,28 @@ int prof_impl_results_load(const char * path, prof_result_file * rf,
 int prof_impl_results_parse(const char * text, size_t len,
                             prof_result_file * rf, char * err, size_t errlen)
 {
-    char jerr[160];
-    prof_json * root;
-    const prof_json * benchmarks;
-    int i, rc = -1;
+    loader L;
+    size_t k;
+    int rc;
 
     memset(rf, 0, sizeof *rf);
-    root = prof_impl_json_parse(text, len, jerr, sizeof jerr);
-    if (root == NULL)
-    {
-        snprintf(err, errlen, "%s", jerr);
-        return -1;
-    }
-    benchmarks = prof_impl_json_get(root, "benchmarks");
-    if (root->kind != PROF_JSON_OBJECT || benchmarks == NULL
-        || benchmarks->kind != PROF_JSON_ARRAY)
+    memset(&L, 0, sizeof L);
+    L.rf = rf;
+    L.err = err;
+    L.errlen = errlen;
+    rc = prof_impl_json_each(text, len, "benchmarks", on_entry, &L, err,
+                             errlen);
+    if (rc > 0)
         snprintf(err, errlen, "no \"benchmarks\" array at the top level: not "
                  "a result file");
-    else if (load_entries(benchmarks, rf, err, errlen) == 0)
-        rc = 0;
-    prof_impl_json_free(root);
+    if (rc == 0)
+        rc = finish(&L);
+    for (k = 0; k < (size_t) rf->count; k++)
+        free(L.extra[k].reps);
+    free(L.extra);
     if (rc != 0)
-    {
         prof_impl_results_free(rf);
-        return -1;
-    }
-    for (i = 0; i < rf->count; i++)
-    {
-        prof_series * s = &rf->series[i];
-        if (s->count > 0)
-        {
-            double * tmp = (double *) malloc((size_t) s->count * sizeof *tmp);
-            if (tmp == NULL)
-            {
-                snprintf(err, errlen, "out of memory");
-                prof_impl_results_free(rf);
-                return -1;
-            }
-            memcpy(tmp, s->samples_ns, (size_t) s->count * sizeof *tmp);
-            s->median_ns = prof_impl_median(tmp, s->count);
-            free(tmp);
-        }
-        else
-            s->median_ns = s->aggregate_median_ns;
-    }
-    return 0;
+    return rc != 0 ? -1 : 0;
 }
 
 void prof_impl_results_free(prof_result_file * rf)
@@ -441,31 +465,28 @@ void prof_impl_results_free(prof_result_file * rf)
     {
         free(rf->series[i].name);
         free(rf->series[i].samples_ns);
-        free(rf->series[i].repetitions);
     }
     free(rf->series);
     for (i = 0; i < rf->nfits; i++)
         free(rf->fits[i].family);
     free(rf->fits);
+    free(rf->index);
     memset(rf, 0, sizeof *rf);
 }
 
 /* ---- Mann-Whitney U ------------------------------------------------------ */
 
-/* Two-sided p-value of the Mann-Whitney U test that x and y come from the
-   same distribution. Exact (all rank arrangements counted) when there are
-   no ties and n*m is small; otherwise the normal approximation with tie
-   correction and continuity correction. NaN when a side is empty. */
-double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
-                                int m)
+/* The sum of the ranks of x among x and y pooled (ties get their average
+   rank), with the tie correction term sum(t^3 - t) over groups of t equal
+   values in *tie_term; NaN when out of memory. */
+static double rank_sum_x(const double * x, int n, const double * y, int m,
+                         double * tie_term)
 {
-    obs * all;
-    double u, rank_sum_x = 0.0, tie_term = 0.0, p;
-    int i, j, N = n + m, ties = 0;
+    obs * all = (obs *) malloc((size_t) (n + m) * sizeof *all);
+    double sum = 0.0;
+    int i, j, k, N = n + m;
 
-    if (n <= 0 || m <= 0)
-        return NAN;
-    all = (obs *) malloc((size_t) N * sizeof *all);
+    *tie_term = 0.0;
     if (all == NULL)
         return NAN;
     for (i = 0; i < n; i++) all[i].v = x[i], all[i].from_x = 1;
@@ -473,70 +494,75 @@ double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
     qsort(all, (size_t) N, sizeof *all, cmp_obs);
     for (i = 0; i < N; i = j)
     {
-        double avg_rank;
-        int k;
+        double t;
         for (j = i + 1; j < N && all[j].v == all[i].v; j++)
             ;
-        avg_rank = 0.5 * (i + 1 + j);           /* ranks i+1 .. j */
-        if (j - i > 1)
-        {
-            double t = j - i;
-            tie_term += t * t * t - t;
-            ties = 1;
-        }
+        t = j - i;
+        *tie_term += t * t * t - t;
         for (k = i; k < j; k++)
             if (all[k].from_x)
-                rank_sum_x += avg_rank;
+                sum += 0.5 * (i + 1 + j);       /* ranks i+1 .. j */
     }
     free(all);
-    u = rank_sum_x - 0.5 * n * (n + 1.0);
+    return sum;
+}
 
-    if (!ties && (double) n * m <= 400.0)
-    {
-        /* Exact: count(U = k) over all C(N, n) arrangements, by the
-           recurrence c(n, m, k) = c(n-1, m, k-m) + c(n, m-1, k). */
-        int kmax = n * m, a, b, k;
-        double * c = (double *) calloc((size_t) (n + 1) * (m + 1) * (kmax + 1),
-                                       sizeof *c);
-        double total = 0.0, tail = 0.0, umin = u < kmax - u ? u : kmax - u;
+/* Exact two-sided p of U: count(U = k) over all C(n+m, n) arrangements,
+   by the recurrence c(n, m, k) = c(n-1, m, k-m) + c(n, m-1, k). */
+static double exact_p(int n, int m, double u)
+{
+    int kmax = n * m, a, b, k;
+    double * c = (double *) calloc((size_t) (n + 1) * (m + 1) * (kmax + 1),
+                                   sizeof *c);
+    double total = 0.0, tail = 0.0, umin = u < kmax - u ? u : kmax - u;
 #define C(a_, b_, k_) c[(((size_t) (a_) * (m + 1)) + (b_)) * (kmax + 1) + (k_)]
-        if (c == NULL)
-            return NAN;
-        for (a = 0; a <= n; a++)
-            for (b = 0; b <= m; b++)
-                for (k = 0; k <= kmax; k++)
-                {
-                    double v;
-                    if (a == 0 || b == 0)
-                        v = k == 0;
-                    else
-                        v = (k >= b ? C(a - 1, b, k - b) : 0.0) + C(a, b - 1, k);
-                    C(a, b, k) = v;
-                }
-        for (k = 0; k <= kmax; k++)
-        {
-            total += C(n, m, k);
-            if (k <= umin)
-                tail += C(n, m, k);
-        }
-#undef C
-        free(c);
-        p = 2.0 * tail / total;
-        return p > 1.0 ? 1.0 : p;
-    }
+    if (c == NULL)
+        return NAN;
+    for (a = 0; a <= n; a++)
+        for (b = 0; b <= m; b++)
+            for (k = 0; k <= kmax; k++)
+                C(a, b, k) = a == 0 || b == 0 ? (double) (k == 0)
+                           : (k >= b ? C(a - 1, b, k - b) : 0.0) + C(a, b - 1, k);
+    for (k = 0; k <= kmax; k++)
     {
-        double mu = 0.5 * n * m;
-        double var = n * (double) m / 12.0
-                   * ((N + 1.0) - tie_term / ((double) N * (N - 1.0)));
-        double z;
-        if (var <= 0.0)
-            return 1.0;                    /* every value equal */
-        z = (fabs(u - mu) - 0.5) / sqrt(var);
-        if (z < 0.0)
-            z = 0.0;
-        p = erfc(z / sqrt(2.0));
-        return p > 1.0 ? 1.0 : p;
+        total += C(n, m, k);
+        if (k <= umin)
+            tail += C(n, m, k);
     }
+#undef C
+    free(c);
+    return fmin(1.0, 2.0 * tail / total);
+}
+
+/* Two-sided p of U by the normal approximation with tie and continuity
+   corrections. */
+static double normal_p(int n, int m, double u, double tie_term)
+{
+    double N = n + m, mu = 0.5 * n * m, z;
+    double var = n * (double) m / 12.0
+               * ((N + 1.0) - tie_term / (N * (N - 1.0)));
+    if (var <= 0.0)
+        return 1.0;                    /* every value equal */
+    z = fmax(0.0, (fabs(u - mu) - 0.5) / sqrt(var));
+    return fmin(1.0, erfc(z / sqrt(2.0)));
+}
+
+/* Two-sided p-value of the Mann-Whitney U test that x and y come from the
+   same distribution. Exact (all rank arrangements counted) when there are
+   no ties and n*m is small; otherwise the normal approximation. NaN when
+   a side is empty. */
+double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
+                                int m)
+{
+    double tie_term, u;
+    if (n <= 0 || m <= 0)
+        return NAN;
+    u = rank_sum_x(x, n, y, m, &tie_term) - 0.5 * n * (n + 1.0);
+    if (isnan(u))
+        return NAN;
+    if (tie_term == 0.0 && (double) n * m <= 400.0)
+        return exact_p(n, m, u);
+    return normal_p(n, m, u, tie_term);
 }
 
 /* ---- verdicts ------------------------------------------------------------ */
@@ -574,7 +600,7 @@ void prof_impl_compare(const prof_series * old, const prof_series * new_,
     double smallest_p;
     int n = old->count, m = new_->count, k;
 
-    out->change = new_->median_ns / old->median_ns - 1.0;
+    out->change = prof_impl_change(old->median_ns, new_->median_ns);
     out->p = prof_impl_mann_whitney_p(old->samples_ns, n, new_->samples_ns, m);
     prof_impl_change_interval(old, new_, 0.95, &out->ci_low, &out->ci_high);
     /* The smallest p-value the exact test can give is 2 / C(n+m, n): with
@@ -599,73 +625,104 @@ const char * prof_impl_verdict_name(int verdict)
 
 /* ---- interval of the change ---------------------------------------------- */
 
-/* A sorted copy of v, reduced to SKETCH evenly spaced quantiles when longer,
-   so that the bootstrap's cost stays bounded for huge sample sets. */
-enum { SKETCH = 4096 };
-static double * quantile_sketch(const double * v, int n, int * out_n)
+double prof_impl_change(double old_ns, double new_ns)
 {
-    double * all = (double *) malloc((size_t) n * sizeof *all), * q;
-    int i;
-    *out_n = n;
-    if (all == NULL)
-        return NULL;
-    memcpy(all, v, (size_t) n * sizeof *all);
-    prof_impl_sort(all, n);
-    if (n <= SKETCH)
-        return all;
-    q = (double *) malloc(SKETCH * sizeof *q);
-    if (q != NULL)
-        for (i = 0; i < SKETCH; i++)
-            q[i] = all[(int) ((i + 0.5) * n / SKETCH)];
-    free(all);
-    *out_n = SKETCH;
-    return q;
+    return old_ns == new_ns ? 0.0 : new_ns / old_ns - 1.0;
+}
+
+/* A small deterministic generator (xorshift64*): the same files always
+   give the same interval. */
+typedef struct { unsigned long long s; } rng;
+
+/* Uniform in (0, 1), never 0 or 1. */
+static double uniform(rng * r)
+{
+    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
+    return ((double) ((r->s * 0x2545F4914F6CDD1DULL) >> 11) + 0.5)
+         / 9007199254740992.0;
+}
+
+/* Standard normal (Box-Muller, one of the pair). */
+static double normal(rng * r)
+{
+    double u = uniform(r), v = uniform(r);
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/* Gamma(a, 1) for a >= 1 (Marsaglia and Tsang, 2000). */
+static double gamma_draw(rng * r, double a)
+{
+    double d = a - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;)
+    {
+        double x = normal(r), v = 1.0 + c * x, u;
+        if (v <= 0.0)
+            continue;
+        v = v * v * v;
+        u = uniform(r);
+        if (log(u) < 0.5 * x * x + d - d * v + d * log(v))
+            return d * v;
+    }
+}
+
+/* The median of n values drawn with replacement from sorted[0..n-1], in
+   constant time: drawing an index is drawing a uniform u and taking
+   floor(u * n), so the k-th smallest of the n draws is the value at the
+   k-th smallest of n uniforms, which is Beta(k, n + 1 - k); the next one
+   up is the least of the n - k uniforms above it. Exact in distribution,
+   whatever n. */
+static double resampled_median(rng * r, const double * sorted, int n)
+{
+    int k = (n + 1) / 2;
+    double g = gamma_draw(r, k), u = g / (g + gamma_draw(r, n + 1 - k));
+    double lo = sorted[(int) fmin(n - 1, floor(u * n))];
+    if (n % 2 == 1)
+        return lo;
+    u += (1.0 - u) * (1.0 - pow(uniform(r), 1.0 / (n - k)));
+    return 0.5 * (lo + sorted[(int) fmin(n - 1, floor(u * n))]);
+}
+
+static double * sorted_copy(const prof_series * s)
+{
+    double * v = (double *) malloc((size_t) s->count * sizeof *v);
+    if (v != NULL)
+    {
+        memcpy(v, s->samples_ns, (size_t) s->count * sizeof *v);
+        prof_impl_sort(v, s->count);
+    }
+    return v;
 }
 
 /* A percentile-bootstrap interval (level, e.g. 0.95) of median(new) /
    median(old) - 1: both sides resampled with replacement 2000 times from a
-   fixed seed, so the same files always give the same interval. NaN when a
-   side has fewer than 2 samples. */
+   fixed seed. Each resample's median is drawn in constant time
+   (resampled_median), so the cost does not grow with the sample count.
+   NaN when a side has fewer than 2 samples. */
 void prof_impl_change_interval(const prof_series * old,
                                const prof_series * new_, double level,
                                double * lo, double * hi)
 {
     enum { RESAMPLES = 2000 };
-    unsigned long long state = 0x9E3779B97F4A7C15ULL;
-    double * ratios, * a, * b, * xa = NULL, * xb = NULL;
-    int r, i, n, m;
+    rng r = { 0x9E3779B97F4A7C15ULL };
+    double * ratios, * a, * b;
+    int i;
 
     *lo = *hi = NAN;
     if (old->count < 2 || new_->count < 2)
         return;
     ratios = (double *) malloc(RESAMPLES * sizeof *ratios);
-    xa = quantile_sketch(old->samples_ns, old->count, &n);
-    xb = quantile_sketch(new_->samples_ns, new_->count, &m);
-    a = (double *) malloc((size_t) n * sizeof *a);
-    b = (double *) malloc((size_t) m * sizeof *b);
-    if (ratios == NULL || xa == NULL || xb == NULL || a == NULL || b == NULL)
-        goto done;
-    for (r = 0; r < RESAMPLES; r++)
+    a = sorted_copy(old);
+    b = sorted_copy(new_);
+    if (ratios != NULL && a != NULL && b != NULL)
     {
-        for (i = 0; i < n; i++)
-        {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17;
-            a[i] = xa[state % (unsigned) n];
-        }
-        for (i = 0; i < m; i++)
-        {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17;
-            b[i] = xb[state % (unsigned) m];
-        }
-        ratios[r] = prof_impl_median(b, m) / prof_impl_median(a, n) - 1.0;
+        for (i = 0; i < RESAMPLES; i++)
+            ratios[i] = prof_impl_change(resampled_median(&r, a, old->count),
+                                         resampled_median(&r, b, new_->count));
+        prof_impl_sort(ratios, RESAMPLES);
+        *lo = ratios[(int) floor((1.0 - level) / 2 * (RESAMPLES - 1))];
+        *hi = ratios[(int) ceil((1.0 + level) / 2 * (RESAMPLES - 1))];
     }
-    prof_impl_sort(ratios, RESAMPLES);
-    *lo = ratios[(int) floor((1.0 - level) / 2 * (RESAMPLES - 1))];
-    *hi = ratios[(int) ceil((1.0 + level) / 2 * (RESAMPLES - 1))];
-done:
     free(ratios);
-    free(xa);
-    free(xb);
     free(a);
     free(b);
 }
@@ -690,7 +747,7 @@ void prof_impl_compare_paired(const prof_series * old,
     }
     for (i = 0; i < n; i++)
     {
-        d[i] = log(new_->samples_ns[i] / old->samples_ns[i]);
+        d[i] = log1p(prof_impl_change(old->samples_ns[i], new_->samples_ns[i]));
         up += d[i] > 0.0;
         down += d[i] < 0.0;
     }

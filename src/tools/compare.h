@@ -9,16 +9,13 @@
 #include <stddef.h>
 
 /* One benchmark of a result file: its samples (one per repetition or
-   epoch) in nanoseconds per iteration, and their median. */
+   epoch: an "iteration" entry of the file) in nanoseconds per iteration,
+   and their median. */
 typedef struct
 {
     char * name;
     double * samples_ns;
-    int count, capacity;
-    int entries;                 /* non-aggregate entries read */
-    int from_array;              /* samples came from a "samples" array */
-    double * repetitions;        /* repetition_index values seen */
-    int repetition_count;
+    int count;
     double median_ns;            /* of the samples, else the median aggregate */
     double aggregate_median_ns;  /* the file's own median aggregate, or NaN */
     double complexity_n;         /* the N it ran with ("complexity_n"), or 0 */
@@ -35,23 +32,32 @@ typedef struct
 
 typedef struct
 {
-    prof_series * series;
-    int count, capacity;
+    prof_series * series;        /* in the order of the file */
+    int count;
     prof_fit_line * fits;
     int nfits;
+    int * index;                 /* hash table of series by name (1 + i) */
+    size_t index_size;           /* a power of two, or 0 */
 } prof_result_file;
 
-/* Load this library's JSON or Google Benchmark's. Samples come from a
-   "samples" array (this library) or from per-repetition entries grouped by
-   run_name (Google Benchmark's --benchmark_repetitions); aggregates other
-   than the median are ignored; entries with error_occurred are skipped with
-   a message. Returns 0, or -1 with the reason in err. */
+/* Load a result file: Google Benchmark's JSON (--benchmark_format=json),
+   which is also what this library's runner writes. A benchmark's samples
+   are its "iteration" entries (one per repetition or epoch, grouped by
+   run_name, each with a distinct repetition_index); its "median"
+   aggregate is the figure when it has no iteration entry, a "BigO"
+   aggregate its complexity fit, other aggregates are ignored; entries
+   with error_occurred are skipped with a message. The file is read one
+   entry at a time: memory is the text plus the samples. Returns 0, or -1
+   with the reason in err. */
 int prof_impl_results_load(const char * path, prof_result_file * rf,
                            char * err, size_t errlen);
 /* The same from len bytes of text in memory. */
 int prof_impl_results_parse(const char * text, size_t len,
                             prof_result_file * rf, char * err, size_t errlen);
 void prof_impl_results_free(prof_result_file * rf);
+/* The benchmark called name, or NULL (constant time). */
+const prof_series * prof_impl_results_find(const prof_result_file * rf,
+                                           const char * name);
 
 /* Two-sided Mann-Whitney U p-value (exact for small samples without ties,
    normal approximation otherwise); NaN when a side is empty. */
@@ -61,9 +67,13 @@ double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
 enum { PROF_VERDICT_SAME, PROF_VERDICT_FASTER, PROF_VERDICT_SLOWER,
        PROF_VERDICT_UNSURE };
 
+/* median new / median old - 1, and 0 when the medians are equal (0 and 0
+   included: no change, not NaN). */
+double prof_impl_change(double old_ns, double new_ns);
+
 typedef struct
 {
-    double change;   /* median new / median old - 1 */
+    double change;   /* prof_impl_change of the medians */
     double p;        /* Mann-Whitney U, two-sided */
     int verdict;     /* PROF_VERDICT_* */
     double ci_low, ci_high;  /* 95% bootstrap interval of change, or NaN */
@@ -80,7 +90,8 @@ const char * prof_impl_verdict_name(int verdict);
 void prof_impl_format_ns(char * buf, size_t len, double ns);
 
 /* Bootstrap interval (level, e.g. 0.95) of median(new) / median(old) - 1,
-   deterministic; NaN when a side has fewer than 2 samples. */
+   deterministic, in a time that does not grow with the number of samples
+   (beyond sorting them); NaN when a side has fewer than 2 samples. */
 void prof_impl_change_interval(const prof_series * old,
                                const prof_series * new_, double level,
                                double * lo, double * hi);

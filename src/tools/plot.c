@@ -6,8 +6,8 @@
 #include "../internal.h"
 #include "plot.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { WIDTH = 960, LABEL_W = 230, ROW_H = 36, TOP = 70, BOTTOM = 50 };
@@ -94,60 +94,119 @@ static int in_family(const char * name, const char * family, size_t len)
     return family_len(name) == len && strncmp(name, family, len) == 0;
 }
 
-/* The families with at least two points of N in a file, as indexes of
-   their first member; returns how many (at most max). */
-static int families(const prof_result_file * rf, int * first, int max)
+/* A member of a family run over several N, for sorting by family. */
+typedef struct { const char * name; size_t len; int i; } member;
+
+static int cmp_member(const void * a, const void * b)
 {
-    int i, j, k = 0;
-    if (rf == NULL)
-        return 0;
-    for (i = 0; i < rf->count && k < max; i++)
-    {
-        const char * name = rf->series[i].name;
-        size_t len = family_len(name);
-        int points = 0, seen = 0;
-        if (!(rf->series[i].complexity_n > 0.0))
-            continue;
-        for (j = 0; j < i && !seen; j++)
-            seen = rf->series[j].complexity_n > 0.0
-                && in_family(rf->series[j].name, name, len);
-        for (j = 0; j < rf->count && !seen; j++)
-            points += rf->series[j].complexity_n > 0.0
-                   && in_family(rf->series[j].name, name, len);
-        if (!seen && points >= 2)
-            first[k++] = i;
-    }
-    return k;
+    const member * x = (const member *) a, * y = (const member *) b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = strncmp(x->name, y->name, n);
+    if (c == 0 && x->len != y->len)
+        c = x->len < y->len ? -1 : 1;
+    return c != 0 ? c : (x->i > y->i) - (x->i < y->i);
 }
 
-/* One chart: time [ns] against N on log-log axes, at (x, y). */
-static void chart(FILE * f, double x, double y, const char * family,
-                  size_t len, const prof_result_file * files[2])
+static int cmp_int(const void * a, const void * b)
 {
-    static const char * cls[2] = { "old", "new" };
-    double nlo = INFINITY, nhi = 0, tlo = INFINITY, thi = 0;
-    double px0 = x + 60, px1 = x + CHART_W - 15, py0 = y + CHART_H - 40,
-           py1 = y + 30;
-    int side, i, k;
-    char title[300];
+    int x = *(const int *) a, y = *(const int *) b;
+    return (x > y) - (x < y);
+}
 
+/* The families with at least two points of N in a file, as indexes of
+   their first member, in the order of the file; returns how many (at most
+   max). Sorting by family keeps this O(n log n) for huge files. */
+static int families(const prof_result_file * rf, int * first, int max)
+{
+    member * m;
+    int * firsts, i, j, n = 0, k = 0;
+    if (rf == NULL || rf->count == 0)
+        return 0;
+    m = (member *) malloc((size_t) rf->count * sizeof *m);
+    firsts = (int *) malloc((size_t) rf->count * sizeof *firsts);
+    for (i = 0; m != NULL && firsts != NULL && i < rf->count; i++)
+        if (rf->series[i].complexity_n > 0.0)
+        {
+            m[n].name = rf->series[i].name;
+            m[n].len = family_len(m[n].name);
+            m[n++].i = i;
+        }
+    if (m != NULL && firsts != NULL)
+    {
+        qsort(m, (size_t) n, sizeof *m, cmp_member);
+        for (i = 0; i < n; i = j)
+        {
+            for (j = i + 1; j < n && m[j].len == m[i].len
+                 && strncmp(m[i].name, m[j].name, m[i].len) == 0; j++)
+                ;
+            if (j - i >= 2)
+                firsts[k++] = m[i].i;
+        }
+        qsort(firsts, (size_t) k, sizeof *firsts, cmp_int);
+        memcpy(first, firsts, (size_t) (k < max ? k : max) * sizeof *first);
+    }
+    free(m);
+    free(firsts);
+    return k < max ? k : max;
+}
+
+/* A chart's plotting area and the ranges it shows, log-log. */
+typedef struct
+{
+    double px0, px1, py0, py1;   /* left, right, bottom, top */
+    double nlo, nhi, tlo, thi;
+} frame;
+
+static double px(const frame * fr, double n)
+{
+    return fr->px0 + (log(n) - log(fr->nlo)) / (log(fr->nhi) - log(fr->nlo))
+                     * (fr->px1 - fr->px0);
+}
+
+static double py(const frame * fr, double t)
+{
+    return fr->py0 - (log(t) - log(fr->tlo)) / (log(fr->thi) - log(fr->tlo))
+                     * (fr->py0 - fr->py1);
+}
+
+/* A point of the family's chart: a member with its N and a median. */
+static int charted(const prof_series * s, const char * family, size_t len)
+{
+    return s->complexity_n > 0.0 && in_family(s->name, family, len)
+        && s->median_ns > 0.0;
+}
+
+/* The ranges of N and time over both files: 0, or -1 if there is nothing
+   to draw (a single N). */
+static int chart_ranges(frame * fr, const char * family, size_t len,
+                        const prof_result_file * files[2])
+{
+    int side, i;
+    fr->nlo = fr->tlo = INFINITY;
+    fr->nhi = fr->thi = 0.0;
     for (side = 0; side < 2; side++)
         for (i = 0; files[side] != NULL && i < files[side]->count; i++)
         {
             const prof_series * s = &files[side]->series[i];
-            if (s->complexity_n > 0.0 && in_family(s->name, family, len)
-                && s->median_ns > 0.0)
-            {
-                nlo = fmin(nlo, s->complexity_n); nhi = fmax(nhi, s->complexity_n);
-                tlo = fmin(tlo, s->median_ns); thi = fmax(thi, s->median_ns);
-            }
+            if (!charted(s, family, len))
+                continue;
+            fr->nlo = fmin(fr->nlo, s->complexity_n);
+            fr->nhi = fmax(fr->nhi, s->complexity_n);
+            fr->tlo = fmin(fr->tlo, s->median_ns);
+            fr->thi = fmax(fr->thi, s->median_ns);
         }
-    if (!(nhi > nlo) || !(thi > 0))
-        return;
-    if (!(thi > tlo))
-        tlo /= 2, thi *= 2;
-#define PX(v) (px0 + (log(v) - log(nlo)) / (log(nhi) - log(nlo)) * (px1 - px0))
-#define PY(v) (py0 - (log(v) - log(tlo)) / (log(thi) - log(tlo)) * (py0 - py1))
+    if (!(fr->nhi > fr->nlo) || !(fr->thi > 0))
+        return -1;
+    if (!(fr->thi > fr->tlo))
+        fr->tlo /= 2, fr->thi *= 2;
+    return 0;
+}
+
+/* The box, title, axes and axis labels of a chart at (x, y). */
+static void chart_frame(FILE * f, const frame * fr, double x, double y,
+                        const char * family, size_t len)
+{
+    char title[300], lo[32], hi[32];
     snprintf(title, sizeof title, "%.*s: time against N (log-log)", (int) len,
              family);
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
@@ -157,89 +216,109 @@ static void chart(FILE * f, double x, double y, const char * family,
     fputs("</text>\n", f);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"zero\"/>\n"
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"zero\"/>\n",
-            px0, py0, px1, py0, px0, py0, px0, py1);
+            fr->px0, fr->py0, fr->px1, fr->py0, fr->px0, fr->py0, fr->px0, fr->py1);
     fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">N = %g</text>\n"
             "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%g</text>\n",
-            px0, py0 + 15, nlo, px1, py0 + 15, nhi);
+            fr->px0, fr->py0 + 15, fr->nlo, fr->px1, fr->py0 + 15, fr->nhi);
+    prof_impl_format_ns(lo, sizeof lo, fr->tlo);
+    prof_impl_format_ns(hi, sizeof hi, fr->thi);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>\n"
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>\n",
+            fr->px0 - 4, fr->py0, lo, fr->px0 - 4, fr->py1 + 8, hi);
+}
+
+/* A fitted curve of one side (cls "old" or "new", row 0 or 1 of labels). */
+static void chart_fit(FILE * f, const frame * fr, const prof_fit_line * fit,
+                      const char * cls, int row)
+{
+    int k;
+    fprintf(f, "<polyline class=\"fit%s\" points=\"", cls);
+    for (k = 0; k <= 40; k++)
     {
-        char lo[32], hi[32];
-        prof_impl_format_ns(lo, sizeof lo, tlo);
-        prof_impl_format_ns(hi, sizeof hi, thi);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>\n"
-                "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>\n",
-                px0 - 4, py0, lo, px0 - 4, py1 + 8, hi);
+        double nv = exp(log(fr->nlo) + (log(fr->nhi) - log(fr->nlo)) * k / 40.0);
+        double tv = fit->coefficient_ns * big_o_value(fit->big_o, nv);
+        if (tv > 0.0)
+            fprintf(f, "%.1f,%.1f ", px(fr, nv),
+                    fmin(fmax(py(fr, tv), fr->py1 - 10), fr->py0 + 10));
     }
+    fprintf(f, "\"><title>%s: %s O(%s)</title></polyline>\n",
+            cls, fit->family, fit->big_o);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"fitlabel%s\">%s fit: "
+            "%.3g ns &#215; %s</text>\n", fr->px0 + 8, fr->py1 + 6 + 14 * row,
+            cls, cls, fit->coefficient_ns, fit->big_o);
+}
+
+/* One chart: time [ns] against N on log-log axes, at (x, y). */
+static void chart(FILE * f, double x, double y, const char * family,
+                  size_t len, const prof_result_file * files[2])
+{
+    static const char * cls[2] = { "old", "new" };
+    frame fr;
+    int side, i;
+
+    fr.px0 = x + 60;
+    fr.px1 = x + CHART_W - 15;
+    fr.py0 = y + CHART_H - 40;
+    fr.py1 = y + 30;
+    if (chart_ranges(&fr, family, len, files) != 0)
+        return;
+    chart_frame(f, &fr, x, y, family, len);
     for (side = 0; side < 2; side++)
     {
         const prof_result_file * rf = files[side];
-        if (rf == NULL)
-            continue;
-        for (i = 0; i < rf->nfits; i++)
-        {
-            const prof_fit_line * fit = &rf->fits[i];
-            if (strlen(fit->family) != len || strncmp(fit->family, family, len) != 0
-                || isnan(big_o_value(fit->big_o, nlo)))
-                continue;
-            fprintf(f, "<polyline class=\"fit%s\" points=\"", cls[side]);
-            for (k = 0; k <= 40; k++)
-            {
-                double nv = exp(log(nlo) + (log(nhi) - log(nlo)) * k / 40.0);
-                double tv = fit->coefficient_ns * big_o_value(fit->big_o, nv);
-                if (tv > 0.0)
-                    fprintf(f, "%.1f,%.1f ", PX(nv),
-                            fmin(fmax(PY(tv), py1 - 10), py0 + 10));
-            }
-            fprintf(f, "\"><title>%s: %s O(%s)</title></polyline>\n",
-                    cls[side], fit->family, fit->big_o);
-            fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"fitlabel%s\">%s fit: "
-                    "%.3g ns &#215; %s</text>\n", px0 + 8, py1 + 6 + 14 * side,
-                    cls[side], cls[side], fit->coefficient_ns, fit->big_o);
-        }
-        for (i = 0; i < rf->count; i++)
-        {
-            const prof_series * s = &rf->series[i];
-            if (s->complexity_n > 0.0 && in_family(s->name, family, len)
-                && s->median_ns > 0.0)
+        for (i = 0; rf != NULL && i < rf->nfits; i++)
+            if (strlen(rf->fits[i].family) == len
+                && strncmp(rf->fits[i].family, family, len) == 0
+                && !isnan(big_o_value(rf->fits[i].big_o, fr.nlo)))
+                chart_fit(f, &fr, &rf->fits[i], cls[side], side);
+        for (i = 0; rf != NULL && i < rf->count; i++)
+            if (charted(&rf->series[i], family, len))
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" class=\"%s\">"
                         "<title>N = %g: %.4g ns</title></circle>\n",
-                        PX(s->complexity_n), PY(s->median_ns), cls[side],
-                        s->complexity_n, s->median_ns);
-        }
+                        px(&fr, rf->series[i].complexity_n),
+                        py(&fr, rf->series[i].median_ns), cls[side],
+                        rf->series[i].complexity_n, rf->series[i].median_ns);
     }
-#undef PX
-#undef PY
 }
 
-static void draw(FILE * f, const prof_plot_row * rows, int n,
-                 const prof_result_file * old, const prof_result_file * new_)
-{
-    int fam[32], nfam = families(old != NULL ? old : new_, fam, 32);
-    int rows_h = TOP + n * ROW_H + BOTTOM;
-    int height = rows_h + (nfam + 1) / 2 * (CHART_H + CHART_GAP), i, j;
-    double strip_lim = 0.01, bar_lim = 0.01;
+/* ---- the rows: samples and changes ---------------------------------------- */
 
+/* Widen lim to hold every sample of s relative to m; finite ones only: an
+   old median of 0 makes them inf (clamped to the edge by map), and an
+   infinite limit made every x NaN. */
+static void widen(double * lim, const prof_series * s, double m)
+{
+    int j;
+    for (j = 0; j < s->count; j++)
+        if (isfinite(s->samples_ns[j] / m))
+            *lim = fmax(*lim, fabs(s->samples_ns[j] / m - 1));
+}
+
+/* The half-widths of the two panels' axes: every finite figure fits. */
+static void limits(const prof_plot_row * rows, int n, double * strip_lim,
+                   double * bar_lim)
+{
+    int i, j;
+    *strip_lim = *bar_lim = 0.01;
     for (i = 0; i < n; i++)
     {
         const prof_plot_row * r = &rows[i];
-        double m = r->old->median_ns, v[3];
-        /* finite only: an old median of 0 makes the others inf (clamped to
-           the edge by map), and an infinite limit made every x NaN */
-        for (j = 0; j < r->old->count; j++)
-            if (isfinite(r->old->samples_ns[j] / m))
-                strip_lim = fmax(strip_lim, fabs(r->old->samples_ns[j] / m - 1));
-        for (j = 0; j < r->new_->count; j++)
-            if (isfinite(r->new_->samples_ns[j] / m))
-                strip_lim = fmax(strip_lim, fabs(r->new_->samples_ns[j] / m - 1));
+        double v[3];
+        widen(strip_lim, r->old, r->old->median_ns);
+        widen(strip_lim, r->new_, r->old->median_ns);
         v[0] = r->verdict.change;
         v[1] = r->verdict.ci_low;
         v[2] = r->verdict.ci_high;
         for (j = 0; j < 3; j++)
             if (isfinite(v[j]))
-                bar_lim = fmax(bar_lim, fabs(v[j]));
+                *bar_lim = fmax(*bar_lim, fabs(v[j]));
     }
-    strip_lim = nice_limit(strip_lim);
-    bar_lim = nice_limit(bar_lim);
+    *strip_lim = nice_limit(*strip_lim);
+    *bar_lim = nice_limit(*bar_lim);
+}
 
+static void svg_head(FILE * f, int height)
+{
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
             "font-size=\"12\">\n", WIDTH, height, WIDTH, height);
@@ -255,67 +334,88 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
           ".fitlabelold{fill:#1f77b4}.fitlabelnew{fill:#d0650a}"
           "</style>\n", f);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", WIDTH, height);
-    axis(f, strip_lim, strip_x0, strip_x1, rows_h,
-         "samples, relative to the old median");
-    axis(f, bar_lim, bar_x0, bar_x1, rows_h,
-         "change of the median, 95% interval");
+}
 
-    for (i = 0; i < n; i++)
+/* A side's samples as dots relative to the old median m, at height y. */
+static void dots(FILE * f, const prof_series * s, double m, double lim,
+                 double y, const char * cls)
+{
+    int j;
+    for (j = 0; j < s->count; j++)
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"/>\n",
+                map(s->samples_ns[j] / m - 1, lim, strip_x0, strip_x1), y, cls);
+}
+
+/* Row i: the name, both sides' samples and medians, the change bar and
+   its interval. */
+static void row(FILE * f, const prof_plot_row * r, int i, double strip_lim,
+                double bar_lim)
+{
+    double y = TOP + i * ROW_H + ROW_H / 2.0, m = r->old->median_ns;
+    double x0 = map(0.0, bar_lim, bar_x0, bar_x1);
+    double x1 = map(r->verdict.change, bar_lim, bar_x0, bar_x1);
+    double mo = map(0.0, strip_lim, strip_x0, strip_x1);
+    double mn = map(r->new_->median_ns / m - 1, strip_lim, strip_x0, strip_x1);
+    const char * cls = r->verdict.verdict == PROF_VERDICT_SLOWER ? "slower"
+                     : r->verdict.verdict == PROF_VERDICT_FASTER ? "faster"
+                     : "same";
+
+    fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"name\">", LABEL_W, y + 4);
+    put_escaped(f, r->old->name);
+    fputs("</text>\n", f);
+    dots(f, r->old, m, strip_lim, y - 6, "old");
+    dots(f, r->new_, m, strip_lim, y + 6, "new");
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"mold\"/>\n"
+            "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"mnew\"/>\n",
+            mo, y - 12, mo, y, mn, y, mn, y + 12);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
+            "class=\"%s\"><title>%+.2f%% (p = %.3g)</title></rect>\n",
+            fmin(x0, x1), y - 7, fmax(fabs(x1 - x0), 1.0), cls,
+            100.0 * r->verdict.change, r->verdict.p);
+    if (isfinite(r->verdict.ci_low) && isfinite(r->verdict.ci_high))
     {
-        const prof_plot_row * r = &rows[i];
-        double y = TOP + i * ROW_H + ROW_H / 2.0, m = r->old->median_ns;
-        double x0 = map(0.0, bar_lim, bar_x0, bar_x1);
-        double x1 = map(r->verdict.change, bar_lim, bar_x0, bar_x1);
-        const char * cls = r->verdict.verdict == PROF_VERDICT_SLOWER ? "slower"
-                         : r->verdict.verdict == PROF_VERDICT_FASTER ? "faster"
-                         : "same";
-
-        fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"name\">", LABEL_W, y + 4);
-        put_escaped(f, r->old->name);
-        fputs("</text>\n", f);
-        for (j = 0; j < r->old->count; j++)
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"old\"/>\n",
-                    map(r->old->samples_ns[j] / m - 1, strip_lim, strip_x0,
-                        strip_x1), y - 6);
-        for (j = 0; j < r->new_->count; j++)
-            fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"new\"/>\n",
-                    map(r->new_->samples_ns[j] / m - 1, strip_lim, strip_x0,
-                        strip_x1), y + 6);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"mold\"/>\n",
-                map(0.0, strip_lim, strip_x0, strip_x1), y - 12,
-                map(0.0, strip_lim, strip_x0, strip_x1), y);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"mnew\"/>\n",
-                map(r->new_->median_ns / m - 1, strip_lim, strip_x0, strip_x1), y,
-                map(r->new_->median_ns / m - 1, strip_lim, strip_x0, strip_x1), y + 12);
-
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\" "
-                "class=\"%s\"><title>%+.2f%% (p = %.3g)</title></rect>\n",
-                fmin(x0, x1), y - 7, fmax(fabs(x1 - x0), 1.0), cls,
-                100.0 * r->verdict.change, r->verdict.p);
-        if (isfinite(r->verdict.ci_low) && isfinite(r->verdict.ci_high))
-        {
-            double a = map(r->verdict.ci_low, bar_lim, bar_x0, bar_x1);
-            double b = map(r->verdict.ci_high, bar_lim, bar_x0, bar_x1);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n"
-                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n"
-                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n",
-                    a, y, b, y, a, y - 5, a, y + 5, b, y - 5, b, y + 5);
-        }
+        double a = map(r->verdict.ci_low, bar_lim, bar_x0, bar_x1);
+        double b = map(r->verdict.ci_high, bar_lim, bar_x0, bar_x1);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n"
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n"
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n",
+                a, y, b, y, a, y - 5, a, y + 5, b, y - 5, b, y + 5);
     }
+}
+
+static void legend(FILE * f, int y)
+{
     fprintf(f, "<g transform=\"translate(%d,%d)\">"
             "<circle cx=\"0\" cy=\"-4\" r=\"4\" class=\"old\"/><text x=\"8\" y=\"0\">old</text>"
             "<circle cx=\"50\" cy=\"-4\" r=\"4\" class=\"new\"/><text x=\"58\" y=\"0\">new</text>"
             "<rect x=\"100\" y=\"-10\" width=\"12\" height=\"10\" class=\"slower\"/><text x=\"116\" y=\"0\">slower</text>"
             "<rect x=\"170\" y=\"-10\" width=\"12\" height=\"10\" class=\"faster\"/><text x=\"186\" y=\"0\">faster</text>"
             "<rect x=\"240\" y=\"-10\" width=\"12\" height=\"10\" class=\"same\"/><text x=\"256\" y=\"0\">not significant</text>"
-            "</g>\n", 20, rows_h - 8);
+            "</g>\n", 20, y);
+}
+
+static void draw(FILE * f, const prof_plot_row * rows, int n,
+                 const prof_result_file * old, const prof_result_file * new_)
+{
+    const prof_result_file * rf = old != NULL ? old : new_, * files[2];
+    int fam[32], nfam = families(rf, fam, 32);
+    int rows_h = TOP + n * ROW_H + BOTTOM, i;
+    double strip_lim, bar_lim;
+
+    files[0] = old;
+    files[1] = new_;
+    limits(rows, n, &strip_lim, &bar_lim);
+    svg_head(f, rows_h + (nfam + 1) / 2 * (CHART_H + CHART_GAP));
+    axis(f, strip_lim, strip_x0, strip_x1, rows_h,
+         "samples, relative to the old median");
+    axis(f, bar_lim, bar_x0, bar_x1, rows_h,
+         "change of the median, 95% interval");
+    for (i = 0; i < n; i++)
+        row(f, &rows[i], i, strip_lim, bar_lim);
+    legend(f, rows_h - 8);
     for (i = 0; i < nfam; i++)
     {
-        const prof_result_file * rf = old != NULL ? old : new_;
-        const prof_result_file * files[2];
         const char * name = rf->series[fam[i]].name;
-        files[0] = old;
-        files[1] = new_;
         chart(f, 20 + (i % 2) * (CHART_W + CHART_GAP),
               rows_h + (i / 2) * (CHART_H + CHART_GAP), name,
               family_len(name), files);
@@ -323,31 +423,20 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
     fputs("</svg>\n", f);
 }
 
-int prof_impl_plot_write(const char * path, int html,
+int prof_impl_plot_write(const char * path, prof_plot_format format,
                          const prof_plot_row * rows, int n,
                          const prof_result_file * old,
                          const prof_result_file * new_)
 {
-    FILE * f = fopen(path, "w");
-    int bad;
-
-    if (f == NULL)
-    {
-        prof_impl_warn("cannot write %s: %s", path, strerror(errno));
+    prof_impl_outfile o;
+    if (prof_impl_outfile_open(&o, path) != 0)
         return -1;
-    }
-    if (html)
+    if (format == PROF_PLOT_HTML)
         fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
               "<title>prof-compare</title></head>\n"
-              "<body style=\"margin:0;background:white\">\n", f);
-    draw(f, rows, n, old, new_);
-    if (html)
-        fputs("</body></html>\n", f);
-    bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-    {
-        prof_impl_warn("cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+              "<body style=\"margin:0;background:white\">\n", o.f);
+    draw(o.f, rows, n, old, new_);
+    if (format == PROF_PLOT_HTML)
+        fputs("</body></html>\n", o.f);
+    return prof_impl_outfile_commit(&o);
 }

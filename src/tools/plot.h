@@ -14,13 +14,18 @@ typedef struct
     prof_verdict verdict;
 } prof_plot_row;
 
+/* What prof_impl_plot_write writes: an SVG picture, or the same picture in
+   a self-contained HTML page. */
+typedef enum { PROF_PLOT_SVG, PROF_PLOT_HTML } prof_plot_format;
+
 /* Write rows[0..n-1] to path: a strip plot of each benchmark's samples
    relative to the old median, and the change of the median as a bar with
    its 95% interval; then, for each family of benchmarks run with a
    complexity N in old or new (NULL: none), time against N on log-log axes
-   with each file's fitted curve. html != 0 wraps the SVG in an HTML page.
-   Returns 0, or -1 with a profiler: message (unwritable path, full disk). */
-int prof_impl_plot_write(const char * path, int html,
+   with each file's fitted curve. The file is written through outfile.c: a
+   failure leaves an existing file whole. Returns 0, or -1 with a profiler:
+   message (unwritable path, full disk). */
+int prof_impl_plot_write(const char * path, prof_plot_format format,
                          const prof_plot_row * rows, int n,
                          const prof_result_file * old,
                          const prof_result_file * new_);

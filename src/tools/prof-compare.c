@@ -8,16 +8,29 @@
 */
 #include "../internal.h"
 #include "compare.h"
+#include "compare_run.h"
 #include "plot.h"
 
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static const char usage[] =
+#ifndef PROFILER_VERSION
+# define PROFILER_VERSION "unknown"
+#endif
+
+/* The exit statuses (documented in --help). */
+enum { EXIT_PASS = 0, EXIT_REGRESSION = 1, EXIT_BAD_INPUT = 2,
+       EXIT_UNDECIDED = 3 };
+
+static const char usage_head[] =
 "usage: prof-compare [options] OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]\n"
+"       prof-compare --run [--pairs=N] [--max-time=S] [--keep=DIR] [options]\n"
+"                    'OLD COMMAND' 'NEW COMMAND'\n"
 "Compares the benchmarks the result files have in common (this library's\n"
 "JSON or Google Benchmark's --benchmark_format=json, with repetitions).\n"
 "One file a side: the two runs' epochs (repetitions) are compared with the\n"
@@ -26,18 +39,28 @@ static const char usage[] =
 "alternately old, new, old, new, ...): each run gives one figure per\n"
 "benchmark, and the runs are compared with each other, paired by position\n"
 "(sign test on new/old) when both sides have as many files.\n"
-"  --alpha=P        significance level of the test (0.05)\n"
-"  --noise=PCT      smaller changes are never called significant (2)\n"
-"  --threshold=PCT  exit 1 if a benchmark is significantly slower by more\n"
-"                   than PCT percent (default: report only, exit 0)\n"
-"  --statistic=S    a run's figure with several files a side: min (default:\n"
-"                   noise only adds time, so it varies least between runs)\n"
-"                   or median of its epochs\n"
-"  --filter=REGEX   only benchmarks whose name matches (POSIX ERE)\n"
-"  --svg=FILE       also draw the samples and the changes as SVG\n"
-"  --html=FILE      the same picture in a self-contained HTML page\n"
-"Exit: 0 no regression beyond the threshold, 1 regression, 2 bad input\n"
-"or a report that could not be written.\n";
+"With --run, the two commands (shell command lines) are run alternately,\n"
+"old, new, new, old, old, new, ..., each run writing one result file, and\n"
+"the runs are compared as several files a side, paired. \"{out}\" in a\n"
+"command is replaced by the file's path (Google Benchmark:\n"
+"--benchmark_out={out} --benchmark_out_format=json); without it the\n"
+"command gets PROFILER_OUT=path and PROFILER_FORMAT=json in its environment,\n"
+"which this library's benchmark programs honour. Their output is dropped;\n"
+"a command that fails stops the runs (exit 2).\n"
+"Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
+
+static const char usage_tail[] =
+"Exit status:\n"
+"  0  no benchmark significantly slower by more than the threshold (or no\n"
+"     --threshold: report only)\n"
+"  1  a regression: some benchmark significantly slower by more than the\n"
+"     threshold\n"
+"  2  bad input: bad options, unreadable or invalid files, no benchmark in\n"
+"     common, an output that is also an input, a report or picture that\n"
+"     could not be written, a --run command that failed or was not found\n"
+"  3  the gate cannot decide (with --threshold): some benchmark has too few\n"
+"     samples or pairs of runs for --alpha, and none regressed; the report\n"
+"     says how many are needed\n";
 
 enum { MAX_FILES = 256 };
 
@@ -46,50 +69,401 @@ typedef struct
 {
     const char * paths[MAX_FILES];
     prof_result_file files[MAX_FILES];
-    int count;
+    int npaths, count;           /* paths given, files loaded */
 } side_t;
 
-static int parse_percent(const char * arg, const char * name, double * out)
+/* A run's figure when there are several files a side. */
+typedef enum { STATISTIC_MIN, STATISTIC_MEDIAN } statistic;
+
+/* What main parsed from the command line. */
+typedef struct
+{
+    double alpha, noise, threshold;      /* threshold < 0: report only */
+    statistic stat;
+    const char * filter, * svg, * html;
+    int run;                             /* --run: lists are commands */
+    int run_options;                     /* --pairs, --max-time, --keep */
+    prof_run_plan plan;
+    char * lists[2];
+    regex_t re;
+    int have_re;
+} options;
+
+/* ---- the command line ------------------------------------------------------- */
+
+/* A number in [lo, hi) (lo included when closed): 0, or -1 after a
+   message naming the option. */
+static int parse_number(const char * name, const char * arg, double lo,
+                        int closed, double hi, const char * what, double * out)
 {
     char * end;
     double v = strtod(arg, &end);
-    if (end == arg || *end != '\0' || !(v >= 0.0 && v < 1e6))
+    if (end == arg || *end != '\0' || !(closed ? v >= lo : v > lo) || !(v < hi))
     {
-        prof_impl_warn("prof-compare: %s=%s: a number of percent >= 0 is "
-                       "expected", name, arg);
+        prof_impl_warn("prof-compare: %s=%s: %s is expected", name, arg, what);
         return -1;
     }
-    *out = v / 100.0;
+    *out = v;
     return 0;
 }
 
-/* Split a comma-separated list of paths (in place) and load each file. */
-static int load_side(char * list, side_t * side)
+static int set_alpha(options * o, const char * name, const char * v)
 {
-    char err[256], * p = list;
-    side->count = 0;
+    return parse_number(name, v, 0.0, 0, 1.0, "a number in (0, 1)", &o->alpha);
+}
+
+static int set_percent(const char * name, const char * v, double * out)
+{
+    if (parse_number(name, v, 0.0, 1, 1e6, "a number of percent >= 0", out))
+        return -1;
+    *out /= 100.0;
+    return 0;
+}
+
+static int set_noise(options * o, const char * name, const char * v)
+{
+    return set_percent(name, v, &o->noise);
+}
+
+static int set_threshold(options * o, const char * name, const char * v)
+{
+    return set_percent(name, v, &o->threshold);
+}
+
+static int set_statistic(options * o, const char * name, const char * v)
+{
+    if (strcmp(v, "min") != 0 && strcmp(v, "median") != 0)
+    {
+        prof_impl_warn("prof-compare: %s=%s: min or median is expected", name, v);
+        return -1;
+    }
+    o->stat = strcmp(v, "min") == 0 ? STATISTIC_MIN : STATISTIC_MEDIAN;
+    return 0;
+}
+
+static int set_run(options * o, const char * name, const char * v)
+{
+    (void) name;
+    (void) v;
+    o->run = 1;
+    return 0;
+}
+
+static int set_pairs(options * o, const char * name, const char * v)
+{
+    double n;
+    if (parse_number(name, v, 1.0, 1, PROF_RUN_MAX_PAIRS + 1,
+                     "a whole number of pairs from 1 to 256", &n) != 0)
+        return -1;
+    if (n != (int) n)
+    {
+        prof_impl_warn("prof-compare: %s=%s: a whole number of pairs from 1 to "
+                       "256 is expected", name, v);
+        return -1;
+    }
+    o->plan.pairs = (int) n;
+    o->run_options = 1;
+    return 0;
+}
+
+static int set_max_time(options * o, const char * name, const char * v)
+{
+    o->run_options = 1;
+    return parse_number(name, v, 0.0, 0, 1e9, "a number of seconds > 0",
+                        &o->plan.max_time_s);
+}
+
+static int set_keep(options * o, const char * name, const char * v)
+{
+    (void) name;
+    o->plan.keep_dir = v;
+    o->run_options = 1;
+    return 0;
+}
+
+/* An option: its name, the word for its value (NULL: none), its help,
+   which ends with the default in parentheses, and what it sets: set's
+   work, or else the text field at offset text (0: none, --help and
+   --version). */
+typedef struct
+{
+    const char * name, * value, * help;
+    int (*set)(options * o, const char * name, const char * value);
+    size_t text;
+} option;
+#define TEXT(field) NULL, offsetof(options, field)
+
+static const option option_table[] = {
+    { "--alpha", "P", "significance level of the test (0.05)", set_alpha, 0 },
+    { "--noise", "PCT", "smaller changes are never called significant (2)",
+      set_noise, 0 },
+    { "--threshold", "PCT", "exit 1 if a benchmark is significantly slower by "
+      "more than PCT percent, 3 if the files cannot tell (default: none, "
+      "report only, exit 0)", set_threshold, 0 },
+    { "--statistic", "S", "a run's figure with several files a side: min (noise "
+      "only adds time, so it varies least between runs) or median of its "
+      "epochs (min)", set_statistic, 0 },
+    { "--filter", "REGEX", "only benchmarks whose name matches, POSIX ERE "
+      "(default: all)", TEXT(filter) },
+    { "--svg", "FILE", "also draw the samples and the changes as SVG "
+      "(default: none)", TEXT(svg) },
+    { "--html", "FILE", "the same picture in a self-contained HTML page "
+      "(default: none)", TEXT(html) },
+    { "--run", NULL, "the two arguments are commands to run alternately, not "
+      "result files (default: off)", set_run, 0 },
+    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", set_pairs, 0 },
+    { "--max-time", "S", "with --run: start no new pair after S seconds "
+      "(default: none)", set_max_time, 0 },
+    { "--keep", "DIR", "with --run: keep the result files in DIR, as "
+      "old-01.json, new-01.json, ... (made if missing; default: removed)",
+      set_keep, 0 },
+    { "--help", NULL, "print this help and exit", NULL, 0 },
+    { "--version", NULL, "print the version and exit", NULL, 0 },
+};
+enum { NOPTIONS = sizeof option_table / sizeof option_table[0] };
+
+/* The help: usage, every option with its default, the exit statuses. */
+static void print_usage(FILE * f)
+{
+    size_t i;
+    fputs(usage_head, f);
+    for (i = 0; i < NOPTIONS; i++)
+    {
+        const option * op = &option_table[i];
+        const char * h = op->help;
+        char flag[32];
+        int col = 20;
+        snprintf(flag, sizeof flag, "%s%s%s", op->name, op->value ? "=" : "",
+                 op->value ? op->value : "");
+        fprintf(f, "  %-17s ", flag);
+        while (*h != '\0')             /* the help, word-wrapped at 78 */
+        {
+            int n = (int) strcspn(h, " ");
+            if (col > 20 && col + 1 + n > 78)
+            {
+                fprintf(f, "\n%20s", "");
+                col = 20;
+            }
+            else if (col > 20)
+                fputc(' ', f), col++;
+            fprintf(f, "%.*s", n, h);
+            col += n;
+            h += n + (h[n] == ' ');
+        }
+        fputc('\n', f);
+    }
+    fputs(usage_tail, f);
+}
+
+/* Apply the option in argv[*i] (with its value from "=VALUE" or from the
+   next word): 0, 1 when it asks to exit 0 (help, version), -1 bad. */
+static int apply_option(int argc, char ** argv, int * i, options * o)
+{
+    const char * a = argv[*i], * eq = strchr(a, '='), * value = NULL;
+    size_t len = eq != NULL ? (size_t) (eq - a) : strlen(a), k;
+    for (k = 0; k < NOPTIONS; k++)
+        if (strlen(option_table[k].name) == len
+            && strncmp(option_table[k].name, a, len) == 0)
+            break;
+    if (k == NOPTIONS)
+    {
+        prof_impl_warn("prof-compare: unknown option %s (see --help)", a);
+        return -1;
+    }
+    if (option_table[k].value == NULL)
+    {
+        if (eq != NULL)
+        {
+            prof_impl_warn("prof-compare: %.*s takes no value", (int) len, a);
+            return -1;
+        }
+        if (option_table[k].set != NULL)
+            return option_table[k].set(o, option_table[k].name, NULL);
+        if (strcmp(option_table[k].name, "--help") == 0)
+            print_usage(stdout);
+        else
+            printf("prof-compare (profiler) %s\n", PROFILER_VERSION);
+        return 1;
+    }
+    value = eq != NULL ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+    if (value == NULL)
+    {
+        prof_impl_warn("prof-compare: %s needs a value: %s=%s", a, a,
+                       option_table[k].value);
+        return -1;
+    }
+    if (option_table[k].set == NULL)
+    {
+        *(const char **) ((char *) o + option_table[k].text) = value;
+        return 0;
+    }
+    return option_table[k].set(o, option_table[k].name, value) != 0 ? -1 : 0;
+}
+
+static int parse_options(int argc, char ** argv, options * o)
+{
+    int i, nlists = 0, rc, options_end = 0;
+    memset(o, 0, sizeof *o);
+    o->alpha = 0.05;
+    o->noise = 0.02;
+    o->threshold = -1.0;
+    o->stat = STATISTIC_MIN;
+    o->plan.pairs = 12;
+    o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
+    for (i = 1; i < argc; i++)
+    {
+        const char * a = argv[i];
+        if (!options_end && strcmp(a, "--") == 0)
+            options_end = 1;
+        else if (!options_end && strcmp(a, "-h") == 0)
+        {
+            print_usage(stdout);
+            return 1;
+        }
+        else if (!options_end && a[0] == '-' && a[1] == '-')
+        {
+            if ((rc = apply_option(argc, argv, &i, o)) != 0)
+                return rc;
+        }
+        else if (nlists < 2)
+            o->lists[nlists++] = argv[i];
+        else
+        {
+            prof_impl_warn("prof-compare: more than two sides given (several "
+                           "files a side are separated by commas)");
+            return -1;
+        }
+    }
+    if (nlists != 2)
+    {
+        prof_impl_warn("prof-compare: two %s expected, old and new (see "
+                       "--help)", o->run ? "commands" : "sides");
+        return -1;
+    }
+    if (!o->run && o->run_options)
+    {
+        prof_impl_warn("prof-compare: --pairs, --max-time and --keep go with "
+                       "--run");
+        return -1;
+    }
+    return 0;
+}
+
+/* Split a comma-separated list of paths (in place) into the side: 0, or
+   -1 after a message. */
+static int split_side(char * list, side_t * side)
+{
+    char * p = list;
+    side->npaths = 0;
     for (;;)
     {
         char * comma = strchr(p, ',');
         if (comma != NULL)
             *comma = '\0';
         if (*p == '\0')
-            prof_impl_warn("prof-compare: an empty file name in \"%s\"", list);
-        else if (side->count == MAX_FILES)
-            prof_impl_warn("prof-compare: more than %d files a side", MAX_FILES);
-        else if (prof_impl_results_load(p, &side->files[side->count], err,
-                                        sizeof err) != 0)
-            prof_impl_warn("prof-compare: %s: %s", p, err);
-        else
         {
-            side->paths[side->count++] = p;
-            if (comma == NULL)
-                return 0;
-            p = comma + 1;
-            continue;
+            prof_impl_warn("prof-compare: an empty file name in \"%s\"", list);
+            return -1;
         }
+        if (side->npaths == MAX_FILES)
+        {
+            prof_impl_warn("prof-compare: more than %d files a side", MAX_FILES);
+            return -1;
+        }
+        side->paths[side->npaths++] = p;
+        if (comma == NULL)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+/* Load the side's files: 0, or -1 after a message naming the file. */
+static int load_side(side_t * side)
+{
+    char err[256];
+    for (side->count = 0; side->count < side->npaths; side->count++)
+        if (prof_impl_results_load(side->paths[side->count],
+                                   &side->files[side->count], err,
+                                   sizeof err) != 0)
+        {
+            prof_impl_warn("prof-compare: %s: %s", side->paths[side->count], err);
+            return -1;
+        }
+    return 0;
+}
+
+/* The directory of path made absolute (symbolic links resolved) and its
+   last component, in buf: 0, or -1 if the directory does not exist. */
+static int canonical(const char * path, char * buf, size_t size)
+{
+    const char * slash = strrchr(path, '/');
+    char dir[4096], * real;
+    int n = slash == NULL ? 1 : slash == path ? 1 : (int) (slash - path);
+    snprintf(dir, sizeof dir, "%.*s", n, slash == NULL ? "." : path);
+    if ((real = realpath(dir, NULL)) == NULL)
+        return -1;
+    snprintf(buf, size, "%s/%s", real, slash == NULL ? path : slash + 1);
+    free(real);
+    return 0;
+}
+
+/* Two outputs that would be one file, existing or not. */
+static int same_target(const char * a, const char * b)
+{
+    char ca[8192], cb[8192];
+    if (strcmp(a, b) == 0 || prof_impl_same_file(a, b))
+        return 1;
+    return canonical(a, ca, sizeof ca) == 0 && canonical(b, cb, sizeof cb) == 0
+        && strcmp(ca, cb) == 0;
+}
+
+/* An output that would be a result file kept by --run: its name, else
+   NULL. */
+static const char * kept_clash(const options * o, const char * out,
+                               char * buf, size_t size)
+{
+    int side, p;
+    for (side = 0; o->run && o->plan.keep_dir && side < 2; side++)
+        for (p = 1; p <= o->plan.pairs; p++)
+        {
+            prof_impl_run_kept_name(o->plan.keep_dir, side, p, buf, size);
+            if (same_target(out, buf))
+                return buf;
+        }
+    return NULL;
+}
+
+/* No output may be an input (it would be replaced), a result file kept by
+   --run, or the other output: 0, or -1 after a message. */
+static int check_outputs(const options * o, const side_t sides[2])
+{
+    const char * outs[2], * names[2] = { "--svg", "--html" }, * in;
+    char kept[4200];
+    int i, j, k;
+    outs[0] = o->svg;
+    outs[1] = o->html;
+    for (k = 0; k < 2; k++)
+        for (i = 0; outs[k] != NULL && i < 2; i++)
+            for (j = 0; j <= sides[i].npaths; j++)
+            {
+                in = j < sides[i].npaths ? sides[i].paths[j] : NULL;
+                if (in != NULL ? prof_impl_same_file(outs[k], in)
+                    : (in = kept_clash(o, outs[k], kept, sizeof kept)) != NULL)
+                {
+                    prof_impl_warn("prof-compare: %s=%s is the %s file %s: "
+                                   "refused (it would be replaced)", names[k],
+                                   outs[k], j < sides[i].npaths ? "input"
+                                   : "kept result", in);
+                    return -1;
+                }
+            }
+    if (outs[0] != NULL && outs[1] != NULL && same_target(outs[0], outs[1]))
+    {
+        prof_impl_warn("prof-compare: --svg and --html name the same file %s",
+                       outs[0]);
         return -1;
     }
+    return 0;
 }
 
 static void free_side(side_t * side)
@@ -100,29 +474,21 @@ static void free_side(side_t * side)
     side->count = 0;
 }
 
-static const prof_series * find(const prof_result_file * f, const char * name)
-{
-    int i;
-    for (i = 0; i < f->count; i++)
-        if (strcmp(f->series[i].name, name) == 0)
-            return &f->series[i];
-    return NULL;
-}
-
 /* With several files a side: a series whose samples are one figure per
-   file (median or min of its samples). 0, or -1 if a file lacks name. */
-static int gather(const side_t * side, const char * name, int use_min,
+   file (median or min of its samples). 0, or -1 if a file lacks name (or
+   out of memory). */
+static int gather(const side_t * side, const char * name, statistic stat,
                   prof_series * out)
 {
     int i, j;
     memset(out, 0, sizeof *out);
     out->name = (char *) name;
-    out->samples_ns = (double *) malloc((size_t) side->count * sizeof(double));
+    out->samples_ns = (double *) malloc(2 * (size_t) side->count * sizeof(double));
     if (out->samples_ns == NULL)
         return -1;
     for (i = 0; i < side->count; i++)
     {
-        const prof_series * s = find(&side->files[i], name);
+        const prof_series * s = prof_impl_results_find(&side->files[i], name);
         double fig;
         if (s == NULL)
         {
@@ -131,268 +497,330 @@ static int gather(const side_t * side, const char * name, int use_min,
             return -1;
         }
         fig = s->median_ns;
-        if (use_min && s->count > 0)
+        if (stat == STATISTIC_MIN && s->count > 0)
             for (fig = s->samples_ns[0], j = 1; j < s->count; j++)
                 fig = fmin(fig, s->samples_ns[j]);
         out->samples_ns[out->count++] = fig;
     }
+    /* the second half is scratch space for the median */
+    memcpy(out->samples_ns + out->count, out->samples_ns,
+           (size_t) out->count * sizeof *out->samples_ns);
+    out->median_ns = prof_impl_median(out->samples_ns + out->count, out->count);
+    return 0;
+}
+
+/* The comparison as it is built, row by row. */
+typedef struct
+{
+    side_t sides[2];
+    int multi, paired;
+    prof_plot_row * rows;
+    prof_series * gathered;          /* two per row with several files */
+    int nrows, common, regressions, unsure;
+} comparison;
+
+static int selected(const options * o, const char * name)
+{
+    return !o->have_re || regexec(&o->re, name, 0, NULL, 0) == 0;
+}
+
+/* The two series to compare for name (one file a side: the files' own;
+   several: one figure per file, gathered into c->gathered), or 0 when
+   name is not on both sides. */
+static int pick(comparison * c, const options * o, const prof_series * a,
+                const prof_series ** pa, const prof_series ** pb)
+{
+    prof_series * ga = &c->gathered[2 * c->nrows], * gb = ga + 1;
+    int ok_a, ok_b;
+    if (!c->multi)
     {
-        double * tmp = (double *) malloc((size_t) out->count * sizeof *tmp);
-        if (tmp == NULL)
-            return -1;
-        memcpy(tmp, out->samples_ns, (size_t) out->count * sizeof *tmp);
-        out->median_ns = prof_impl_median(tmp, out->count);
-        free(tmp);
+        *pa = a;
+        *pb = prof_impl_results_find(&c->sides[1].files[0], a->name);
+        return *pb != NULL;
+    }
+    ok_a = gather(&c->sides[0], a->name, o->stat, ga) == 0;
+    ok_b = gather(&c->sides[1], a->name, o->stat, gb) == 0;
+    if (!ok_a || !ok_b)
+    {
+        if (ok_b || prof_impl_results_find(&c->sides[1].files[0], a->name))
+            printf("| %s | | | | | | missing in some runs |\n", a->name);
+        free(ga->samples_ns);
+        free(gb->samples_ns);
+        ga->samples_ns = gb->samples_ns = NULL;
+        return 0;
+    }
+    *pa = ga;
+    *pb = gb;
+    return 1;
+}
+
+/* Compare old a with new b, print the row and keep it for the pictures. */
+static void compare_row(comparison * c, const options * o,
+                        const prof_series * a, const prof_series * b)
+{
+    prof_verdict v;
+    char t0[32], t1[32], ci[64], change[32];
+    int regression;
+
+    c->common++;
+    if (c->paired)
+        prof_impl_compare_paired(a, b, o->alpha, o->noise, &v);
+    else
+        prof_impl_compare(a, b, o->alpha, o->noise, &v);
+    prof_impl_format_ns(t0, sizeof t0, a->median_ns);
+    prof_impl_format_ns(t1, sizeof t1, b->median_ns);
+    if (isnan(v.ci_low))
+        snprintf(ci, sizeof ci, "n/a");
+    else
+        snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
+                 100.0 * v.ci_high);
+    regression = v.verdict == PROF_VERDICT_SLOWER && o->threshold >= 0.0
+              && v.change > o->threshold;
+    c->unsure += v.verdict == PROF_VERDICT_UNSURE;
+    c->regressions += regression;
+    if (isnan(v.change))
+        snprintf(change, sizeof change, "n/a");
+    else
+        snprintf(change, sizeof change, "%+.1f%%", 100.0 * v.change);
+    printf("| %s | %s | %s | %s | %s | %.3g | %s%s |\n", a->name, t0, t1,
+           change, ci, v.p, prof_impl_verdict_name(v.verdict),
+           regression ? " (regression)" : "");
+    c->rows[c->nrows].old = a;
+    c->rows[c->nrows].new_ = b;
+    c->rows[c->nrows].verdict = v;
+    c->nrows++;
+}
+
+/* The table: one row per benchmark of the old side's first file. */
+static int compare_all(comparison * c, const options * o)
+{
+    const prof_result_file * first = &c->sides[0].files[0];
+    int i;
+    c->rows = (prof_plot_row *) calloc((size_t) first->count + 1,
+                                       sizeof *c->rows);
+    c->gathered = (prof_series *) calloc(2 * (size_t) first->count + 2,
+                                         sizeof *c->gathered);
+    if (c->rows == NULL || c->gathered == NULL)
+    {
+        prof_impl_warn("prof-compare: out of memory");
+        return -1;
+    }
+    if (c->multi)
+        printf("%d run(s) against %d, %s, %s of each run's epochs\n\n",
+               c->sides[0].count, c->sides[1].count,
+               c->paired ? "paired by position (sign test)"
+                         : "unpaired (U test)", o->stat == STATISTIC_MIN ? "min" : "median");
+    printf("| benchmark | old | new | change | 95%% interval | p | verdict |\n");
+    printf("|:--|--:|--:|--:|--:|--:|:--|\n");
+    for (i = 0; i < first->count; i++)
+    {
+        const prof_series * a, * b;
+        if (selected(o, first->series[i].name)
+            && pick(c, o, &first->series[i], &a, &b))
+            compare_row(c, o, a, b);
     }
     return 0;
 }
 
-int main(int argc, char ** argv)
+/* Benchmarks of one side only (judged on each side's first file). */
+static void one_sided(const comparison * c, const options * o)
 {
-    double alpha = 0.05, noise = 0.02, threshold = -1.0;
-    char * lists[2] = { NULL, NULL };
-    const char * filter = NULL, * svg = NULL, * html = NULL;
-    static side_t sides[2];
-    prof_plot_row * rows = NULL;
-    prof_series * gathered = NULL;
-    regex_t re;
-    int i, nlists = 0, common = 0, regressions = 0, rc = 0, nrows = 0;
-    int unsure = 0, use_min = 1, multi, paired;
-
-    for (i = 1; i < argc; i++)
-    {
-        const char * a = argv[i];
-        if (strncmp(a, "--alpha=", 8) == 0)
-        {
-            char * end;
-            alpha = strtod(a + 8, &end);
-            if (end == a + 8 || *end != '\0' || !(alpha > 0.0 && alpha < 1.0))
-            {
-                prof_impl_warn("prof-compare: --alpha=%s: a number in (0, 1) "
-                               "is expected", a + 8);
-                return 2;
-            }
-        }
-        else if (strncmp(a, "--noise=", 8) == 0)
-        {
-            if (parse_percent(a + 8, "--noise", &noise) != 0)
-                return 2;
-        }
-        else if (strncmp(a, "--threshold=", 12) == 0)
-        {
-            if (parse_percent(a + 12, "--threshold", &threshold) != 0)
-                return 2;
-        }
-        else if (strcmp(a, "--statistic=median") == 0)
-            use_min = 0;
-        else if (strcmp(a, "--statistic=min") == 0)
-            use_min = 1;
-        else if (strncmp(a, "--filter=", 9) == 0)
-            filter = a + 9;
-        else if (strncmp(a, "--svg=", 6) == 0)
-            svg = a + 6;
-        else if (strncmp(a, "--html=", 7) == 0)
-            html = a + 7;
-        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-        {
-            fputs(usage, stdout);
-            return 0;
-        }
-        else if (a[0] == '-' && a[1] == '-')
-        {
-            prof_impl_warn("prof-compare: unknown option %s", a);
-            fputs(usage, stderr);
-            return 2;
-        }
-        else if (nlists < 2)
-            lists[nlists++] = argv[i];
-        else
-        {
-            prof_impl_warn("prof-compare: more than two sides given (several "
-                           "files a side are separated by commas)");
-            return 2;
-        }
-    }
-    if (nlists != 2)
-    {
-        fputs(usage, stderr);
-        return 2;
-    }
-    if (filter != NULL && regcomp(&re, filter, REG_EXTENDED | REG_NOSUB) != 0)
-    {
-        prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
-                       "expression", filter);
-        return 2;
-    }
-    for (i = 0; i < 2; i++)
-        if (load_side(lists[i], &sides[i]) != 0)
-        {
-            free_side(&sides[0]);
-            free_side(&sides[1]);
-            if (filter != NULL)
-                regfree(&re);
-            return 2;
-        }
-    multi = sides[0].count > 1 || sides[1].count > 1;
-    paired = multi && sides[0].count == sides[1].count;
-
-    {
-        const prof_result_file * first = &sides[0].files[0];
-        rows = (prof_plot_row *) calloc((size_t) first->count + 1, sizeof *rows);
-        gathered = (prof_series *) calloc(2 * (size_t) first->count + 2,
-                                          sizeof *gathered);
-        if (rows == NULL || gathered == NULL)
-        {
-            prof_impl_warn("prof-compare: out of memory");
-            rc = 2;
-            goto out;
-        }
-        if (multi)
-            printf("%d run(s) against %d, %s, %s of each run's epochs\n\n",
-                   sides[0].count, sides[1].count,
-                   paired ? "paired by position (sign test)"
-                          : "unpaired (U test)", use_min ? "min" : "median");
-        printf("| benchmark | old | new | change | 95%% interval | p | verdict |\n");
-        printf("|:--|--:|--:|--:|--:|--:|:--|\n");
-        for (i = 0; i < first->count; i++)
-        {
-            const char * name = first->series[i].name;
-            const prof_series * a = &first->series[i], * b;
-            prof_series * ga = &gathered[2 * nrows], * gb = ga + 1;
-            prof_verdict v;
-            char t0[32], t1[32], ci[64];
-
-            if (filter != NULL && regexec(&re, name, 0, NULL, 0) != 0)
-                continue;
-            if (multi)
-            {
-                int ok_a = gather(&sides[0], name, use_min, ga) == 0;
-                int ok_b = gather(&sides[1], name, use_min, gb) == 0;
-                if (!ok_a || !ok_b)
-                {
-                    if (ok_b || find(&sides[1].files[0], name) != NULL)
-                        printf("| %s | | | | | | missing in some runs |\n", name);
-                    free(ga->samples_ns);
-                    free(gb->samples_ns);
-                    ga->samples_ns = gb->samples_ns = NULL;
-                    continue;
-                }
-                a = ga;
-                b = gb;
-            }
-            else if ((b = find(&sides[1].files[0], name)) == NULL)
-                continue;
-            common++;
-            if (paired)
-                prof_impl_compare_paired(a, b, alpha, noise, &v);
-            else
-                prof_impl_compare(a, b, alpha, noise, &v);
-            prof_impl_format_ns(t0, sizeof t0, a->median_ns);
-            prof_impl_format_ns(t1, sizeof t1, b->median_ns);
-            if (isnan(v.ci_low))
-                snprintf(ci, sizeof ci, "n/a");
-            else
-                snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
-                         100.0 * v.ci_high);
-            unsure += v.verdict == PROF_VERDICT_UNSURE;
-            if (v.verdict == PROF_VERDICT_SLOWER && threshold >= 0.0
-                && v.change > threshold)
-                regressions++;
-            printf("| %s | %s | %s | %+.1f%% | %s | %.3g | %s%s |\n", name, t0,
-                   t1, 100.0 * v.change, ci, v.p,
-                   prof_impl_verdict_name(v.verdict),
-                   v.verdict == PROF_VERDICT_SLOWER && threshold >= 0.0
-                       && v.change > threshold ? " (regression)" : "");
-            rows[nrows].old = a;
-            rows[nrows].new_ = b;
-            rows[nrows].verdict = v;
-            nrows++;
-        }
-    }
-    /* Benchmarks of one side only (judged on each side's first file). */
+    int i, j;
     for (i = 0; i < 2; i++)
     {
-        const prof_result_file * f = &sides[i].files[0];
-        int j;
+        const prof_result_file * f = &c->sides[i].files[0];
         for (j = 0; j < f->count; j++)
-        {
-            if (filter != NULL && regexec(&re, f->series[j].name, 0, NULL, 0) != 0)
-                continue;
-            if (find(&sides[1 - i].files[0], f->series[j].name) == NULL)
+            if (selected(o, f->series[j].name)
+                && !prof_impl_results_find(&c->sides[1 - i].files[0],
+                                           f->series[j].name))
                 printf("| %s | %s | %s | | | | only in %s |\n",
                        f->series[j].name, i == 0 ? "x" : "", i == 1 ? "x" : "",
-                       sides[i].paths[0]);
-        }
+                       c->sides[i].paths[0]);
     }
+}
 
-    if (unsure > 0)
+/* How many samples (or pairs) a side alpha needs, for benchmarks that had
+   too few. */
+static void explain_unsure(const comparison * c, const options * o)
+{
+    int i, k = 1;
+    if (c->unsure == 0)
+        return;
+    if (c->paired)
     {
-        if (paired)
-        {
-            int k = 1;
-            while (!(2.0 / pow(2.0, k) < alpha) && k < 60)
-                k++;
-            printf("\n%d benchmark(s) have too few pairs of runs to tell at "
-                   "alpha %g: at least %d a side are needed\n", unsure, alpha, k);
-        }
-        else
-        {
-            /* The exact U test's smallest p with k samples a side is
-               2 / C(2k, k): say how many repetitions alpha needs. */
-            int k = 1;
-            double smallest = 1.0;
-            while (smallest >= alpha && k < 1000)
-            {
-                k++;
-                smallest = 2.0;
-                for (i = 1; i <= k; i++)
-                    smallest = smallest * i / (k + i);
-            }
-            printf("\n%d benchmark(s) have too few samples to tell at alpha "
-                   "%g: at least %d per side are needed (Google Benchmark: "
-                   "--benchmark_repetitions=%d)\n", unsure, alpha, k, k);
-        }
+        while (!(2.0 / pow(2.0, k) < o->alpha) && k < 60)
+            k++;
+        printf("\n%d benchmark(s) have too few pairs of runs to tell at "
+               "alpha %g: at least %d a side are needed\n", c->unsure,
+               o->alpha, k);
+        return;
     }
-    if (common == 0)
+    {
+        /* The exact U test's smallest p with k samples a side is
+           2 / C(2k, k): say how many repetitions alpha needs. */
+        double smallest = 1.0;
+        while (smallest >= o->alpha && k < 1000)
+        {
+            k++;
+            smallest = 2.0;
+            for (i = 1; i <= k; i++)
+                smallest = smallest * i / (k + i);
+        }
+        printf("\n%d benchmark(s) have too few samples to tell at alpha "
+               "%g: at least %d per side are needed (Google Benchmark: "
+               "--benchmark_repetitions=%d)\n", c->unsure, o->alpha, k, k);
+    }
+}
+
+/* The pictures and the gate's verdict: the exit status. */
+static int conclude(const comparison * c, const options * o)
+{
+    int rc = EXIT_PASS;
+    if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
-                       sides[0].paths[0], sides[1].paths[0],
-                       filter ? " (after --filter)" : "");
-        rc = 2;
+                       c->sides[0].paths[0], c->sides[1].paths[0],
+                       o->filter ? " (after --filter)" : "");
+        return EXIT_BAD_INPUT;
     }
-    else
+    if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
+            c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
+        rc = EXIT_BAD_INPUT;
+    if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
+            c->rows, c->nrows, &c->sides[0].files[0],
+            &c->sides[1].files[0]) != 0)
+        rc = EXIT_BAD_INPUT;
+    if (rc != EXIT_PASS || o->threshold < 0.0)
+        return rc;
+    if (c->regressions > 0)
     {
-        if (svg != NULL && prof_impl_plot_write(svg, 0, rows, nrows,
-                &sides[0].files[0], &sides[1].files[0]) != 0)
-            rc = 2;
-        if (html != NULL && prof_impl_plot_write(html, 1, rows, nrows,
-                &sides[0].files[0], &sides[1].files[0]) != 0)
-            rc = 2;
-        if (rc == 0 && regressions > 0)
-        {
-            printf("\n%d benchmark(s) significantly slower by more than "
-                   "%.3g%% (alpha %.3g)\n", regressions, 100.0 * threshold,
-                   alpha);
-            rc = 1;
-        }
+        printf("\n%d benchmark(s) significantly slower by more than "
+               "%.3g%% (alpha %.3g)\n", c->regressions, 100.0 * o->threshold,
+               o->alpha);
+        return EXIT_REGRESSION;
     }
-out:
-    /* The report is the gate's evidence: a table lost to a full disk or a
-       closed pipe must not pass as "no regression". */
+    if (c->unsure > 0)
+    {
+        printf("\nthe gate cannot decide: %d benchmark(s) have too few %s "
+               "(exit %d)\n", c->unsure, c->paired ? "pairs of runs"
+               : "samples", EXIT_UNDECIDED);
+        return EXIT_UNDECIDED;
+    }
+    return EXIT_PASS;
+}
+
+/* The report is the gate's evidence: a table lost to a full disk or a
+   closed pipe must not pass as "no regression". */
+static int flush_report(int rc)
+{
     if (fflush(stdout) != 0 || ferror(stdout))
     {
         prof_impl_warn("prof-compare: cannot write the report: %s",
                        strerror(errno));
-        rc = 2;
+        return EXIT_BAD_INPUT;
     }
-    if (gathered != NULL)
-        for (i = 0; i < 2 * nrows; i++)
-            free(gathered[i].samples_ns);
-    free(gathered);
-    free(rows);
-    free_side(&sides[0]);
-    free_side(&sides[1]);
-    if (filter != NULL)
-        regfree(&re);
+    return rc;
+}
+
+static void release(comparison * c, options * o)
+{
+    int i;
+    if (c->gathered != NULL)
+        for (i = 0; i < 2 * c->nrows; i++)
+            free(c->gathered[i].samples_ns);
+    free(c->gathered);
+    free(c->rows);
+    free_side(&c->sides[0]);
+    free_side(&c->sides[1]);
+    if (o->have_re)
+        regfree(&o->re);
+}
+
+/* --run: the runs made, their files become the sides. 0, or -1 after a
+   message; a signal that interrupted the runs is raised again once the
+   files are cleaned up. */
+static int run_sides(options * o, comparison * c, prof_run_files * files)
+{
+    int side, p, rc;
+    o->plan.commands[PROF_OLD] = o->lists[0];
+    o->plan.commands[PROF_NEW] = o->lists[1];
+    rc = prof_impl_run_pairs(&o->plan, files);
+    if (prof_impl_run_keep(&o->plan, files) != 0)
+        rc = -1;
+    if (files->interrupted)
+    {
+        prof_impl_warn("prof-compare: interrupted (signal %d) after %d "
+                       "pair(s) of runs", files->interrupted, files->pairs);
+        prof_impl_run_clean(files);     /* and ends by the signal */
+        return -1;
+    }
+    if (rc == 0 && files->pairs == 0)
+    {
+        prof_impl_warn("prof-compare: no pair of runs within --max-time=%g",
+                       o->plan.max_time_s);
+        rc = -1;
+    }
+    for (side = 0; rc == 0 && side < 2; side++)
+    {
+        for (p = 0; p < files->pairs; p++)
+            c->sides[side].paths[p] = files->paths[side][p];
+        c->sides[side].npaths = files->pairs;
+    }
+    return rc;
+}
+
+/* The sides' files: split from the lists, or made by --run; then checked
+   against the outputs and loaded. 0, or -1 after a message. */
+static int load_sides(options * o, comparison * c, prof_run_files * files)
+{
+    int i, rc = 0;
+    if (o->run)
+        rc = check_outputs(o, c->sides) != 0 || run_sides(o, c, files) != 0;
+    for (i = 0; i < 2 && rc == 0 && !o->run; i++)
+        rc = split_side(o->lists[i], &c->sides[i]);
+    if (rc == 0)
+        rc = check_outputs(o, c->sides);
+    for (i = 0; i < 2 && rc == 0; i++)
+        rc = load_side(&c->sides[i]);
+    return rc != 0 ? -1 : 0;
+}
+
+int main(int argc, char ** argv)
+{
+    static comparison c;
+    static prof_run_files files;
+    options o;
+    int rc = parse_options(argc, argv, &o);
+
+    if (rc != 0)
+        return rc > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+    if (o.filter != NULL)
+    {
+        if (regcomp(&o.re, o.filter, REG_EXTENDED | REG_NOSUB) != 0)
+        {
+            prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
+                           "expression", o.filter);
+            return EXIT_BAD_INPUT;
+        }
+        o.have_re = 1;
+    }
+    rc = load_sides(&o, &c, &files);
+    if (rc == 0)
+    {
+        c.multi = c.sides[0].count > 1 || c.sides[1].count > 1;
+        c.paired = c.multi && c.sides[0].count == c.sides[1].count;
+        rc = compare_all(&c, &o);
+    }
+    if (rc == 0)
+    {
+        one_sided(&c, &o);
+        explain_unsure(&c, &o);
+        rc = conclude(&c, &o);
+    }
+    else
+        rc = EXIT_BAD_INPUT;
+    rc = flush_report(rc);
+    release(&c, &o);
+    prof_impl_run_clean(&files);
     return rc;
 }

@@ -1,0 +1,328 @@
+/*
+    prof-compare --run: the old and the new command run alternately (old,
+    new, new, old, old, new, ...) so that slow and fast phases of the
+    machine hit both sides alike; each run writes one result file into a
+    fresh work directory, which prof-compare then compares as several files
+    a side, paired by position. Commands run through /bin/sh -c with
+    src/tools/spawn.c: their output is dropped, their stderr kept for the
+    message when one fails.
+    SPDX-License-Identifier: MIT
+*/
+#include "../internal.h"
+#include "compare_run.h"
+#include "spawn.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char * side_name[2] = { "old", "new" };
+
+/* From prof_impl_run_pairs to prof_impl_run_clean, the signals that end a
+   run are caught (between the runs; spawn.c passes them on during one), so
+   that the work directory is removed before the process ends by them. */
+static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+enum { NENDING = sizeof ending / sizeof ending[0] };
+static struct sigaction before[NENDING];
+static volatile sig_atomic_t caught;
+static int catching;
+
+static void note_signal(int sig)
+{
+    caught = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    int i;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = note_signal;
+    sigemptyset(&sa.sa_mask);
+    caught = 0;
+    for (i = 0; i < NENDING; i++)
+        sigaction(ending[i], &sa, &before[i]);
+    catching = 1;
+}
+
+/* Restore the handlers; a signal caught meanwhile now ends the process. */
+static void release_signals(int sig)
+{
+    int i;
+    if (!catching)
+        return;
+    for (i = 0; i < NENDING; i++)
+        sigaction(ending[i], &before[i], NULL);
+    catching = 0;
+    if (sig != 0)
+    {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+static char * join(const char * a, const char * b)
+{
+    size_t n = strlen(a) + strlen(b) + 2;
+    char * s = (char *) malloc(n);
+    if (s != NULL)
+        snprintf(s, n, "%s/%s", a, b);
+    return s;
+}
+
+void prof_impl_run_kept_name(const char * keep_dir, int side, int pair,
+                             char * buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s-%02d.json", keep_dir, side_name[side], pair);
+}
+
+/* The command with each {out} replaced by path, quoted for the shell;
+   *used says whether there was one. NULL when out of memory. */
+static char * substitute(const char * cmd, const char * path, int * used)
+{
+    size_t n = strlen(cmd) + 1, q = 2, i;
+    const char * p;
+    char * out, * o;
+    for (i = 0; path[i]; i++)
+        q += path[i] == '\'' ? 4 : 1;
+    for (p = cmd; (p = strstr(p, "{out}")) != NULL; p += 5)
+        n += q;
+    *used = n != strlen(cmd) + 1;
+    if ((out = o = (char *) malloc(n)) == NULL)
+        return NULL;
+    for (p = cmd; *p; )
+    {
+        if (strncmp(p, "{out}", 5) != 0)
+        {
+            *o++ = *p++;
+            continue;
+        }
+        *o++ = '\'';                 /* 'it'\''s': quotes inside quotes */
+        for (i = 0; path[i]; i++)
+            if (path[i] == '\'')
+                memcpy(o, "'\\''", 4), o += 4;
+            else
+                *o++ = path[i];
+        *o++ = '\'';
+        p += 5;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* A fresh work directory: inside keep_dir (made if missing, so that kept
+   files are renamed, never copied), else in $TMPDIR or /tmp. */
+static char * make_work_dir(const char * keep_dir)
+{
+    const char * base = keep_dir ? keep_dir : getenv("TMPDIR");
+    char * dir;
+    if (base == NULL || *base == '\0')
+        base = "/tmp";
+    if (keep_dir != NULL && mkdir(keep_dir, 0777) != 0 && errno != EEXIST)
+    {
+        prof_impl_warn("prof-compare: --keep=%s: %s", keep_dir, strerror(errno));
+        return NULL;
+    }
+    dir = join(base, ".prof-compare-XXXXXX");
+    if (dir == NULL || mkdtemp(dir) == NULL)
+    {
+        prof_impl_warn("prof-compare: cannot make a work directory in %s: %s",
+                       base, dir ? strerror(errno) : "out of memory");
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+/* The last lines (at most about 2 KB) of the failed command's stderr. */
+static void show_stderr(const char * path)
+{
+    char buf[2048];
+    FILE * f = fopen(path, "r");
+    long size;
+    size_t n;
+    if (f == NULL)
+        return;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    fseek(f, size > (long) sizeof buf - 1 ? size - (long) sizeof buf + 1 : 0,
+          SEEK_SET);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (n > 0)
+        fprintf(stderr, "profiler: its stderr ended with:\n%s%s", buf,
+                buf[n - 1] == '\n' ? "" : "\n");
+}
+
+static void progress(const prof_run_plan * plan, int done, int side,
+                     double elapsed)
+{
+    if (plan->progress == PROF_PROGRESS_LINE)
+        fprintf(stderr, "\rprof-compare: run %d of %d (%s), %.1f s ",
+                done + 1, 2 * plan->pairs, side_name[side], elapsed);
+}
+
+/* 0 if the run went well and left a file; else -1 after a message. */
+static int check_run(const prof_run_plan * plan, int side, int ran,
+                     const prof_spawn_result * r, const char * path,
+                     const char * err_path)
+{
+    struct stat st;
+    char how[160];
+    if (plan->progress == PROF_PROGRESS_LINE)
+        fputs("\r\033[K", stderr);         /* the line goes before a message */
+    if (r->interrupted)
+        return -1;
+    if (ran != 0 || r->end != PROF_SPAWN_EXITED || r->status != 0)
+    {
+        prof_spawn_describe(r, how, sizeof how);
+        prof_impl_warn("prof-compare: the %s command failed (%s%s): %s",
+                       side_name[side], how, r->end == PROF_SPAWN_EXITED
+                       && r->status == 127 ? ": not found?" : "",
+                       plan->commands[side]);
+        show_stderr(err_path);
+        return -1;
+    }
+    if (stat(path, &st) != 0 || st.st_size == 0)
+    {
+        prof_impl_warn("prof-compare: the %s command wrote no result file "
+                       "(it is given as {out} in the command, else as "
+                       "PROFILER_OUT): %s", side_name[side], plan->commands[side]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Run side's command for pair (from 1): 0, or -1 after a message. */
+static int run_one(const prof_run_plan * plan, prof_run_files * files,
+                   int side, int pair)
+{
+    char name[32], env_out[4200], env_format[] = "PROFILER_FORMAT=json";
+    char sh[] = "/bin/sh", dash_c[] = "-c", * argv[4], * env[3];
+    char * path, * err_path = join(files->work, "stderr.txt"), * cmd = NULL;
+    prof_spawn_cmd c;
+    prof_spawn_result r;
+    int used = 0, rc = -1;
+
+    snprintf(name, sizeof name, "%s-%02d.json", side_name[side], pair);
+    path = join(files->work, name);
+    if (path != NULL && err_path != NULL)
+        cmd = substitute(plan->commands[side], path, &used);
+    if (cmd == NULL)
+        prof_impl_warn("prof-compare: out of memory");
+    else
+    {
+        snprintf(env_out, sizeof env_out, "PROFILER_OUT=%s", path);
+        env[0] = env_out;
+        env[1] = env_format;
+        env[2] = NULL;
+        argv[0] = sh; argv[1] = dash_c; argv[2] = cmd; argv[3] = NULL;
+        c.argv = argv;
+        c.env = used ? NULL : env;
+        c.stdout_path = "/dev/null";
+        c.stderr_path = err_path;
+        rc = check_run(plan, side, prof_spawn_run(&c, &r), &r, path, err_path);
+        files->interrupted = r.interrupted ? r.interrupted : caught;
+    }
+    if (rc == 0)
+        files->paths[side][pair - 1] = path;
+    else if (path != NULL)
+    {
+        remove(path);                   /* whatever the failed run left */
+        free(path);
+    }
+    free(err_path);
+    free(cmd);
+    return rc;
+}
+
+int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files)
+{
+    double start = now_s();
+    int p, k;
+    memset(files, 0, sizeof *files);
+    catch_signals();
+    if ((files->work = make_work_dir(plan->keep_dir)) == NULL)
+        return -1;
+    for (p = 0; p < plan->pairs; p++)
+    {
+        if (p > 0 && plan->max_time_s > 0.0   /* the first pair always runs */
+            && now_s() - start >= plan->max_time_s)
+            break;
+        for (k = 0; k < 2; k++)
+        {
+            int side = p % 2 == 0 ? k : 1 - k;    /* old new, new old, ... */
+            progress(plan, 2 * p + k, side, now_s() - start);
+            if (caught || run_one(plan, files, side, p + 1) != 0)
+            {
+                files->interrupted = files->interrupted ? files->interrupted
+                                   : caught;
+                return -1;
+            }
+        }
+        files->pairs = p + 1;
+    }
+    return 0;
+}
+
+int prof_impl_run_keep(const prof_run_plan * plan, prof_run_files * files)
+{
+    char kept[4200];
+    int side, p;
+    for (side = 0; plan->keep_dir != NULL && side < 2; side++)
+        for (p = 0; p < PROF_RUN_MAX_PAIRS && files->paths[side][p]; p++)
+        {
+            char * name;
+            prof_impl_run_kept_name(plan->keep_dir, side, p + 1, kept,
+                                    sizeof kept);
+            if ((name = strdup(kept)) == NULL
+                || rename(files->paths[side][p], kept) != 0)
+            {
+                prof_impl_warn("prof-compare: cannot keep %s as %s: %s",
+                               files->paths[side][p], kept, strerror(errno));
+                free(name);
+                return -1;
+            }
+            free(files->paths[side][p]);
+            files->paths[side][p] = name;
+        }
+    return 0;
+}
+
+void prof_impl_run_clean(prof_run_files * files)
+{
+    char * err_path;
+    int side, p;
+    for (side = 0; side < 2; side++)
+        for (p = 0; p < PROF_RUN_MAX_PAIRS; p++)
+        {
+            const char * path = files->paths[side][p];
+            if (path != NULL && files->work != NULL
+                && strncmp(path, files->work, strlen(files->work)) == 0)
+                remove(path);
+            free(files->paths[side][p]);
+            files->paths[side][p] = NULL;
+        }
+    if (files->work != NULL && (err_path = join(files->work, "stderr.txt")))
+    {
+        remove(err_path);
+        free(err_path);
+    }
+    if (files->work != NULL)
+        rmdir(files->work);
+    free(files->work);
+    files->work = NULL;
+    release_signals(files->interrupted ? files->interrupted : caught);
+}

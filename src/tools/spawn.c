@@ -1,0 +1,212 @@
+/*
+    Running a command as a measured child process: fork, its own process
+    group, extra environment, output files, exec; wait4 for the status and
+    resource usage; signals received meanwhile passed on to the child's
+    process group. An exec failure (command not found) is sent back to the
+    parent through a close-on-exec pipe, so that it is told apart from a
+    command that ran and exited 127.
+    SPDX-License-Identifier: MIT
+*/
+#include "../internal.h"
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char ** environ;
+
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
+
+static volatile sig_atomic_t child_group;   /* 0 until the child exists */
+static volatile sig_atomic_t received;      /* a forwarded signal, or 0 */
+
+static void forward(int sig)
+{
+    received = sig;
+    if (child_group > 0)
+        kill(-(pid_t) child_group, sig);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* The environment with cmd's variables set: a new array of pointers into
+   environ and cmd->env (not copied), or NULL when out of memory. */
+static char ** child_environment(char * const * extra)
+{
+    size_t n = 0, k = 0, i, j;
+    char ** env;
+    while (environ[n] != NULL)
+        n++;
+    while (extra != NULL && extra[k] != NULL)
+        k++;
+    env = (char **) malloc((n + k + 1) * sizeof *env);
+    if (env == NULL)
+        return NULL;
+    for (i = j = 0; i < n; i++)
+    {
+        size_t e, len = strcspn(environ[i], "=");
+        for (e = 0; e < k; e++)          /* replaced by an extra one? */
+            if (strncmp(environ[i], extra[e], len) == 0 && extra[e][len] == '=')
+                break;
+        if (e == k)
+            env[j++] = environ[i];
+    }
+    for (i = 0; i < k; i++)
+        env[j++] = extra[i];
+    env[j] = NULL;
+    return env;
+}
+
+/* Point descriptor fd at path (NULL: leave it): 0, or -1. */
+static int redirect(int fd, const char * path)
+{
+    int f;
+    if (path == NULL)
+        return 0;
+    f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (f < 0)
+        return -1;
+    if (f != fd && (dup2(f, fd) < 0 || close(f) != 0))
+        return -1;
+    return 0;
+}
+
+/* In the child: set up and exec; on failure, errno goes to the pipe. Only
+   async-signal-safe calls (and execvp) after fork. */
+static void child(const prof_spawn_cmd * cmd, char ** env, int report)
+{
+    int i, e;
+    setpgid(0, 0);
+    for (i = 0; i < NFORWARDED; i++)
+        signal(forwarded[i], SIG_DFL);
+    if (redirect(1, cmd->stdout_path) == 0
+        && redirect(2, cmd->stderr_path) == 0)
+    {
+        environ = env;
+        execvp(cmd->argv[0], cmd->argv);
+    }
+    e = errno;
+    if (write(report, &e, sizeof e) < 0)
+        e = 0;
+    _exit(127);
+}
+
+static void fill_usage(prof_spawn_result * r, const struct rusage * ru)
+{
+    r->user_s = ru->ru_utime.tv_sec + 1e-6 * ru->ru_utime.tv_usec;
+    r->sys_s = ru->ru_stime.tv_sec + 1e-6 * ru->ru_stime.tv_usec;
+    r->max_rss_kb = ru->ru_maxrss;
+    r->minor_faults = ru->ru_minflt;
+    r->major_faults = ru->ru_majflt;
+    r->voluntary_switches = ru->ru_nvcsw;
+    r->involuntary_switches = ru->ru_nivcsw;
+}
+
+/* In the parent: read the exec report, reap the child, fill r. */
+static int wait_child(pid_t pid, int report, prof_spawn_result * r)
+{
+    struct rusage ru;
+    int status, e = 0;
+    ssize_t got;
+    while ((got = read(report, &e, sizeof e)) < 0 && errno == EINTR)
+        ;
+    close(report);
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR)
+        {
+            r->end = PROF_SPAWN_NOT_STARTED;
+            r->status = errno;
+            return -1;
+        }
+    fill_usage(r, &ru);
+    if (got == (ssize_t) sizeof e)
+    {
+        r->end = PROF_SPAWN_NOT_STARTED;
+        r->status = e;
+        return -1;
+    }
+    r->end = WIFSIGNALED(status) ? PROF_SPAWN_KILLED : PROF_SPAWN_EXITED;
+    r->status = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+    return 0;
+}
+
+int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
+{
+    struct sigaction sa, old[NFORWARDED];
+    char ** env = child_environment(cmd->env);
+    int pipefd[2], i, rc = -1;
+    double start = now_s();
+    pid_t pid;
+
+    memset(r, 0, sizeof *r);
+    r->end = PROF_SPAWN_NOT_STARTED;
+    r->status = ENOMEM;
+    if (env == NULL || pipe(pipefd) != 0)
+    {
+        r->status = env == NULL ? ENOMEM : errno;
+        free(env);
+        return -1;
+    }
+    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    received = 0;
+    child_group = 0;
+    for (i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &sa, &old[i]);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+        child(cmd, env, pipefd[1]);
+    close(pipefd[1]);
+    if (pid < 0)
+    {
+        r->status = errno;
+        close(pipefd[0]);
+    }
+    else
+    {
+        setpgid(pid, pid);              /* also here: no race with kill */
+        child_group = pid;
+        if (received)
+            kill(-pid, received);
+        rc = wait_child(pid, pipefd[0], r);
+    }
+    child_group = 0;
+    for (i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &old[i], NULL);
+    r->wall_s = now_s() - start;
+    r->interrupted = received;
+    free(env);
+    return rc;
+}
+
+void prof_spawn_describe(const prof_spawn_result * r, char * buf, size_t size)
+{
+    if (r->end == PROF_SPAWN_EXITED)
+        snprintf(buf, size, "exit status %d", r->status);
+    else if (r->end == PROF_SPAWN_KILLED)
+        snprintf(buf, size, "killed by signal %d (%s)", r->status,
+                 strsignal(r->status));
+    else if (r->status == ENOENT)
+        snprintf(buf, size, "not found");
+    else
+        snprintf(buf, size, "could not be started: %s", strerror(r->status));
+}
