@@ -43,6 +43,66 @@ int prof_impl_same_file(const char * a, const char * b);
 /* Copy src into dst (size bytes), cut to fit and always terminated. */
 void prof_impl_copy(char * dst, size_t size, const char * src);
 
+/* ---- command lines (options.c) ----------------------------------------- */
+
+/* One option of a program: its name ("--alpha"), the word for its value
+   (NULL: a flag without one), its help (ending with the default in
+   parentheses), and what it sets: set(ctx, name, value), or else the
+   const char * field at offset text of ctx (PROF_IMPL_NO_TEXT: neither,
+   for --help and --version, which print and end the parse). An optional
+   value is only given with "=" (--counters[=LIST]); env names the
+   variable that sets it too (the runner's PROFILER_*), or NULL. */
+typedef struct
+{
+    const char * name, * value, * help;
+    int (*set)(void * ctx, const char * name, const char * value);
+    size_t text;
+    int optional;
+    const char * env;
+} prof_impl_option;
+#define PROF_IMPL_NO_TEXT ((size_t) -1)
+
+typedef struct
+{
+    const char * program;       /* the name messages and --version use */
+    const prof_impl_option * table;
+    int n;
+    const char * usage_head, * usage_tail;  /* around the options in --help */
+} prof_impl_options;
+
+/* The project's version, for --version. */
+#if !defined(PROF_IMPL_VERSION)
+# define PROF_IMPL_VERSION "unknown"
+#endif
+
+/* Apply the options of argv[1 .. argc) in order: --flag=VALUE and --flag
+   VALUE alike; "--" ends them. The other words (and all after "--") move to
+   the front, argv[1 .. kept), NULL after them. Returns kept, -1 after a
+   message (an unknown option, a missing value, a value refused by its
+   set), or PROF_IMPL_OPTIONS_EXIT when --help or --version printed. */
+#define PROF_IMPL_OPTIONS_EXIT (-2)
+int prof_impl_options_parse(const prof_impl_options * o, int argc,
+        char ** argv, void * ctx);
+/* Apply the options set in the environment (their env): 0, or -1 after a
+   message. */
+int prof_impl_options_env(const prof_impl_options * o, void * ctx);
+/* The help: head, every option with its value, help and variable, tail. */
+void prof_impl_options_usage(const prof_impl_options * o, FILE * f);
+
+/* The values a number option takes: lo .. hi, hi excluded and lo too when
+   lo_open; whole: no fraction. what says it in words for the message. */
+typedef struct
+{
+    double lo, hi;
+    int lo_open, whole;
+    const char * what;
+} prof_impl_range;
+/* arg as a number in r into *out: 0, or -1 after a message naming the
+   program and the option ("prof-compare: --alpha=2: a number in (0, 1) is
+   expected"). */
+int prof_impl_option_number(const char * program, const char * name,
+        const char * arg, const prof_impl_range * r, double * out);
+
 /* ---- growable arrays (grow.c) ------------------------------------------- */
 
 /* Make *array (a pointer to a malloc'd array of *capacity elements of size

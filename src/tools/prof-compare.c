@@ -19,10 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef PROFILER_VERSION
-# define PROFILER_VERSION "unknown"
-#endif
-
 /* The exit statuses (documented in --help). */
 enum { EXIT_PASS = 0, EXIT_REGRESSION = 1, EXIT_BAD_INPUT = 2,
        EXIT_UNDECIDED = 3 };
@@ -91,118 +87,98 @@ typedef struct
 
 /* ---- the command line ------------------------------------------------------- */
 
-/* A number in [lo, hi) (lo included when closed): 0, or -1 after a
-   message naming the option. */
-static int parse_number(const char * name, const char * arg, double lo,
-                        int closed, double hi, const char * what, double * out)
-{
-    char * end;
-    double v = strtod(arg, &end);
-    if (end == arg || *end != '\0' || !(closed ? v >= lo : v > lo) || !(v < hi))
-    {
-        prof_impl_warn("prof-compare: %s=%s: %s is expected", name, arg, what);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
+#define PROGRAM "prof-compare"
 
-static int set_alpha(options * o, const char * name, const char * v)
+static int set_alpha(void * ctx, const char * name, const char * v)
 {
-    return parse_number(name, v, 0.0, 0, 1.0, "a number in (0, 1)", &o->alpha);
+    static const prof_impl_range r = { 0.0, 1.0, 1, 0, "a number in (0, 1)" };
+    return prof_impl_option_number(PROGRAM, name, v, &r,
+                                   &((options *) ctx)->alpha);
 }
 
 static int set_percent(const char * name, const char * v, double * out)
 {
-    if (parse_number(name, v, 0.0, 1, 1e6, "a number of percent >= 0", out))
+    static const prof_impl_range r = { 0.0, 1e6, 0, 0,
+                                       "a number of percent >= 0" };
+    if (prof_impl_option_number(PROGRAM, name, v, &r, out) != 0)
         return -1;
     *out /= 100.0;
     return 0;
 }
 
-static int set_noise(options * o, const char * name, const char * v)
+static int set_noise(void * ctx, const char * name, const char * v)
 {
-    return set_percent(name, v, &o->noise);
+    return set_percent(name, v, &((options *) ctx)->noise);
 }
 
-static int set_threshold(options * o, const char * name, const char * v)
+static int set_threshold(void * ctx, const char * name, const char * v)
 {
-    return set_percent(name, v, &o->threshold);
+    return set_percent(name, v, &((options *) ctx)->threshold);
 }
 
-static int set_statistic(options * o, const char * name, const char * v)
+static int set_statistic(void * ctx, const char * name, const char * v)
 {
     if (strcmp(v, "min") != 0 && strcmp(v, "median") != 0)
     {
-        prof_impl_warn("prof-compare: %s=%s: min or median is expected", name, v);
+        prof_impl_warn(PROGRAM ": %s=%s: min or median is expected", name, v);
         return -1;
     }
-    o->stat = strcmp(v, "min") == 0 ? STATISTIC_MIN : STATISTIC_MEDIAN;
+    ((options *) ctx)->stat = strcmp(v, "min") == 0 ? STATISTIC_MIN
+                                                    : STATISTIC_MEDIAN;
     return 0;
 }
 
-static int set_run(options * o, const char * name, const char * v)
+static int set_run(void * ctx, const char * name, const char * v)
 {
     (void) name;
     (void) v;
-    o->run = 1;
+    ((options *) ctx)->run = 1;
     return 0;
 }
 
-static int set_pairs(options * o, const char * name, const char * v)
+static int set_pairs(void * ctx, const char * name, const char * v)
 {
+    static const prof_impl_range r = { 1.0, PROF_RUN_MAX_PAIRS + 1, 0, 1,
+                                       "a whole number of pairs from 1 to 256" };
+    options * o = (options *) ctx;
     double n;
-    if (parse_number(name, v, 1.0, 1, PROF_RUN_MAX_PAIRS + 1,
-                     "a whole number of pairs from 1 to 256", &n) != 0)
+    if (prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0)
         return -1;
-    if (n != (int) n)
-    {
-        prof_impl_warn("prof-compare: %s=%s: a whole number of pairs from 1 to "
-                       "256 is expected", name, v);
-        return -1;
-    }
     o->plan.pairs = (int) n;
     o->run_options = 1;
     return 0;
 }
 
-static int set_max_time(options * o, const char * name, const char * v)
+static int set_max_time(void * ctx, const char * name, const char * v)
 {
+    static const prof_impl_range r = { 0.0, 1e9, 1, 0, "a number of seconds > 0" };
+    options * o = (options *) ctx;
     o->run_options = 1;
-    return parse_number(name, v, 0.0, 0, 1e9, "a number of seconds > 0",
-                        &o->plan.max_time_s);
+    return prof_impl_option_number(PROGRAM, name, v, &r, &o->plan.max_time_s);
 }
 
-static int set_keep(options * o, const char * name, const char * v)
+static int set_keep(void * ctx, const char * name, const char * v)
 {
+    options * o = (options *) ctx;
     (void) name;
     o->plan.keep_dir = v;
     o->run_options = 1;
     return 0;
 }
 
-/* An option: its name, the word for its value (NULL: none), its help,
-   which ends with the default in parentheses, and what it sets: set's
-   work, or else the text field at offset text (0: none, --help and
-   --version). */
-typedef struct
-{
-    const char * name, * value, * help;
-    int (*set)(options * o, const char * name, const char * value);
-    size_t text;
-} option;
-#define TEXT(field) NULL, offsetof(options, field)
+#define TEXT(field) NULL, offsetof(options, field), 0, NULL
+#define SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL
 
-static const option option_table[] = {
-    { "--alpha", "P", "significance level of the test (0.05)", set_alpha, 0 },
+static const prof_impl_option option_table[] = {
+    { "--alpha", "P", "significance level of the test (0.05)", SET(set_alpha) },
     { "--noise", "PCT", "smaller changes are never called significant (2)",
-      set_noise, 0 },
+      SET(set_noise) },
     { "--threshold", "PCT", "exit 1 if a benchmark is significantly slower by "
       "more than PCT percent, 3 if the files cannot tell (default: none, "
-      "report only, exit 0)", set_threshold, 0 },
+      "report only, exit 0)", SET(set_threshold) },
     { "--statistic", "S", "a run's figure with several files a side: min (noise "
       "only adds time, so it varies least between runs) or median of its "
-      "epochs (min)", set_statistic, 0 },
+      "epochs (min)", SET(set_statistic) },
     { "--filter", "REGEX", "only benchmarks whose name matches, POSIX ERE "
       "(default: all)", TEXT(filter) },
     { "--svg", "FILE", "also draw the samples and the changes as SVG "
@@ -210,99 +186,25 @@ static const option option_table[] = {
     { "--html", "FILE", "the same picture in a self-contained HTML page "
       "(default: none)", TEXT(html) },
     { "--run", NULL, "the two arguments are commands to run alternately, not "
-      "result files (default: off)", set_run, 0 },
-    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", set_pairs, 0 },
+      "result files (default: off)", SET(set_run) },
+    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", SET(set_pairs) },
     { "--max-time", "S", "with --run: start no new pair after S seconds "
-      "(default: none)", set_max_time, 0 },
+      "(default: none)", SET(set_max_time) },
     { "--keep", "DIR", "with --run: keep the result files in DIR, as "
       "old-01.json, new-01.json, ... (made if missing; default: removed)",
-      set_keep, 0 },
-    { "--help", NULL, "print this help and exit", NULL, 0 },
-    { "--version", NULL, "print the version and exit", NULL, 0 },
+      SET(set_keep) },
+    { "--help", NULL, "print this help and exit", SET(NULL) },
+    { "--version", NULL, "print the version and exit", SET(NULL) },
 };
-enum { NOPTIONS = sizeof option_table / sizeof option_table[0] };
 
-/* The help: usage, every option with its default, the exit statuses. */
-static void print_usage(FILE * f)
-{
-    size_t i;
-    fputs(usage_head, f);
-    for (i = 0; i < NOPTIONS; i++)
-    {
-        const option * op = &option_table[i];
-        const char * h = op->help;
-        char flag[32];
-        int col = 20;
-        snprintf(flag, sizeof flag, "%s%s%s", op->name, op->value ? "=" : "",
-                 op->value ? op->value : "");
-        fprintf(f, "  %-17s ", flag);
-        while (*h != '\0')             /* the help, word-wrapped at 78 */
-        {
-            int n = (int) strcspn(h, " ");
-            if (col > 20 && col + 1 + n > 78)
-            {
-                fprintf(f, "\n%20s", "");
-                col = 20;
-            }
-            else if (col > 20)
-                fputc(' ', f), col++;
-            fprintf(f, "%.*s", n, h);
-            col += n;
-            h += n + (h[n] == ' ');
-        }
-        fputc('\n', f);
-    }
-    fputs(usage_tail, f);
-}
-
-/* Apply the option in argv[*i] (with its value from "=VALUE" or from the
-   next word): 0, 1 when it asks to exit 0 (help, version), -1 bad. */
-static int apply_option(int argc, char ** argv, int * i, options * o)
-{
-    const char * a = argv[*i], * eq = strchr(a, '='), * value = NULL;
-    size_t len = eq != NULL ? (size_t) (eq - a) : strlen(a), k;
-    for (k = 0; k < NOPTIONS; k++)
-        if (strlen(option_table[k].name) == len
-            && strncmp(option_table[k].name, a, len) == 0)
-            break;
-    if (k == NOPTIONS)
-    {
-        prof_impl_warn("prof-compare: unknown option %s (see --help)", a);
-        return -1;
-    }
-    if (option_table[k].value == NULL)
-    {
-        if (eq != NULL)
-        {
-            prof_impl_warn("prof-compare: %.*s takes no value", (int) len, a);
-            return -1;
-        }
-        if (option_table[k].set != NULL)
-            return option_table[k].set(o, option_table[k].name, NULL);
-        if (strcmp(option_table[k].name, "--help") == 0)
-            print_usage(stdout);
-        else
-            printf("prof-compare (profiler) %s\n", PROFILER_VERSION);
-        return 1;
-    }
-    value = eq != NULL ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-    if (value == NULL)
-    {
-        prof_impl_warn("prof-compare: %s needs a value: %s=%s", a, a,
-                       option_table[k].value);
-        return -1;
-    }
-    if (option_table[k].set == NULL)
-    {
-        *(const char **) ((char *) o + option_table[k].text) = value;
-        return 0;
-    }
-    return option_table[k].set(o, option_table[k].name, value) != 0 ? -1 : 0;
-}
+static const prof_impl_options command_line = {
+    PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
+    usage_head, usage_tail
+};
 
 static int parse_options(int argc, char ** argv, options * o)
 {
-    int i, nlists = 0, rc, options_end = 0;
+    int i, n;
     memset(o, 0, sizeof *o);
     o->alpha = 0.05;
     o->noise = 0.02;
@@ -311,38 +213,32 @@ static int parse_options(int argc, char ** argv, options * o)
     o->plan.pairs = 12;
     o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
     for (i = 1; i < argc; i++)
-    {
-        const char * a = argv[i];
-        if (!options_end && strcmp(a, "--") == 0)
-            options_end = 1;
-        else if (!options_end && strcmp(a, "-h") == 0)
+        if (strcmp(argv[i], "-h") == 0)
         {
-            print_usage(stdout);
+            prof_impl_options_usage(&command_line, stdout);
             return 1;
         }
-        else if (!options_end && a[0] == '-' && a[1] == '-')
-        {
-            if ((rc = apply_option(argc, argv, &i, o)) != 0)
-                return rc;
-        }
-        else if (nlists < 2)
-            o->lists[nlists++] = argv[i];
-        else
-        {
-            prof_impl_warn("prof-compare: more than two sides given (several "
-                           "files a side are separated by commas)");
-            return -1;
-        }
-    }
-    if (nlists != 2)
+        else if (strcmp(argv[i], "--") == 0)
+            break;
+    n = prof_impl_options_parse(&command_line, argc, argv, o);
+    if (n == PROF_IMPL_OPTIONS_EXIT)
+        return 1;
+    if (n < 0)
+        return -1;
+    if (n != 3)
     {
-        prof_impl_warn("prof-compare: two %s expected, old and new (see "
-                       "--help)", o->run ? "commands" : "sides");
+        prof_impl_warn(n > 3 ? PROGRAM ": more than two sides given (several "
+                       "files a side are separated by commas)"
+                       : o->run ? PROGRAM ": two commands expected, old and "
+                       "new (see --help)" : PROGRAM ": two sides expected, "
+                       "old and new (see --help)");
         return -1;
     }
+    o->lists[0] = argv[1];
+    o->lists[1] = argv[2];
     if (!o->run && o->run_options)
     {
-        prof_impl_warn("prof-compare: --pairs, --max-time and --keep go with "
+        prof_impl_warn(PROGRAM ": --pairs, --max-time and --keep go with "
                        "--run");
         return -1;
     }

@@ -1,0 +1,173 @@
+/*
+    Command lines: one table-driven parser for the runner's prof_bench_args
+    and the tools (prof-compare, prof-trace, prof-run), so that every
+    program takes --flag=VALUE and --flag VALUE alike, ends its options at
+    "--", names an unknown flag, and prints the same kind of --help.
+    SPDX-License-Identifier: MIT
+*/
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int prof_impl_option_number(const char * program, const char * name,
+        const char * arg, const prof_impl_range * r, double * out)
+{
+    char * end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end != '\0' || !(r->lo_open ? v > r->lo : v >= r->lo)
+        || !(v < r->hi) || (r->whole && v != floor(v)))
+    {
+        prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
+                       r->what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* The option called by the first len bytes of a ("--name[=value]"). */
+static const prof_impl_option * lookup(const prof_impl_options * o,
+        const char * a, size_t len)
+{
+    int k;
+    for (k = 0; k < o->n; k++)
+        if (strlen(o->table[k].name) == len
+            && strncmp(o->table[k].name, a, len) == 0)
+            return &o->table[k];
+    return NULL;
+}
+
+static int apply(const prof_impl_options * o, const prof_impl_option * op,
+        const char * value, void * ctx)
+{
+    if (op->set != NULL)
+        return op->set(ctx, op->name, value) != 0 ? -1 : 0;
+    if (op->text != PROF_IMPL_NO_TEXT)
+    {
+        *(const char **) ((char *) ctx + op->text) = value;
+        return 0;
+    }
+    if (strcmp(op->name, "--help") == 0)
+        prof_impl_options_usage(o, stdout);
+    else
+        printf("%s (profiler) %s\n", o->program, PROF_IMPL_VERSION);
+    return 1;
+}
+
+/* Apply the option argv[*i] (its value from "=VALUE" or, for an option
+   that needs one, the next word): 0, 1 (--help, --version: exit 0), -1. */
+static int one(const prof_impl_options * o, int argc, char ** argv, int * i,
+        void * ctx)
+{
+    const char * a = argv[*i], * eq = strchr(a, '='), * value = NULL;
+    size_t len = eq != NULL ? (size_t) (eq - a) : strlen(a);
+    const prof_impl_option * op = lookup(o, a, len);
+    if (op == NULL)
+    {
+        prof_impl_warn("%s: unknown option %s (see --help)", o->program, a);
+        return -1;
+    }
+    if (op->value == NULL && eq != NULL)
+    {
+        prof_impl_warn("%s: %s takes no value", o->program, op->name);
+        return -1;
+    }
+    if (op->value != NULL && !op->optional)
+    {
+        value = eq != NULL ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+        if (value == NULL)
+        {
+            prof_impl_warn("%s: %s needs a value: %s=%s", o->program,
+                           op->name, op->name, op->value);
+            return -1;
+        }
+    }
+    else if (eq != NULL)
+        value = eq + 1;
+    return apply(o, op, value, ctx);
+}
+
+int prof_impl_options_parse(const prof_impl_options * o, int argc,
+        char ** argv, void * ctx)
+{
+    int i, kept = 1, rc, ended = 0;
+    for (i = 1; i < argc; i++)
+    {
+        char * a = argv[i];
+        if (!ended && strcmp(a, "--") == 0)
+            ended = 1;
+        else if (!ended && a[0] == '-' && a[1] == '-')
+        {
+            if ((rc = one(o, argc, argv, &i, ctx)) != 0)
+                return rc > 0 ? PROF_IMPL_OPTIONS_EXIT : -1;
+        }
+        else
+            argv[kept++] = a;       /* the program's own: to the front */
+    }
+    if (kept < argc)
+        argv[kept] = NULL;
+    return kept;
+}
+
+int prof_impl_options_env(const prof_impl_options * o, void * ctx)
+{
+    int k, rc = 0;
+    for (k = 0; k < o->n; k++)
+    {
+        const char * v = o->table[k].env ? getenv(o->table[k].env) : NULL;
+        if (v != NULL && *v != '\0' && apply(o, &o->table[k], v, ctx) < 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+/* Print text word-wrapped at 78 columns from column col (indent 20). */
+static void wrap(FILE * f, const char * h, int col)
+{
+    while (*h != '\0')
+    {
+        int n = (int) strcspn(h, " ");
+        if (col > 20 && col + 1 + n > 78)
+        {
+            fprintf(f, "\n%20s", "");
+            col = 20;
+        }
+        else if (col > 20)
+        {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", n, h);
+        col += n;
+        h += n + (h[n] == ' ');
+    }
+    fputc('\n', f);
+}
+
+void prof_impl_options_usage(const prof_impl_options * o, FILE * f)
+{
+    int k;
+    if (o->usage_head != NULL)
+        fputs(o->usage_head, f);
+    for (k = 0; k < o->n; k++)
+    {
+        const prof_impl_option * op = &o->table[k];
+        char flag[40], help[512];
+        snprintf(flag, sizeof flag, "%s%s%s%s%s", op->name,
+                 op->optional ? "[" : "", op->value ? "=" : "",
+                 op->value ? op->value : "", op->optional ? "]" : "");
+        snprintf(help, sizeof help, "%s%s%s%s", op->help,
+                 op->env ? " [" : "", op->env ? op->env : "",
+                 op->env ? "]" : "");
+        fprintf(f, "  %-17s", flag);
+        if (strlen(flag) > 17)
+            fprintf(f, "\n%20s", "");
+        else
+            fputc(' ', f);
+        wrap(f, help, 20);
+    }
+    if (o->usage_tail != NULL)
+        fputs(o->usage_tail, f);
+}
