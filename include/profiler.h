@@ -346,7 +346,10 @@ typedef struct prof_result
     double between_pct;     /* spread of the process medians: their MdAPE
                                around their median [%]; 0 with one */
     double within_pct;      /* median of the processes' own err% [%] */
-    double cpu_ns;          /* processor time per unit, all epochs */
+    double cpu_ns;          /* processor time per unit, all epochs; for a
+                               target that calls prof_start/prof_stop, each
+                               epoch's is capped at its timed wall time (the
+                               processor time covers the whole call) */
     const double * samples_ns;  /* per epoch, in the order run [ns/unit] */
     const ulong * epoch_iters;  /* iterations of each epoch */
     int epochs;             /* number of samples */
@@ -416,7 +419,8 @@ int prof_bench_set_budget_s(prof_bench * b, double seconds);
    iterations, u uniform in [0, 1), to avoid aliasing with periodic noise
    (nanobench adds 0-20%; centring it keeps the mean epoch at the target
    time, so 11 epochs take 11 ms, not 12). Default 0.2 (+-10%); 0 turns it
-   off. The sequence is the same every run. */
+   off; at most 1 (+-50%). A count never goes under the minimum iterations.
+   The sequence is the same every run. */
 int prof_bench_set_epoch_jitter(prof_bench * b, double fraction);
 /* Units of work per iteration and their name: times become per unit
    ("ns/byte") and rates units per second. Default 1 and "op". unit is

@@ -111,6 +111,9 @@ typedef struct
     int is_baseline, phase, started;
     ulong count, base;
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
+    double max_ticks;       /* the longest epoch */
+    double call_iter_ticks; /* the last call's ticks per iteration, set-up
+                               included */
     double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
     double oh[16];
     int noh, got, low_epochs, budget_hit, retried;

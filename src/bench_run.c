@@ -42,8 +42,9 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
     r->target_ticks = res * s->resolution_multiple;
     if (r->target_ticks < s->min_epoch_ns / npt)
         r->target_ticks = s->min_epoch_ns / npt;
-    if (r->target_ticks > s->max_epoch_ns / npt)
-        r->target_ticks = s->max_epoch_ns / npt;
+    r->max_ticks = s->max_epoch_ns / npt;
+    if (r->target_ticks > r->max_ticks)
+        r->target_ticks = r->max_ticks;
     r->budget_ticks = s->budget_s * 1e9 / npt;
     r->samples = (double *) calloc((size_t) s->epochs, sizeof *r->samples);
     r->iters = (ulong *) calloc((size_t) s->epochs, sizeof *r->iters);
@@ -103,18 +104,25 @@ static void run_after_warmup(prof_impl_run * r)
 static void rebase(prof_impl_run * r)
 {
     double base = floor(r->target_ticks / r->best_iter_ticks + 0.5);
+    /* nor a whole call (set-up outside prof_start..prof_stop included)
+       over the longest epoch */
+    if (r->call_iter_ticks > 0.0 && base > r->max_ticks / r->call_iter_ticks)
+        base = floor(r->max_ticks / r->call_iter_ticks);
     r->base = base >= (double) MAX_ITERS ? MAX_ITERS
             : base < 1.0 ? 1 : (ulong) base;
     if (r->base < r->s.min_iters)
         r->base = r->s.min_iters;
 }
 
+/* The next epoch's count: the base, jittered by up to +-jitter/2 (at most
+   +-50%), never under min_iters nor over MAX_ITERS. */
 static void set_measure_count(prof_impl_run * r)
 {
     double c = (double) r->base;
     if (r->s.jitter > 0.0)
         c += floor(c * r->s.jitter * (prof_impl_uniform(&r->rng) - 0.5));
-    r->count = c >= (double) MAX_ITERS ? MAX_ITERS : (ulong) c;
+    r->count = !(c < (double) MAX_ITERS) ? MAX_ITERS
+             : c < (double) r->s.min_iters ? r->s.min_iters : (ulong) c;
     if (r->count < 1)
         r->count = 1;
 }
@@ -137,6 +145,39 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
     r->cpu_ns_sum += cpu_ns;
 }
 
+/* The calibration's next count: 10x while the timed part is short of a
+   tenth of the target, as long as a whole call (set-up outside
+   prof_start..prof_stop included) stays within the longest epoch and the
+   budget left; then the measured phase. */
+static void calibrate(prof_impl_run * r, double net)
+{
+    if (net >= r->target_ticks / 10.0 && net > 0.0)
+    {
+        r->best_iter_ticks = net / (double) r->count;
+        rebase(r);
+    }
+    else if (r->count >= MAX_ITERS)
+        r->base = MAX_ITERS;
+    else
+    {
+        double next = (double) r->count * 10.0;
+        double left = r->budget_ticks - r->spent_ticks;
+        double limit = left < r->max_ticks ? left : r->max_ticks;
+        if (r->call_iter_ticks > 0.0 && next * r->call_iter_ticks > limit)
+            next = floor(limit / r->call_iter_ticks);
+        if (next > (double) r->count)
+        {
+            r->count = next >= (double) MAX_ITERS ? MAX_ITERS : (ulong) next;
+            return;
+        }
+        r->base = r->count;     /* it cannot grow: measure with this */
+    }
+    if (r->base < r->s.min_iters)
+        r->base = r->s.min_iters;
+    r->phase = PH_MEASURE;
+    set_measure_count(r);
+}
+
 /* Feed the epoch just run (r->count iterations, timed_ticks between the
    reads, whole_ticks for the whole call, cpu_ns of processor time); set up
    the next. Returns 1 if there is a next epoch (r->count iterations), 0 when
@@ -145,7 +186,10 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         double whole_ticks, double cpu_ns, long switches)
 {
     double net = timed_ticks - r->overhead_ticks;
-    r->spent_ticks += whole_ticks > timed_ticks ? whole_ticks : timed_ticks;
+    double call = whole_ticks > timed_ticks ? whole_ticks : timed_ticks;
+    r->spent_ticks += call;
+    if (r->count > 0)
+        r->call_iter_ticks = call / (double) r->count;
     switch (r->phase)
     {
     case PH_OVERHEAD:
@@ -161,22 +205,7 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         run_after_warmup(r);
         break;
     case PH_CALIBRATE:
-        if (net >= r->target_ticks / 10.0 && net > 0.0)
-        {
-            r->best_iter_ticks = net / (double) r->count;
-            rebase(r);
-        }
-        else if (r->count >= MAX_ITERS)
-            r->base = MAX_ITERS;
-        else
-        {
-            r->count = r->count * 10 > MAX_ITERS ? MAX_ITERS : r->count * 10;
-            break;
-        }
-        if (r->base < r->s.min_iters)
-            r->base = r->s.min_iters;
-        r->phase = PH_MEASURE;
-        set_measure_count(r);
+        calibrate(r, net);
         break;
     case PH_MEASURE:
         if (switches > 0 && r->retried < r->s.retries)
@@ -219,7 +248,7 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
 
 void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
 {
-    double whole, timed, c0, c1;
+    double whole, timed, c0, c1, cpu;
     long s0 = prof_impl_switches();
     c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     /* The counters run around the whole call, their ioctls outside the
@@ -229,9 +258,15 @@ void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
     prof_impl_bench_counters_stop(&r->ctr, r->count);
     c1 = prof_impl_fake_read ? whole * prof_impl_ns_per_tick()
                              : prof_impl_cpu_ns();
+    cpu = c1 - c0;
     if (isnan(timed))
         timed = whole;
-    (void) prof_impl_run_step(r, timed, whole, c1 - c0,
+    else if (cpu > timed * prof_impl_ns_per_tick())
+        /* The processor time covers the whole call, set-up included, the
+           real time only prof_start..prof_stop: cap it at the timed wall
+           time, which one thread cannot exceed there (doc/runner.md). */
+        cpu = timed * prof_impl_ns_per_tick();
+    (void) prof_impl_run_step(r, timed, whole, cpu,
                               prof_impl_switches() - s0);
 }
 

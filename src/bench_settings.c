@@ -173,8 +173,8 @@ int prof_bench_set_budget_s(prof_bench * b, double seconds)
 int prof_bench_set_epoch_jitter(prof_bench * b, double fraction)
 {
     NEED_SUITE(b, "prof_bench_set_epoch_jitter");
-    if (!(fraction >= 0.0 && fraction <= 10.0))
-        return bad("prof_bench_set_epoch_jitter: must be 0..10", fraction);
+    if (!(fraction >= 0.0 && fraction <= 1.0))
+        return bad("prof_bench_set_epoch_jitter: must be 0..1", fraction);
     b->s.jitter = fraction;
     return 0;
 }

@@ -228,6 +228,74 @@ static void test_overhead_and_flint(void)
           r ? r->median_ns : 0);
     /* the whole call (1000 ns of setup) counts toward the time spent */
     CHECK(r && r->total_s > 11 * 1e-3, "total %g", r ? r->total_s : 0);
+    /* processor time covers what real time covers (the fake clock counts
+       processor time as wall time, set-up included): not more than it */
+    CHECK(r && near(r->cpu_ns, 5.0), "cpu %g ns vs real %g ns",
+          r ? r->cpu_ns : 0, r ? r->median_ns : 0);
+    prof_bench_free(b);
+}
+
+/* prof_start without prof_stop: clock 0 times nothing, while each run
+   spends 4.4 us outside it. */
+static void untimed_target(void * arg, ulong count)
+{
+    (void) arg;
+    clock_last[0] = fake_now;       /* prof_start(), never stopped */
+    clock_accum[0] = 0.0;
+    fake_now += 4400.0 * (double) count;
+}
+
+/* The calibration grows the count by the whole call's time, not the timed
+   part's alone (item 2 of issue 14): a 1 s budget ends the run near 1 s,
+   not one 10x step later (4.9 s); and no epoch lasts longer than the
+   maximum epoch time. */
+static void test_budget_whole_call(void)
+{
+    prof_bench * b = quiet_suite();
+    const prof_result * r;
+    capture_t cap;
+    int i, ok = 1;
+    prof_bench_set_budget_s(b, 1.0);
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "untimed", untimed_target, NULL);
+    capture_end(&cap);
+    CHECK(r && r->total_s <= 1.2, "ran %g s against a 1 s budget",
+          r ? r->total_s : -1);
+    for (i = 0; r && i < r->epochs; i++)
+        ok &= 4400.0 * (double) r->epoch_iters[i] <= 1e8 * 1.1;
+    CHECK(ok, "an epoch past the 100 ms maximum (%lu iterations)",
+          r ? (unsigned long) r->epoch_iters[0] : 0);
+    prof_bench_free(b);
+}
+
+/* A big jitter never makes a count negative or below the floor (item 1
+   and 3 of issue 14): at most 1 (+-50%) is taken; the floor holds. */
+static void test_jitter_bounds(void)
+{
+    prof_bench * b = quiet_suite();
+    fake_t f = { 5.0, NULL, 0, 0, 0, 0 };
+    const prof_result * r;
+    capture_t cap;
+    const char * err;
+    int i, ok = 1;
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_set_epoch_jitter(b, 1.5) == -1
+          && prof_bench_set_epoch_jitter(b, 10.0) == -1, "jitter > 1 accepted");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "prof_bench_set_epoch_jitter: must be 0..1"), "%s", err);
+    CHECK(prof_bench_set_epoch_jitter(b, 1.0) == 0, "jitter 1 refused");
+    prof_bench_set_min_epoch_iterations(b, 5000);
+    prof_bench_set_epochs(b, 41);
+    r = prof_bench_run(b, "wide jitter", fake_target, &f);
+    for (i = 0; r && i < r->epochs; i++)
+        ok &= r->epoch_iters[i] >= 5000 && r->epoch_iters[i] <= 300000;
+    CHECK(r && r->epochs == 41 && ok, "epochs of 5000..300000 iterations");
+    /* an epoch that the floor makes longer than the jitter wanted */
+    prof_bench_set_min_epoch_iterations(b, 250000);
+    r = prof_bench_run(b, "floor", fake_target, &f);
+    for (i = 0, ok = 1; r && i < r->epochs; i++)
+        ok &= r->epoch_iters[i] >= 250000;
+    CHECK(r && ok, "min_epoch_iterations 250000 under jitter 1");
     prof_bench_free(b);
 }
 
@@ -531,6 +599,8 @@ int main(void)
     test_bimodal();
     test_settings();
     test_overhead_and_flint();
+    test_jitter_bounds();
+    test_budget_whole_call();
     test_overhead_subtracted();
     test_loop_macro();
     test_bad_targets();
