@@ -485,13 +485,20 @@ int prof_bench_set_counters(prof_bench * b, const char * events);
    worker. */
 #define PROF_PROCESSES_MAX 1000
 int prof_bench_set_processes(prof_bench * b, int n);
-/* Output format, and the stream for it (default stdout; NULL: no output).
-   The stream is not closed by the suite. */
+/* The console's format and stream (default markdown on stdout; NULL: no
+   console output): markdown rows appear as each benchmark ends, CSV and
+   JSON at prof_bench_finish. The stream is not closed by the suite. */
 int prof_bench_set_format(prof_bench * b, prof_format format);
 int prof_bench_set_output(prof_bench * b, FILE * out);
-/* Write to this file instead (opened now, closed by prof_bench_free); -1 and
-   a message if it cannot be opened for writing. */
+/* Also write every result to the file path, as Google Benchmark's
+   --benchmark_out: at prof_bench_finish, whole, in the format of
+   prof_bench_set_output_format or else of its name (.json, .csv, .md;
+   JSON otherwise). The file is written beside its target and renamed over
+   it once complete: a run that fails or writes nothing leaves an existing
+   file as it was. -1 and a message if it cannot be written (checked now);
+   NULL or "" is refused. */
 int prof_bench_set_output_path(prof_bench * b, const char * path);
+int prof_bench_set_output_format(prof_bench * b, prof_format format);
 /* Run only benchmarks whose name matches this POSIX extended regular
    expression (on Windows, which has no <regex.h>: contains this substring);
    NULL or "" runs all; -1 and a message if it does not compile. */

@@ -291,21 +291,33 @@ typedef struct
     int is_baseline;
 } prof_impl_queued;
 
+/* An output of the suite: the console (stdout by default: the markdown
+   rows as each benchmark ends, CSV or JSON at prof_bench_finish), or the
+   file of --out (written whole at prof_bench_finish through outfile.c, so
+   that a failed run never truncates it). */
+typedef struct
+{
+    prof_format format;
+    FILE * f;               /* the console's stream (NULL: none) */
+    char * path;            /* the file's path (NULL: no file) */
+    int format_set;         /* the file's format was given, not guessed */
+    prof_impl_md_writer md; /* the console's table so far */
+    int nwritten;           /* results[0 .. nwritten) went out */
+    int failed;             /* writing failed (said once) */
+} prof_impl_output;
+
 struct prof_bench
 {
     prof_impl_settings s;
     char time_unit[4];
     double time_unit_ns;
     int relative_next, baseline, interleave;
-    prof_format format;
-    FILE * out;
-    int own_out, write_failed;
+    prof_impl_output console, file;
     prof_impl_regex filter;
     int has_filter;
     prof_impl_result ** results;
     int nresults;
     size_t capresults;
-    int nwritten;           /* results[0 .. nwritten) went to the output */
     prof_impl_queued * queue;
     int nqueue;
     size_t capqueue;
@@ -319,7 +331,6 @@ struct prof_bench
     int terminal;           /* prof_bench_set_terminal: -1 auto, 0, 1 */
     double started_ns;      /* when the suite was made (progress line) */
     int progress_shown;     /* a progress line is on stderr now */
-    prof_impl_md_writer md; /* the table on the output */
     int processes;          /* prof_bench_set_processes */
     int suite_number;       /* suites made before this one in the process */
     int nbench;             /* benchmarks started (the workers' numbering) */
@@ -338,11 +349,14 @@ const prof_result * prof_impl_suite_finish_run(prof_bench * b,
 /* The same from its epochs (e's arrays move into the result). */
 const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         prof_impl_epochs * e);
-/* Show result i (the markdown row, when the output is markdown). */
+/* Show result i (the console's markdown row). */
 void prof_impl_output_row(prof_bench * b, int i);
-/* Where the output goes, and the end of the current one (its file closed
-   if the suite opened it). */
-void prof_impl_output_set(prof_bench * b, FILE * out, int own);
+/* The console's stream (NULL: none); its table starts again. */
+void prof_impl_output_set(prof_bench * b, FILE * out);
+/* The file output: path (NULL: none), checked writable now; 0 or -1. */
+int prof_impl_output_file(prof_bench * b, const char * path);
+/* The format a file's name suggests: .json, .csv, .md (JSON otherwise). */
+prof_format prof_impl_format_of(const char * path);
 
 /* ---- the terminal (terminal.c) ------------------------------------------ */
 

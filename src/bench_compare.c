@@ -89,9 +89,10 @@ static void paired_figures(prof_comparison * c, const prof_impl_epochs * a,
 static void print_line(const prof_bench * b, const prof_comparison * c,
         const char * name_a, const char * name_b)
 {
-    if (b->format != PROF_FORMAT_MD || b->out == NULL || c->rounds == 0)
+    FILE * out = b->console.f;
+    if (b->console.format != PROF_FORMAT_MD || out == NULL || c->rounds == 0)
         return;
-    fprintf(b->out, "%s: %.4g %s/%s vs %s: %.4g: ratio %.4f [%.4f, %.4f] "
+    fprintf(out, "%s: %.4g %s/%s vs %s: %.4g: ratio %.4f [%.4f, %.4f] "
             "over %d rounds, sign test p = %.3g: %s\n",
             name_a, c->median_a_ns / b->time_unit_ns, b->time_unit,
             b->s.unit, name_b, c->median_b_ns / b->time_unit_ns, c->ratio,
@@ -99,7 +100,7 @@ static void print_line(const prof_bench * b, const prof_comparison * c,
             c->significant ? (c->ratio > 1.0 ? "b is slower, significant"
                                              : "b is faster, significant")
                            : "no significant difference");
-    fflush(b->out);
+    fflush(out);
 }
 
 /* Run a and b alternately in this process: their epochs. */

@@ -1,8 +1,11 @@
 /*
-    The suite's output: which reporter writes what, and when. Markdown rows
-    are printed as each benchmark ends; CSV and JSON are written by
-    prof_bench_finish (every result not yet written) or prof_bench_write
-    (all of them, anywhere).
+    The suite's outputs: which reporter writes what, where and when. The
+    console (stdout unless set) gets the markdown rows as each benchmark
+    ends, or CSV / JSON at prof_bench_finish; the file of --out gets every
+    result at prof_bench_finish, written beside its target and renamed over
+    it only once complete (outfile.c), so that bad arguments, a failed run
+    or a full disk never truncate or destroy it. prof_bench_write writes
+    all results anywhere.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -31,13 +34,46 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
     c->fit_f = b->fit_f;
 }
 
-void prof_impl_output_set(prof_bench * b, FILE * out, int own)
+void prof_impl_output_set(prof_bench * b, FILE * out)
 {
-    if (b->own_out && b->out != NULL)
-        fclose(b->out);
-    b->out = out;
-    b->own_out = own;
-    prof_impl_md_init(&b->md, out);
+    b->console.f = out;
+    prof_impl_md_init(&b->console.md, out);
+}
+
+prof_format prof_impl_format_of(const char * path)
+{
+    const char * dot = strrchr(path, '.');
+    if (dot != NULL && strcmp(dot, ".csv") == 0)
+        return PROF_FORMAT_CSV;
+    if (dot != NULL && (strcmp(dot, ".md") == 0
+                        || strcmp(dot, ".markdown") == 0))
+        return PROF_FORMAT_MD;
+    return PROF_FORMAT_JSON;
+}
+
+int prof_impl_output_file(prof_bench * b, const char * path)
+{
+    prof_impl_outfile probe;
+    char * copy = NULL;
+    /* can it be written? a temporary file beside it says, and goes */
+    if (path != NULL)
+    {
+        if (prof_impl_outfile_open(&probe, path) != 0)
+            return -1;
+        prof_impl_outfile_abort(&probe);
+        if ((copy = prof_impl_strdup(path)) == NULL)
+        {
+            prof_impl_warn("\"%s\": out of memory", path);
+            return -1;
+        }
+    }
+    free(b->file.path);
+    b->file.path = copy;
+    b->file.nwritten = 0;
+    b->file.failed = 0;
+    if (copy != NULL && !b->file.format_set)
+        b->file.format = prof_impl_format_of(copy);
+    return 0;
 }
 
 void prof_impl_output_row(prof_bench * b, int i)
@@ -45,14 +81,14 @@ void prof_impl_output_row(prof_bench * b, int i)
     prof_impl_report_ctx c;
     char line[1024];
     prof_impl_progress_clear(b);
-    if (b->format != PROF_FORMAT_MD || b->out == NULL)
+    if (b->console.format != PROF_FORMAT_MD || b->console.f == NULL)
         return;
     report_ctx(b, &c, line, sizeof line);
-    prof_impl_md_row(&b->md, &c, b->results[i], b->baseline >= 0);
+    prof_impl_md_row(&b->console.md, &c, b->results[i], b->baseline >= 0);
 }
 
-/* results[from ..) in format to out; 0, or -1 after a message. */
-static int write_results(const prof_bench * b, FILE * out,
+/* results[from ..) in format to out (no flush, no check). */
+static void write_results(const prof_bench * b, FILE * out,
         prof_format format, int from)
 {
     prof_impl_report_ctx c;
@@ -70,28 +106,76 @@ static int write_results(const prof_bench * b, FILE * out,
         for (i = from; i < b->nresults; i++)
             prof_impl_md_row(&w, &c, b->results[i], b->baseline >= 0);
     }
-    if (fflush(out) != 0 || ferror(out))
-    {
+}
+
+/* Flush out; 0, or -1 after a message (once per output). */
+static int flushed(prof_impl_output * o, FILE * out)
+{
+    if (fflush(out) == 0 && !ferror(out))
+        return 0;
+    if (!o->failed)
         prof_impl_warn("writing the benchmark results failed");
-        return -1;
-    }
-    return 0;
+    o->failed = 1;
+    return -1;
 }
 
 int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
 {
+    prof_impl_output o;
     if (b == NULL || out == NULL)
     {
         prof_impl_warn("prof_bench_write: the %s is NULL; nothing written",
                        b == NULL ? "suite" : "stream");
         return -1;
     }
-    return write_results(b, out, format, 0);
+    memset(&o, 0, sizeof o);
+    write_results(b, out, format, 0);
+    return flushed(&o, out);
+}
+
+/* The console's results not yet written (CSV, JSON). */
+static int finish_console(prof_bench * b)
+{
+    prof_impl_output * o = &b->console;
+    int rc = 0;
+    if (o->f == NULL)
+        return 0;
+    if (o->nwritten < b->nresults
+        && (o->format == PROF_FORMAT_CSV || o->format == PROF_FORMAT_JSON))
+        write_results(b, o->f, o->format, o->nwritten);
+    if (!o->failed)
+        rc = flushed(o, o->f);
+    o->nwritten = b->nresults;
+    return o->failed ? -1 : rc;
+}
+
+/* The file, written whole when it lacks results: a new document with all
+   of them replaces the old one only once complete. */
+static int finish_file(prof_bench * b)
+{
+    prof_impl_output * o = &b->file;
+    prof_impl_outfile f;
+    if (o->path == NULL || o->nwritten == b->nresults)
+        return o->failed ? -1 : 0;
+    if (prof_impl_outfile_open(&f, o->path) != 0)
+    {
+        o->failed = 1;
+        return -1;
+    }
+    write_results(b, f.f, o->format, 0);
+    if (prof_impl_outfile_commit(&f) != 0)
+    {
+        o->failed = 1;
+        return -1;
+    }
+    o->nwritten = b->nresults;
+    o->failed = 0;
+    return 0;
 }
 
 int prof_bench_finish(prof_bench * b)
 {
-    int rc = 0;
+    int rc;
     if (b == NULL)
         return -1;
     prof_impl_progress_clear(b);
@@ -102,19 +186,9 @@ int prof_bench_finish(prof_bench * b)
                        b->nqueue == 1 ? "" : "s");
         prof_bench_run_all(b);
     }
-    if (b->nwritten < b->nresults && b->out != NULL
-        && (b->format == PROF_FORMAT_CSV || b->format == PROF_FORMAT_JSON))
-        rc = write_results(b, b->out, b->format, b->nwritten);
-    else if (b->out != NULL && !b->write_failed
-             && (fflush(b->out) != 0 || ferror(b->out)))
-    {
-        prof_impl_warn("writing the benchmark results failed");
-        rc = -1;
-    }
-    b->nwritten = b->nresults;
-    if (rc != 0)
-        b->write_failed = 1;
+    rc = finish_console(b);
+    rc |= finish_file(b);
     /* a worker process that failed: its results are missing (said when
        it failed) */
-    return prof_impl_workers_failed() ? -1 : rc;
+    return rc != 0 || prof_impl_workers_failed() ? -1 : 0;
 }

@@ -275,7 +275,7 @@ int prof_bench_set_format(prof_bench * b, prof_format format)
     if ((int) format < 0 || (int) format > PROF_FORMAT_NONE)
         return bad("prof_bench_set_format: unknown format", (double) format);
     if (!prof_impl_worker_mode())   /* a worker writes nothing */
-        b->format = format;
+        b->console.format = format;
     return 0;
 }
 
@@ -283,13 +283,12 @@ int prof_bench_set_output(prof_bench * b, FILE * out)
 {
     NEED_SUITE(b, "prof_bench_set_output");
     if (!prof_impl_worker_mode())
-        prof_impl_output_set(b, out, 0);
+        prof_impl_output_set(b, out);
     return 0;
 }
 
 int prof_bench_set_output_path(prof_bench * b, const char * path)
 {
-    FILE * f;
     NEED_SUITE(b, "prof_bench_set_output_path");
     if (path == NULL || *path == '\0')
     {
@@ -298,14 +297,17 @@ int prof_bench_set_output_path(prof_bench * b, const char * path)
     }
     if (prof_impl_worker_mode())
         return 0;       /* the parent writes the file */
-    f = fopen(path, "w");
-    if (f == NULL)
-    {
-        prof_impl_warn("cannot open \"%s\" for writing: %s; output unchanged",
-                       path, strerror(errno));
-        return -1;
-    }
-    prof_impl_output_set(b, f, 1);
+    return prof_impl_output_file(b, path);
+}
+
+int prof_bench_set_output_format(prof_bench * b, prof_format format)
+{
+    NEED_SUITE(b, "prof_bench_set_output_format");
+    if ((int) format < 0 || (int) format >= PROF_FORMAT_NONE)
+        return bad("prof_bench_set_output_format: unknown format",
+                   (double) format);
+    b->file.format = format;
+    b->file.format_set = 1;
     return 0;
 }
 

@@ -30,8 +30,8 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->time_unit_ns = 1.0;
     b->interleave = 0;
     b->baseline = -1;
-    b->format = PROF_FORMAT_MD;
-    prof_impl_output_set(b, stdout, 0);
+    b->console.format = PROF_FORMAT_MD;
+    prof_impl_output_set(b, stdout);
     b->optimized = optimized;
     b->sanitized = sanitized;
     prof_impl_copy(b->compiler, sizeof b->compiler, compiler ? compiler : "");
@@ -44,8 +44,8 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     if (prof_impl_worker_mode())
     {
         /* the parent prints and writes: a worker only sends its epochs */
-        b->format = PROF_FORMAT_NONE;
-        prof_impl_output_set(b, NULL, 0);
+        b->console.format = PROF_FORMAT_NONE;
+        prof_impl_output_set(b, NULL);
     }
     return b;
 }
@@ -63,7 +63,7 @@ void prof_bench_free(prof_bench * b)
         free(b->queue[i].name);
     free(b->queue);
     prof_impl_filter_free(b);
-    prof_impl_output_set(b, NULL, 0);
+    free(b->file.path);
     free(b);
 }
 
