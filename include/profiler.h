@@ -503,15 +503,30 @@ int prof_bench_set_output_format(prof_bench * b, prof_format format);
    expression (on Windows, which has no <regex.h>: contains this substring);
    NULL or "" runs all; -1 and a message if it does not compile. */
 int prof_bench_set_filter(prof_bench * b, const char * regex);
-/* Read --format=md|csv|json|none, --out=FILE, --filter=REGEX,
-   --counters[=LIST] (no LIST: the default events; "off": none) and
-   --processes=N from the command line (other arguments are left alone),
-   after the environment variables PROFILER_FORMAT, PROFILER_OUT,
-   PROFILER_FILTER, PROFILER_COUNTERS and PROFILER_PROCESSES; keeps argv to
-   run worker processes. Returns 0, or -1 after a message for an unknown
-   format, an unwritable file, a bad regex, an unknown event or a bad
-   number of processes. */
+/* Read the runner's flags from the command line, after the environment
+   variables of the same settings: --format=md|csv|json|none (the console),
+   --out=FILE and --out-format=json|csv|md (the file), --filter=REGEX,
+   --list (print the names that would run, run nothing), --epochs=N,
+   --min-epoch-time=TIME, --max-epoch-time=TIME, --warmup=N,
+   --time-unit=ns|us|ms|s, --budget=TIME (a TIME is a number with ns, us,
+   ms or s; none: s), --counters[=LIST] (no LIST: the default events;
+   "off": none), --processes=N, --wide; PROFILER_FORMAT, PROFILER_OUT, ...
+   (each flag's, PROFILER_ and its name in capitals). --flag=VALUE and
+   --flag VALUE alike; "--" ends them; Google Benchmark's
+   --benchmark_filter, --benchmark_format, --benchmark_out,
+   --benchmark_out_format, --benchmark_time_unit and --benchmark_list_tests
+   are taken too. --help prints every flag with its default and variable
+   and exits 0. Words that are not flags, and all after "--", are the
+   program's: prof_bench_args leaves argv as it is (and keeps a copy to run
+   worker processes). Returns 0, or -1 after a message for an unknown flag,
+   a missing or bad value, an unwritable file or a bad regex. */
 int prof_bench_args(prof_bench * b, int argc, char ** argv);
+/* As prof_bench_args, but removes from argv what it took (its flags, their
+   values, the "--" that ends them) and leaves the rest, flags it does not
+   know included, to the program, as Google Benchmark's Initialize: the
+   program's own arguments are then argv[1 .. *argc), NULL after them, and
+   the program refuses what it does not know itself. */
+int prof_bench_init(prof_bench * b, int * argc, char ** argv);
 
 /* Run target(arg, iterations) epoch by epoch and return its result (also
    kept in the suite), after printing its markdown row. A target that calls

@@ -53,7 +53,8 @@ static int run(int argc, char ** argv, int suite, int is_precise, int machine)
     const prof_result * r[NKERNELS];
     int i;
 
-    if (b == NULL || prof_bench_args(b, argc, argv) != 0)
+    /* the runner's flags; p-bench's own (--suite, ...) stay in argv */
+    if (b == NULL || prof_bench_init(b, &argc, argv) != 0)
         return 2;
     {
         /* once per process, not per benchmark: the tick rate (a 5 ms

@@ -28,8 +28,9 @@ static int suite(int argc, char ** argv)
 {
     prof_bench * b;
     int i, k, rc;
+    /* the runner's flags; --suite stays ours (and in the workers' argv) */
     if (kernels_init() != 0 || (b = prof_bench_new()) == NULL
-        || prof_bench_args(b, argc, argv) != 0)
+        || prof_bench_init(b, &argc, argv) != 0)
         return 2;
     for (k = 0; k < NK; k++)
         for (i = 0; i < NKERNELS; i++)

@@ -19,7 +19,7 @@ int main(int argc, char ** argv)
             chain.n = atol(argv[i] + 4);
     if (chain.n <= 0 || kernels_init() != 0 || (b = prof_bench_new()) == NULL)
         return 2;
-    if (prof_bench_args(b, argc, argv) != 0)
+    if (prof_bench_init(b, &argc, argv) != 0)    /* --n= stays ours */
         return 2;
     prof_bench_run(b, chain.name, kernel_target(&chain), &chain);
     prof_bench_run(b, sum.name, kernel_target(&sum), &sum);

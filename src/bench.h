@@ -311,7 +311,11 @@ struct prof_bench
     prof_impl_settings s;
     char time_unit[4];
     double time_unit_ns;
-    int relative_next, baseline, interleave;
+    int relative_next, interleave;
+    int baseline;           /* results[baseline] is the baseline; -1 none;
+                               PROF_IMPL_BASELINE_FILTERED: filtered out */
+    int matched, filtered;  /* names the filter let through, and not */
+    int no_match_said;      /* "the filter matched none" said */
     prof_impl_output console, file;
     prof_impl_regex filter;
     int has_filter;
@@ -334,12 +338,20 @@ struct prof_bench
     int processes;          /* prof_bench_set_processes */
     int suite_number;       /* suites made before this one in the process */
     int nbench;             /* benchmarks started (the workers' numbering) */
+    int list_only;          /* --list: print the names, run nothing */
+    int wide;               /* --wide: the table with every column */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
    message; buf has room for it), or NULL if the filter rejects it. */
 const char * prof_impl_run_name(prof_bench * b, const char * name,
         char * buf);
+#define PROF_IMPL_BASELINE_FILTERED (-2)
+/* Whether rows have a relative column. */
+#define PROF_IMPL_RELATIVE(b) ((b)->baseline != -1)
+
+/* With --list: print name (it would run) and return 1; else 0. */
+int prof_impl_listed(const prof_bench * b, const char * name);
 /* Two clock reads of the runner's clock, measured once per suite. */
 double prof_impl_suite_overhead(prof_bench * b);
 /* Keep a finished run's result in the suite and show its row (a worker

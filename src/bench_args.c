@@ -1,101 +1,300 @@
 /*
     A benchmark program's command line and environment: prof_bench_args
-    turns --format, --out, --filter, --counters and --processes (and the
-    PROFILER_* variables) into the suite's settings.
+    and prof_bench_init turn the runner's flags (and the PROFILER_*
+    variables) into the suite's settings, through the table-driven parser
+    of options.c: --flag=VALUE and --flag VALUE alike, "--" ends them, an
+    unknown flag is an error, --help lists every flag with its default and
+    variable. Google Benchmark's spellings of the common flags
+    (--benchmark_filter, ...) are taken too.
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_format(const char * s, prof_format * f)
+#define PROGRAM "benchmark options"
+
+static const char usage_head[] =
+"Benchmark options (the profiler's runner; --flag=VALUE or --flag VALUE;\n"
+"-- ends them, and what follows is the program's own):\n";
+
+static const char usage_tail[] =
+"A TIME is a number with a unit: ns, us, ms or s (no unit: seconds).\n"
+"Google Benchmark's --benchmark_filter, --benchmark_format\n"
+"(console|json|csv), --benchmark_out, --benchmark_out_format,\n"
+"--benchmark_time_unit and --benchmark_list_tests are taken too.\n";
+
+static int parse_format(const char * name, const char * s, prof_format * f)
 {
-    if (strcmp(s, "md") == 0 || strcmp(s, "markdown") == 0) *f = PROF_FORMAT_MD;
+    if (strcmp(s, "md") == 0 || strcmp(s, "markdown") == 0
+        || strcmp(s, "console") == 0)
+        *f = PROF_FORMAT_MD;
     else if (strcmp(s, "csv") == 0) *f = PROF_FORMAT_CSV;
     else if (strcmp(s, "json") == 0) *f = PROF_FORMAT_JSON;
     else if (strcmp(s, "none") == 0) *f = PROF_FORMAT_NONE;
     else
     {
+        (void) name;
         prof_impl_warn("unknown format \"%s\": use md, csv, json or none", s);
         return -1;
     }
     return 0;
 }
 
-static int apply_option(prof_bench * b, const char * key, const char * value)
+/* A TIME: a number with an optional unit (ns, us, ms, s; none: s), into
+   seconds. */
+static int parse_time(const char * name, const char * v, double * seconds)
 {
-    if (strcmp(key, "format") == 0)
-    {
-        prof_format f;
-        if (parse_format(value, &f) != 0)
-            return -1;
-        return prof_bench_set_format(b, f);
-    }
-    if (strcmp(key, "processes") == 0)
-    {
-        char * end;
-        long n;
-        errno = 0;
-        n = strtol(value, &end, 10);
-        if (end == value || *end != '\0' || errno != 0 || n < 1
-            || n > PROF_PROCESSES_MAX)
+    static const char * units[] = { "ns", "us", "ms", "s", "" };
+    static const double scale[] = { 1e-9, 1e-6, 1e-3, 1.0, 1.0 };
+    char * end;
+    double x = strtod(v, &end);
+    int k;
+    for (k = 0; end != v && k < 5; k++)
+        if (strcmp(end, units[k]) == 0 && x >= 0.0 && x < 1e7)
         {
-            prof_impl_warn("--processes=%s: give a whole number of processes, "
-                           "1..%d", value, PROF_PROCESSES_MAX);
-            return -1;
+            *seconds = x * scale[k];
+            return 0;
         }
-        return prof_bench_set_processes(b, (int) n);
+    prof_impl_warn(PROGRAM ": %s=%s: a time is expected (a number with ns, "
+                   "us, ms or s)", name, v);
+    return -1;
+}
+
+static int set_format(void * ctx, const char * name, const char * v)
+{
+    prof_format f;
+    return parse_format(name, v, &f) != 0 ? -1
+         : prof_bench_set_format((prof_bench *) ctx, f);
+}
+
+static int set_out(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    return prof_bench_set_output_path((prof_bench *) ctx, v);
+}
+
+static int set_out_format(void * ctx, const char * name, const char * v)
+{
+    prof_format f;
+    if (parse_format(name, v, &f) != 0)
+        return -1;
+    if (f == PROF_FORMAT_NONE)
+    {
+        prof_impl_warn(PROGRAM ": %s=none: a file has a format (json, csv or "
+                       "md)", name);
+        return -1;
     }
-    if (strcmp(key, "out") == 0)
-        return prof_bench_set_output_path(b, value);
-    if (strcmp(key, "counters") == 0)
-        return prof_bench_set_counters(b, value);
-    return prof_bench_set_filter(b, value);
+    return prof_bench_set_output_format((prof_bench *) ctx, f);
+}
+
+static int set_filter(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    return prof_bench_set_filter((prof_bench *) ctx, v);
+}
+
+static int set_counters(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    return prof_bench_set_counters((prof_bench *) ctx, v ? v : "default");
+}
+
+static int set_epochs(void * ctx, const char * name, const char * v)
+{
+    static const prof_impl_range r = { 1, 100001, 0, 1, "a whole number of "
+                                       "epochs, 1..100000" };
+    double n;
+    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
+         : prof_bench_set_epochs((prof_bench *) ctx, (int) n);
+}
+
+static int set_warmup(void * ctx, const char * name, const char * v)
+{
+    static const prof_impl_range r = { 0, 1099511627777.0, 0, 1, "a whole "
+                                       "number of iterations, 0..2^40" };
+    double n;
+    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
+         : prof_bench_set_warmup((prof_bench *) ctx, (ulong) n);
+}
+
+static int set_processes(void * ctx, const char * name, const char * v)
+{
+    static const prof_impl_range r = { 1, PROF_PROCESSES_MAX + 1, 0, 1,
+                                       "a whole number of processes, 1..1000" };
+    double n;
+    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
+         : prof_bench_set_processes((prof_bench *) ctx, (int) n);
+}
+
+static int set_min_epoch(void * ctx, const char * name, const char * v)
+{
+    double s;
+    return parse_time(name, v, &s) != 0 ? -1
+         : prof_bench_set_min_epoch_time_ns((prof_bench *) ctx, s * 1e9);
+}
+
+static int set_max_epoch(void * ctx, const char * name, const char * v)
+{
+    double s;
+    return parse_time(name, v, &s) != 0 ? -1
+         : prof_bench_set_max_epoch_time_ns((prof_bench *) ctx, s * 1e9);
+}
+
+static int set_budget(void * ctx, const char * name, const char * v)
+{
+    double s;
+    return parse_time(name, v, &s) != 0 ? -1
+         : prof_bench_set_budget_s((prof_bench *) ctx, s);
+}
+
+static int set_time_unit(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    return prof_bench_set_time_unit((prof_bench *) ctx, v);
+}
+
+/* A switch: given alone, or as =true / =false (Google Benchmark's). */
+static int switch_value(const char * name, const char * v, int * on)
+{
+    if (v == NULL || strcmp(v, "true") == 0 || strcmp(v, "1") == 0)
+        *on = 1;
+    else if (strcmp(v, "false") == 0 || strcmp(v, "0") == 0)
+        *on = 0;
+    else
+    {
+        prof_impl_warn(PROGRAM ": %s=%s: true or false is expected", name, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int set_list(void * ctx, const char * name, const char * v)
+{
+    return switch_value(name, v, &((prof_bench *) ctx)->list_only);
+}
+
+static int set_wide(void * ctx, const char * name, const char * v)
+{
+    return switch_value(name, v, &((prof_bench *) ctx)->wide);
+}
+
+static int help(void * ctx, const char * name, const char * v);
+
+#define SET(f) f, PROF_IMPL_NO_TEXT
+#define VALUE 0, NULL
+#define ENV(e) 0, "PROFILER_" e
+
+static const prof_impl_option table[] = {
+    { "--format", "F", "the console's format: md, csv, json or none (md)",
+      SET(set_format), ENV("FORMAT") },
+    { "--out", "FILE", "also write every result to FILE, whole, at the end "
+      "(default: none)", SET(set_out), ENV("OUT") },
+    { "--out-format", "F", "FILE's format: json, csv or md (from its name; "
+      "json otherwise)", SET(set_out_format), ENV("OUT_FORMAT") },
+    { "--filter", "REGEX", "run only the benchmarks whose name matches, POSIX "
+      "ERE (default: all)", SET(set_filter), ENV("FILTER") },
+    { "--list", NULL, "print the names that would run (after --filter) and "
+      "run nothing", SET(set_list), VALUE },
+    { "--epochs", "N", "samples per benchmark (11)", SET(set_epochs),
+      ENV("EPOCHS") },
+    { "--min-epoch-time", "TIME", "least time of an epoch (1ms)",
+      SET(set_min_epoch), ENV("MIN_EPOCH_TIME") },
+    { "--max-epoch-time", "TIME", "most time of an epoch (100ms)",
+      SET(set_max_epoch), ENV("MAX_EPOCH_TIME") },
+    { "--warmup", "N", "iterations run untimed before calibrating (0)",
+      SET(set_warmup), ENV("WARMUP") },
+    { "--time-unit", "U", "the outputs' time unit: ns, us, ms or s (ns)",
+      SET(set_time_unit), ENV("TIME_UNIT") },
+    { "--budget", "TIME", "wall time one benchmark may take (5s)",
+      SET(set_budget), ENV("BUDGET") },
+    { "--counters", "LIST", "count events per operation: a perf list, "
+      "default (alone) or off (off)", SET(set_counters), 1,
+      "PROFILER_COUNTERS" },
+    { "--processes", "N", "run the program N times, one after another, and "
+      "pool their epochs (1)", SET(set_processes), ENV("PROCESSES") },
+    { "--wide", NULL, "the table with every column (op/s, min, total) "
+      "(default: fits in 100 columns)", SET(set_wide), VALUE },
+    { "--help", NULL, "print this help and exit", SET(help), VALUE },
+    /* Google Benchmark's spellings */
+    { "--benchmark_filter", "REGEX", NULL, SET(set_filter), VALUE },
+    { "--benchmark_format", "F", NULL, SET(set_format), VALUE },
+    { "--benchmark_out", "FILE", NULL, SET(set_out), VALUE },
+    { "--benchmark_out_format", "F", NULL, SET(set_out_format), VALUE },
+    { "--benchmark_time_unit", "U", NULL, SET(set_time_unit), VALUE },
+    { "--benchmark_list_tests", "BOOL", NULL, SET(set_list), 1, NULL },
+};
+
+/* prof_bench_args refuses a flag it does not know; prof_bench_init leaves
+   it to the program. */
+static const prof_impl_options strict = {
+    PROGRAM, table, (int) (sizeof table / sizeof table[0]), usage_head,
+    usage_tail, PROF_IMPL_UNKNOWN_ERROR
+};
+static const prof_impl_options lenient = {
+    PROGRAM, table, (int) (sizeof table / sizeof table[0]), usage_head,
+    usage_tail, PROF_IMPL_UNKNOWN_KEEP
+};
+
+/* --help: the options, then exit 0 (as Google Benchmark's --help). */
+static int help(void * ctx, const char * name, const char * v)
+{
+    (void) ctx;
+    (void) name;
+    (void) v;
+    prof_impl_options_usage(&strict, stdout);
+    fflush(stdout);
+    exit(0);
+}
+
+/* Apply the environment, then argv[0 .. *argc) with o; *argc gets the
+   words left. */
+static int parse(prof_bench * b, int * argc, char ** argv,
+        const prof_impl_options * o)
+{
+    int n;
+    if (b == NULL || argc == NULL)
+    {
+        prof_impl_warn("%s: the %s is NULL", o == &strict ? "prof_bench_args"
+                       : "prof_bench_init", b == NULL ? "suite"
+                       : "argument count");
+        return -1;
+    }
+    prof_impl_workers_argv(*argc, argv);    /* before argv changes */
+    if (prof_impl_options_env(o, b) != 0)
+        return -1;
+    if (argv == NULL || *argc < 1)
+        return 0;
+    n = prof_impl_options_parse(o, *argc, argv, b);
+    if (n < 0)
+        return -1;
+    *argc = n;
+    return 0;
+}
+
+int prof_bench_init(prof_bench * b, int * argc, char ** argv)
+{
+    return parse(b, argc, argv, &lenient);
 }
 
 int prof_bench_args(prof_bench * b, int argc, char ** argv)
 {
-    static const char * keys[] = { "format", "out", "filter", "counters",
-                                   "processes" };
-    static const char * envs[] = { "PROFILER_FORMAT", "PROFILER_OUT",
-                                   "PROFILER_FILTER", "PROFILER_COUNTERS",
-                                   "PROFILER_PROCESSES" };
-    enum { NKEYS = (int) (sizeof keys / sizeof keys[0]) };
-    int i, k, rc = 0;
-    if (b == NULL)
+    char ** copy;
+    int rc, n = argc;
+    if (argv == NULL || argc < 1)
+        return parse(b, &n, NULL, &strict);
+    /* the caller's argv stays as it was: parse a copy */
+    copy = (char **) malloc(((size_t) argc + 1) * sizeof *copy);
+    if (copy == NULL)
     {
-        prof_impl_warn("prof_bench_args: the suite is NULL");
+        prof_impl_warn("prof_bench_args: out of memory");
         return -1;
     }
-    prof_impl_workers_argv(argc, argv);     /* to run the program again */
-    for (k = 0; k < NKEYS; k++)
-    {
-        const char * v = getenv(envs[k]);
-        if (v != NULL && *v != '\0' && apply_option(b, keys[k], v) != 0)
-            rc = -1;
-    }
-    for (i = 1; argv != NULL && i < argc; i++)
-    {
-        const char * a = argv[i];
-        if (a == NULL || strncmp(a, "--", 2) != 0)
-            continue;
-        if (strcmp(a, "--counters") == 0)   /* the default events */
-        {
-            if (apply_option(b, "counters", "default") != 0)
-                rc = -1;
-            continue;
-        }
-        for (k = 0; k < NKEYS; k++)
-        {
-            size_t n = strlen(keys[k]);
-            if (strncmp(a + 2, keys[k], n) == 0 && a[2 + n] == '=')
-            {
-                if (apply_option(b, keys[k], a + 3 + n) != 0)
-                    rc = -1;
-                break;
-            }
-        }
-    }
+    memcpy(copy, argv, (size_t) argc * sizeof *copy);
+    copy[argc] = NULL;
+    rc = parse(b, &n, copy, &strict);
+    free(copy);
     return rc;
 }

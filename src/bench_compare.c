@@ -137,6 +137,13 @@ prof_comparison prof_bench_compare(prof_bench * b,
     }
     sa.name = name_a ? name_a : "a";
     sb.name = name_b ? name_b : "b";
+    if (b->list_only)
+    {
+        char both[512];
+        snprintf(both, sizeof both, "%s vs %s", sa.name, sb.name);
+        prof_impl_listed(b, both);
+        return c;
+    }
     sa.f = a;
     sa.arg = arg_a;
     sb.f = b_target;

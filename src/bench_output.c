@@ -84,7 +84,7 @@ void prof_impl_output_row(prof_bench * b, int i)
     if (b->console.format != PROF_FORMAT_MD || b->console.f == NULL)
         return;
     report_ctx(b, &c, line, sizeof line);
-    prof_impl_md_row(&b->console.md, &c, b->results[i], b->baseline >= 0);
+    prof_impl_md_row(&b->console.md, &c, b->results[i], PROF_IMPL_RELATIVE(b));
 }
 
 /* results[from ..) in format to out (no flush, no check). */
@@ -104,7 +104,7 @@ static void write_results(const prof_bench * b, FILE * out,
         prof_impl_md_writer w;
         prof_impl_md_init(&w, out);
         for (i = from; i < b->nresults; i++)
-            prof_impl_md_row(&w, &c, b->results[i], b->baseline >= 0);
+            prof_impl_md_row(&w, &c, b->results[i], PROF_IMPL_RELATIVE(b));
     }
 }
 
@@ -188,6 +188,14 @@ int prof_bench_finish(prof_bench * b)
     }
     rc = finish_console(b);
     rc |= finish_file(b);
+    if (b->has_filter && b->matched == 0 && b->filtered > 0 && !b->no_match_said)
+    {
+        prof_impl_warn("the filter matched none of the %d benchmarks: nothing "
+                       "ran", b->filtered);
+        b->no_match_said = 1;
+    }
+    if (b->has_filter && b->matched == 0 && b->filtered > 0)
+        rc = -1;
     /* a worker process that failed: its results are missing (said when
        it failed) */
     return rc != 0 || prof_impl_workers_failed() ? -1 : 0;

@@ -75,7 +75,30 @@ const char * prof_impl_run_name(prof_bench * b, const char * name, char * buf)
         prof_impl_warn("benchmark name is NULL; named \"%s\"", buf);
         name = buf;
     }
-    return prof_impl_filter_match(b, name) ? name : NULL;
+    if (prof_impl_filter_match(b, name))
+    {
+        b->matched++;
+        return name;
+    }
+    b->filtered++;
+    if (b->relative_next)
+    {
+        /* the next run would be measured against another baseline */
+        prof_impl_warn("the baseline \"%s\" is filtered out: the relative "
+                       "figures are n/a", name);
+        b->relative_next = 0;
+        b->baseline = PROF_IMPL_BASELINE_FILTERED;
+    }
+    return NULL;
+}
+
+int prof_impl_listed(const prof_bench * b, const char * name)
+{
+    if (!b->list_only)
+        return 0;
+    printf("%s\n", name);
+    fflush(stdout);
+    return 1;
 }
 
 double prof_impl_suite_overhead(prof_bench * b)
@@ -116,7 +139,7 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         b->baseline = b->nresults - 1;
         b->relative_next = 0;
     }
-    if (b->baseline >= 0)
+    if (b->baseline >= 0)   /* relative_pct stays NaN when filtered out */
     {
         double base = b->results[b->baseline]->pub.median_ns;
         p->relative_pct = p->median_ns > 0.0 ? 100.0 * base / p->median_ns
@@ -169,7 +192,7 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
         return NULL;
     }
     name = prof_impl_run_name(b, name, buf);
-    if (name == NULL)
+    if (name == NULL || prof_impl_listed(b, name))
         return NULL;
     index = b->nbench++;
     if (prof_impl_workers_ready(b))
@@ -311,10 +334,13 @@ int prof_bench_run_all(prof_bench * b)
     NEED_SUITE(b, "prof_bench_run_all");
     if (b->nqueue <= 0)
         return 0;
+    for (i = 0; b->list_only && i < b->nqueue; i++)
+        prof_impl_listed(b, b->queue[i].name);
     base = b->nbench;
     b->nbench += b->nqueue;
-    ran = prof_impl_workers_ready(b) ? run_all_from_workers(b, base)
-                                     : run_all_here(b, base);
+    ran = b->list_only ? 0
+        : prof_impl_workers_ready(b) ? run_all_from_workers(b, base)
+        : run_all_here(b, base);
     for (i = 0; i < b->nqueue; i++)
         free(b->queue[i].name);
     b->nqueue = 0;
@@ -357,7 +383,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
         return l;
     }
     name = prof_impl_run_name(b, name, buf);
-    if (name == NULL)
+    if (name == NULL || prof_impl_listed(b, name))
         return l;
     if (prof_impl_workers_ready(b))
     {

@@ -320,12 +320,20 @@ int prof_impl_workers_take_compare(prof_bench * b, int index,
 /* ---- the parent: running the workers ------------------------------------- */
 
 static int saved_argc;
-static char ** saved_argv;
+static char ** saved_argv, ** saved_copy;
 
 void prof_impl_workers_argv(int argc, char ** argv)
 {
+    /* a copy of the array: prof_bench_init moves the caller's words */
+    char ** copy = argv ? (char **) malloc(((size_t) argc + 1) * sizeof *copy)
+                        : NULL;
+    if (copy == NULL)
+        return;
+    memcpy(copy, argv, (size_t) argc * sizeof *copy);
+    copy[argc] = NULL;
+    free(saved_copy);
+    saved_copy = saved_argv = copy;
     saved_argc = argc;
-    saved_argv = argv;
 }
 
 #if defined(_WIN32)
@@ -694,7 +702,7 @@ static int run_workers(prof_bench * b)
 
 int prof_impl_workers_ready(prof_bench * b)
 {
-    if (b->processes <= 1 || prof_impl_worker_mode())
+    if (b->processes <= 1 || b->list_only || prof_impl_worker_mode())
         return 0;
     if (pool.state == 0)
         pool.state = run_workers(b) == 0 ? 1 : -1;

@@ -51,7 +51,8 @@ void prof_impl_copy(char * dst, size_t size, const char * src);
    const char * field at offset text of ctx (PROF_IMPL_NO_TEXT: neither,
    for --help and --version, which print and end the parse). An optional
    value is only given with "=" (--counters[=LIST]); env names the
-   variable that sets it too (the runner's PROFILER_*), or NULL. */
+   variable that sets it too (the runner's PROFILER_*), or NULL. A NULL
+   help leaves it out of --help (an alias). */
 typedef struct
 {
     const char * name, * value, * help;
@@ -62,12 +63,20 @@ typedef struct
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
 
+/* What the parser does with a --flag it does not know. */
+typedef enum
+{
+    PROF_IMPL_UNKNOWN_ERROR,    /* a message, and the parse fails */
+    PROF_IMPL_UNKNOWN_KEEP      /* left to the program, with its words */
+} prof_impl_unknown;
+
 typedef struct
 {
     const char * program;       /* the name messages and --version use */
     const prof_impl_option * table;
     int n;
     const char * usage_head, * usage_tail;  /* around the options in --help */
+    prof_impl_unknown unknown;
 } prof_impl_options;
 
 /* The project's version, for --version. */
@@ -76,10 +85,11 @@ typedef struct
 #endif
 
 /* Apply the options of argv[1 .. argc) in order: --flag=VALUE and --flag
-   VALUE alike; "--" ends them. The other words (and all after "--") move to
-   the front, argv[1 .. kept), NULL after them. Returns kept, -1 after a
-   message (an unknown option, a missing value, a value refused by its
-   set), or PROF_IMPL_OPTIONS_EXIT when --help or --version printed. */
+   VALUE alike; "--" ends them (and is dropped). The other words (and all
+   after "--") move to the front, argv[1 .. kept), NULL after them. Returns
+   kept, -1 after a message for each problem (an unknown option unless
+   kept, a missing value, a value refused by its set: all of them are
+   tried), or PROF_IMPL_OPTIONS_EXIT when --help or --version printed. */
 #define PROF_IMPL_OPTIONS_EXIT (-2)
 int prof_impl_options_parse(const prof_impl_options * o, int argc,
         char ** argv, void * ctx);

@@ -57,13 +57,16 @@ static int apply(const prof_impl_options * o, const prof_impl_option * op,
 }
 
 /* Apply the option argv[*i] (its value from "=VALUE" or, for an option
-   that needs one, the next word): 0, 1 (--help, --version: exit 0), -1. */
+   that needs one, the next word): 0, 1 (--help, --version: exit 0), 2 (an
+   unknown option to keep), -1 (after a message). */
 static int one(const prof_impl_options * o, int argc, char ** argv, int * i,
         void * ctx)
 {
     const char * a = argv[*i], * eq = strchr(a, '='), * value = NULL;
     size_t len = eq != NULL ? (size_t) (eq - a) : strlen(a);
     const prof_impl_option * op = lookup(o, a, len);
+    if (op == NULL && o->unknown == PROF_IMPL_UNKNOWN_KEEP)
+        return 2;
     if (op == NULL)
     {
         prof_impl_warn("%s: unknown option %s (see --help)", o->program, a);
@@ -92,23 +95,26 @@ static int one(const prof_impl_options * o, int argc, char ** argv, int * i,
 int prof_impl_options_parse(const prof_impl_options * o, int argc,
         char ** argv, void * ctx)
 {
-    int i, kept = 1, rc, ended = 0;
+    int i, kept = 1, rc, bad = 0, ended = 0;
     for (i = 1; i < argc; i++)
     {
         char * a = argv[i];
         if (!ended && strcmp(a, "--") == 0)
-            ended = 1;
-        else if (!ended && a[0] == '-' && a[1] == '-')
         {
-            if ((rc = one(o, argc, argv, &i, ctx)) != 0)
-                return rc > 0 ? PROF_IMPL_OPTIONS_EXIT : -1;
+            ended = 1;
+            continue;
         }
-        else
-            argv[kept++] = a;       /* the program's own: to the front */
+        rc = !ended && a[0] == '-' && a[1] == '-'
+           ? one(o, argc, argv, &i, ctx) : 2;
+        if (rc == 1)
+            return PROF_IMPL_OPTIONS_EXIT;
+        if (rc == 2)
+            argv[kept++] = a;       /* the program's own word */
+        bad |= rc < 0;              /* go on: say every problem at once */
     }
     if (kept < argc)
         argv[kept] = NULL;
-    return kept;
+    return bad ? -1 : kept;
 }
 
 int prof_impl_options_env(const prof_impl_options * o, void * ctx)
@@ -155,6 +161,8 @@ void prof_impl_options_usage(const prof_impl_options * o, FILE * f)
     {
         const prof_impl_option * op = &o->table[k];
         char flag[40], help[512];
+        if (op->help == NULL)
+            continue;           /* an alias, said in the tail */
         snprintf(flag, sizeof flag, "%s%s%s%s%s", op->name,
                  op->optional ? "[" : "", op->value ? "=" : "",
                  op->value ? op->value : "", op->optional ? "]" : "");

@@ -204,7 +204,9 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         sprintf(ci, "[%.2f, %.2f]", r->ci_low_ns / scale, r->ci_high_ns / scale);
     else
         strcpy(ci, "n/a");
-    if (relative)
+    if (relative && isnan(r->relative_pct))
+        fprintf(w->out, "| %8s ", "n/a");
+    else if (relative)
         fprintf(w->out, "| %7.1f%% ", r->relative_pct);
     fprintf(w->out, "| %12.2f | %20s | %6.1f%% | %*s | %12.2f |",
             r->median_ns / scale, rate, r->err_pct, w->ci_width, ci,

@@ -136,6 +136,45 @@ static void test_json_families(void)
     fclose(f);
 }
 
+/* A filter that matches nothing fails the run; a baseline that the filter
+   drops leaves the relative figures n/a, not 100%. */
+static void test_honest_edges(void)
+{
+    prof_bench * b = prof_bench_new();
+    FILE * f = tmpfile();
+    capture_t cap;
+    const char * err, * s;
+    const prof_result * r;
+    prof_bench_set_output(b, f);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_set_filter(b, "^x");
+    capture_begin(&cap, 2);
+    prof_bench_set_relative(b, 1);
+    prof_bench_run(b, "base", cost5, NULL);
+    r = prof_bench_run(b, "x1", cost5, NULL);
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: the baseline \"base\" is filtered out: the "
+                      "relative figures are n/a"), "message: %s", err);
+    CHECK(r && isnan(r->relative_pct), "relative %g", r ? r->relative_pct : 0);
+    CHECK(prof_bench_finish(b) == 0, "finish with a match");
+    s = check_slurp(f);
+    CHECK(strstr(s, "| relative |") && strstr(s, "|      n/a |"), "table: %s", s);
+    prof_bench_free(b);
+    fclose(f);
+
+    b = prof_bench_new();
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_filter(b, "nomatch");
+    prof_bench_run(b, "a", cost5, NULL);
+    prof_bench_run(b, "b", cost5, NULL);
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_finish(b) == -1, "a filter that matched nothing passed");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: the filter matched none of the 2 benchmarks: "
+                      "nothing ran"), "message: %s", err);
+    prof_bench_free(b);
+}
+
 static void test_args(void)
 {
     prof_bench * b = prof_bench_new();
@@ -305,6 +344,7 @@ int main(void)
     test_markdown();
     test_json_csv();
     test_json_families();
+    test_honest_edges();
     test_args();
     test_write_failure();
     prof_impl_set_fake_clock(NULL, 0);

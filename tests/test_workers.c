@@ -216,8 +216,8 @@ static void test_args(void)
         capture_begin(&cap, 2);
         CHECK(prof_bench_args(b, 2, argv) == -1, "%s accepted", bad[i]);
         err = capture_end(&cap);
-        CHECK(strstr(err, "profiler: --processes=") && strstr(err, "give a "
-              "whole number of processes, 1..1000"), "%s: [%s]", bad[i], err);
+        CHECK(strstr(err, "--processes=") && strstr(err, "a whole number of "
+              "processes, 1..1000 is expected"), "%s: [%s]", bad[i], err);
     }
     capture_begin(&cap, 2);
     CHECK(prof_bench_set_processes(b, 0) == -1

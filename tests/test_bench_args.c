@@ -1,0 +1,211 @@
+/* The runner's command line (prof_bench_args, prof_bench_init): every flag
+   in both spellings and from its environment variable, read back from the
+   suite; unknown flags, missing and bad values; "--"; the program's own
+   words left in argv by prof_bench_init; Google Benchmark's spellings. */
+#include "check.h"
+#include "../src/bench.h"
+
+#include <math.h>
+
+typedef struct
+{
+    const char * args[4];       /* the words after the program's name */
+    int ok;                     /* 0 expected, or -1 */
+    const char * message;       /* in stderr (NULL: nothing) */
+} args_case;
+
+/* The suite after prof_bench_args on words; *rc its return, *err stderr. */
+static prof_bench * parsed(const char * const * words, int * rc,
+        const char ** err)
+{
+    char * argv[8];
+    char prog[] = "bench";
+    capture_t cap;
+    int argc = 1;
+    prof_bench * b = prof_bench_new();
+    argv[0] = prog;
+    while (argc < 7 && words[argc - 1] != NULL)
+    {
+        argv[argc] = (char *) words[argc - 1];
+        argc++;
+    }
+    argv[argc] = NULL;
+    capture_begin(&cap, 2);
+    *rc = prof_bench_args(b, argc, argv);
+    *err = capture_end(&cap);
+    return b;
+}
+
+static void test_flags(void)
+{
+    static const char * const equals[] = { "--epochs=21", "--warmup=7",
+        "--min-epoch-time=2ms", "--max-epoch-time=0.5s", "--time-unit=us",
+        "--budget=250ms", NULL };
+    static const char * const spaced[] = { "--epochs", "21", "--warmup", "7",
+        "--min-epoch-time", "2ms", NULL };
+    static const char * const more[] = { "--processes", "4", "--format", "csv",
+        "--out-format", "md", NULL };
+    static const char * const last[] = { "--counters=page-faults", "--wide",
+        "--list", "--filter", "^x", NULL };
+    prof_bench * b;
+    const char * err;
+    int rc;
+
+    b = parsed(equals, &rc, &err);
+    CHECK(rc == 0 && b->s.epochs == 21 && b->s.warmup == 7
+          && b->s.min_epoch_ns == 2e6 && b->s.max_epoch_ns == 5e8
+          && strcmp(b->time_unit, "us") == 0 && b->s.budget_s == 0.25,
+          "--flag=value: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+
+    b = parsed(spaced, &rc, &err);
+    CHECK(rc == 0 && b->s.epochs == 21 && b->s.warmup == 7
+          && b->s.min_epoch_ns == 2e6, "--flag value: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+
+    b = parsed(more, &rc, &err);
+    CHECK(rc == 0 && b->processes == 4 && b->console.format == PROF_FORMAT_CSV
+          && b->file.format == PROF_FORMAT_MD && b->file.format_set,
+          "--processes --format --out-format: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+
+    b = parsed(last, &rc, &err);
+    CHECK(rc == 0 && strcmp(b->s.counters, "page-faults") == 0 && b->wide
+          && b->list_only && b->has_filter && prof_impl_filter_match(b, "xy")
+          && !prof_impl_filter_match(b, "yx"), "--counters --wide --list "
+          "--filter: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+}
+
+static void test_refusals(void)
+{
+    static const args_case cases[] = {
+        { { "--fitler=x" }, -1, "unknown option --fitler=x (see --help)" },
+        { { "--epochs" }, -1, "--epochs needs a value: --epochs=N" },
+        { { "--epochs=0" }, -1, "--epochs=0: a whole number of epochs, "
+          "1..100000 is expected" },
+        { { "--epochs=2.5" }, -1, "a whole number of epochs" },
+        { { "--budget=5 s" }, -1, "--budget=5 s: a time is expected" },
+        { { "--budget=-1s" }, -1, "a time is expected" },
+        { { "--min-epoch-time=1h" }, -1, "a time is expected" },
+        { { "--time-unit=min" }, -1, "unknown unit \"min\"" },
+        { { "--list=maybe" }, -1, "--list takes no value" },
+        { { "--wide=yes" }, -1, "--wide takes no value" },
+        { { "--out-format=none" }, -1, "a file has a format" },
+        { { "--warmup=-3" }, -1, "a whole number of iterations" },
+        { { "--counters=cycles,,x" }, -1, "empty event name in "
+          "\"cycles,,x\"" },
+        /* both problems said, not only the first */
+        { { "--epochs=x", "--processes=0" }, -1, "a whole number of processes" },
+        /* after "--", the program's: not read */
+        { { "--", "--fitler=x", "--epochs=0" }, 0, NULL },
+        /* words that are not flags are the program's too */
+        { { "input.txt", "7" }, 0, NULL },
+    };
+    size_t i;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        const char * err;
+        int rc;
+        prof_bench * b = parsed(cases[i].args, &rc, &err);
+        CHECK(rc == cases[i].ok, "case %d (%s): rc %d [%s]", (int) i,
+              cases[i].args[0], rc, err);
+        if (cases[i].message != NULL)
+            CHECK(strstr(err, cases[i].message) != NULL, "case %d (%s): [%s] "
+                  "wanted [%s]", (int) i, cases[i].args[0], err,
+                  cases[i].message);
+        else
+            CHECK(err[0] == '\0', "case %d: said [%s]", (int) i, err);
+        prof_bench_free(b);
+    }
+}
+
+/* The environment: each flag's PROFILER_ variable; the command line wins. */
+static void test_environment(void)
+{
+    static const char * const none[] = { NULL };
+    static const char * const over[] = { "--epochs=9", NULL };
+    prof_bench * b;
+    const char * err;
+    int rc;
+    setenv("PROFILER_EPOCHS", "15", 1);
+    setenv("PROFILER_BUDGET", "2s", 1);
+    setenv("PROFILER_TIME_UNIT", "ms", 1);
+    setenv("PROFILER_PROCESSES", "3", 1);
+    setenv("PROFILER_OUT_FORMAT", "csv", 1);
+    b = parsed(none, &rc, &err);
+    CHECK(rc == 0 && b->s.epochs == 15 && b->s.budget_s == 2.0
+          && strcmp(b->time_unit, "ms") == 0 && b->processes == 3
+          && b->file.format == PROF_FORMAT_CSV, "environment: rc %d [%s]", rc,
+          err);
+    prof_bench_free(b);
+    b = parsed(over, &rc, &err);
+    CHECK(rc == 0 && b->s.epochs == 9, "the command line wins: %d",
+          b->s.epochs);
+    prof_bench_free(b);
+    setenv("PROFILER_EPOCHS", "lots", 1);
+    b = parsed(none, &rc, &err);
+    CHECK(rc == -1 && strstr(err, "--epochs=lots"), "bad variable: [%s]", err);
+    prof_bench_free(b);
+    unsetenv("PROFILER_EPOCHS");
+    unsetenv("PROFILER_BUDGET");
+    unsetenv("PROFILER_TIME_UNIT");
+    unsetenv("PROFILER_PROCESSES");
+    unsetenv("PROFILER_OUT_FORMAT");
+}
+
+/* prof_bench_init takes its flags out of argv and leaves the rest, flags
+   it does not know included; prof_bench_args leaves argv whole. */
+static void test_init(void)
+{
+    char a0[] = "bench", a1[] = "--n=1050", a2[] = "--epochs", a3[] = "7",
+         a4[] = "data.txt", a5[] = "--", a6[] = "--epochs=3";
+    char * argv[] = { a0, a1, a2, a3, a4, a5, a6, NULL };
+    char * keep[8];
+    int argc = 7;
+    capture_t cap;
+    prof_bench * b = prof_bench_new();
+    memcpy(keep, argv, sizeof keep);
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_args(b, argc, argv) == -1, "args: --n refused");
+    CHECK(strstr(capture_end(&cap), "unknown option --n=1050"), "message");
+    CHECK(memcmp(keep, argv, sizeof keep) == 0, "args changed argv");
+    CHECK(prof_bench_init(b, &argc, argv) == 0 && b->s.epochs == 7, "init");
+    CHECK(argc == 4 && strcmp(argv[1], "--n=1050") == 0
+          && strcmp(argv[2], "data.txt") == 0
+          && strcmp(argv[3], "--epochs=3") == 0 && argv[4] == NULL,
+          "left: %d words", argc);
+    prof_bench_free(b);
+}
+
+/* Google Benchmark's spellings of the common flags. */
+static void test_gbench_spellings(void)
+{
+    static const char * const gb[] = { "--benchmark_filter=^a",
+        "--benchmark_format=console", "--benchmark_time_unit=ms",
+        "--benchmark_list_tests=true", NULL };
+    static const char * const gb2[] = { "--benchmark_format=json",
+        "--benchmark_list_tests=false", "--benchmark_out_format=csv", NULL };
+    prof_bench * b;
+    const char * err;
+    int rc;
+    b = parsed(gb, &rc, &err);
+    CHECK(rc == 0 && b->has_filter && b->console.format == PROF_FORMAT_MD
+          && strcmp(b->time_unit, "ms") == 0 && b->list_only,
+          "Google Benchmark spellings: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+    b = parsed(gb2, &rc, &err);
+    CHECK(rc == 0 && b->console.format == PROF_FORMAT_JSON && !b->list_only
+          && b->file.format == PROF_FORMAT_CSV, "rc %d [%s]", rc, err);
+    prof_bench_free(b);
+}
+
+int main(void)
+{
+    test_flags();
+    test_refusals();
+    test_environment();
+    test_init();
+    test_gbench_spellings();
+    return check_report("test_bench_args");
+}
