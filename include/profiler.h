@@ -359,6 +359,8 @@ typedef struct prof_result
     double overhead_ns;     /* fixed cost subtracted from each epoch [ns] */
     double batch;           /* units per iteration (prof_bench_set_batch) */
     const char * unit;      /* "op" unless set */
+    const char * time_unit; /* of the outputs (prof_bench_set_time_unit)
+                               when it ran: "ns", "us", "ms" or "s" */
     double complexity_n;    /* N of prof_bench_set_complexity_n, or 0 */
     double relative_pct;    /* 100 * baseline median / this median, or NaN */
     int flags;              /* PROF_RESULT_* bits */
@@ -457,6 +459,12 @@ typedef enum
     PROF_TERMINAL_AUTO = -1, PROF_TERMINAL_NEVER = 0, PROF_TERMINAL_ALWAYS = 1
 } prof_terminal;
 int prof_bench_set_terminal(prof_bench * b, prof_terminal mode);
+/* The markdown table: on == 0 (default) fits in 100 columns, the most
+   useful first (the median, its interval, err%, up to three event counts
+   per unit, the name); on != 0 adds op/s, min, every event count and the
+   time spent (--wide). Events that are n/a here get no column either way:
+   the context line says why. */
+int prof_bench_set_wide(prof_bench * b, int on);
 /* Count these events (a prof_counters_open list: "cycles,instructions,
    branches,branch-misses,page-faults,...", or "default" or "on" for
    PROF_COUNTERS_DEFAULT) around every epoch of the next benchmarks, and

@@ -44,9 +44,13 @@ typedef struct
     int retries;
     double budget_s, jitter, batch;
     char unit[32];
+    char time_unit[4];      /* the outputs' time unit: ns, us, ms, s */
     double complexity_n;
     char counters[256];     /* event list; "" = counters off */
 } prof_impl_settings;
+
+/* Nanoseconds in a time unit of prof_bench_set_time_unit (0 if unknown). */
+double prof_impl_time_unit_ns(const char * unit);
 
 /* The defaults of prof_bench_new. */
 void prof_impl_settings_default(prof_impl_settings * s);
@@ -191,6 +195,8 @@ typedef struct
     double * cpu;       /* processor time per unit of each epoch [ns] */
     ulong * iters;
     char unit[32];
+    char time_unit[4];
+    double time_unit_ns;
     char warning[768];
     int nev;
     const char * ev_names[PROF_COUNTERS_MAX];
@@ -309,8 +315,6 @@ typedef struct
 struct prof_bench
 {
     prof_impl_settings s;
-    char time_unit[4];
-    double time_unit_ns;
     int relative_next, interleave;
     int baseline;           /* results[baseline] is the baseline; -1 none;
                                PROF_IMPL_BASELINE_FILTERED: filtered out */
@@ -334,7 +338,6 @@ struct prof_bench
     char fit_name_buf[64];
     int terminal;           /* prof_bench_set_terminal: -1 auto, 0, 1 */
     double started_ns;      /* when the suite was made (progress line) */
-    int progress_shown;     /* a progress line is on stderr now */
     int processes;          /* prof_bench_set_processes */
     int suite_number;       /* suites made before this one in the process */
     int nbench;             /* benchmarks started (the workers' numbering) */

@@ -178,7 +178,9 @@ static int set_list(void * ctx, const char * name, const char * v)
 
 static int set_wide(void * ctx, const char * name, const char * v)
 {
-    return switch_value(name, v, &((prof_bench *) ctx)->wide);
+    int on;
+    return switch_value(name, v, &on) != 0 ? -1
+         : prof_bench_set_wide((prof_bench *) ctx, on);
 }
 
 static int help(void * ctx, const char * name, const char * v);

@@ -92,10 +92,11 @@ static void print_line(const prof_bench * b, const prof_comparison * c,
     FILE * out = b->console.f;
     if (b->console.format != PROF_FORMAT_MD || out == NULL || c->rounds == 0)
         return;
-    fprintf(out, "%s: %.4g %s/%s vs %s: %.4g: ratio %.4f [%.4f, %.4f] "
+    double scale = prof_impl_time_unit_ns(b->s.time_unit);
+    fprintf(out, "%s: %.2f %s/%s vs %s: %.2f %s/%s: ratio %.4f [%.4f, %.4f] "
             "over %d rounds, sign test p = %.3g: %s\n",
-            name_a, c->median_a_ns / b->time_unit_ns, b->time_unit,
-            b->s.unit, name_b, c->median_b_ns / b->time_unit_ns, c->ratio,
+            name_a, c->median_a_ns / scale, b->s.time_unit, b->s.unit, name_b,
+            c->median_b_ns / scale, b->s.time_unit, b->s.unit, c->ratio,
             c->ci_low, c->ci_high, c->rounds, c->p_value,
             c->significant ? (c->ratio > 1.0 ? "b is slower, significant"
                                              : "b is faster, significant")

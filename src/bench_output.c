@@ -18,8 +18,6 @@
 static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
         char * line, size_t size)
 {
-    c->time_unit = b->time_unit;
-    c->time_unit_ns = b->time_unit_ns;
     c->optimized = b->optimized;
     c->sanitized = b->sanitized;
     c->compiler = b->compiler;
@@ -29,6 +27,7 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
     c->counters_line = prof_impl_bench_counters_context(line, size) ? line
                                                                     : "";
     c->terminal = b->terminal;
+    c->wide = b->wide;
     c->processes = prof_impl_workers_ready_count(b);
     c->fit_name = b->fit_name;
     c->fit_f = b->fit_f;

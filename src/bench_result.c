@@ -151,6 +151,14 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     p->batch = e->s.batch;
     prof_impl_copy(res->unit, sizeof res->unit, e->s.unit);
     p->unit = res->unit;
+    prof_impl_copy(res->time_unit, sizeof res->time_unit, e->s.time_unit);
+    res->time_unit_ns = prof_impl_time_unit_ns(res->time_unit);
+    if (res->time_unit_ns == 0.0)       /* from a worker: checked there */
+    {
+        strcpy(res->time_unit, "ns");
+        res->time_unit_ns = 1.0;
+    }
+    p->time_unit = res->time_unit;
     p->complexity_n = e->s.complexity_n;
     p->relative_pct = NAN;
     p->warning = res->warning;

@@ -84,6 +84,7 @@ void prof_impl_settings_default(prof_impl_settings * s)
     s->jitter = 0.2;
     s->batch = 1.0;
     strcpy(s->unit, "op");
+    strcpy(s->time_unit, "ns");
     s->complexity_n = 0.0;
 }
 
@@ -190,22 +191,29 @@ int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
     return 0;
 }
 
-int prof_bench_set_time_unit(prof_bench * b, const char * unit)
+double prof_impl_time_unit_ns(const char * unit)
 {
     static const char * names[] = { "ns", "us", "ms", "s" };
     static const double scale[] = { 1.0, 1e3, 1e6, 1e9 };
     int i;
-    NEED_SUITE(b, "prof_bench_set_time_unit");
     for (i = 0; unit != NULL && i < 4; i++)
         if (strcmp(unit, names[i]) == 0)
-        {
-            strcpy(b->time_unit, names[i]);
-            b->time_unit_ns = scale[i];
-            return 0;
-        }
-    prof_impl_warn("prof_bench_set_time_unit: unknown unit \"%s\" (ns, us, "
-                   "ms or s); setting unchanged", unit ? unit : "(null)");
-    return -1;
+            return scale[i];
+    return 0.0;
+}
+
+int prof_bench_set_time_unit(prof_bench * b, const char * unit)
+{
+    NEED_SUITE(b, "prof_bench_set_time_unit");
+    if (prof_impl_time_unit_ns(unit) == 0.0)
+    {
+        prof_impl_warn("prof_bench_set_time_unit: unknown unit \"%s\" (ns, "
+                       "us, ms or s); setting unchanged",
+                       unit ? unit : "(null)");
+        return -1;
+    }
+    strcpy(b->s.time_unit, unit);
+    return 0;
 }
 
 int prof_bench_set_relative(prof_bench * b, int on)
@@ -250,6 +258,13 @@ int prof_bench_set_counters(prof_bench * b, const char * events)
     if (prof_impl_counters_check(events, "prof_bench_set_counters") < 0)
         return -1;  /* the message said which name */
     strcpy(b->s.counters, events);
+    return 0;
+}
+
+int prof_bench_set_wide(prof_bench * b, int on)
+{
+    NEED_SUITE(b, "prof_bench_set_wide");
+    b->wide = on != 0;
     return 0;
 }
 

@@ -26,8 +26,6 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
         return NULL;
     }
     prof_impl_settings_default(&b->s);
-    strcpy(b->time_unit, "ns");
-    b->time_unit_ns = 1.0;
     b->interleave = 0;
     b->baseline = -1;
     b->console.format = PROF_FORMAT_MD;
@@ -145,9 +143,10 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         p->relative_pct = p->median_ns > 0.0 ? 100.0 * base / p->median_ns
                                              : NAN;
     }
+    /* the row first: the context and header come before any advice */
+    prof_impl_output_row(b, b->nresults - 1);
     if (res->warning[0] != '\0' && !prof_impl_worker_mode())
         prof_impl_warn("%s: %s", p->name, res->warning);
-    prof_impl_output_row(b, b->nresults - 1);
     return p;
 }
 

@@ -90,6 +90,7 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     put_u32(o, (unsigned long) e->s.epochs);
     put_f64(o, e->s.batch);
     put_str(o, e->s.unit);
+    put_str(o, e->s.time_unit);
     put_f64(o, e->s.complexity_n);
     put_f64(o, e->s.budget_s);
     put_u32(o, (unsigned long) e->is_baseline);
@@ -284,6 +285,12 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     unit = get_str(in);
     if (unit != NULL)
         prof_impl_copy(e->s.unit, sizeof e->s.unit, unit);
+    free(unit);
+    unit = get_str(in);
+    if (unit != NULL && prof_impl_time_unit_ns(unit) == 0.0 && !in->bad)
+        in->bad = "an unknown time unit";
+    if (unit != NULL)
+        prof_impl_copy(e->s.time_unit, sizeof e->s.time_unit, unit);
     free(unit);
     e->s.complexity_n = get_time(in, 0);
     e->s.budget_s = get_time(in, 0);

@@ -136,13 +136,24 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
     prof_fit fits[8];
-    int i, n = prof_bench_complexity(b, family, fits, 8);
+    int i, sizes = 0, n = prof_bench_complexity(b, family, fits, 8);
     if (out == NULL)
         out = stdout;
     if (n == 0)
         return;
-    fprintf(out, "\n| %15s | %7s | complexity\n|----------------:|--------:|"
-            ":-----------\n", "coefficient", "err%");
+    for (i = 0; i < b->nresults; i++)
+        sizes += b->results[i]->pub.complexity_n > 0.0
+              && (family == NULL
+                  || prof_impl_same_family(family, b->results[i]->pub.name));
+    if (sizes < 4)
+        prof_impl_warn("complexity of %s: %d sizes; 4 or more tell the "
+                       "growth functions apart", family ? family : "all",
+                       sizes);
+    fprintf(out, "\ncomplexity of `%.*s` (%d sizes; coefficient in ns "
+            "per unit of f(N)):\n\n| %15s | %7s | complexity\n"
+            "|----------------:|--------:|:-----------\n",
+            family ? (int) prof_impl_family_len(family) : 3,
+            family ? family : "all", sizes, "coefficient", "rms%");
     for (i = 0; i < n; i++)
         fprintf(out, "| %15.6g | %6.1f%% | %s\n", fits[i].coefficient,
                 fits[i].rms_pct, fits[i].name);

@@ -122,6 +122,12 @@ int prof_impl_option_number(const char * program, const char * name,
 int prof_impl_grow(void * array, size_t * capacity, size_t need,
                    size_t size);
 
+/* A status line on stderr ("\rprofiler: text", for a terminal: the
+   runner's progress), replaced by the next, erased by prof_impl_status_clear
+   and before any prof_impl_warn message. */
+void prof_impl_status(const char * text);
+void prof_impl_status_clear(void);
+
 /* Processor time of the process in nanoseconds (all threads). */
 double prof_impl_cpu_ns(void);
 

@@ -1,5 +1,7 @@
 /*
-    profiler: messages on stderr, and the string copy every file shares.
+    profiler: messages on stderr (and the one status line a terminal may
+    show, erased before each message), and the string copy every file
+    shares.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -8,12 +10,32 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A status line is on stderr now (a progress line at a terminal). */
+static int status_shown;
+
+void prof_impl_status(const char * text)
+{
+    fprintf(stderr, "\rprofiler: %s\033[K", text);
+    fflush(stderr);
+    status_shown = 1;
+}
+
+void prof_impl_status_clear(void)
+{
+    if (!status_shown)
+        return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    status_shown = 0;
+}
+
 void prof_impl_warn(const char * fmt, ...)
 {
     /* One fprintf call per line so that lines from threads do not mix. */
     char line[512];
     va_list ap;
 
+    prof_impl_status_clear();       /* a message never runs into it */
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);

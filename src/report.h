@@ -13,13 +13,12 @@
 /* What every output says about the run besides its results. */
 typedef struct
 {
-    const char * time_unit;     /* "ns", "us", "ms" or "s" */
-    double time_unit_ns;        /* nanoseconds in one time_unit */
     int optimized, sanitized;   /* how the benchmark program was built */
     const char * compiler, * flags;
     double overhead_ns;         /* two clock reads; NaN if never measured */
     const char * counters_line; /* the event set's context line, or "" */
     int terminal;               /* prof_bench_set_terminal's mode */
+    int wide;                   /* --wide: every column */
     int processes;              /* processes whose epochs are pooled */
     const char * fit_name;      /* the user's complexity function, or NULL */
     double (*fit_f)(double);

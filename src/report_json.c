@@ -122,10 +122,11 @@ static void json_head(FILE * out, const prof_result * r, const char * suffix,
 }
 
 
-static void json_aggregate(FILE * out, const prof_impl_report_ctx * c,
-        const prof_result * r, int family, int instance, const char * agg,
-        double real, double cpu, int percentage)
+static void json_aggregate(FILE * out, const prof_impl_result * ir,
+        int family, int instance, const char * agg, double real, double cpu,
+        int percentage)
 {
+    const prof_result * r = &ir->pub;
     char suffix[32];
     sprintf(suffix, "_%s", agg);
     json_head(out, r, suffix, family, instance, "aggregate");
@@ -133,10 +134,10 @@ static void json_aggregate(FILE * out, const prof_impl_report_ctx * c,
             "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
             "      \"real_time\": ", agg, percentage ? "percentage" : "time",
             r->epochs);
-    json_number(out, percentage ? real : real / c->time_unit_ns);
+    json_number(out, percentage ? real : real / ir->time_unit_ns);
     fputs(",\n      \"cpu_time\": ", out);
-    json_number(out, percentage ? cpu : cpu / c->time_unit_ns);
-    fprintf(out, ",\n      \"time_unit\": \"%s\"", c->time_unit);
+    json_number(out, percentage ? cpu : cpu / ir->time_unit_ns);
+    fprintf(out, ",\n      \"time_unit\": \"%s\"", ir->time_unit);
 }
 
 typedef struct { double mean, median, sd; } moments;
@@ -295,11 +296,11 @@ static family_place * places_of(prof_impl_result * const * results, int n)
 }
 
 /* One "iteration" entry per epoch; *first: no entry written yet. */
-static void json_iterations(FILE * out, const prof_impl_report_ctx * c,
-        const prof_impl_result * ir, family_place f, int * first)
+static void json_iterations(FILE * out, const prof_impl_result * ir,
+        family_place f, int * first)
 {
     const prof_result * r = &ir->pub;
-    double sc = c->time_unit_ns;
+    double sc = ir->time_unit_ns;
     int k;
     for (k = 0; k < r->epochs; k++)
     {
@@ -313,7 +314,7 @@ static void json_iterations(FILE * out, const prof_impl_report_ctx * c,
         json_number(out, r->samples_ns[k] / sc);
         fputs(",\n      \"cpu_time\": ", out);
         json_number(out, ir->cpu[k] / sc);
-        fprintf(out, ",\n      \"time_unit\": \"%s\"", c->time_unit);
+        fprintf(out, ",\n      \"time_unit\": \"%s\"", ir->time_unit);
         if (r->processes > 1)
             fprintf(out, ",\n      \"process_index\": %d",
                     r->epoch_process[k]);
@@ -330,10 +331,10 @@ static void json_iterations(FILE * out, const prof_impl_report_ctx * c,
 }
 
 /* The profiler's own figures, on the median entry. */
-static void json_profiler_fields(FILE * out, const prof_impl_report_ctx * c,
-        const prof_result * r)
+static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
 {
-    double sc = c->time_unit_ns;
+    const prof_result * r = &ir->pub;
+    double sc = ir->time_unit_ns;
     fputs(",\n      \"err_pct\": ", out); json_number(out, r->err_pct);
     fputs(",\n      \"ci_low\": ", out); json_number(out, r->ci_low_ns / sc);
     fputs(",\n      \"ci_high\": ", out); json_number(out, r->ci_high_ns / sc);
@@ -375,28 +376,28 @@ static void json_profiler_fields(FILE * out, const prof_impl_report_ctx * c,
 }
 
 /* The mean, median, stddev and cv entries. */
-static void json_aggregates(FILE * out, const prof_impl_report_ctx * c,
-        const prof_impl_result * ir, family_place f)
+static void json_aggregates(FILE * out, const prof_impl_result * ir,
+        family_place f)
 {
     const prof_result * r = &ir->pub;
     moments real, cpu;
     sample_stats(r->samples_ns, r->epochs, &real);
     sample_stats(ir->cpu, r->epochs, &cpu);
     fputs(",\n", out);
-    json_aggregate(out, c, r, f.family, f.instance, "mean", real.mean,
+    json_aggregate(out, ir, f.family, f.instance, "mean", real.mean,
                    cpu.mean, 0);
     json_counters(out, ir, -1, "mean");
     fputs("\n    },\n", out);
-    json_aggregate(out, c, r, f.family, f.instance, "median", real.median,
+    json_aggregate(out, ir, f.family, f.instance, "median", real.median,
                    cpu.median, 0);
     json_counters(out, ir, -1, "median");
-    json_profiler_fields(out, c, r);
+    json_profiler_fields(out, ir);
     fputs("\n    },\n", out);
-    json_aggregate(out, c, r, f.family, f.instance, "stddev", real.sd,
+    json_aggregate(out, ir, f.family, f.instance, "stddev", real.sd,
                    cpu.sd, 0);
     json_counters(out, ir, -1, "stddev");
     fputs("\n    },\n", out);
-    json_aggregate(out, c, r, f.family, f.instance, "cv",
+    json_aggregate(out, ir, f.family, f.instance, "cv",
                    real.mean > 0.0 ? real.sd / real.mean : 0.0,
                    cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
     json_counters(out, ir, -1, "cv");
@@ -406,11 +407,12 @@ static void json_aggregates(FILE * out, const prof_impl_report_ctx * c,
 /* Complexity of a family, after its last member (as Google Benchmark
    writes BigO and RMS). */
 static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
-        prof_impl_result * const * results, int n, const char * name,
-        int family)
+        prof_impl_result * const * results, int n,
+        const prof_impl_result * last, int family)
 {
     prof_fit real[8], cpu[8];
     char fam_name[256];
+    const char * name = last->pub.name;
     int j, nf, nc;
     size_t fl = prof_impl_family_len(name);
     nf = prof_impl_fits(results, n, name, PROF_IMPL_FIT_REAL, c->fit_name,
@@ -430,13 +432,13 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
                 cc = cpu[j].coefficient;
         json_family_head(out, family, fam_name, "BigO", "time");
         fputs("      \"cpu_coefficient\": ", out);
-        json_number(out, cc / c->time_unit_ns);
+        json_number(out, cc / last->time_unit_ns);
     }
     fputs(",\n      \"real_coefficient\": ", out);
-    json_number(out, real[0].coefficient / c->time_unit_ns);
+    json_number(out, real[0].coefficient / last->time_unit_ns);
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
             "      \"time_unit\": \"%s\"\n    }",
-            big_o_name(real[0].name), c->time_unit);
+            big_o_name(real[0].name), last->time_unit);
     json_family_head(out, family, fam_name, "RMS", "percentage");
     fputs("      \"rms\": ", out);
     json_number(out, real[0].rms_pct / 100.0);
@@ -459,11 +461,10 @@ void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
     for (i = from; i < n; i++)
     {
         const prof_impl_result * ir = results[i];
-        json_iterations(out, c, ir, places[i], &first);
-        json_aggregates(out, c, ir, places[i]);
+        json_iterations(out, ir, places[i], &first);
+        json_aggregates(out, ir, places[i]);
         if (places[i].last && ir->pub.complexity_n > 0.0)
-            json_complexity(out, c, results, n, ir->pub.name,
-                            places[i].family);
+            json_complexity(out, c, results, n, ir, places[i].family);
     }
     fputs("\n  ]\n}\n", out);
     free(places);

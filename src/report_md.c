@@ -1,7 +1,11 @@
 /*
-    The markdown table: nanobench's columns plus the interval, the event
-    counters per unit, and a sparkline of the epochs at a terminal; the
-    context line once, a header whenever the columns change.
+    The markdown table, row by row as each benchmark ends. By default it
+    fits in 100 columns, the most useful columns first: the median, its
+    interval, err%, up to three event counts, the name (and, at a terminal,
+    a sparkline of the epochs). --wide adds op/s, min, every event count
+    and the time spent. Events that are n/a get no column (the context line
+    says why, once). A new header comes whenever the columns change: the
+    relative column, the interval's title, the units, the events.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -33,12 +37,37 @@ static void md_context(FILE * out, const prof_impl_report_ctx * c)
     }
 }
 
-/* ---- counter columns ----------------------------------------------------- */
+/* ---- the columns ------------------------------------------------------- */
 
-/* The markdown columns of a result's counters: nanobench's ins, cyc, IPC,
-   bra, miss% first, then the other events in the order asked for. */
-enum { COL_EVENT, COL_IPC, COL_MISS };
-typedef struct { int kind, ev; char head[40]; } counter_col;
+typedef enum
+{
+    COL_RELATIVE, COL_TIME, COL_RATE, COL_ERR, COL_INTERVAL, COL_MIN,
+    COL_EVENT, COL_IPC, COL_MISS, COL_TOTAL
+} column_kind;
+
+typedef struct
+{
+    column_kind kind;
+    int ev;                 /* COL_EVENT: the result's event index */
+    int width;
+    char head[48];
+} column;
+
+typedef struct
+{
+    column c[PROF_COUNTERS_MAX + 10];
+    int n;
+} columns;
+
+static void add(columns * cs, column_kind kind, int ev, int width,
+        const char * head)
+{
+    column * c = &cs->c[cs->n++];
+    c->kind = kind;
+    c->ev = ev;
+    prof_impl_copy(c->head, sizeof c->head, head);
+    c->width = (int) strlen(c->head) > width ? (int) strlen(c->head) : width;
+}
 
 static const char * short_name(const char * event)
 {
@@ -55,29 +84,83 @@ static const char * short_name(const char * event)
     return event;
 }
 
-static int counter_cols(const prof_result * r, counter_col * cols)
+/* The counter columns: nanobench's ins, cyc, IPC, bra, miss% first, then
+   the other events in the order asked for; none for an event that is n/a
+   (unavailable here); at most limit of them. */
+static void counter_columns(columns * cs, const prof_result * r, int limit)
 {
     int ins = prof_impl_result_event_index(r, "instructions");
     int cyc = prof_impl_result_event_index(r, "cycles");
     int bra = prof_impl_result_event_index(r, "branches");
     int miss = prof_impl_result_event_index(r, "branch-misses");
-    int k, n = 0;
-#define ADD(kind_, ev_, ...) \
-    (cols[n].kind = (kind_), cols[n].ev = (ev_), \
-     snprintf(cols[n].head, sizeof cols[n].head, __VA_ARGS__), n++)
-    if (ins >= 0) ADD(COL_EVENT, ins, "ins/%s", r->unit);
-    if (cyc >= 0) ADD(COL_EVENT, cyc, "cyc/%s", r->unit);
-    if (ins >= 0 && cyc >= 0) ADD(COL_IPC, -1, "IPC");
-    if (bra >= 0) ADD(COL_EVENT, bra, "bra/%s", r->unit);
-    if (bra >= 0 && miss >= 0) ADD(COL_MISS, miss, "miss%%");
-    for (k = 0; k < r->ncounters && n < PROF_COUNTERS_MAX + 2; k++)
+    int order[PROF_COUNTERS_MAX + 2], kinds[PROF_COUNTERS_MAX + 2], n = 0, k;
+    char head[48];
+#define WANT(kind_, ev_) (kinds[n] = (kind_), order[n++] = (ev_))
+    if (ins >= 0) WANT(COL_EVENT, ins);
+    if (cyc >= 0) WANT(COL_EVENT, cyc);
+    if (ins >= 0 && cyc >= 0) WANT(COL_IPC, -1);
+    if (bra >= 0) WANT(COL_EVENT, bra);
+    if (bra >= 0 && miss >= 0) WANT(COL_MISS, miss);
+    for (k = 0; k < r->ncounters; k++)
         if (k != ins && k != cyc && k != bra && (k != miss || bra < 0))
-            ADD(COL_EVENT, k, "%s/%s", short_name(r->counter_names[k]), r->unit);
-#undef ADD
-    return n;
+            WANT(COL_EVENT, k);
+#undef WANT
+    for (k = 0; k < n && limit > 0; k++)
+    {
+        double v = kinds[k] == COL_IPC ? r->ipc : kinds[k] == COL_MISS
+                 ? r->branch_miss_pct : r->counters[order[k]];
+        if (isnan(v))
+            continue;
+        if (kinds[k] == COL_IPC)
+            strcpy(head, "IPC");
+        else if (kinds[k] == COL_MISS)
+            strcpy(head, "miss%");
+        else
+            snprintf(head, sizeof head, "%s/%s",
+                     short_name(r->counter_names[order[k]]), r->unit);
+        add(cs, (column_kind) kinds[k], order[k], 9, head);
+        limit--;
+    }
 }
 
-/* ---- markdown ------------------------------------------------------------ */
+/* The interval column's title: what the interval covers. */
+static void interval_head(char * out, size_t size, const prof_result * r)
+{
+    int pct = !(r->ci_level < PROF_CI_LEVEL) ? (int) (100 * PROF_CI_LEVEL + 0.5)
+            : (int) floor(100.0 * r->ci_level);
+    if (r->processes > 1)
+        snprintf(out, size, "%d%% interval, %d processes", pct, r->processes);
+    else
+        snprintf(out, size, "%d%% run interval", pct);
+}
+
+/* The columns of a row of r (the name's is not among them). */
+static void row_columns(columns * cs, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir, int relative)
+{
+    const prof_result * r = &ir->pub;
+    char head[64];
+    cs->n = 0;
+    if (relative)
+        add(cs, COL_RELATIVE, -1, 12, "relative");
+    snprintf(head, sizeof head, "%s/%s", ir->time_unit, r->unit);
+    add(cs, COL_TIME, -1, 10, head);
+    if (c->wide)
+    {
+        snprintf(head, sizeof head, "%s/s", r->unit);
+        add(cs, COL_RATE, -1, 20, head);
+    }
+    interval_head(head, sizeof head, r);
+    add(cs, COL_INTERVAL, -1, 20, head);
+    add(cs, COL_ERR, -1, 6, "err%");
+    if (c->wide)
+        add(cs, COL_MIN, -1, 10, "min");
+    counter_columns(cs, r, c->wide ? PROF_COUNTERS_MAX + 2 : 3);
+    if (c->wide)
+        add(cs, COL_TOTAL, -1, 7, "total s");
+}
+
+/* ---- the cells ----------------------------------------------------------- */
 
 /* 48780487.8 -> "48,780,487.80" */
 static void grouped(char * out, double v)
@@ -101,126 +184,177 @@ static void grouped(char * out, double v)
     strcpy(out + j, digits + n);
 }
 
-/* The interval column's title: what the interval covers. */
-static void interval_head(char * out, size_t size, const prof_result * r)
+/* The relative figure with the half-width of its interval. */
+static void relative_cell(char * cell, size_t size, const prof_result * r)
 {
-    int pct = !(r->ci_level < PROF_CI_LEVEL) ? (int) (100 * PROF_CI_LEVEL + 0.5)
-            : (int) floor(100.0 * r->ci_level);
-    if (r->processes > 1)
-        snprintf(out, size, "%d%% interval, %d processes", pct, r->processes);
+    double lo = r->relative_pct * r->median_ns / r->ci_high_ns;
+    double hi = r->relative_pct * r->median_ns / r->ci_low_ns;
+    if (isnan(r->relative_pct))
+        snprintf(cell, size, "n/a");
+    else if (!(hi - lo < INFINITY))
+        snprintf(cell, size, "%.1f%%", r->relative_pct);
     else
-        snprintf(out, size, "%d%% run interval", pct);
+        snprintf(cell, size, "%.1f%% \xC2\xB1%.1f", r->relative_pct,
+                 (hi - lo) / 2.0);
+}
+
+static void counter_cell(char * cell, size_t size, const column * col,
+        const prof_result * r)
+{
+    double v = col->kind == COL_IPC ? r->ipc : col->kind == COL_MISS
+             ? r->branch_miss_pct : r->counters[col->ev];
+    if (isnan(v))
+        snprintf(cell, size, "n/a");
+    else if (col->kind == COL_IPC)
+        snprintf(cell, size, "%.3f", v);
+    else if (col->kind == COL_MISS)
+        snprintf(cell, size, "%.2f%%", v);
+    else if (v >= 100.0 || v == 0.0)
+        snprintf(cell, size, "%.1f", v);
+    else        /* 4 significant digits: 0.0002 faults/op is not 0 */
+        snprintf(cell, size, "%.4g", v);
+}
+
+static void cell(char * out, size_t size, const column * col,
+        const prof_impl_result * ir)
+{
+    const prof_result * r = &ir->pub;
+    double scale = ir->time_unit_ns;
+    switch (col->kind)
+    {
+    case COL_RELATIVE: relative_cell(out, size, r); break;
+    case COL_TIME: snprintf(out, size, "%.2f", r->median_ns / scale); break;
+    case COL_RATE:
+        if (r->median_ns > 0.0)
+            grouped(out, 1e9 / r->median_ns);
+        else
+            snprintf(out, size, "inf");
+        break;
+    case COL_ERR: snprintf(out, size, "%.1f%%", r->err_pct); break;
+    case COL_INTERVAL:
+        if (isnan(r->ci_low_ns))
+            snprintf(out, size, "n/a");
+        else
+            snprintf(out, size, "[%.2f, %.2f]", r->ci_low_ns / scale,
+                     r->ci_high_ns / scale);
+        break;
+    case COL_MIN: snprintf(out, size, "%.2f", r->min_ns / scale); break;
+    case COL_TOTAL: snprintf(out, size, "%.3f", r->total_s); break;
+    default: counter_cell(out, size, col, r); break;
+    }
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+/* "| text " with text right-aligned in width columns (characters, not
+   bytes: a UTF-8 "±" takes one column). */
+static void put_cell(FILE * out, const char * text, int width)
+{
+    int n = 0;
+    const char * p;
+    for (p = text; *p; p++)
+        n += ((unsigned char) *p & 0xC0) != 0x80;
+    fprintf(out, "| %*s%s ", width > n ? width - n : 0, "", text);
 }
 
 /* The context once, the counters' line once, and a header whenever the
-   columns (relative, interval, counters) change. */
+   columns change. */
 static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
-        const prof_result * r, const counter_col * cols, int ncols,
-        int relative)
+        const columns * cs)
 {
-    char tu[48], ru[48], heads[512], ci[64];
-    int k, wide;
+    char key[sizeof w->cols];
+    int k, i;
     if (!w->header_done)
         md_context(w->out, c);
-    if (ncols > 0 && !w->counters_done)
+    for (k = 0; k < cs->n && !w->counters_done; k++)
+        if (cs->c[k].kind >= COL_EVENT && cs->c[k].kind <= COL_MISS)
+        {
+            if (c->counters_line[0] != '\0')
+                fprintf(w->out, "%s\n\n", c->counters_line);
+            w->counters_done = 1;
+        }
+    key[0] = '\0';
+    for (k = 0; k < cs->n; k++)
     {
-        if (c->counters_line[0] != '\0')
-            fprintf(w->out, "%s\n\n", c->counters_line);
-        w->counters_done = 1;
+        size_t len = strlen(key);
+        snprintf(key + len, sizeof key - len, "%s|", cs->c[k].head);
     }
-    interval_head(ci, sizeof ci, r);
-    snprintf(heads, sizeof heads, "%s|", ci);
-    for (k = 0; k < ncols; k++)
-    {
-        size_t len = strlen(heads);
-        snprintf(heads + len, sizeof heads - len, " %10s |", cols[k].head);
-    }
-    if (w->header_done == 1 + relative && strcmp(heads, w->cols) == 0)
+    if (w->header_done && strcmp(key, w->cols) == 0)
         return;
-    wide = (int) strlen(ci) > 25 ? (int) strlen(ci) : 25;
-    w->ci_width = wide;
-    sprintf(tu, "%s/%s", c->time_unit, r->unit);
-    sprintf(ru, "%s/s", r->unit);
     if (w->header_done)
         fputc('\n', w->out);
-    fprintf(w->out, "%s| %12s | %20s | %7s | %*s | %12s |%s %9s | "
-            "benchmark\n", relative ? "| relative " : "", tu, ru, "err%",
-            wide, ci, "min", strchr(heads, '|') + 1, "total");
-    fprintf(w->out, "%s|-------------:|---------------------:|--------:|",
-            relative ? "|---------:" : "");
-    for (k = 0; k < wide + 1; k++)
-        fputc('-', w->out);
-    fputs(":|-------------:|", w->out);
-    for (k = 0; k < ncols; k++)
-        fputs("-----------:|", w->out);
-    fputs("----------:|:----------\n", w->out);
-    w->header_done = 1 + relative;
-    prof_impl_copy(w->cols, sizeof w->cols, heads);
+    for (k = 0; k < cs->n; k++)
+        put_cell(w->out, cs->c[k].head, cs->c[k].width);
+    fputs("| benchmark\n", w->out);
+    for (k = 0; k < cs->n; k++)
+    {
+        fputc('|', w->out);
+        for (i = 0; i < cs->c[k].width + 1; i++)
+            fputc('-', w->out);
+        fputc(':', w->out);
+    }
+    fputs("|:----------\n", w->out);
+    w->header_done = 1;
+    prof_impl_copy(w->cols, sizeof w->cols, key);
 }
 
-/* The counter cells of a row. */
-static void md_counter_cells(FILE * out, const prof_result * r,
-        const counter_col * cols, int ncols)
+/* A name as a code span that keeps the table whole: a '|' escaped, a
+   line break shown as a space. */
+static void name_cell(FILE * out, const char * name)
 {
-    int k;
-    for (k = 0; k < ncols; k++)
+    fputc('`', out);
+    for (; *name; name++)
     {
-        double v = cols[k].kind == COL_IPC ? r->ipc
-                 : cols[k].kind == COL_MISS ? r->branch_miss_pct
-                 : r->counters[cols[k].ev];
-        char cell[48];
-        if (isnan(v))
-            strcpy(cell, "n/a");
-        else if (cols[k].kind == COL_IPC)
-            snprintf(cell, sizeof cell, "%.3f", v);
-        else if (cols[k].kind == COL_MISS)
-            snprintf(cell, sizeof cell, "%.2f%%", v);
-        else if (v >= 100.0 || v == 0.0)
-            snprintf(cell, sizeof cell, "%.1f", v);
-        else        /* 4 significant digits: 0.0002 faults/op is not 0 */
-            snprintf(cell, sizeof cell, "%.4g", v);
-        fprintf(out, " %10s |", cell);
+        if (*name == '|')
+            fputs("\\|", out);
+        else
+            fputc(*name == '\n' || *name == '\r' ? ' ' : *name, out);
     }
+    fputc('`', out);
+}
+
+/* The flags after the name: words in a file (GitHub shows the shortcode),
+   a single mark at a terminal. */
+static void flags_cell(FILE * out, const prof_result * r, int terminal)
+{
+    static const struct { int flag; const char * file, * term; } marks[] = {
+        { PROF_RESULT_UNSTABLE, " :wavy_dash: unstable", " \xE2\x89\x88 unstable" },
+        { PROF_RESULT_BIMODAL, " :warning: bimodal", " \xE2\x9A\xA0 bimodal" },
+        { PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS, " :warning: few epochs",
+          " \xE2\x9A\xA0 few epochs" },
+        { PROF_RESULT_RESOLUTION, " :warning: no work?", " \xE2\x9A\xA0 no work?" },
+        { PROF_RESULT_PARTIAL, " :warning: partial", " \xE2\x9A\xA0 partial" } };
+    size_t i;
+    for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (r->flags & marks[i].flag)
+            fputs(terminal ? marks[i].term : marks[i].file, out);
 }
 
 void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         const prof_impl_result * ir, int relative)
 {
     const prof_result * r = &ir->pub;
-    char rate[64], ci[64];
-    char spark[3 * 64 + 1] = "";     /* the first 64 epochs at most */
-    double scale = c->time_unit_ns;
-    counter_col cols[PROF_COUNTERS_MAX + 2];
-    int ncols = counter_cols(r, cols);
+    char spark[3 * 64 + 1] = "", text[64];    /* the first 64 epochs at most */
+    int terminal, k;
+    columns cs;
 
     if (w->out == NULL)
         return;
-    md_header(w, c, r, cols, ncols, relative);
-    if (r->median_ns > 0.0)
-        grouped(rate, 1e9 / r->median_ns);
-    else
-        strcpy(rate, "inf");
-    if (!isnan(r->ci_low_ns))
-        sprintf(ci, "[%.2f, %.2f]", r->ci_low_ns / scale, r->ci_high_ns / scale);
-    else
-        strcpy(ci, "n/a");
-    if (relative && isnan(r->relative_pct))
-        fprintf(w->out, "| %8s ", "n/a");
-    else if (relative)
-        fprintf(w->out, "| %7.1f%% ", r->relative_pct);
-    fprintf(w->out, "| %12.2f | %20s | %6.1f%% | %*s | %12.2f |",
-            r->median_ns / scale, rate, r->err_pct, w->ci_width, ci,
-            r->min_ns / scale);
-    md_counter_cells(w->out, r, cols, ncols);
-    if (prof_impl_is_terminal(c->terminal, w->out))
+    row_columns(&cs, c, ir, relative);
+    md_header(w, c, &cs);
+    for (k = 0; k < cs.n; k++)
+    {
+        cell(text, sizeof text, &cs.c[k], ir);
+        put_cell(w->out, text, cs.c[k].width);
+    }
+    fputs("| ", w->out);
+    name_cell(w->out, r->name);
+    terminal = prof_impl_is_terminal(c->terminal, w->out);
+    if (terminal)
         prof_impl_sparkline(spark, sizeof spark, r->samples_ns, r->epochs);
-    fprintf(w->out, " %9.3f | "
-            "`%s`%s%s%s%s%s%s\n", r->total_s, r->name,
-            spark[0] ? " " : "", spark,
-            (r->flags & PROF_RESULT_UNSTABLE) ? " :wavy_dash: unstable" : "",
-            (r->flags & PROF_RESULT_BIMODAL) ? " :warning: bimodal" : "",
-            (r->flags & (PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS))
-                ? " :warning: few epochs" : "",
-            (r->flags & PROF_RESULT_RESOLUTION) ? " :warning: no work?" : "");
+    if (spark[0] != '\0')
+        fprintf(w->out, " %s", spark);
+    flags_cell(w->out, r, terminal);
+    fputc('\n', w->out);
     fflush(w->out);
 }

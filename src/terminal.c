@@ -72,24 +72,23 @@ void prof_impl_sparkline(char * out, size_t size, const double * v, int n)
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total)
 {
     double elapsed_s = (prof_impl_now_ns() - b->started_ns) * 1e-9;
+    char line[300];
     if (!prof_impl_is_terminal(b->terminal, stderr)
         || !(elapsed_s >= prof_impl_progress_after_s))
         return;
     if (total > 0)
-        fprintf(stderr, "\rprofiler: [%d/%d] %s (%.1f s)\033[K", done, total,
-                what, elapsed_s);
+        snprintf(line, sizeof line, "[%d/%d] %s (%.1f s)", done, total, what,
+                 elapsed_s);
+    else if (done > 0)
+        snprintf(line, sizeof line, "benchmark %d: %s (%.1f s)", done, what,
+                 elapsed_s);
     else
-        fprintf(stderr, "\rprofiler: [%d] %s (%.1f s)\033[K", done, what,
-                elapsed_s);
-    fflush(stderr);
-    b->progress_shown = 1;
+        snprintf(line, sizeof line, "%s (%.1f s)", what, elapsed_s);
+    prof_impl_status(line);
 }
 
 void prof_impl_progress_clear(prof_bench * b)
 {
-    if (!b->progress_shown)
-        return;
-    fputs("\r\033[K", stderr);
-    fflush(stderr);
-    b->progress_shown = 0;
+    (void) b;
+    prof_impl_status_clear();
 }

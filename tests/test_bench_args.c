@@ -54,7 +54,7 @@ static void test_flags(void)
     b = parsed(equals, &rc, &err);
     CHECK(rc == 0 && b->s.epochs == 21 && b->s.warmup == 7
           && b->s.min_epoch_ns == 2e6 && b->s.max_epoch_ns == 5e8
-          && strcmp(b->time_unit, "us") == 0 && b->s.budget_s == 0.25,
+          && strcmp(b->s.time_unit, "us") == 0 && b->s.budget_s == 0.25,
           "--flag=value: rc %d [%s]", rc, err);
     prof_bench_free(b);
 
@@ -135,7 +135,7 @@ static void test_environment(void)
     setenv("PROFILER_OUT_FORMAT", "csv", 1);
     b = parsed(none, &rc, &err);
     CHECK(rc == 0 && b->s.epochs == 15 && b->s.budget_s == 2.0
-          && strcmp(b->time_unit, "ms") == 0 && b->processes == 3
+          && strcmp(b->s.time_unit, "ms") == 0 && b->processes == 3
           && b->file.format == PROF_FORMAT_CSV, "environment: rc %d [%s]", rc,
           err);
     prof_bench_free(b);
@@ -191,7 +191,7 @@ static void test_gbench_spellings(void)
     int rc;
     b = parsed(gb, &rc, &err);
     CHECK(rc == 0 && b->has_filter && b->console.format == PROF_FORMAT_MD
-          && strcmp(b->time_unit, "ms") == 0 && b->list_only,
+          && strcmp(b->s.time_unit, "ms") == 0 && b->list_only,
           "Google Benchmark spellings: rc %d [%s]", rc, err);
     prof_bench_free(b);
     b = parsed(gb2, &rc, &err);

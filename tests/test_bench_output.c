@@ -24,15 +24,28 @@ static void test_markdown(void)
     prof_bench_run(b, "five \"ns\"", cost5, NULL);
     prof_bench_set_relative(b, 1);
     prof_bench_run(b, "base", cost5, NULL);
+    prof_bench_set_wide(b, 1);
+    prof_bench_run(b, "wide", cost5, NULL);
+    prof_bench_set_relative(b, 0);
+    prof_bench_set_wide(b, 0);
+    prof_bench_run(b, "a|b\nc", cost5, NULL);
     prof_bench_free(b);
     s = check_slurp(f);
-    CHECK(strstr(s, "|        ns/op |                 op/s |    err% |"
-                    "          95% run interval |          min |     total | "
-                    "benchmark\n"), "header: %s", s);
-    CHECK(strstr(s, "|         5.00 |       200,000,000.00 |    0.0% |"
-                    "              [5.00, 5.00] |         5.00 |     0.012 | "
-                    "`five \"ns\"`\n"), "row: %s", s);
-    CHECK(strstr(s, "| relative |") && strstr(s, "|   100.0% |"), "relative: %s", s);
+    /* the narrow table: the median, its interval, err%, the name */
+    CHECK(strstr(s, "|      ns/op |     95% run interval |   err% | benchmark\n"
+                    "|-----------:|---------------------:|-------:|:----------\n"
+                    "|       5.00 |         [5.00, 5.00] |   0.0% | `five \"ns\"`\n"),
+          "narrow table: %s", s);
+    CHECK(strstr(s, "|     relative |      ns/op |") && strstr(s, "|  100.0% "
+                    "\xC2\xB1" "0.0 |       5.00 |"), "relative: %s", s);
+    /* the wide table: op/s, min and the time spent too */
+    CHECK(strstr(s, "|     relative |      ns/op |                 op/s |     95% "
+                    "run interval |   err% |        min | total s | benchmark\n")
+          && strstr(s, "|  100.0% \xC2\xB1" "0.0 |       5.00 |       200,000,000.00 |"
+                    "         [5.00, 5.00] |   0.0% |       5.00 |   0.012 | "
+                    "`wide`\n"), "wide table: %s", s);
+    /* a name that would break the table: '|' escaped, the line break a space */
+    CHECK(strstr(s, "| `a\\|b c`\n"), "name cell: %s", s);
     CHECK(strstr(s, "counter 1 GHz (read: 0 ns)"), "context: %s", s);
     fclose(f);
 }
@@ -136,6 +149,32 @@ static void test_json_families(void)
     fclose(f);
 }
 
+/* Each row in its own time unit: a change mid-suite starts a new table
+   header, and CSV rows say their unit (they took the last one in force). */
+static void test_units_per_row(void)
+{
+    prof_bench * b = prof_bench_new();
+    FILE * f = tmpfile(), * g = tmpfile();
+    const char * s;
+    prof_bench_set_output(b, f);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_run(b, "in ns", cost5, NULL);
+    prof_bench_set_time_unit(b, "us");
+    prof_bench_run(b, "in us", cost5, NULL);
+    prof_bench_finish(b);
+    s = check_slurp(f);
+    CHECK(strstr(s, "|      ns/op |") && strstr(s, "|      us/op |")
+          && check_count(s, "| benchmark\n") == 2, "two headers: %s", s);
+    CHECK(prof_bench_write(g, b, PROF_FORMAT_CSV) == 0, "csv");
+    s = check_slurp(g);
+    CHECK(strstr(s, "\n\"in ns\",11,2200000,5,5,5,5,") && strstr(s, ",ns,\"op\",")
+          && strstr(s, "\n\"in us\",11,2200000,0.005,0.005,")
+          && strstr(s, ",us,\"op\","), "CSV units per row: %s", s);
+    prof_bench_free(b);
+    fclose(f);
+    fclose(g);
+}
+
 /* A filter that matches nothing fails the run; a baseline that the filter
    drops leaves the relative figures n/a, not 100%. */
 static void test_honest_edges(void)
@@ -158,7 +197,8 @@ static void test_honest_edges(void)
     CHECK(r && isnan(r->relative_pct), "relative %g", r ? r->relative_pct : 0);
     CHECK(prof_bench_finish(b) == 0, "finish with a match");
     s = check_slurp(f);
-    CHECK(strstr(s, "| relative |") && strstr(s, "|      n/a |"), "table: %s", s);
+    CHECK(strstr(s, "|     relative |") && strstr(s, "|          n/a |"),
+          "table: %s", s);
     prof_bench_free(b);
     fclose(f);
 
@@ -345,6 +385,7 @@ int main(void)
     test_json_csv();
     test_json_families();
     test_honest_edges();
+    test_units_per_row();
     test_args();
     test_write_failure();
     prof_impl_set_fake_clock(NULL, 0);

@@ -54,14 +54,24 @@ int main(void)
         prof_bench_add(b, "a", target, &calls);
         prof_bench_add(b, "b", target, &calls);
         prof_bench_run_all(b);
+        prof_bench_set_epochs(b, 3);    /* flagged: few epochs */
+        prof_bench_run(b, "few", target, &calls);
         prof_bench_finish(b);
         out = capture_end(&cap);
-        CHECK(strstr(out, "\rprofiler: [1] first (") != NULL, "stderr [%s]", out);
+        CHECK(strstr(out, "\rprofiler: benchmark 1: first (") != NULL,
+              "stderr [%s]", out);
         CHECK(strstr(out, "\rprofiler: [1/2] a (") != NULL, "stderr [%s]", out);
         CHECK(strstr(out, "\rprofiler: [2/2] b (") != NULL, "stderr [%s]", out);
         CHECK(strstr(out, "\r\033[K") != NULL, "progress erased: [%s]", out);
+        /* a warning never runs into the progress line: erased first */
+        CHECK(strstr(out, ")profiler: ") == NULL && strstr(out, "s)\033[Kprofiler: ")
+              == NULL, "a message ran into the progress line [%s]", out);
         out = check_slurp(f);
         CHECK(strstr(out, "`first` \xE2\x96") != NULL, "sparkline after the name [%s]", out);
+        /* at a terminal, flags are marks, not emoji shortcodes */
+        CHECK(strstr(out, ":wavy_dash:") == NULL && strstr(out, ":warning:")
+              == NULL && strstr(out, "`few` ") && strstr(out, " \xE2\x9A\xA0 few "
+              "epochs\n"), "marks, not shortcodes, at a terminal [%s]", out);
         CHECK(strstr(out, BAR("\x88")) != NULL && strstr(out, BAR("\x81")) != NULL,
               "slow and fast epochs drawn [%s]", out);
         prof_bench_free(b);
@@ -90,6 +100,15 @@ int main(void)
             fclose(f);
         }
     }
+
+    /* A message erases the status line before it is printed. */
+    capture_begin(&cap, 2);
+    prof_impl_status("[1/2] x (3.0 s)");
+    prof_impl_warn("a message");
+    prof_impl_status_clear();       /* nothing left to erase: no output */
+    out = capture_end(&cap);
+    CHECK(strcmp(out, "\rprofiler: [1/2] x (3.0 s)\033[K\r\033[Kprofiler: a "
+                      "message\n") == 0, "status then message [%s]", out);
 
     /* Before 2 s have passed nothing is drawn, even at a terminal. */
     prof_impl_progress_after_s = 2.0;
