@@ -260,6 +260,10 @@ int main(void)
         "duplicate benchmark name \"a\"");
     bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, \"repetition_index\": 0},"
         " {\"name\": \"a\", \"real_time\": 2, \"repetition_index\": 0}]}", "duplicate benchmark name");
+    /* names that differ only after a NUL were merged into one */
+    bad("{\"benchmarks\": [{\"name\": \"a\\u0000x\", \"real_time\": 1},"
+        " {\"name\": \"a\\u0000y\", \"real_time\": 2}]}",
+        "benchmarks[0]: a name holds a NUL character (\\u0000)");
     bad("{\"benchmarks\": [", "line 1, column 17: unexpected end of input");
     bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1e999}]}", "number out of range");
 

@@ -90,6 +90,15 @@ static const char * get_string(const prof_json * obj, const char * key)
     return v != NULL && v->kind == PROF_JSON_STRING ? v->string : NULL;
 }
 
+/* Whether the string of key holds a NUL (\u0000): as a C string it would
+   end there, and two names that differ after it would be one. */
+static int holds_nul(const prof_json * obj, const char * key)
+{
+    const prof_json * v = prof_impl_json_get(obj, key);
+    return v != NULL && v->kind == PROF_JSON_STRING
+        && strlen(v->string) != v->length;
+}
+
 /* The number of key, or NaN if absent; -1 with a message if not a number. */
 static int get_number(const prof_json * obj, const char * key, double * out,
                       char * err, size_t errlen, size_t index)
@@ -270,6 +279,12 @@ static int read_entry(loader * L, const prof_json * b, size_t i, entry * e)
     {
         snprintf(L->err, L->errlen, "benchmarks[%lu] has no \"name\" string",
                  (unsigned long) i);
+        return -1;
+    }
+    if (holds_nul(b, "name") || holds_nul(b, "run_name"))
+    {
+        snprintf(L->err, L->errlen, "benchmarks[%lu]: a name holds a NUL "
+                 "character (\\u0000)", (unsigned long) i);
         return -1;
     }
     if (e->run_name == NULL)
