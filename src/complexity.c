@@ -92,19 +92,27 @@ int prof_impl_fits(prof_impl_result * const * results, int n,
     return nf;
 }
 
+/* How many of b's results have an N, in family (NULL: any). */
+static int sizes_of(const prof_bench * b, const char * family)
+{
+    int i, count = 0;
+    for (i = 0; i < b->nresults; i++)
+        count += b->results[i]->pub.complexity_n > 0.0
+              && (family == NULL
+                  || prof_impl_same_family(family, b->results[i]->pub.name));
+    return count;
+}
+
 int prof_bench_complexity(const prof_bench * b, const char * family,
         prof_fit * fits, int max)
 {
-    int i, count = 0;
+    int count;
     if (b == NULL || fits == NULL || max <= 0)
     {
         prof_impl_warn("prof_bench_complexity: NULL suite or no room for fits");
         return 0;
     }
-    for (i = 0; i < b->nresults; i++)
-        count += b->results[i]->pub.complexity_n > 0.0
-              && (family == NULL
-                  || prof_impl_same_family(family, b->results[i]->pub.name));
+    count = sizes_of(b, family);
     if (count < 2)
     {
         prof_impl_warn("prof_bench_complexity: %d result%s with an N "
@@ -136,15 +144,12 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
     prof_fit fits[8];
-    int i, sizes = 0, n = prof_bench_complexity(b, family, fits, 8);
+    int i, sizes, n = prof_bench_complexity(b, family, fits, 8);
     if (out == NULL)
         out = stdout;
     if (n == 0)
         return;
-    for (i = 0; i < b->nresults; i++)
-        sizes += b->results[i]->pub.complexity_n > 0.0
-              && (family == NULL
-                  || prof_impl_same_family(family, b->results[i]->pub.name));
+    sizes = sizes_of(b, family);
     if (sizes < 4)
         prof_impl_warn("complexity of %s: %d sizes; 4 or more tell the "
                        "growth functions apart", family ? family : "all",
