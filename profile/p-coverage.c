@@ -96,7 +96,8 @@ static int invoke(const char * self, int p, figure * f)
         /* the suites' own warnings (unstable, few processes) are noise here */
         if (freopen("/dev/null", "w", stderr) == NULL)
             _exit(126);
-        execl(self, self, "--suite", procs, "--format=csv", out, (char *) NULL);
+        execl(self, self, "--suite", procs, "--format=none", "--out-format=csv",
+              out, (char *) NULL);
         _exit(127);
     }
     if (pid < 0 || waitpid(pid, &status, 0) < 0 || status != 0
