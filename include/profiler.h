@@ -816,24 +816,32 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
 
    Output file: the path given to prof_trace_open, else the environment
    variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
-   directory. Events are written when a thread's buffer is full
-   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread, 4..2097152; all buffers stay
-   under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
-   4 KiB buffers), at prof_trace_flush, at thread exit, at exit() / return
-   from main, and on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and
-   SIGTERM (PROF_TRACE_SIGNALS=0 turns the handlers off). Events that cannot be written are counted, never
-   dropped silently: prof_trace_lost and a profiler: message at exit. A
-   program built with -finstrument-functions and linked with libprofiler.a
-   is traced at every function entry and exit, with no source change.
+   directory; a path longer than 4095 bytes is refused (never cut). A child
+   forked after tracing started, or forked before with PROF_TRACE_FILE
+   already set, writes "<path>.<pid>". Events are written when a thread's
+   buffer is full (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread,
+   4..2097152, at most the memory cap; all buffers stay under
+   PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get 4 KiB
+   buffers), at prof_trace_flush, at thread exit, at exit() / return from
+   main, before exec (Linux: the exec family is wrapped), and on SIGSEGV,
+   SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0
+   turns the handlers off). Events that cannot be written are counted,
+   never dropped silently: prof_trace_lost and a profiler: message at exit.
+   Events recorded inside a program's own handler for one of those signals
+   are counted as lost. A program built with -finstrument-functions and
+   linked with libprofiler.a is traced at every function entry and exit,
+   with no source change.
    On Windows nothing is recorded: the API and markers compile and link,
    every event counts as lost (prof_trace_lost), and the first use says so. */
 
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file
    that got no event is removed, so a zone begun before the call is kept
-   whole). Returns 0, or -1 with a profiler: message when path cannot be
-   opened or written (the events are then counted as lost). Tracing starts
-   by itself at the first event: calling this is optional. */
+   whole); the file being written, named again, is kept and appended to.
+   Returns 0, or -1 with a profiler: message when path cannot be opened or
+   written: the current file, if any, is then kept; with none, events are
+   counted as lost. Tracing starts by itself at the first event: calling
+   this is optional. */
 int prof_trace_open(const char * path);
 /* Write every thread's recorded events to the file now. Returns 0, or -1 if
    some could not be written (they are counted in prof_trace_lost). */

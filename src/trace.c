@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -59,12 +60,22 @@ typedef struct trace_rec
 static __thread trace_rec * my_rec;
 static __thread int in_slow_path;   /* a signal handler that records while
                                        this thread is in the slow path */
+static __thread int holds_lock;     /* this thread holds the lock: a signal
+                                       handler on it must not take it */
+/* Inside the program's own handler, called by on_signal: its events go to
+   the slow path (end = pos), which counts them as lost, since the handler
+   may have interrupted the fast path between its check and its store. */
+static __thread int in_handler;
+static __thread void * handler_frame;  /* on_signal's frame */
+static __thread prof_impl_trace_event_t * handler_saved_end;
 
 static int state;                   /* 0: off, 1: starting, 2: running */
 static int lock_word;
 static int fd = -1;
 static unsigned file_gen;
-static char file_path[4096];
+/* Paths are refused, never cut, when they do not fit (PATH_MAX on Linux). */
+enum { PATH_BYTES = 4096 };
+static char file_path[PATH_BYTES]; /* the file written, or "" (none) */
 static int file_errno;              /* why the last write/open failed */
 static int file_warned;
 static int file_has_events;         /* an events chunk has gone to the file */
@@ -80,10 +91,16 @@ enum { MIN_EVENTS = 256 };
 static size_t memory_cap = (size_t) 256 << 20;
 static size_t memory_used;
 static int finished;                /* the exit-time flush has run */
+static int forked_before_start;     /* a child of a process that had not
+                                       started tracing when it forked, */
+static char env_at_fork[PATH_BYTES]; /* ... and its PROF_TRACE_FILE then */
+static int fork_locked;             /* fork_prepare took the lock */
 static pthread_key_t thread_key;
 static const int fatal_signals[] =
     { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
 static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
+
+static void write_end(int sig);
 
 /* ---- lock ------------------------------------------------------------------ */
 
@@ -91,34 +108,53 @@ static NOINST void lock(void)
 {
     while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
         sched_yield();
+    holds_lock = 1;
 }
 
-/* From a signal handler: the interrupted code (this thread) may hold the
-   lock, so give up after a bounded wait and go on without it. */
-static NOINST int lock_bounded(void)
+static NOINST double monotonic_s(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* From a signal handler: 0 at once when the interrupted code (this thread)
+   holds the lock, which it cannot release before the handler returns;
+   else wait for another thread's write to finish, at most a second. */
+static NOINST int lock_from_signal(void)
+{
+    double t0 = 0;
     long i;
-    for (i = 0; i < 20000000; i++)
-        if (!__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
-            return 1;
-    return 0;
+    if (holds_lock)
+        return 0;
+    for (i = 0; __atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE); i++)
+    {
+        if (i == 0)
+            t0 = monotonic_s(); /* clock_gettime: async-signal-safe */
+        else if (i % 64 == 0 && monotonic_s() - t0 > 1.0)
+            return 0;
+        sched_yield();
+    }
+    holds_lock = 1;
+    return 1;
 }
 
 static NOINST void unlock(void)
 {
+    holds_lock = 0;
     __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- file ------------------------------------------------------------------ */
 
-static NOINST int write_all(const void * p, size_t n)
+static NOINST int write_fd(int to, const void * p, size_t n)
 {
     const char * c = (const char *) p;
-    if (fd < 0)
+    if (to < 0)
         return -1;
     while (n > 0)
     {
-        ssize_t k = write(fd, c, n);
+        ssize_t k = write(to, c, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -132,17 +168,23 @@ static NOINST int write_all(const void * p, size_t n)
     return 0;
 }
 
-static NOINST int write_chunk(uint32_t type, uint32_t tid, const void * payload,
-                              size_t size)
+static NOINST int write_chunk_fd(int to, uint32_t type, uint32_t tid,
+                                 const void * payload, size_t size)
 {
     prof_tf_chunk h;
     h.magic = PROF_TF_CHUNK_MAGIC;
     h.type = type;
     h.size = (uint32_t) size;
     h.tid = tid;
-    if (write_all(&h, sizeof h) != 0)
+    if (write_fd(to, &h, sizeof h) != 0)
         return -1;
-    return size ? write_all(payload, size) : 0;
+    return size ? write_fd(to, payload, size) : 0;
+}
+
+static NOINST int write_chunk(uint32_t type, uint32_t tid, const void * payload,
+                              size_t size)
+{
+    return write_chunk_fd(fd, type, tid, payload, size);
 }
 
 static NOINST uint64_t now_unix_ns(void)
@@ -155,26 +197,16 @@ static NOINST uint64_t now_unix_ns(void)
 
 /* The executable mappings, so that prof-trace can name the code addresses
    recorded by -finstrument-functions (PIE and shared libraries included). */
-static NOINST void write_maps(void)
+static NOINST void write_maps(int to)
 {
     int mfd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    size_t len = 0, cap = 1 << 16;
-    char * text;
+    size_t len = 0, cap = 0;
+    char * text = NULL;
     if (mfd < 0)
         return;
-    text = (char *) malloc(cap);
-    while (text != NULL)
+    while (prof_impl_grow(&text, &cap, len + 4096 + 8, 1) == 0)
     {
-        ssize_t k;
-        if (len + 4096 > cap)
-        {
-            char * t = (char *) realloc(text, cap * 2);
-            if (t == NULL)
-                break;
-            text = t;
-            cap *= 2;
-        }
-        k = read(mfd, text + len, cap - len - 8);
+        ssize_t k = read(mfd, text + len, cap - len - 8);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -187,9 +219,14 @@ static NOINST void write_maps(void)
         while (len % 8 != 0)
             text[len++] = '\0';
         if (len > 0)
-            (void) write_chunk(PROF_TF_MAPS, 0, text, len);
+            (void) write_chunk_fd(to, PROF_TF_MAPS, 0, text, len);
         free(text);
     }
+}
+
+static NOINST const char * shown_path(void)
+{
+    return file_path[0] != '\0' ? file_path : "(no trace file)";
 }
 
 static NOINST void warn_write_failed(void)
@@ -198,49 +235,47 @@ static NOINST void warn_write_failed(void)
     {
         file_warned = 1;
         prof_impl_warn("trace: cannot write %s: %s; events are counted as "
-                       "lost", file_path, strerror(file_errno));
+                       "lost", shown_path(), strerror(file_errno));
     }
 }
 
-/* Open path (or PROF_TRACE_FILE, or the default) and write the file header
-   and the maps. Called with the lock held or before tracing starts. */
-static NOINST int open_file(const char * path)
+/* 0 if snprintf's result n fits a path; else -1 after a message: a path cut
+   short could name another, existing file. */
+static NOINST int path_fits(int n)
+{
+    if (n >= 0 && n < PATH_BYTES)
+        return 0;
+    prof_impl_warn("trace: a trace file path of %d bytes is too long (at most "
+                   "%d): refused, not cut", n, PATH_BYTES - 1);
+    return -1;
+}
+
+/* The file to write: path, else PROF_TRACE_FILE (<it>.<pid> in a process
+   forked before tracing started, as for a fork after), else the default. */
+static NOINST int choose_path(const char * path, char * out)
+{
+    const char * env = getenv("PROF_TRACE_FILE");
+    int n;
+    if (path != NULL && path[0] != '\0')
+        n = snprintf(out, PATH_BYTES, "%s", path);
+    else if (env != NULL && env[0] != '\0' && forked_before_start
+             && strcmp(env, env_at_fork) == 0) /* the parent's file too */
+        n = snprintf(out, PATH_BYTES, "%s.%ld", env, (long) getpid());
+    else if (env != NULL && env[0] != '\0')
+        n = snprintf(out, PATH_BYTES, "%s", env);
+    else
+        n = snprintf(out, PATH_BYTES, "prof-trace.%ld.ptrace", (long) getpid());
+    return path_fits(n);
+}
+
+/* Create the trace file p with its header and maps: its descriptor, or -1
+   with errno set. */
+static NOINST int create_file(const char * p)
 {
     prof_tf_header h;
-    const char * env = getenv("PROF_TRACE_FILE");
-    char old_path[sizeof file_path];
-    trace_rec * r;
-
-    memcpy(old_path, file_path, sizeof old_path);
-    if (path == NULL || path[0] == '\0')
-        path = env != NULL && env[0] != '\0' ? env : NULL;
-    if (path != NULL)
-        snprintf(file_path, sizeof file_path, "%s", path);
-    else
-        snprintf(file_path, sizeof file_path, "prof-trace.%ld.ptrace",
-                 (long) getpid());
-    if (fd >= 0)
-    {
-        close(fd);
-        /* a file with no event in it (events recorded before a
-           prof_trace_open, say, went to the new file): do not leave it */
-        if (!file_has_events)
-            unlink(old_path);
-    }
-    file_gen++;
-    file_warned = 0;
-    file_has_events = 0;
-    for (r = records; r != NULL; r = r->next)
-        r->name_dirty = r->name[0] != '\0';
-    fd = open(file_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-    {
-        file_errno = errno;
-        file_warned = 1;
-        prof_impl_warn("trace: cannot open %s for writing: %s; events are "
-                       "counted as lost", file_path, strerror(file_errno));
+    int f = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (f < 0)
         return -1;
-    }
     memset(&h, 0, sizeof h);
     memcpy(h.magic, PROF_TF_MAGIC, 8);
     h.bom = PROF_TF_BOM;
@@ -250,13 +285,80 @@ static NOINST int open_file(const char * path)
     h.tick_rate = tick_rate;
     h.start_ticks = start_ticks;
     h.start_unix_ns = now_unix_ns();
-    if (write_all(&h, sizeof h) != 0)
+    if (write_fd(f, &h, sizeof h) != 0)
     {
-        warn_write_failed();
+        close(f);
+        errno = file_errno;
         return -1;
     }
-    write_maps();
-    return 0;
+    write_maps(f);
+    return f;
+}
+
+/* 1 if p names the file being written. */
+static NOINST int is_current_file(const char * p)
+{
+    struct stat a, b;
+    return fd >= 0 && fstat(fd, &a) == 0 && stat(p, &b) == 0
+           && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* Go on in the file nfd, named p (fits PATH_BYTES). The file left gets its
+   end record, or is removed if no event went to it (events recorded before
+   a prof_trace_open, say, went to the new file). */
+static NOINST void switch_file(int nfd, const char * p)
+{
+    trace_rec * r;
+    if (fd >= 0)
+    {
+        if (file_has_events)
+            write_end(0);
+        close(fd);
+        if (!file_has_events)
+            unlink(file_path);
+    }
+    fd = nfd;
+    snprintf(file_path, sizeof file_path, "%s", p);
+    file_gen++;
+    file_warned = nfd < 0;
+    file_has_events = 0;
+    for (r = records; r != NULL; r = r->next)
+        r->name_dirty = r->name[0] != '\0';
+}
+
+/* Write to path (see choose_path) from now on; lock held, or before
+   tracing starts. The file being written, named again, is kept and goes on.
+   A path that cannot be used leaves the current file, if any, in use; with
+   none, events are counted as lost. 0 or -1 (after a message). */
+static NOINST int open_file(const char * path)
+{
+    char p[PATH_BYTES];
+    int nfd, e;
+    if (choose_path(path, p) != 0)
+    {
+        e = ENAMETOOLONG;
+        p[0] = '\0';
+    }
+    else if (is_current_file(p))
+        return 0;
+    else if ((nfd = create_file(p)) >= 0)
+    {
+        switch_file(nfd, p);
+        return 0;
+    }
+    else
+    {
+        e = errno;
+        prof_impl_warn("trace: cannot open %s for writing: %s%s%s", p,
+                       strerror(e), fd >= 0 ? "; still writing " : "; events "
+                       "are counted as lost", fd >= 0 ? file_path : "");
+    }
+    if (fd < 0)
+    {
+        switch_file(-1, p);
+        file_errno = e;
+    }
+    return -1;
 }
 
 /* ---- flushing a record ------------------------------------------------------ */
@@ -385,7 +487,7 @@ static NOINST void write_end(int sig)
     (void) write_chunk(PROF_TF_END, 0, end, sizeof end);
 }
 
-/* ---- exit, thread exit, signals, fork -------------------------------------- */
+/* ---- exit, thread exit, signals, fork, exec ---------------------------------- */
 
 static NOINST void at_exit(void)
 {
@@ -401,7 +503,7 @@ static NOINST void at_exit(void)
     lost = __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
     if (lost > 0)
         prof_impl_warn("trace: %llu events lost (not written to %s)",
-                       (unsigned long long) lost, file_path);
+                       (unsigned long long) lost, shown_path());
 }
 
 static NOINST void thread_exit(void * arg)
@@ -416,34 +518,89 @@ static NOINST void thread_exit(void * arg)
     prof_impl_trace_tls.pos = prof_impl_trace_tls.end = NULL;
 }
 
+/* The program's own action for sig, saved when ours was installed. */
+static NOINST const struct sigaction * old_action(int sig)
+{
+    size_t i;
+    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+        if (fatal_signals[i] == sig)
+            return &old_actions[i];
+    return NULL;
+}
+
+/* 1 if action o is the default one (the signal ends the process). */
+static NOINST int is_default(const struct sigaction * o)
+{
+    return (o->sa_flags & SA_SIGINFO) ? o->sa_sigaction == NULL
+                                      : o->sa_handler == SIG_DFL;
+}
+
+/* Call the program's own handler o (not SIG_DFL or SIG_IGN), with this
+   thread's events going to the slow path while it runs. */
+static NOINST void call_handler(const struct sigaction * o, int sig,
+                                siginfo_t * info, void * ctx)
+{
+    int outer = !in_handler;
+    if (outer)
+    {
+        handler_saved_end = prof_impl_trace_tls.end;
+        prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+        handler_frame = __builtin_frame_address(0);
+        in_handler = 1;
+    }
+    if (o->sa_flags & SA_SIGINFO)
+        o->sa_sigaction(sig, info, ctx);
+    else
+        o->sa_handler(sig);
+    if (outer)
+    {
+        prof_impl_trace_tls.end = handler_saved_end;
+        in_handler = 0;
+    }
+}
+
+/* 1 while the program's handler called by call_handler runs; a handler
+   left by longjmp is noticed here (the stack is back above its frame) and
+   recording goes on as before it. */
+static NOINST int inside_handler(void)
+{
+    if (!in_handler)
+        return 0;
+    if ((char *) __builtin_frame_address(0) < (char *) handler_frame)
+        return 1;
+    prof_impl_trace_tls.end = handler_saved_end;
+    in_handler = 0;
+    return 0;
+}
+
+/* Write what was recorded, and the end record when the signal ends the
+   process; the program's own handler may go on instead, so nothing may be
+   torn or written twice: everything is written under the lock, and not at
+   all when this thread holds it (the interrupted code is writing, and goes
+   on when the handler returns). */
 static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
 {
-    int saved = errno, locked = lock_bounded();
-    size_t i;
-    (void) flush_all_locked(1);
-    write_end(sig);
-    if (locked)
-        unlock();
-    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
+    int saved = errno;
+    const struct sigaction * o = old_action(sig);
+    int dies = o == NULL || is_default(o);
+    if (lock_from_signal())
     {
-        struct sigaction * o = &old_actions[i];
-        if (fatal_signals[i] != sig)
-            continue;
-        errno = saved;
-        if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction != NULL)
-            o->sa_sigaction(sig, info, ctx);
-        else if (!(o->sa_flags & SA_SIGINFO) && o->sa_handler == SIG_IGN)
-            ;
-        else if (!(o->sa_flags & SA_SIGINFO) && o->sa_handler != SIG_DFL)
-            o->sa_handler(sig);
-        else
-        {
-            /* the default action: die by this signal, as without us */
-            sigaction(sig, o, NULL);
-            raise(sig);
-        }
-        return;
+        (void) flush_all_locked(1);
+        if (dies)
+            write_end(sig);
+        unlock();
     }
+    errno = saved;
+    if (o == NULL)
+        return;
+    if (dies)
+    {
+        /* the default action: die by this signal, as without us */
+        sigaction(sig, o, NULL);
+        raise(sig);
+    }
+    else
+        call_handler(o, sig, info, ctx);
 }
 
 static NOINST void install_signals(void)
@@ -468,15 +625,44 @@ static NOINST void install_signals(void)
     }
 }
 
-static NOINST void fork_prepare(void) { lock(); }
-static NOINST void fork_parent(void) { unlock(); }
+/* Registered at load time, so that a process forked before tracing
+   started knows it (see choose_path). */
+static NOINST void fork_prepare(void)
+{
+    while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 1)
+        sched_yield(); /* another thread is starting: let it finish */
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 2)
+    {
+        lock();
+        fork_locked = 1;
+    }
+}
+
+static NOINST void fork_parent(void)
+{
+    if (fork_locked)
+    {
+        fork_locked = 0;
+        unlock();
+    }
+}
 
 /* The child shares the parent's file offset: give it its own file,
-   <path>.<pid>, and leave the parent's unwritten events to the parent. */
+   <path>.<pid> (refused if that does not fit, never cut back to the
+   parent's), and leave the parent's unwritten events to the parent. */
 static NOINST void fork_child(void)
 {
     trace_rec * r;
-    char path[sizeof file_path + 32];
+    char p[PATH_BYTES];
+    int nfd = -1, e = 0;
+    if (!fork_locked)
+    {
+        const char * env = getenv("PROF_TRACE_FILE");
+        forked_before_start = 1;
+        snprintf(env_at_fork, sizeof env_at_fork, "%s", env != NULL ? env : "");
+        return;
+    }
+    fork_locked = 0;
     for (r = records; r != NULL; r = r->next)
     {
         if (r == my_rec)
@@ -488,24 +674,92 @@ static NOINST void fork_child(void)
         }
     }
     __atomic_store_n(&lost_total, 0, __ATOMIC_RELAXED);
-    snprintf(path, sizeof path, "%s.%ld", file_path, (long) getpid());
     if (my_rec != NULL)
         my_rec->tid = (uint32_t) getpid(), my_rec->name_dirty = 1;
     if (fd >= 0)
         close(fd); /* the parent's: neither written nor removed here */
     fd = -1;
-    (void) open_file(path);
+    if (file_path[0] == '\0'
+        || path_fits(snprintf(p, sizeof p, "%s.%ld", file_path, (long) getpid())) != 0)
+        p[0] = '\0', e = ENAMETOOLONG;
+    else if ((nfd = create_file(p)) < 0)
+        prof_impl_warn("trace: cannot open %s for writing: %s; events are "
+                       "counted as lost", p, strerror(e = errno));
+    switch_file(nfd, p);
+    file_errno = e;
+    unlock();
+}
+
+__attribute__((constructor)) static NOINST void register_fork(void)
+{
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* exec replaces the process image: nothing runs at exit. Write every
+   buffer and the end record now (src/trace_exec.c calls this before each
+   function of the exec family). Nothing when tracing is off, or when this
+   thread is inside the recorder (exec from a signal handler). */
+NOINST void prof_impl_trace_before_exec(void)
+{
+    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2 || holds_lock
+        || in_slow_path)
+        return;
+    lock();
+    (void) flush_all_locked(0);
+    write_end(0);
     unlock();
 }
 
 /* ---- start ------------------------------------------------------------------ */
+
+/* A whole number of KiB in lo..hi from environment variable name, or def
+   (with a message when it is set to anything else). */
+static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
+{
+    const char * env = getenv(name);
+    char * end;
+    long v;
+    if (env == NULL || env[0] == '\0')
+        return (size_t) def;
+    errno = 0;
+    v = strtol(env, &end, 10);
+    if (env[0] < '0' || env[0] > '9' || errno != 0 || *end != '\0' || v < lo
+        || v > hi)
+    {
+        prof_impl_warn("trace: %s=%s is not a whole number of KiB in %ld..%ld; "
+                       "using %ld", name, env, lo, hi, def);
+        return (size_t) def;
+    }
+    return (size_t) v;
+}
+
+/* PROF_TRACE_BUFFER_KB (at most 2 GiB: a full buffer is written as one
+   chunk, whose size field is 32 bits) and PROF_TRACE_MEMORY_KB. A buffer
+   that does not fit under the memory cap is made to fit, and said so. */
+static NOINST void read_settings(void)
+{
+    size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, 1024);
+    const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
+    memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30, 262144) * 1024;
+    if (kb * 1024 + sizeof(trace_rec) > memory_cap)
+    {
+        size_t fit = memory_cap > sizeof(trace_rec) + 4096
+                     ? (memory_cap - sizeof(trace_rec)) / 1024 : 4;
+        prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%zu is more than the memory "
+                       "cap of all buffers, PROF_TRACE_MEMORY_KB=%zu%s: buffers "
+                       "of %zu KiB (later threads get 4 KiB ones)", kb,
+                       memory_cap / 1024, cap_env != NULL && cap_env[0] != '\0'
+                       ? "" : " (the default)", fit);
+        kb = fit;
+    }
+    buffer_events = kb * 1024 / sizeof(prof_impl_trace_event_t);
+}
 
 /* Start tracing to path (once). Returns 0 or -1 (the file cannot be
    written) when this call started it, 1 when it was already running. */
 static NOINST int start(const char * path)
 {
     int expected = 0, rc = 0;
-    const char * env;
     if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 2)
         return 1;
     if (!__atomic_compare_exchange_n(&state, &expected, 1, 0,
@@ -515,34 +769,12 @@ static NOINST int start(const char * path)
             sched_yield();
         return 1;
     }
-    env = getenv("PROF_TRACE_BUFFER_KB");
-    if (env != NULL && env[0] != '\0')
-    {
-        long kb = atol(env);
-        /* at most 2 GiB: a full buffer is written as one chunk, whose size
-           field is 32 bits (4 GiB wrapped it to 0: an unreadable file) */
-        if (kb < 4 || kb > (1L << 21))
-            prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%s out of range "
-                           "4..2097152; using 1024", env);
-        else
-            buffer_events = (size_t) kb * 1024 / sizeof(prof_impl_trace_event_t);
-    }
-    env = getenv("PROF_TRACE_MEMORY_KB");
-    if (env != NULL && env[0] != '\0')
-    {
-        long kb = atol(env);
-        if (kb < 4 || kb > (1L << 30))
-            prof_impl_warn("trace: PROF_TRACE_MEMORY_KB=%s out of range "
-                           "4..1073741824; using 262144", env);
-        else
-            memory_cap = (size_t) kb * 1024;
-    }
+    read_settings();
     tick_rate = prof_tick_rate();
     start_ticks = prof_impl_trace_ticks();
     if (open_file(path) != 0)
         rc = -1;
     pthread_key_create(&thread_key, thread_exit);
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
     atexit(at_exit);
     install_signals();
     __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
@@ -559,6 +791,56 @@ static NOINST uint32_t thread_id(void)
 #endif
 }
 
+/* Touch every page of a new buffer now, not on the first event in each: a
+   volatile store per page, which the compiler cannot fold into calloc (as
+   gcc did with malloc + memset, leaving the faults to the fast path). */
+static NOINST void touch_pages(void * p, size_t n)
+{
+    volatile unsigned char * c = (volatile unsigned char *) p;
+    size_t i;
+    for (i = 0; i < n; i += 4096)
+        c[i] = 0;
+    if (n > 0)
+        c[n - 1] = 0;
+}
+
+/* A new record with a buffer of buffer_events (the smallest past the
+   memory cap), on the list; lock held. NULL if out of memory. */
+static NOINST trace_rec * new_record(void)
+{
+    static int warned;
+    trace_rec * r;
+    size_t cap = buffer_events;
+    if (memory_used + sizeof *r + cap * sizeof *r->buf > memory_cap
+        && cap > MIN_EVENTS)
+    {
+        cap = MIN_EVENTS;
+        if (!warned)
+        {
+            warned = 1;
+            prof_impl_warn("trace: event buffers reached %zu KiB "
+                           "(PROF_TRACE_MEMORY_KB): new threads get %zu "
+                           "KiB buffers, written more often", memory_cap
+                           / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
+        }
+    }
+    r = (trace_rec *) calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->buf = (prof_impl_trace_event_t *) malloc(cap * sizeof *r->buf);
+    if (r->buf == NULL)
+    {
+        free(r);
+        return NULL;
+    }
+    touch_pages(r->buf, cap * sizeof *r->buf);
+    r->cap = cap;
+    memory_used += sizeof *r + cap * sizeof *r->buf;
+    r->next = records;
+    __atomic_store_n(&records, r, __ATOMIC_RELEASE);
+    return r;
+}
+
 /* Give the calling thread a record and a buffer. NULL if out of memory. */
 static NOINST trace_rec * attach(void)
 {
@@ -567,44 +849,7 @@ static NOINST trace_rec * attach(void)
     for (r = records; r != NULL; r = r->next) /* the largest free record */
         if (r->tls == NULL && (best == NULL || r->cap > best->cap))
             best = r;
-    r = best;
-    if (r == NULL)
-    {
-        static int warned;
-        size_t cap = buffer_events;
-        if (memory_used + sizeof *r + cap * sizeof *r->buf > memory_cap
-            && cap > MIN_EVENTS)
-        {
-            cap = MIN_EVENTS;
-            if (!warned)
-            {
-                warned = 1;
-                prof_impl_warn("trace: event buffers reached %zu KiB "
-                               "(PROF_TRACE_MEMORY_KB): new threads get %zu "
-                               "KiB buffers, written more often", memory_cap
-                               / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
-            }
-        }
-        r = (trace_rec *) calloc(1, sizeof *r);
-        if (r != NULL)
-        {
-            r->buf = (prof_impl_trace_event_t *) malloc(cap * sizeof *r->buf);
-            if (r->buf == NULL)
-            {
-                free(r);
-                r = NULL;
-            }
-            else
-            {
-                /* touch every page now, not on the first event in each */
-                memset(r->buf, 0, cap * sizeof *r->buf);
-                r->cap = cap;
-                memory_used += sizeof *r + cap * sizeof *r->buf;
-                r->next = records;
-                __atomic_store_n(&records, r, __ATOMIC_RELEASE);
-            }
-        }
-    }
+    r = best != NULL ? best : new_record();
     if (r == NULL)
     {
         unlock();
@@ -644,7 +889,7 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     trace_rec * r;
     prof_impl_trace_event_t * p;
 
-    if (in_slow_path)
+    if (in_slow_path || holds_lock || inside_handler())
     {
         /* re-entered (a signal handler that records, interrupting this
            thread's flush): taking the lock again would deadlock */
@@ -701,14 +946,27 @@ int prof_trace_open(const char * path)
     int rc = start(path);
     if (rc != 1)
         return rc; /* this call started tracing, with path */
-    /* running: close the current file; events not yet written go to the
-       new one (a file that got no event is removed) */
+    /* running: events not yet written go to the new file */
     lock();
-    if (file_has_events)
-        write_end(0);
     rc = open_file(path);
     unlock();
     return rc;
+}
+
+/* After a flush by the owner thread (lock held): start its buffer again if
+   all of it was written, so that a signal handler that records while this
+   thread holds the lock finds room. The compare-and-swap fails if such a
+   handler has just recorded: then the buffer is left as it is. */
+static NOINST void rewind_own(void)
+{
+    trace_rec * r = my_rec;
+    prof_impl_trace_event_t * pos;
+    if (r == NULL || r->tls == NULL || __atomic_load_n(&finished, __ATOMIC_RELAXED))
+        return;
+    pos = r->flushed;
+    if (pos != r->buf && __atomic_compare_exchange_n(&prof_impl_trace_tls.pos,
+            &pos, r->buf, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        r->flushed = r->buf;
 }
 
 int prof_trace_flush(void)
@@ -718,6 +976,7 @@ int prof_trace_flush(void)
         return 0;
     lock();
     rc = flush_all_locked(0);
+    rewind_own();
     unlock();
     return rc;
 }

@@ -12,6 +12,9 @@
 #include "trace_read.h"
 #include "../src/trace_format.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 typedef struct { unsigned char * d; size_t n, cap; } tbuf;
 
 static inline void tb_put(tbuf * b, const void * p, size_t n)
@@ -143,6 +146,55 @@ static inline size_t count_zones(const pt_trace * t, const char * name, long th,
             && t->zones[i].flags == flags)
             c++;
     return c;
+}
+
+/* ---- recorder tests: a child process per case ------------------------------ */
+
+/* Run fn in a child; returns its wait status. The child exits with 0 when
+   its own checks passed, unless fn exits or dies first. */
+static inline int run_child(void (*fn)(void))
+{
+    int status = -1;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        check_failures = 0; /* the child's own */
+        fn();
+        exit(check_failures ? 10 : 0);
+    }
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+/* Read the trace file p (no symbols); -1 if it cannot be read. */
+static inline int load_trace(const char * p, pt_trace * t, const char ** w)
+{
+    size_t n;
+    unsigned char * d = pt_slurp(p, &n);
+    int rc;
+    if (d == NULL)
+    {
+        memset(t, 0, sizeof *t);
+        if (w != NULL)
+            *w = "";
+        return -1;
+    }
+    rc = read_trace(d, n, t, 0, w);
+    free(d);
+    return rc;
+}
+
+/* n zones named "z" (nothing unless the test defines PROF_TRACE) */
+static inline void zones(int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+    {
+        PROF_ZONE_BEGIN("z");
+        PROF_ZONE_END("z");
+    }
 }
 
 #endif

@@ -3,6 +3,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_read.h"
+#include "../internal.h"
 #include "../trace_format.h"
 
 #include <errno.h>
@@ -71,23 +72,6 @@ static void map_free(pt_map * m, int free_values)
     free(m->k);
     free(m->v);
     memset(m, 0, sizeof *m);
-}
-
-/* Grow *p (of *cap elements of size sz) to hold n. 0 or -1. */
-static int grow(void * p, size_t * cap, size_t n, size_t sz)
-{
-    void * q;
-    size_t c = *cap ? *cap : 16;
-    if (n <= *cap)
-        return 0;
-    while (c < n)
-        c *= 2;
-    q = realloc(*(void **) p, c * sz);
-    if (q == NULL)
-        return -1;
-    *(void **) p = q;
-    *cap = c;
-    return 0;
 }
 
 /* ---- state ----------------------------------------------------------------- */
@@ -233,7 +217,7 @@ static void elf_load(pt_elf * e, pt_trace * t, uint64_t inode)
                     || sym.st_shndx == SHN_UNDEF || sym.st_value == 0
                     || sym.st_name >= str.sh_size)
                     continue;
-                if (grow(&e->syms, &cap, e->nsyms + 1, sizeof *e->syms) != 0)
+                if (prof_impl_grow(&e->syms, &cap, e->nsyms + 1, sizeof *e->syms) != 0)
                     break;
                 e->syms[e->nsyms].lo = sym.st_value;
                 e->syms[e->nsyms].hi = sym.st_value + (sym.st_size ? sym.st_size : 1);
@@ -241,7 +225,8 @@ static void elf_load(pt_elf * e, pt_trace * t, uint64_t inode)
                 e->nsyms++;
             }
         }
-    qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
+    if (e->nsyms > 1) /* none in a stripped executable: no qsort(NULL) */
+        qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
 }
 #endif
 
@@ -296,7 +281,7 @@ static void parse_maps(pt_trace * t, const unsigned char * p, size_t n)
                    &inode, &used) < 5 || used == 0 || line[used] != '/'
             || strchr(perms, 'x') == NULL || b <= a)
             continue;
-        if (grow(&s->maps, &s->mapcap, s->nmaps + 1, sizeof *s->maps) != 0)
+        if (prof_impl_grow(&s->maps, &s->mapcap, s->nmaps + 1, sizeof *s->maps) != 0)
             return;
         s->maps[s->nmaps].start = a;
         s->maps[s->nmaps].end = b;
@@ -332,7 +317,7 @@ static const char * code_name(pt_trace * t, uint64_t addr)
                     break;
             if (j == s->nelfs)
             {
-                if (grow(&s->elfs, &s->elfcap, s->nelfs + 1, sizeof *s->elfs) != 0)
+                if (prof_impl_grow(&s->elfs, &s->elfcap, s->nelfs + 1, sizeof *s->elfs) != 0)
                     return NULL;
                 memset(&s->elfs[j], 0, sizeof s->elfs[j]);
                 s->elfs[j].path = m->path;
@@ -420,7 +405,7 @@ static pt_tstate * thread_of(pt_trace * t, uint32_t tid, size_t * index)
         return NULL;
     if (*slot == NULL)
     {
-        if (grow(&t->threads, &s->tcap, t->nthreads + 1, sizeof *t->threads) != 0)
+        if (prof_impl_grow(&t->threads, &s->tcap, t->nthreads + 1, sizeof *t->threads) != 0)
             return NULL;
         {
             /* ts grows in step with threads */
@@ -447,9 +432,9 @@ static int zone_push(pt_trace * t, size_t thread, char kind, unsigned cls,
     pt_state * s = t->st;
     size_t zc = s->zcap, kc = s->zkcap, cc = s->zccap;
     pt_zone * z;
-    if (grow(&t->zones, &zc, t->nzones + 1, sizeof *t->zones) != 0
-        || grow(&s->zkey, &kc, t->nzones + 1, sizeof *s->zkey) != 0
-        || grow(&s->zclass, &cc, t->nzones + 1, 1) != 0)
+    if (prof_impl_grow(&t->zones, &zc, t->nzones + 1, sizeof *t->zones) != 0
+        || prof_impl_grow(&s->zkey, &kc, t->nzones + 1, sizeof *s->zkey) != 0
+        || prof_impl_grow(&s->zclass, &cc, t->nzones + 1, 1) != 0)
         return -1;
     s->zcap = zc, s->zkcap = kc, s->zccap = cc;
     z = &t->zones[t->nzones];
@@ -519,7 +504,7 @@ static void on_event(pt_trace * t, uint32_t tid, uint64_t word, uint64_t key)
         t->span = now;
     if (type % 2 == 0) /* a begin */
     {
-        if (grow(&ts->stack, &ts->cap, ts->depth + 1, sizeof *ts->stack) != 0
+        if (prof_impl_grow(&ts->stack, &ts->cap, ts->depth + 1, sizeof *ts->stack) != 0
             || zone_push(t, ti, cls == 0 ? 'u' : 'f', cls, key, now, 0, ts->depth) != 0)
             return;
         ts->stack[ts->depth++] = t->nzones - 1;
@@ -823,7 +808,7 @@ unsigned char * pt_slurp(const char * path, size_t * n)
     for (;;)
     {
         size_t k;
-        if (grow(&d, &cap, len + 65536, 1) != 0)
+        if (prof_impl_grow(&d, &cap, len + 65536, 1) != 0)
         {
             free(d);
             d = NULL;
