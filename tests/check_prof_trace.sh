@@ -1,12 +1,16 @@
 #!/bin/sh
-# prof-trace, the command: its three reports of a real trace (the JSON
-# checked against the Chrome Trace Event format with python3 where
-# installed), stdin input, a cut file, and every bad input or output: a
-# missing file, a file that is not a trace, an unwritable output, /dev/full,
-# bad usage. Each gives a clear message and the documented exit status.
-# Usage: check_prof_trace.sh PROF-TRACE TRACE-FILE
+# prof-trace, the command: its reports of a real trace (the JSON checked
+# against the Chrome Trace Event format with python3 where installed, and
+# nesting exactly in decimal in both JSON modes, for the real trace and for
+# one made to round badly), stdin input, a cut file, both spellings of an
+# option's value, --help and --version, and every bad input or output: a
+# missing file, a file that is not a trace, an unwritable output,
+# /dev/full, bad usage. Each gives a clear message and the documented exit
+# status.
+# Usage: check_prof_trace.sh PROF-TRACE TRACE-FILE [VERSION]
 set -u
-pt=$1 trace=$2
+pt=$1 trace=$2 version=${3:-}
+here=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 ok() { echo "ok   $1"; }
@@ -44,6 +48,14 @@ assert len(steps) == 2000
 print("json: %d events, threads %s" % (len(ev), sorted(names)))
 PY
     then ok "json is Chrome Trace Event JSON"; else bad "json check"; fi
+    python3 "$here/make_nested_trace.py" "$tmp/nested.ptrace"
+    for t in "$trace" "$tmp/nested.ptrace"; do
+        for m in x be; do
+            f=json; [ $m = be ] && f=json-be
+            if "$pt" --$f -o "$tmp/n.json" "$t" && python3 "$here/check_trace_nesting.py" $m "$tmp/n.json"
+            then ok "$f of $(basename "$t"): strictly nested"; else bad "$f of $t: nesting"; fi
+        done
+    done
 else
     echo "skip json check: python3 not installed"
     [ "${CI:-}" != true ] || bad "python3 missing in CI"
@@ -59,12 +71,23 @@ grep -q 'step' "$tmp/out" || bad "cut file: no zones"
 expect 1 "cannot read" "missing file" -- "$pt" "$tmp/none.ptrace"
 printf 'Sf|160806023262000|00001002|main\n' >"$tmp/piyasa.piy"
 expect 1 "not a trace file" "not a trace file" -- "$pt" "$tmp/piyasa.piy"
-expect 1 "cannot write" "unwritable output" -- "$pt" -o "$tmp/no/dir/x" "$trace"
+expect 1 "cannot open" "unwritable output" -- "$pt" -o "$tmp/no/dir/x" "$trace"
 if [ -w /dev/full ]; then
-    expect 1 "cannot write" "output to /dev/full" -- "$pt" --json -o /dev/full "$trace"
+    expect 1 "writing \"/dev/full\" failed" "output to /dev/full" -- "$pt" --json -o /dev/full "$trace"
 fi
 expect 2 "usage" "no argument" -- "$pt"
 expect 2 "unexpected argument" "bad option" -- "$pt" --bogus "$trace"
+expect 2 "unknown format 'xml'" "bad format" -- "$pt" --format xml "$trace"
+expect 2 "needs a file name" "-o without a value" -- "$pt" "$trace" -o
+expect 2 "is the input" "output onto the input" -- "$pt" -o "$trace" "$trace"
 expect 0 "" "help" -- "$pt" --help
+grep -q -- "--json-be" "$tmp/out" || bad "help: no --json-be"
+expect 0 "" "version" -- "$pt" --version
+grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
+# an option's value as --flag=value or --flag value
+"$pt" --format=csv --output="$tmp/a.csv" "$trace" && "$pt" --format csv --output "$tmp/b.csv" "$trace" \
+    && "$pt" --csv -o "$tmp/c.csv" "$trace" && cmp -s "$tmp/a.csv" "$tmp/b.csv" \
+    && cmp -s "$tmp/a.csv" "$tmp/c.csv" && ok "--flag=value, --flag value, -o value" \
+    || bad "option value spellings"
 [ "$fail" -eq 0 ] && echo "prof-trace: all checks passed"
 [ "$fail" -eq 0 ]

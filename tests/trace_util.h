@@ -122,10 +122,10 @@ static inline char * report(const pt_trace * t, int what)
     FILE * f = tmpfile();
     long n;
     char * s;
-    if (what == 'j')
-        pt_write_json(t, f);
+    if (what == 'j' || what == 'b')
+        pt_write_json(f, t, what == 'j' ? PT_JSON_X : PT_JSON_BE);
     else
-        pt_write_summary(t, f, what == 'c');
+        pt_write_summary(f, t, what == 'c' ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT);
     n = ftell(f);
     rewind(f);
     s = (char *) calloc((size_t) n + 1, 1);

@@ -881,6 +881,23 @@ static void put_csv(FILE * out, const char * s)
     fputc('"', out);
 }
 
+/* Length of the UTF-8 sequence at s, or 0 if it is not valid UTF-8. */
+static int utf8_len(const unsigned char * s)
+{
+    unsigned c = *s;
+    int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
+            : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    int k;
+    for (k = 1; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    if (len == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
+        return 0;
+    if (len == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
+        return 0;
+    return len;
+}
+
 /* A JSON string: escapes, and U+FFFD for bytes that are not UTF-8. */
 static void put_json(FILE * out, const char * str)
 {
@@ -888,25 +905,13 @@ static void put_json(FILE * out, const char * str)
     fputc('"', out);
     while (*s)
     {
-        unsigned c = *s;
-        int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
-                : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-        int k, ok = len > 0;
-        for (k = 1; k < len && ok; k++)
-            ok = (s[k] & 0xc0) == 0x80;
-        if (ok && len == 3)
-            ok = !(c == 0xe0 && s[1] < 0xa0) && !(c == 0xed && s[1] >= 0xa0);
-        if (ok && len == 4)
-            ok = !(c == 0xf0 && s[1] < 0x90) && !(c == 0xf4 && s[1] >= 0x90);
-        if (!ok)
-        {
-            fputs("\\ufffd", out);
-            s++;
-        }
-        else if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c), s++;
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c), s++;
+        int len = utf8_len(s);
+        if (len == 0)
+            fputs("\\ufffd", out), s++;
+        else if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s), s++;
+        else if (*s < 0x20)
+            fprintf(out, "\\u%04x", *s), s++;
         else
         {
             fwrite(s, 1, (size_t) len, out);
@@ -916,55 +921,89 @@ static void put_json(FILE * out, const char * str)
     fputc('"', out);
 }
 
-void pt_write_summary(const pt_trace * t, FILE * out, int csv)
+/* The zones of t as pointers sorted by cmp; NULL (after a message) if out
+   of memory or there are none. */
+static const pt_zone ** sorted_zones(const pt_trace * t,
+                                     int (*cmp)(const void *, const void *))
 {
-    const pt_zone ** z = NULL;
-    pt_row * rows = NULL;
-    size_t nrows = 0, i;
-    double ns = 1e9 / t->tick_rate;
-
-    if (t->nzones > 0)
+    const pt_zone ** z;
+    size_t i;
+    if (t->nzones == 0)
+        return NULL;
+    z = (const pt_zone **) malloc(t->nzones * sizeof *z);
+    if (z == NULL)
     {
-        z = (const pt_zone **) malloc(t->nzones * sizeof *z);
-        rows = (pt_row *) calloc(t->nzones, sizeof *rows);
-        if (z == NULL || rows == NULL)
-        {
-            free(z);
-            free(rows);
-            fprintf(stderr, "prof-trace: out of memory\n");
-            return;
-        }
-        for (i = 0; i < t->nzones; i++)
-            z[i] = &t->zones[i];
-        qsort(z, t->nzones, sizeof *z, cmp_zone_name);
-        for (i = 0; i < t->nzones; i++)
-        {
-            pt_row * r;
-            int64_t d = z[i]->end - z[i]->begin;
-            if (i == 0 || cmp_zone_name(&z[i - 1], &z[i]) != 0)
-            {
-                r = &rows[nrows++];
-                r->kind = z[i]->kind;
-                r->name = z[i]->name;
-                r->min = INT64_MAX;
-            }
-            r = &rows[nrows - 1];
-            if (z[i]->flags)
-            {
-                r->unmatched++;
-                continue;
-            }
-            r->calls++;
-            r->total += d;
-            r->self += d - z[i]->child;
-            if (d < r->min)
-                r->min = d;
-            if (d > r->max)
-                r->max = d;
-        }
-        qsort(rows, nrows, sizeof *rows, cmp_row);
+        fprintf(stderr, "prof-trace: out of memory\n");
+        return NULL;
     }
-    if (csv)
+    for (i = 0; i < t->nzones; i++)
+        z[i] = &t->zones[i];
+    qsort(z, t->nzones, sizeof *z, cmp);
+    return z;
+}
+
+/* One row per (name, kind), sorted by total time; *nrows of them. */
+static pt_row * summary_rows(const pt_trace * t, size_t * nrows)
+{
+    const pt_zone ** z = sorted_zones(t, cmp_zone_name);
+    pt_row * rows = z != NULL ? (pt_row *) calloc(t->nzones, sizeof *rows) : NULL;
+    size_t i, n = 0;
+    for (i = 0; rows != NULL && i < t->nzones; i++)
+    {
+        pt_row * r;
+        int64_t d = z[i]->end - z[i]->begin;
+        if (i == 0 || cmp_zone_name(&z[i - 1], &z[i]) != 0)
+        {
+            r = &rows[n++];
+            r->kind = z[i]->kind;
+            r->name = z[i]->name;
+            r->min = INT64_MAX;
+        }
+        r = &rows[n - 1];
+        if (z[i]->flags)
+        {
+            r->unmatched++;
+            continue;
+        }
+        r->calls++;
+        r->total += d;
+        r->self += d - z[i]->child;
+        r->min = d < r->min ? d : r->min;
+        r->max = d > r->max ? d : r->max;
+    }
+    free(z);
+    if (rows != NULL)
+        qsort(rows, n, sizeof *rows, cmp_row);
+    *nrows = n;
+    return rows;
+}
+
+static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f)
+{
+    double avg = r->calls ? (double) r->total * ns / (double) r->calls : 0;
+    double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
+    if (f == PT_SUMMARY_CSV)
+    {
+        fprintf(out, "%c,", r->kind);
+        put_csv(out, r->name);
+        fprintf(out, "%s,%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
+                r->unmatched ? "*" : "", (unsigned long long) r->calls,
+                (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
+                (unsigned long long) r->unmatched);
+        return;
+    }
+    fprintf(out, "%-4c %10llu %14.0f %12.1f %12.0f %12.0f %14.0f %9llu  ",
+            r->kind, (unsigned long long) r->calls, (double) r->total * ns,
+            avg, mn, mx, (double) r->self * ns, (unsigned long long) r->unmatched);
+    put_text(out, r->name);
+    fputs(r->unmatched ? " *\n" : "\n", out);
+}
+
+void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f)
+{
+    size_t nrows = 0, i;
+    pt_row * rows = summary_rows(t, &nrows);
+    if (f == PT_SUMMARY_CSV)
         fprintf(out, "kind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,unmatched\n");
     else
     {
@@ -977,51 +1016,37 @@ void pt_write_summary(const pt_trace * t, FILE * out, int csv)
                 "unmatched", "name (* = has unmatched begin/end)");
     }
     for (i = 0; i < nrows; i++)
-    {
-        const pt_row * r = &rows[i];
-        double avg = r->calls ? (double) r->total * ns / (double) r->calls : 0;
-        double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
-        if (csv)
-        {
-            fprintf(out, "%c,", r->kind);
-            put_csv(out, r->name);
-            fprintf(out, "%s,%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
-                    r->unmatched ? "*" : "", (unsigned long long) r->calls,
-                    (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
-                    (unsigned long long) r->unmatched);
-        }
-        else
-        {
-            fprintf(out, "%-4c %10llu %14.0f %12.1f %12.0f %12.0f %14.0f %9llu  ",
-                    r->kind, (unsigned long long) r->calls, (double) r->total * ns,
-                    avg, mn, mx, (double) r->self * ns,
-                    (unsigned long long) r->unmatched);
-            put_text(out, r->name);
-            fputs(r->unmatched ? " *\n" : "\n", out);
-        }
-    }
-    free(z);
+        put_row(out, &rows[i], 1e9 / t->tick_rate, f);
     free(rows);
 }
 
+/* By thread, then in the order the zones began (their order in the
+   array: exact even where times are equal). */
 static int cmp_zone_time(const void * a, const void * b)
 {
     const pt_zone * x = *(const pt_zone * const *) a, * y = *(const pt_zone * const *) b;
     if (x->thread != y->thread)
         return x->thread < y->thread ? -1 : 1;
-    if (x->begin != y->begin)
-        return x->begin < y->begin ? -1 : 1;
-    if (x->end != y->end)
-        return x->end > y->end ? -1 : 1; /* outer first */
-    return (x->depth > y->depth) - (x->depth < y->depth);
+    return (x > y) - (x < y);
 }
 
-void pt_write_json(const pt_trace * t, FILE * out)
+/* Ticks since the start as whole nanoseconds: rounding each instant once
+   (a monotonic function) keeps every child inside its parent. */
+static int64_t whole_ns(const pt_trace * t, int64_t ticks)
 {
-    const pt_zone ** z = NULL;
-    double us = 1e6 / t->tick_rate;
-    size_t i;
+    double ns = (double) ticks * (1e9 / t->tick_rate);
+    return ns < 0.5 ? 0 : (int64_t) (ns + 0.5);
+}
 
+/* Nanoseconds as microseconds with three decimals, exactly. */
+static void put_us(FILE * out, int64_t ns)
+{
+    fprintf(out, "%lld.%03lld", (long long) (ns / 1000), (long long) (ns % 1000));
+}
+
+static void json_head(FILE * out, const pt_trace * t)
+{
+    size_t i;
     fputs("[\n", out);
     fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
             "\"args\":{\"name\":", t->pid);
@@ -1036,30 +1061,71 @@ void pt_write_json(const pt_trace * t, FILE * out)
         put_json(out, t->threads[i].name[0] ? t->threads[i].name : def);
         fputs("}}", out);
     }
-    if (t->nzones > 0 && (z = (const pt_zone **) malloc(t->nzones * sizeof *z)) != NULL)
+}
+
+/* One event of zone x: ph is 'X' (with dur), 'B', 'E' or 'i'. */
+static void json_event(FILE * out, const pt_trace * t, const pt_zone * x, char ph)
+{
+    int64_t b = whole_ns(t, x->begin), e = whole_ns(t, x->end);
+    fputs(",\n{\"name\":", out);
+    put_json(out, x->name);
+    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%c\",", x->kind == 'u' ? "zone"
+            : "function", ph);
+    if (ph == 'i')
+        fputs("\"s\":\"t\",", out);
+    fputs("\"ts\":", out);
+    put_us(out, ph == 'E' ? e : b);
+    if (ph == 'X')
     {
-        for (i = 0; i < t->nzones; i++)
-            z[i] = &t->zones[i];
-        qsort(z, t->nzones, sizeof *z, cmp_zone_time);
-        for (i = 0; i < t->nzones; i++)
+        fputs(",\"dur\":", out);
+        put_us(out, e - b);
+    }
+    fprintf(out, ",\"pid\":%u,\"tid\":%u", t->pid, t->threads[x->thread].tid);
+    if (ph == 'i')
+        fputs(",\"args\":{\"unmatched\":\"end without begin\"}", out);
+    else if ((x->flags & PT_NO_END) && ph != 'B')
+        fputs(",\"args\":{\"unmatched\":\"begin without end\"}", out);
+    fputc('}', out);
+}
+
+/* B/E pairs from zones in time order: a zone's E comes before the B of
+   the next zone at its depth or above (on its thread). */
+static void json_be(FILE * out, const pt_trace * t, const pt_zone ** z)
+{
+    const pt_zone ** open = (const pt_zone **) malloc(t->nzones * sizeof *open);
+    size_t i, n = 0;
+    if (open == NULL)
+    {
+        fprintf(stderr, "prof-trace: out of memory\n");
+        return;
+    }
+    for (i = 0; i < t->nzones; i++)
+    {
+        while (n > 0 && (open[n - 1]->thread != z[i]->thread
+                         || open[n - 1]->depth >= z[i]->depth))
+            json_event(out, t, open[--n], 'E');
+        if (z[i]->flags & PT_NO_BEGIN)
+            json_event(out, t, z[i], 'i');
+        else
         {
-            const pt_zone * x = z[i];
-            fputs(",\n{\"name\":", out);
-            put_json(out, x->name);
-            fprintf(out, ",\"cat\":\"%s\",", x->kind == 'u' ? "zone" : "function");
-            if (x->flags & PT_NO_BEGIN)
-                fprintf(out, "\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,", (double) x->begin * us);
-            else
-                fprintf(out, "\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,",
-                        (double) x->begin * us, (double) (x->end - x->begin) * us);
-            fprintf(out, "\"pid\":%u,\"tid\":%u", t->pid, t->threads[x->thread].tid);
-            if (x->flags & PT_NO_BEGIN)
-                fputs(",\"args\":{\"unmatched\":\"end without begin\"}", out);
-            else if (x->flags & PT_NO_END)
-                fputs(",\"args\":{\"unmatched\":\"begin without end\"}", out);
-            fputc('}', out);
+            json_event(out, t, z[i], 'B');
+            open[n++] = z[i];
         }
     }
+    while (n > 0)
+        json_event(out, t, open[--n], 'E');
+    free(open);
+}
+
+void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f)
+{
+    const pt_zone ** z = sorted_zones(t, cmp_zone_time);
+    size_t i;
+    json_head(out, t);
+    if (z != NULL && f == PT_JSON_BE)
+        json_be(out, t, z);
+    for (i = 0; z != NULL && f == PT_JSON_X && i < t->nzones; i++)
+        json_event(out, t, z[i], z[i]->flags & PT_NO_BEGIN ? 'i' : 'X');
     free(z);
     fputs("\n]\n", out);
 }

@@ -54,7 +54,7 @@ typedef struct
     uint32_t pid;
     uint64_t start_unix_ns;
     int64_t span;        /* ticks from the start to the last event or end */
-    pt_zone * zones;     /* in the order they ended */
+    pt_zone * zones;     /* in the order they began (per thread, exactly) */
     size_t nzones;
     pt_thread * threads;
     size_t nthreads;
@@ -82,14 +82,30 @@ int pt_read(const unsigned char * data, size_t n, const pt_options * o,
             pt_trace * t);
 void pt_free(pt_trace * t);
 
+typedef enum
+{
+    PT_SUMMARY_TEXT,     /* aligned columns after a one-line header */
+    PT_SUMMARY_CSV       /* RFC 4180 CSV with a header row */
+} pt_summary_format;
+
+typedef enum
+{
+    PT_JSON_X,           /* one complete ("X") event per zone: Perfetto */
+    PT_JSON_BE           /* a begin ("B") and an end ("E") event per zone,
+                            in time order per thread: speedscope */
+} pt_json_format;
+
 /* The summary, one row per (kind, name): calls, total, avg, min, max and
    self time in ns, and the count of unmatched zones (flagged '*', not in the
-   statistics), sorted by total time. csv: RFC 4180 CSV with a header row. */
-void pt_write_summary(const pt_trace * t, FILE * out, int csv);
+   statistics), sorted by total time. */
+void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f);
 /* Chrome Trace Event JSON (array form): M events naming the process and the
-   threads, an X event per zone (ts and dur in microseconds since the start),
-   unmatched zones flagged in args. */
-void pt_write_json(const pt_trace * t, FILE * out);
+   threads, then the zones; ts and dur in microseconds since the start with
+   three decimals, from the begin and end each rounded once to whole
+   nanoseconds (dur = end - begin), so that children nest exactly inside
+   their parents. An end without a begin is an instant ("i") event, and
+   unmatched zones are flagged in args. */
+void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f);
 
 /* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
 unsigned char * pt_slurp(const char * path, size_t * n);
