@@ -90,7 +90,7 @@ typedef struct
     char * path;
     unsigned char * data; /* the whole file; symbol names point into it */
     pt_sym * syms;
-    size_t nsyms;
+    size_t nsyms, symcap;
     struct { uint64_t off, vaddr, filesz; } load[16];
     int nload;
 } pt_elf;
@@ -154,6 +154,41 @@ static int cmp_sym(const void * a, const void * b)
 }
 
 #if defined(__linux__)
+/* The function symbols of section i of the ELF image h (n bytes), if it is
+   a symbol table of the given type. */
+static void elf_symbols(pt_elf * e, const Elf64_Ehdr * h, size_t n, size_t i,
+                        unsigned type)
+{
+    const unsigned char * d = e->data;
+    Elf64_Shdr sh, str;
+    size_t k, cnt;
+    memcpy(&sh, d + h->e_shoff + i * sizeof sh, sizeof sh);
+    if (sh.sh_type != type || sh.sh_link >= h->e_shnum || sh.sh_offset > n
+        || sh.sh_size > n - sh.sh_offset)
+        return;
+    memcpy(&str, d + h->e_shoff + sh.sh_link * sizeof str, sizeof str);
+    if (str.sh_offset > n || str.sh_size > n - str.sh_offset
+        || str.sh_size == 0 || d[str.sh_offset + str.sh_size - 1] != '\0')
+        return;
+    cnt = sh.sh_size / sizeof(Elf64_Sym);
+    for (k = 0; k < cnt; k++)
+    {
+        Elf64_Sym sym;
+        memcpy(&sym, d + sh.sh_offset + k * sizeof sym, sizeof sym);
+        if ((ELF64_ST_TYPE(sym.st_info) != STT_FUNC
+             && ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+            || sym.st_shndx == SHN_UNDEF || sym.st_value == 0
+            || sym.st_name >= str.sh_size)
+            continue;
+        if (prof_impl_grow(&e->syms, &e->symcap, e->nsyms + 1, sizeof *e->syms) != 0)
+            return;
+        e->syms[e->nsyms].lo = sym.st_value;
+        e->syms[e->nsyms].hi = sym.st_value + (sym.st_size ? sym.st_size : 1);
+        e->syms[e->nsyms].name = (const char *) d + str.sh_offset + sym.st_name;
+        e->nsyms++;
+    }
+}
+
 static void elf_load(pt_elf * e, pt_trace * t, uint64_t inode)
 {
     size_t n, i;
@@ -195,36 +230,7 @@ static void elf_load(pt_elf * e, pt_trace * t, uint64_t inode)
     /* .symtab has the static functions too; .dynsym if stripped */
     for (pass = 0; pass < 2 && e->nsyms == 0; pass++)
         for (i = 0; i < h->e_shnum; i++)
-        {
-            Elf64_Shdr sh, str;
-            size_t k, cnt, cap = 0;
-            memcpy(&sh, d + h->e_shoff + i * sizeof sh, sizeof sh);
-            if (sh.sh_type != (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM)
-                || sh.sh_link >= h->e_shnum || sh.sh_offset > n
-                || sh.sh_size > n - sh.sh_offset)
-                continue;
-            memcpy(&str, d + h->e_shoff + sh.sh_link * sizeof str, sizeof str);
-            if (str.sh_offset > n || str.sh_size > n - str.sh_offset
-                || str.sh_size == 0 || d[str.sh_offset + str.sh_size - 1] != '\0')
-                continue;
-            cnt = sh.sh_size / sizeof(Elf64_Sym);
-            for (k = 0; k < cnt; k++)
-            {
-                Elf64_Sym sym;
-                memcpy(&sym, d + sh.sh_offset + k * sizeof sym, sizeof sym);
-                if ((ELF64_ST_TYPE(sym.st_info) != STT_FUNC
-                     && ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
-                    || sym.st_shndx == SHN_UNDEF || sym.st_value == 0
-                    || sym.st_name >= str.sh_size)
-                    continue;
-                if (prof_impl_grow(&e->syms, &cap, e->nsyms + 1, sizeof *e->syms) != 0)
-                    break;
-                e->syms[e->nsyms].lo = sym.st_value;
-                e->syms[e->nsyms].hi = sym.st_value + (sym.st_size ? sym.st_size : 1);
-                e->syms[e->nsyms].name = (const char *) d + str.sh_offset + sym.st_name;
-                e->nsyms++;
-            }
-        }
+            elf_symbols(e, h, n, i, pass == 0 ? SHT_SYMTAB : SHT_DYNSYM);
     if (e->nsyms > 1) /* none in a stripped executable: no qsort(NULL) */
         qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
 }
@@ -643,18 +649,12 @@ static void on_chunk(pt_trace * t, const prof_tf_chunk * c,
 
 /* ---- pt_read ----------------------------------------------------------------- */
 
-int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
+/* The file header: 0, or -1 (after a warning) if this is not a trace file
+   that can be read. */
+static int read_header(pt_trace * t, const unsigned char * d, size_t n,
+                       size_t * first_chunk)
 {
-    static const pt_options defaults = { NULL, 0, 0 };
     prof_tf_header h;
-    pt_state * s;
-    size_t pos, i;
-
-    memset(t, 0, sizeof *t);
-    s = t->st = (pt_state *) calloc(1, sizeof *s);
-    if (s == NULL)
-        return -1;
-    s->o = o != NULL ? o : &defaults;
     if (d == NULL || n < sizeof h)
     {
         warn(t, W_CORRUPT, "not a trace file: %zu bytes, shorter than the "
@@ -684,61 +684,75 @@ int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * 
     }
     t->pid = h.pid;
     t->start_unix_ns = h.start_unix_ns;
-    s->start61 = h.start_ticks & PROF_TF_TICK_MASK;
+    t->st->start61 = h.start_ticks & PROF_TF_TICK_MASK;
+    *first_chunk = h.header_size;
+    return 0;
+}
 
-    for (pos = h.header_size; pos + sizeof(prof_tf_chunk) <= n; )
+/* The last record, cut by the end of the file at pos: its whole events are
+   kept. */
+static void read_cut_chunk(pt_trace * t, prof_tf_chunk * c,
+                           const unsigned char * d, size_t n, size_t pos)
+{
+    if (c->type == PROF_TF_EVENTS)
+    {
+        size_t have = (n - pos - sizeof *c) / 16 * 16;
+        warn(t, W_TRUNC, "the file is cut: last record has %zu of %u "
+             "bytes; its %zu whole events kept", n - pos - sizeof *c,
+             c->size, have / 16);
+        c->size = (uint32_t) have;
+        on_chunk(t, c, d + pos + sizeof *c, pos);
+    }
+    else
+        warn(t, W_TRUNC, "the file is cut: last record (type %u) has "
+             "%zu of %u bytes: ignored", c->type, n - pos - sizeof *c, c->size);
+}
+
+/* Every chunk from pos on; returns where reading stopped. */
+static size_t read_chunks(pt_trace * t, const unsigned char * d, size_t n,
+                          size_t pos)
+{
+    while (pos + sizeof(prof_tf_chunk) <= n)
     {
         prof_tf_chunk c;
         size_t next;
         memcpy(&c, d + pos, sizeof c);
-        if (!valid_chunk(&c))
+        if (valid_chunk(&c) && c.size <= n - pos - sizeof c)
         {
-            next = resync(d, n, pos);
-            warn(t, W_CORRUPT, "unreadable record at offset %zu: %zu bytes "
-                 "skipped", pos, next - pos);
-            pos = next;
+            on_chunk(t, &c, d + pos + sizeof c, pos);
+            pos += sizeof c + c.size;
             continue;
         }
-        if (c.size > n - pos - sizeof c)
+        next = resync(d, n, pos);
+        if (!valid_chunk(&c))
+            warn(t, W_CORRUPT, "unreadable record at offset %zu: %zu bytes "
+                 "skipped", pos, next - pos);
+        else if (next < n)
+            warn(t, W_CORRUPT, "record at offset %zu runs past the end of "
+                 "the file: %zu bytes skipped", pos, next - pos);
+        else
         {
-            next = resync(d, n, pos);
-            if (next < n)
-            {
-                warn(t, W_CORRUPT, "record at offset %zu runs past the end of "
-                     "the file: %zu bytes skipped", pos, next - pos);
-                pos = next;
-                continue;
-            }
             /* the file is cut inside its last record: keep what is whole */
-            if (c.type == PROF_TF_EVENTS)
-            {
-                size_t have = (n - pos - sizeof c) / 16 * 16;
-                warn(t, W_TRUNC, "the file is cut: last record has %zu of %u "
-                     "bytes; its %zu whole events kept", n - pos - sizeof c,
-                     c.size, have / 16);
-                c.size = (uint32_t) have;
-                on_chunk(t, &c, d + pos + sizeof c, pos);
-            }
-            else
-                warn(t, W_TRUNC, "the file is cut: last record (type %u) has "
-                     "%zu of %u bytes: ignored", c.type, n - pos - sizeof c, c.size);
-            pos = n;
-            break;
+            read_cut_chunk(t, &c, d, n, pos);
+            return n;
         }
-        on_chunk(t, &c, d + pos + sizeof c, pos);
-        pos += sizeof c + c.size;
+        pos = next;
     }
-    if (pos < n)
-        warn(t, W_TRUNC, "the file is cut: %zu bytes after the last record "
-             "ignored", n - pos);
+    return pos;
+}
+
+/* After the last chunk: how the trace ended, the zones still open. */
+static void finish_trace(pt_trace * t)
+{
+    pt_state * s = t->st;
+    size_t i;
     if (!t->has_end)
         warn(t, W_TRUNC, "no end record: the program did not finish normally "
-             "(killed?) or the file is cut; what was written is shown");
+             "(killed, or exec without this library's exec wrappers) or the "
+             "file is cut; what was written is shown");
     else if (t->end_signal != 0)
         warn(t, W_TRUNC, "the program was ended by signal %d; events recorded "
              "until then are shown", t->end_signal);
-
-    /* zones still open: begun, never ended */
     for (i = 0; i < t->nthreads; i++)
     {
         pt_tstate * ts = &s->ts[i];
@@ -753,17 +767,43 @@ int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * 
     }
     for (i = 0; i < t->nzones; i++)
         t->zones[i].name = zone_name(t, s->zkey[i], s->zclass[i]);
+}
+
+/* "... and N more" for each kind of warning past the limit, and the loss. */
+static void warning_totals(const pt_trace * t)
+{
+    const pt_state * s = t->st;
+    unsigned max = s->o->max_warnings_per_kind ? s->o->max_warnings_per_kind : 10;
+    size_t i;
+    if (s->o->warn == NULL)
+        return;
     for (i = 0; i < W_KINDS; i++)
-    {
-        unsigned max = s->o->max_warnings_per_kind ? s->o->max_warnings_per_kind : 10;
-        if (s->wcount[i] > max && s->o->warn != NULL)
+        if (s->wcount[i] > max)
             fprintf(s->o->warn, "prof-trace: ... and %lu more warnings like "
                     "these\n", s->wcount[i] - max);
-    }
-    if (t->lost > 0 && s->o->warn != NULL)
+    if (t->lost > 0)
         fprintf(s->o->warn, "prof-trace: %llu events were lost by the "
                 "recorder: zones around them may be marked unmatched\n",
                 (unsigned long long) t->lost);
+}
+
+int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
+{
+    static const pt_options defaults = { NULL, 0, 0 };
+    size_t pos;
+    memset(t, 0, sizeof *t);
+    t->st = (pt_state *) calloc(1, sizeof *t->st);
+    if (t->st == NULL)
+        return -1;
+    t->st->o = o != NULL ? o : &defaults;
+    if (read_header(t, d, n, &pos) != 0)
+        return -1;
+    pos = read_chunks(t, d, n, pos);
+    if (pos < n)
+        warn(t, W_TRUNC, "the file is cut: %zu bytes after the last record "
+             "ignored", n - pos);
+    finish_trace(t);
+    warning_totals(t);
     return 0;
 }
 
