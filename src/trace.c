@@ -583,10 +583,15 @@ static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
     int saved = errno;
     const struct sigaction * o = old_action(sig);
     int dies = o == NULL || is_default(o);
+    /* a fault or an abort ends the program even through its own handler
+       (a sanitizer's, say); after SIGINT or SIGTERM a handler often goes
+       on, and exit() writes the end record then (a later end record
+       overrides an earlier one anyway) */
+    int ends = dies || (sig != SIGINT && sig != SIGTERM);
     if (lock_from_signal())
     {
         (void) flush_all_locked(1);
-        if (dies)
+        if (ends)
             write_end(sig);
         unlock();
     }
