@@ -78,7 +78,7 @@ fi
 expect 2 "usage" "no argument" -- "$pt"
 expect 2 "unexpected argument" "bad option" -- "$pt" --bogus "$trace"
 expect 2 "unknown format 'xml'" "bad format" -- "$pt" --format xml "$trace"
-expect 2 "needs a file name" "-o without a value" -- "$pt" "$trace" -o
+expect 2 "needs a value" "-o without a value" -- "$pt" "$trace" -o
 expect 2 "is the input" "output onto the input" -- "$pt" -o "$trace" "$trace"
 expect 0 "" "help" -- "$pt" --help
 grep -q -- "--json-be" "$tmp/out" || bad "help: no --json-be"

@@ -1,7 +1,8 @@
 /* The trace of trace_instrumented (argv[1]), a program built with
    -finstrument-functions: function addresses are named after the run from
    the executable's symbol table, static functions and PIE included; the
-   calls nest (leaf in middle in main) and are counted exactly. */
+   calls nest (leaf in middle in main) and are counted exactly, as rows
+   of their own kind ('i', not PROF_FUNC's 'f'). */
 #include "trace_util.h"
 
 int main(int argc, char ** argv)
@@ -24,14 +25,14 @@ int main(int argc, char ** argv)
     for (i = 0; i < t.nzones; i++)
     {
         const pt_zone * z = &t.zones[i];
-        CHECK(z->kind == 'f', "kind %c", z->kind);
+        CHECK(z->kind == PT_KIND_INSTRUMENT, "kind %c", z->kind);
         if (strcmp(z->name, "leaf") == 0)
             CHECK(z->depth == 2, "leaf depth %u", z->depth);
     }
     {
         char * csv = report(&t, 'c');
-        CHECK(strstr(csv, "\nf,leaf,1000,") != NULL && strstr(csv, "\nf,middle,100,") != NULL
-              && strstr(csv, "\nf,main,1,") != NULL, "csv:\n%s", csv);
+        CHECK(strstr(csv, "\ni,leaf,1000,") != NULL && strstr(csv, "\ni,middle,100,") != NULL
+              && strstr(csv, "\ni,main,1,") != NULL, "csv:\n%s", csv);
         free(csv);
     }
     pt_free(&t);
