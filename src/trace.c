@@ -36,24 +36,49 @@
 
 #define NOINST __attribute__((no_instrument_function))
 
-__thread prof_impl_trace_tls_t prof_impl_trace_tls;
+typedef unsigned long long word_t;  /* one event (src/trace_format.h) */
 
-enum { SEEN_SLOTS = 1024, SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
+/* Before a thread has a buffer: pos == end sends every event to the slow
+   path, and the fast path's cache lookup reads this. */
+static const prof_impl_trace_slot_t empty_cache[PROF_IMPL_TRACE_SLOTS];
+__thread prof_impl_trace_tls_t prof_impl_trace_tls = { NULL, NULL, 0, empty_cache };
+
+enum { SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
+/* Events chunks are written in pieces of at most this many words, well
+   under the reader's limit on a chunk (PROF_TF_MAX_CHUNK). */
+enum { PIECE_WORDS = 1 << 23 };
+#define NO_KEY ((const void *) 1)   /* an empty cache slot */
 
 typedef struct trace_rec
 {
     struct trace_rec * next;        /* list of all records, never freed */
     prof_impl_trace_tls_t * tls;    /* owner's position/end; NULL: free */
-    prof_impl_trace_event_t * buf;  /* cap events */
+    word_t * buf;                   /* cap events */
     size_t cap;
-    prof_impl_trace_event_t * flushed; /* events before it are written */
+    word_t * flushed;               /* events before it are written */
+    uint64_t base61;                /* ticks of the event before the first
+                                       unwritten one (pending's, or flushed) */
+    /* Double buffering: a full buffer handed to the writer thread waits in
+       pending (words pending[0..pending_n) of buffer pending_buf) while the
+       thread records into the other; spare is the free one. */
+    word_t * pending, * pending_buf, * spare;
+    size_t pending_n;
     uint32_t tid;
     int name_dirty;
     char name[NAME_BYTES];
     uint64_t lost;                  /* lost, not yet told in a LOST chunk */
-    unsigned gen;                   /* file generation of the seen set */
-    uint64_t seen[SEEN_SLOTS];      /* label addresses already in the file */
-    unsigned seen_count;
+    /* The thread's label ids: the fast path's cache, the owner's map
+       key -> id + 1, and id -> key (appended under the lock: the writer
+       reads it) with each key's class (0 label, 1 __func__, 2 code). */
+    prof_impl_trace_slot_t cache[PROF_IMPL_TRACE_SLOTS];
+    uint64_t * mkeys;
+    uint32_t * mvals;
+    size_t mcap, mn;
+    uint64_t * ids;
+    unsigned char * cls;
+    size_t nids, idcap, clscap;
+    size_t ids_written;             /* ids [0, ids_written) are in the file */
+    unsigned ids_gen;               /* ... of this generation */
     unsigned char scratch[SCRATCH_BYTES];
 } trace_rec;
 
@@ -67,7 +92,7 @@ static __thread int holds_lock;     /* this thread holds the lock: a signal
    may have interrupted the fast path between its check and its store. */
 static __thread int in_handler;
 static __thread void * handler_frame;  /* on_signal's frame */
-static __thread prof_impl_trace_event_t * handler_saved_end;
+static __thread word_t * handler_saved_end;
 
 static int state;                   /* 0: off, 1: starting, 2: running */
 static int lock_word;
@@ -96,6 +121,13 @@ static int forked_before_start;     /* a child of a process that had not
 static char env_at_fork[PATH_BYTES]; /* ... and its PROF_TRACE_FILE then */
 static int fork_locked;             /* fork_prepare took the lock */
 static pthread_key_t thread_key;
+/* The writer thread (see hand_off) */
+static pthread_mutex_t writer_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t writer_cond = PTHREAD_COND_INITIALIZER;
+static int writer_work;
+static int writer_state;            /* 0: not started, 1: running, -1: none */
+static int use_writer = 1;          /* PROF_TRACE_WRITER=0: no writer thread */
+
 static const int fatal_signals[] =
     { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
 static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
@@ -179,6 +211,11 @@ static NOINST int write_chunk_fd(int to, uint32_t type, uint32_t tid,
     if (write_fd(to, &h, sizeof h) != 0)
         return -1;
     return size ? write_fd(to, payload, size) : 0;
+}
+
+static NOINST int write_all(const void * p, size_t n)
+{
+    return write_fd(fd, p, n);
 }
 
 static NOINST int write_chunk(uint32_t type, uint32_t tid, const void * payload,
@@ -363,45 +400,17 @@ static NOINST int open_file(const char * path)
 
 /* ---- flushing a record ------------------------------------------------------ */
 
-static NOINST int seen_insert(trace_rec * r, uint64_t id)
-{
-    size_t i = (size_t) ((id * UINT64_C(0x9e3779b97f4a7c15)) >> 54)
-               & (SEEN_SLOTS - 1);
-    if (r->gen != file_gen || r->seen_count >= SEEN_SLOTS * 3 / 4)
-    {
-        memset(r->seen, 0, sizeof r->seen); /* rewrite some strings: harmless */
-        r->seen_count = 0;
-        r->gen = file_gen;
-    }
-    while (r->seen[i] != 0)
-    {
-        if (r->seen[i] == id)
-            return 0;
-        i = (i + 1) & (SEEN_SLOTS - 1);
-    }
-    r->seen[i] = id;
-    r->seen_count++;
-    return 1;
-}
-
-/* STRINGS chunks for the labels of ev[0..n) not yet in the file. */
-static NOINST int write_strings(trace_rec * r, const prof_impl_trace_event_t * ev,
-                                size_t n)
+/* STRINGS chunks for the label strings of ids [from, to) of r. */
+static NOINST int write_strings(trace_rec * r, size_t from, size_t to)
 {
     size_t used = 0, i;
-    uint64_t last = 0; /* most events repeat the previous label: skip the set */
-    for (i = 0; i < n; i++)
+    for (i = from; i < to; i++)
     {
-        unsigned type = (unsigned) (ev[i].word & 7);
-        const char * s;
+        const char * s = (const char *) (size_t) r->ids[i];
         size_t len, need;
         uint32_t head[2];
-        if (type > PROF_IMPL_EV_FEND || ev[i].id == 0 || ev[i].id == last)
-            continue;
-        last = ev[i].id;
-        if (!seen_insert(r, ev[i].id))
-            continue;
-        s = (const char *) (size_t) ev[i].id;
+        if (r->cls[i] == 2 || s == NULL)
+            continue; /* a code address, or NULL (shown as "(null)") */
         len = strnlen(s, PROF_TF_MAX_STRING);
         need = 16 + (len + 7) / 8 * 8;
         if (used + need > SCRATCH_BYTES)
@@ -410,7 +419,7 @@ static NOINST int write_strings(trace_rec * r, const prof_impl_trace_event_t * e
                 return -1;
             used = 0;
         }
-        memcpy(r->scratch + used, &ev[i].id, 8);
+        memcpy(r->scratch + used, &r->ids[i], 8);
         head[0] = (uint32_t) len;
         head[1] = 0;
         memcpy(r->scratch + used + 8, head, 8);
@@ -421,11 +430,118 @@ static NOINST int write_strings(trace_rec * r, const prof_impl_trace_event_t * e
     return used ? write_chunk(PROF_TF_STRINGS, r->tid, r->scratch, used) : 0;
 }
 
+/* The ids not yet in this file (their strings, then LABELS chunks). */
+static NOINST int write_labels(trace_rec * r)
+{
+    if (r->ids_gen != file_gen)
+    {
+        r->ids_written = 0;
+        r->ids_gen = file_gen;
+    }
+    if (r->ids_written == r->nids)
+        return 0;
+    if (write_strings(r, r->ids_written, r->nids) != 0)
+        return -1;
+    while (r->ids_written < r->nids)
+    {
+        size_t k = r->nids - r->ids_written;
+        uint32_t head[2];
+        if (k > (SCRATCH_BYTES - 8) / 8)
+            k = (SCRATCH_BYTES - 8) / 8;
+        head[0] = (uint32_t) r->ids_written;
+        head[1] = (uint32_t) k;
+        memcpy(r->scratch, head, 8);
+        memcpy(r->scratch + 8, r->ids + r->ids_written, k * 8);
+        if (write_chunk(PROF_TF_LABELS, r->tid, r->scratch, 8 + k * 8) != 0)
+            return -1;
+        r->ids_written += k;
+    }
+    return 0;
+}
+
+/* Move r->base61 over words w[0..n); returns how many are events (not
+   SYNC words). */
+static NOINST size_t advance_base(trace_rec * r, const word_t * w, size_t n)
+{
+    size_t i, events = 0;
+    for (i = 0; i < n; i++)
+        if ((w[i] & 7) == PROF_TF_EV_SYNC)
+            r->base61 = (w[i] >> 3) & PROF_TF_TICK_MASK;
+        else
+        {
+            r->base61 = (r->base61 + (w[i] >> 24)) & PROF_TF_TICK_MASK;
+            events++;
+        }
+    return events;
+}
+
+/* EVENTS2 chunks of words w[0..n) (base first); r->base61 moves over them
+   either way. Returns the events that could not be written. */
+static NOINST size_t write_events(trace_rec * r, const word_t * w, size_t n)
+{
+    size_t unwritten = 0;
+    while (n > 0)
+    {
+        size_t k = n < PIECE_WORDS ? n : PIECE_WORDS;
+        unsigned char head[sizeof(prof_tf_chunk) + 8];
+        prof_tf_chunk h;
+        h.magic = PROF_TF_CHUNK_MAGIC;
+        h.type = PROF_TF_EVENTS2;
+        h.size = (uint32_t) (8 + k * 8);
+        h.tid = r->tid;
+        memcpy(head, &h, sizeof h);
+        memcpy(head + sizeof h, &r->base61, 8);
+        if (unwritten > 0 || write_all(head, sizeof head) != 0
+            || write_all(w, k * 8) != 0)
+            unwritten += advance_base(r, w, k);
+        else
+            (void) advance_base(r, w, k);
+        w += k;
+        n -= k;
+    }
+    return unwritten;
+}
+
+/* Words w[0..n) of r: labels first, then events; those that cannot be
+   written are counted as lost (-1). */
+static NOINST int write_range(trace_rec * r, const word_t * w, size_t n,
+                              int in_signal)
+{
+    size_t unwritten;
+    if (write_labels(r) != 0)
+        unwritten = advance_base(r, w, n);
+    else
+        unwritten = write_events(r, w, n);
+    if (unwritten == 0)
+    {
+        file_has_events = 1;
+        return 0;
+    }
+    r->lost += unwritten;
+    __atomic_add_fetch(&lost_total, unwritten, __ATOMIC_RELAXED);
+    if (!in_signal)
+        warn_write_failed();
+    return -1;
+}
+
+/* The buffer handed to the writer thread, if any (lock held): it comes
+   before the current one. Its buffer is then the spare. */
+static NOINST int write_pending(trace_rec * r, int in_signal)
+{
+    int rc;
+    if (r->pending == NULL)
+        return 0;
+    rc = write_range(r, r->pending, r->pending_n, in_signal);
+    r->spare = r->pending_buf;
+    r->pending = NULL;
+    return rc;
+}
+
 /* Write the record's unwritten events (lock held). Returns 0 or -1; events
    that could not be written are counted as lost. */
 static NOINST int flush_locked(trace_rec * r, int in_signal)
 {
-    prof_impl_trace_event_t * pos;
+    word_t * pos;
     size_t n;
     int rc = 0;
 
@@ -442,21 +558,12 @@ static NOINST int flush_locked(trace_rec * r, int in_signal)
         if (write_chunk(PROF_TF_THREAD, r->tid, name, NAME_BYTES) == 0)
             r->name_dirty = 0;
     }
+    if (write_pending(r, in_signal) != 0)
+        rc = -1;
     if (n > 0)
     {
-        if (write_strings(r, r->flushed, n) != 0
-            || write_chunk(PROF_TF_EVENTS, r->tid, r->flushed,
-                           n * sizeof *pos) != 0)
-        {
-            r->lost += n;
-            __atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
-            r->gen = file_gen - 1; /* strings may be missing: resend them */
+        if (write_range(r, r->flushed, n, in_signal) != 0)
             rc = -1;
-            if (!in_signal)
-                warn_write_failed();
-        }
-        else
-            file_has_events = 1;
         r->flushed = pos;
     }
     if (r->lost > 0 && rc == 0 && fd >= 0)
@@ -516,6 +623,7 @@ static NOINST void thread_exit(void * arg)
     unlock();
     my_rec = NULL;
     prof_impl_trace_tls.pos = prof_impl_trace_tls.end = NULL;
+    prof_impl_trace_tls.cache = empty_cache;
 }
 
 /* The program's own action for sig, saved when ours was installed. */
@@ -671,14 +779,25 @@ static NOINST void fork_child(void)
     for (r = records; r != NULL; r = r->next)
     {
         if (r == my_rec)
+        {
+            if (r->pending != NULL)
+                (void) advance_base(r, r->pending, r->pending_n);
+            (void) advance_base(r, r->flushed, (size_t) (r->tls->pos - r->flushed));
             r->flushed = r->tls->pos;
+        }
         else
         {
             r->tls = NULL;
             r->flushed = r->buf;
         }
+        if (r->pending != NULL) /* the parent's to write */
+            r->spare = r->pending_buf, r->pending = NULL;
     }
     __atomic_store_n(&lost_total, 0, __ATOMIC_RELAXED);
+    writer_state = 0; /* not in the child: started again when needed */
+    writer_work = 0;
+    pthread_mutex_init(&writer_mutex, NULL);
+    pthread_cond_init(&writer_cond, NULL);
     if (my_rec != NULL)
         my_rec->tid = (uint32_t) getpid(), my_rec->name_dirty = 1;
     if (fd >= 0)
@@ -757,7 +876,11 @@ static NOINST void read_settings(void)
                        ? "" : " (the default)", fit);
         kb = fit;
     }
-    buffer_events = kb * 1024 / sizeof(prof_impl_trace_event_t);
+    buffer_events = kb * 1024 / sizeof(word_t);
+    {
+        const char * w = getenv("PROF_TRACE_WRITER");
+        use_writer = !(w != NULL && strcmp(w, "0") == 0);
+    }
 }
 
 /* Start tracing to path (once). Returns 0 or -1 (the file cannot be
@@ -832,7 +955,7 @@ static NOINST trace_rec * new_record(void)
     r = (trace_rec *) calloc(1, sizeof *r);
     if (r == NULL)
         return NULL;
-    r->buf = (prof_impl_trace_event_t *) malloc(cap * sizeof *r->buf);
+    r->buf = (word_t *) malloc(cap * sizeof *r->buf);
     if (r->buf == NULL)
     {
         free(r);
@@ -844,6 +967,23 @@ static NOINST trace_rec * new_record(void)
     r->next = records;
     __atomic_store_n(&records, r, __ATOMIC_RELEASE);
     return r;
+}
+
+/* A record taken by a new thread starts its ids again (they are per
+   thread in the file). */
+static NOINST void reset_ids(trace_rec * r)
+{
+    size_t i;
+    for (i = 0; i < PROF_IMPL_TRACE_SLOTS; i++)
+    {
+        r->cache[i].key = NO_KEY;
+        r->cache[i].tag = 0;
+    }
+    if (r->mvals != NULL)
+        memset(r->mvals, 0, r->mcap * sizeof *r->mvals);
+    r->mn = 0;
+    r->nids = 0;
+    r->ids_written = 0;
 }
 
 /* Give the calling thread a record and a buffer. NULL if out of memory. */
@@ -860,9 +1000,10 @@ static NOINST trace_rec * attach(void)
         unlock();
         return NULL;
     }
+    reset_ids(r);
     r->flushed = r->buf;
+    r->base61 = 0; /* deltas count from 0 until the first SYNC */
     r->tid = thread_id();
-    r->gen = file_gen - 1;
     memset(r->name, 0, sizeof r->name);
 #if defined(__GLIBC__)
     pthread_getname_np(pthread_self(), r->name, sizeof r->name);
@@ -870,6 +1011,8 @@ static NOINST trace_rec * attach(void)
     r->name_dirty = r->name[0] != '\0';
     prof_impl_trace_tls.pos = r->buf;
     prof_impl_trace_tls.end = r->buf + r->cap;
+    prof_impl_trace_tls.last = 0;
+    prof_impl_trace_tls.cache = r->cache;
     r->tls = &prof_impl_trace_tls;
     unlock();
     my_rec = r;
@@ -877,23 +1020,239 @@ static NOINST trace_rec * attach(void)
     return r;
 }
 
-static NOINST void count_lost(uint64_t n)
+static NOINST void count_lost(uint64_t n, const char * why)
 {
     static int warned;
     __atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-        prof_impl_warn("trace: out of memory for a thread's event buffer; "
-                       "its events are counted as lost");
+        prof_impl_warn("trace: %s; such events are counted as lost", why);
 }
 
-/* The fast path found the buffer full (or the thread new): make room, then
-   record the event. */
-NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
+static NOINST size_t key_slot(uint64_t k, size_t cap)
+{
+    return (size_t) ((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+}
+
+/* Double the owner's map key -> id + 1. 0 or -1. */
+static NOINST int grow_map(trace_rec * r)
+{
+    size_t cap = r->mcap ? r->mcap * 2 : 256, i;
+    uint64_t * k = (uint64_t *) calloc(cap, sizeof *k);
+    uint32_t * v = (uint32_t *) calloc(cap, sizeof *v);
+    if (k == NULL || v == NULL)
+    {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (i = 0; i < r->mcap; i++)
+        if (r->mvals[i] != 0)
+        {
+            size_t j = key_slot(r->mkeys[i], cap);
+            while (v[j] != 0)
+                j = (j + 1) & (cap - 1);
+            k[j] = r->mkeys[i];
+            v[j] = r->mvals[i];
+        }
+    free(r->mkeys);
+    free(r->mvals);
+    r->mkeys = k;
+    r->mvals = v;
+    r->mcap = cap;
+    return 0;
+}
+
+/* A new id for key (class cls) of r, under the lock (the writer reads the
+   table). -1 if out of memory or of ids. */
+static NOINST long new_id(trace_rec * r, uint64_t key, unsigned cls)
+{
+    long id = -1;
+    lock();
+    if (r->nids < ((size_t) 1 << PROF_TF_ID_BITS)
+        && prof_impl_grow(&r->ids, &r->idcap, r->nids + 1, sizeof *r->ids) == 0
+        && prof_impl_grow(&r->cls, &r->clscap, r->nids + 1, 1) == 0)
+    {
+        r->ids[r->nids] = key;
+        r->cls[r->nids] = (unsigned char) cls;
+        id = (long) r->nids++;
+    }
+    unlock();
+    return id;
+}
+
+/* The id of key in the calling thread's record r, made on first use. */
+static NOINST long intern(trace_rec * r, const void * key, unsigned type)
+{
+    uint64_t k = (uint64_t) (size_t) key;
+    size_t i;
+    long id;
+    if ((r->mn + 1) * 2 > r->mcap && grow_map(r) != 0)
+        return -1;
+    for (i = key_slot(k, r->mcap); r->mvals[i] != 0; i = (i + 1) & (r->mcap - 1))
+        if (r->mkeys[i] == k)
+            return (long) r->mvals[i] - 1;
+    if ((id = new_id(r, k, type / 2)) < 0)
+        return -1;
+    r->mkeys[i] = k;
+    r->mvals[i] = (uint32_t) id + 1;
+    r->mn++;
+    return id;
+}
+
+/* key -> id into the fast path's cache: the first slot of its pair, the
+   one there moving to the second. Each slot's tag is stored before its key
+   (a signal handler on this thread may read the cache in between). */
+static NOINST void cache_put(trace_rec * r, const void * key, long id)
+{
+    size_t h = (size_t) ((((uint64_t) (size_t) key) * UINT64_C(0x9e3779b97f4a7c15)) >> 56) & ~(size_t) 1;
+    prof_impl_trace_slot_t * c = r->cache + h;
+    c[1].key = NO_KEY;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[1].tag = c[0].tag;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[1].key = c[0].key;
+    c[0].key = NO_KEY;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[0].tag = (unsigned long long) id << 3;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[0].key = key;
+}
+
+/* ---- the writer thread ------------------------------------------------------- */
+
+/* Full buffers are handed to it, so that the recording thread goes on at
+   once into its other buffer. It writes under the lock, as every flush
+   does (order and signal safety stay those of the lock); a thread whose
+   other buffer is still waiting writes itself. */
+
+static NOINST void * writer_main(void * arg)
+{
+    sigset_t all;
+    (void) arg;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the program's */
+    for (;;)
+    {
+        trace_rec * r;
+        pthread_mutex_lock(&writer_mutex);
+        while (!writer_work)
+            pthread_cond_wait(&writer_cond, &writer_mutex);
+        writer_work = 0;
+        pthread_mutex_unlock(&writer_mutex);
+        lock();
+        for (r = records; r != NULL; r = r->next)
+            (void) write_pending(r, 0);
+        unlock();
+    }
+    return NULL;
+}
+
+static NOINST void wake_writer(void)
+{
+    pthread_mutex_lock(&writer_mutex);
+    writer_work = 1;
+    pthread_cond_signal(&writer_cond);
+    pthread_mutex_unlock(&writer_mutex);
+}
+
+/* 1 if the writer thread runs (started now if need be; lock held). */
+static NOINST int writer_running(void)
+{
+    pthread_t th;
+    pthread_attr_t a;
+    if (writer_state != 0)
+        return writer_state > 0;
+    writer_state = -1;
+    if (pthread_attr_init(&a) != 0)
+        return 0;
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &a, writer_main, NULL) == 0)
+        writer_state = 1;
+    pthread_attr_destroy(&a);
+    return writer_state > 0;
+}
+
+/* A second buffer for r, within the memory cap (lock held). */
+static NOINST word_t * new_spare(trace_rec * r)
+{
+    word_t * b;
+    if (memory_used + r->cap * sizeof *b > memory_cap)
+        return NULL;
+    b = (word_t *) malloc(r->cap * sizeof *b);
+    if (b != NULL)
+    {
+        touch_pages(b, r->cap * sizeof *b);
+        memory_used += r->cap * sizeof *b;
+    }
+    return b;
+}
+
+/* Hand r's full buffer to the writer thread and go on in the spare one
+   (lock held). 0 if it cannot (no writer, no spare, one still waiting). */
+static NOINST int hand_off(trace_rec * r)
+{
+    word_t * full = r->buf;
+    if (!use_writer || r->pending != NULL || r->cap < 4096
+        || (r->spare == NULL && (r->spare = new_spare(r)) == NULL)
+        || !writer_running())
+        return 0;
+    r->pending = r->flushed;
+    r->pending_n = (size_t) (prof_impl_trace_tls.pos - r->flushed);
+    r->pending_buf = full;
+    r->buf = r->spare;
+    r->spare = NULL;
+    r->flushed = r->buf;
+    prof_impl_trace_tls.end = r->buf + r->cap;
+    __atomic_store_n(&prof_impl_trace_tls.pos, r->buf, __ATOMIC_RELEASE);
+    return 1;
+}
+
+/* Room for two words (a SYNC and an event) in r's buffer: a full buffer
+   goes to the writer thread, or is written here (always, after the
+   exit-time flush). 1 if this thread wrote. */
+static NOINST int make_room(trace_rec * r)
+{
+    int handed;
+    if (prof_impl_trace_tls.pos + 2 <= r->buf + r->cap
+        && !__atomic_load_n(&finished, __ATOMIC_RELAXED))
+        return 0;
+    lock();
+    handed = !__atomic_load_n(&finished, __ATOMIC_RELAXED) && hand_off(r);
+    if (!handed)
+    {
+        (void) flush_locked(r, 0);
+        r->flushed = r->buf;
+        prof_impl_trace_tls.pos = r->buf;
+    }
+    unlock();
+    if (handed)
+        wake_writer();
+    return !handed;
+}
+
+/* The event's word (after a SYNC word if the gap is too long for it). */
+static NOINST void append(unsigned type, long id, unsigned long long t)
+{
+    word_t * p = prof_impl_trace_tls.pos;
+    unsigned long long d = t - prof_impl_trace_tls.last;
+    if (d >> PROF_TF_DELTA_BITS)
+    {
+        *p++ = (t & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
+        d = 0;
+    }
+    *p = d << 24 | (unsigned long long) id << 3 | type;
+    prof_impl_trace_tls.last = t;
+    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+}
+
+/* The fast path found the buffer full, the key not in its cache, a long
+   gap, or the thread new: make room, then record the event. */
+NOINST void prof_impl_trace_slow(unsigned type, const void * key,
+                                 unsigned long long t)
 {
     int saved = errno;
     trace_rec * r;
-    prof_impl_trace_event_t * p;
-
+    long id;
     if (in_slow_path || holds_lock || inside_handler())
     {
         /* re-entered (a signal handler that records, interrupting this
@@ -905,40 +1264,29 @@ NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
     if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
     {
         start(NULL);
-        /* stamp the event after the start, which took a few milliseconds */
-        word = prof_impl_trace_ticks() << 3 | (word & 7);
+        t = prof_impl_trace_ticks(); /* after the start, which took a while */
     }
-    r = my_rec;
-    if (r == NULL && (r = attach()) == NULL)
+    if ((r = my_rec) == NULL && (r = attach()) == NULL)
+        count_lost(1, "out of memory for a thread's event buffer");
+    else if ((id = intern(r, key, type)) < 0)
+        count_lost(1, "out of memory for label numbers, or more than 2^21 "
+                   "labels in a thread");
+    else
     {
-        count_lost(1);
-        in_slow_path = 0;
-        errno = saved;
-        return;
-    }
-    p = prof_impl_trace_tls.pos;
-    if (p == r->buf + r->cap || __atomic_load_n(&finished, __ATOMIC_RELAXED))
-    {
-        lock();
-        (void) flush_locked(r, 0);
-        r->flushed = r->buf;
-        prof_impl_trace_tls.pos = p = r->buf;
-        unlock();
-    }
-    /* A begin (even type) is stamped again after the flush, an end keeps its
-       stamp from before: the flush's time falls between zones, not in one. */
-    if (word % 2 == 0)
-        word = prof_impl_trace_ticks() << 3 | (word & 7);
-    p->word = word;
-    p->id = id;
-    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
-    if (__atomic_load_n(&finished, __ATOMIC_RELAXED))
-    {
-        /* after the exit-time flush: write it now, nobody will later */
-        lock();
-        (void) flush_locked(r, 0);
-        unlock();
-        prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+        cache_put(r, key, id);
+        /* A begin (even type) is stamped again after a write, an end keeps
+           its stamp from before: the write's time falls between zones. */
+        if (make_room(r) && type % 2 == 0)
+            t = prof_impl_trace_ticks();
+        append(type, id, t);
+        if (__atomic_load_n(&finished, __ATOMIC_RELAXED))
+        {
+            /* after the exit-time flush: write it now, nobody will later */
+            lock();
+            (void) flush_locked(r, 0);
+            unlock();
+            prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+        }
     }
     in_slow_path = 0;
     errno = saved;
@@ -965,7 +1313,7 @@ int prof_trace_open(const char * path)
 static NOINST void rewind_own(void)
 {
     trace_rec * r = my_rec;
-    prof_impl_trace_event_t * pos;
+    word_t * pos;
     if (r == NULL || r->tls == NULL || __atomic_load_n(&finished, __ATOMIC_RELAXED))
         return;
     pos = r->flushed;

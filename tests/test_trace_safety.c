@@ -123,7 +123,8 @@ static void child_fork_long(void)
     }
     waitpid(pid, &st, 0);
     err = capture_end(&c);
-    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork child: status %d", st);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork child: status %d: %s",
+          st, err);
     CHECK(strstr(err, "too long") != NULL, "child stderr: %s", err);
     zones(2);
 }

@@ -70,16 +70,54 @@ static inline void tb_string(tbuf * b, uint64_t key, const char * s)
 
 typedef struct { uint64_t ticks; unsigned type; uint64_t key; } tev;
 
+/* Version 1 events (16 bytes each), as older recorders wrote them. */
 static inline void tb_events(tbuf * b, uint32_t tid, const tev * e, size_t n)
 {
     size_t i;
-    prof_impl_trace_event_t * v = (prof_impl_trace_event_t *) calloc(n + 1, sizeof *v);
+    uint64_t * v = (uint64_t *) calloc(2 * n + 2, sizeof *v);
     for (i = 0; i < n; i++)
     {
-        v[i].word = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | e[i].type;
-        v[i].id = e[i].key;
+        v[2 * i] = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | e[i].type;
+        v[2 * i + 1] = e[i].key;
     }
-    tb_chunk(b, PROF_TF_EVENTS, tid, v, n * sizeof *v);
+    tb_chunk(b, PROF_TF_EVENTS, tid, v, n * 16);
+    free(v);
+}
+
+/* Version 2: a LABELS chunk giving thread tid ids first.. to keys[]. */
+static inline void tb_labels(tbuf * b, uint32_t tid, uint32_t first,
+                             const uint64_t * keys, uint32_t count)
+{
+    uint64_t * v = (uint64_t *) calloc(count + 1, sizeof *v);
+    uint32_t head[2];
+    head[0] = first;
+    head[1] = count;
+    memcpy(v, head, 8);
+    memcpy(v + 1, keys, count * 8);
+    tb_chunk(b, PROF_TF_LABELS, tid, v, (count + 1) * 8);
+    free(v);
+}
+
+/* Version 2 events: e[].key is the thread's id here; base is the ticks
+   before the first; a SYNC word where a delta does not fit. */
+static inline void tb_events2(tbuf * b, uint32_t tid, uint64_t base,
+                              const tev * e, size_t n)
+{
+    size_t i, k = 1;
+    uint64_t * v = (uint64_t *) calloc(2 * n + 1, sizeof *v), last = base;
+    v[0] = base;
+    for (i = 0; i < n; i++)
+    {
+        uint64_t d = e[i].ticks - last;
+        if (d >> PROF_TF_DELTA_BITS)
+        {
+            v[k++] = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
+            d = 0;
+        }
+        v[k++] = d << 24 | e[i].key << 3 | e[i].type;
+        last = e[i].ticks;
+    }
+    tb_chunk(b, PROF_TF_EVENTS2, tid, v, k * 8);
     free(v);
 }
 
