@@ -127,6 +127,7 @@ static pthread_cond_t writer_cond = PTHREAD_COND_INITIALIZER;
 static int writer_work;
 static int writer_state;            /* 0: not started, 1: running, -1: none */
 static int use_writer = 1;          /* PROF_TRACE_WRITER=0: no writer thread */
+static unsigned long handed_off;    /* buffers given to the writer thread */
 
 static const int fatal_signals[] =
     { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
@@ -1196,6 +1197,7 @@ static NOINST int hand_off(trace_rec * r)
         || (r->spare == NULL && (r->spare = new_spare(r)) == NULL)
         || !writer_running())
         return 0;
+    handed_off++;
     r->pending = r->flushed;
     r->pending_n = (size_t) (prof_impl_trace_tls.pos - r->flushed);
     r->pending_buf = full;
@@ -1346,6 +1348,15 @@ void prof_trace_thread_name(const char * name)
     strncpy(r->name, name, sizeof r->name - 1);
     r->name_dirty = 1;
     unlock();
+}
+
+unsigned long prof_impl_trace_writer_buffers(void)
+{
+    unsigned long n;
+    lock();
+    n = handed_off;
+    unlock();
+    return n;
 }
 
 unsigned long long prof_trace_lost(void)

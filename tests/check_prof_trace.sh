@@ -89,5 +89,51 @@ grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
     && "$pt" --csv -o "$tmp/c.csv" "$trace" && cmp -s "$tmp/a.csv" "$tmp/b.csv" \
     && cmp -s "$tmp/a.csv" "$tmp/c.csv" && ok "--flag=value, --flag value, -o value" \
     || bad "option value spellings"
+# --raw: a header, then one line per event
+expect 0 "" "raw" -- "$pt" --raw "$trace"
+[ "$(head -1 "$tmp/out")" = "$(printf 'thread\ttick\tns\tevent\tkind\tname')" ] \
+    && [ "$(grep -c "$(printf '\tbegin\tu\tstep$')" "$tmp/out")" -eq 2000 ] \
+    && [ "$(grep -c "$(printf '\tend\tu\tstep$')" "$tmp/out")" -eq 2000 ] \
+    && [ "$(($(wc -l <"$tmp/out") - 1))" -eq 4802 ] && ok "raw: 4802 event lines" \
+    || { bad "raw"; head -5 "$tmp/out"; }
+# --by-thread: the merged table, then one per thread
+expect 0 "" "by-thread" -- "$pt" --by-thread "$trace"
+[ "$(grep -c '^thread [0-9]* worker-[12]: 2400 events$' "$tmp/out")" -eq 2 ] \
+    && [ "$(grep -c '^u  *1000 ' "$tmp/out")" -eq 2 ] && grep -q '^u  *2000 ' "$tmp/out" \
+    && ok "by-thread: merged and per thread" || { bad "by-thread"; cat "$tmp/out"; }
+# filters: each keeps what it says (and the zones around a kept zone)
+expect 0 "" "filter --name" -- "$pt" --csv --name '^ste' "$trace"
+[ "$(grep -c '^u,' "$tmp/out")" -eq 1 ] && grep -q '^u,step,2000,' "$tmp/out" \
+    && ok "--name keeps step only" || { bad "--name"; cat "$tmp/out"; }
+expect 0 "" "filter --thread" -- "$pt" --csv --thread worker-2 "$trace"
+grep -q '^u,step,1000,' "$tmp/out" && ! grep -q '^f,main' "$tmp/out" \
+    && ok "--thread by name" || { bad "--thread"; cat "$tmp/out"; }
+expect 0 "" "filter --depth" -- "$pt" --csv --depth=1 "$trace"
+grep -q '^u,round,200,' "$tmp/out" && ! grep -q '^u,work' "$tmp/out" \
+    && ok "--depth=1: outermost zones" || { bad "--depth"; cat "$tmp/out"; }
+expect 0 "" "filter --min-duration" -- "$pt" --json-be --min-duration=1ms "$trace"
+if command -v python3 >/dev/null 2>&1; then
+    cp "$tmp/out" "$tmp/min.json"
+    python3 "$here/check_trace_nesting.py" be "$tmp/min.json" | grep -q ': 1 zones' \
+        && ok "--min-duration=1ms: main only, well formed" || bad "--min-duration"
+fi
+expect 0 "" "filter --from/--to" -- "$pt" --raw --from 0 --to 0 "$trace"
+[ "$(wc -l <"$tmp/out")" -le 3 ] && ok "--from 0 --to 0: at most the zones open at 0" \
+    || { bad "--from/--to"; head "$tmp/out"; }
+expect 2 "not a time" "negative duration" -- "$pt" --min-duration=-1 "$trace"
+expect 2 "not a time" "bad unit" -- "$pt" --from=3parsecs "$trace"
+expect 2 "not a regular expression" "bad regex" -- "$pt" --name '(' "$trace"
+expect 2 "no thread named nobody" "unknown thread" -- "$pt" --thread nobody "$trace"
+expect 2 "no thread with tid" "unknown tid" -- "$pt" --thread 1 "$trace"
+expect 2 "not a whole number" "bad depth" -- "$pt" --depth=0 "$trace"
+expect 2 "before --from" "window backwards" -- "$pt" --from=2ms --to=1ms "$trace"
+expect 2 "no such file" "missing --binary" -- "$pt" --binary="$tmp/none" "$trace"
+# --perfetto: a protobuf trace well under the JSON's size
+expect 0 "" "perfetto" -- "$pt" --perfetto -o "$tmp/t.pftrace" "$trace"
+"$pt" --json -o "$tmp/t.json" "$trace"
+[ "$(wc -c <"$tmp/t.pftrace")" -gt 1000 ] \
+    && [ "$(($(wc -c <"$tmp/t.pftrace") * 2))" -lt "$(wc -c <"$tmp/t.json")" ] \
+    && ok "perfetto: $(wc -c <"$tmp/t.pftrace") bytes vs JSON $(wc -c <"$tmp/t.json")" \
+    || bad "perfetto size"
 [ "$fail" -eq 0 ] && echo "prof-trace: all checks passed"
 [ "$fail" -eq 0 ]

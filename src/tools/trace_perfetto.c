@@ -160,14 +160,18 @@ void pt_perfetto_free(pt_perfetto * p)
     free(p);
 }
 
+/* Track uuids: small numbers (one or two bytes in every event), unique
+   within the trace: the process 1, thread index i 2 + i. */
 static uint64_t process_uuid(const pt_trace * t)
 {
-    return (uint64_t) t->pid << 32 | UINT64_C(0xffffffff);
+    (void) t;
+    return 1;
 }
 
 static uint64_t thread_uuid(const pt_trace * t, uint32_t thread)
 {
-    return (uint64_t) t->pid << 32 | t->threads[thread].tid;
+    (void) t;
+    return 2 + (uint64_t) thread;
 }
 
 /* A TrackDescriptor packet: the process (thread < 0) or a thread. */
@@ -253,7 +257,7 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
             : what == 'E' ? TYPE_SLICE_END : TYPE_INSTANT);
     pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, z->thread));
     pb_uint(&p->event, TE_CATEGORY_IIDS, cat);
-    if (z->flags)
+    if (z->flags && what != 'B') /* known at the end (not when streaming) */
         pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_UNMATCHED);
     if (what != 'E')
         pb_uint(&p->event, TE_NAME_IID, name_iid(p, z->name));

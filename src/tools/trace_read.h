@@ -179,6 +179,8 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
                           int by_thread);
 pt_handler pt_report_handler(pt_report * r);
 void pt_report_finish(pt_report * r, const pt_trace * t);
+/* Any report of a collected trace (pt_read), unfiltered. */
+void pt_write_report(FILE * out, const pt_trace * t, pt_output kind);
 
 /* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
 unsigned char * pt_slurp(const char * path, size_t * n);

@@ -614,7 +614,7 @@ static void replay(pt_report * r, const pt_trace * t)
     free(open);
 }
 
-static void write_collected(FILE * out, const pt_trace * t, pt_output kind)
+void pt_write_report(FILE * out, const pt_trace * t, pt_output kind)
 {
     pt_report * r = pt_report_new(out, kind, NULL, 0);
     if (r == NULL)
@@ -628,10 +628,10 @@ static void write_collected(FILE * out, const pt_trace * t, pt_output kind)
 
 void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f)
 {
-    write_collected(out, t, f == PT_SUMMARY_CSV ? PT_OUT_CSV : PT_OUT_TEXT);
+    pt_write_report(out, t, f == PT_SUMMARY_CSV ? PT_OUT_CSV : PT_OUT_TEXT);
 }
 
 void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f)
 {
-    write_collected(out, t, f == PT_JSON_X ? PT_OUT_JSON : PT_OUT_JSON_BE);
+    pt_write_report(out, t, f == PT_JSON_X ? PT_OUT_JSON : PT_OUT_JSON_BE);
 }
