@@ -346,26 +346,23 @@ static void zone_end(pt_trace * t, pt_tstate * ts, size_t ti, unsigned cls,
         s->h.zone(s->h.ctx, t, &z);
 }
 
-/* One event of thread tid at ticks61 (modulo 2^61). */
-static void on_event(pt_trace * t, uint32_t tid, uint64_t ticks61,
+/* One event of thread ti (state ts) at ticks61 (modulo 2^61). */
+static void on_event(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t ticks61,
                      unsigned type, uint64_t key)
 {
     int64_t now = rel_ticks(t->st, ticks61);
-    size_t ti;
-    pt_tstate * ts;
     if (type > 5)
     {
-        warn(t, W_EVENT, "thread %u: event of unknown type %u ignored", tid, type);
+        warn(t, W_EVENT, "thread %u: event of unknown type %u ignored",
+             t->threads[ti].tid, type);
         return;
     }
-    if ((ts = thread_of(t, tid, &ti)) == NULL)
-        return;
     t->events++;
     t->threads[ti].events++;
     if (now < ts->last)
     {
-        warn(t, W_ORDER, "thread %u: time goes back by %lld ticks", tid,
-             (long long) (ts->last - now));
+        warn(t, W_ORDER, "thread %u: time goes back by %lld ticks",
+             t->threads[ti].tid, (long long) (ts->last - now));
         now = ts->last; /* keep the zones well formed */
     }
     ts->last = now;
@@ -382,11 +379,12 @@ static void on_event(pt_trace * t, uint32_t tid, uint64_t ticks61,
 /* Version 1 events: 16 bytes each. */
 static void on_events1(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
 {
-    size_t i;
-    for (i = 0; i + 16 <= n; i += 16)
+    size_t i, ti;
+    pt_tstate * ts = thread_of(t, tid, &ti);
+    for (i = 0; ts != NULL && i + 16 <= n; i += 16)
     {
         uint64_t w = rd64(p + i);
-        on_event(t, tid, w >> 3, (unsigned) (w & 7), rd64(p + i + 8));
+        on_event(t, ts, ti, w >> 3, (unsigned) (w & 7), rd64(p + i + 8));
     }
 }
 
@@ -414,7 +412,7 @@ static void on_events2(pt_trace * t, uint32_t tid, const unsigned char * p, size
                  "chunk is lost): event ignored", tid, (unsigned long long) id);
             continue;
         }
-        on_event(t, tid, ts->prev61, type, type <= 5 ? ts->ids[id] : 0);
+        on_event(t, ts, ti, ts->prev61, type, type <= 5 ? ts->ids[id] : 0);
     }
 }
 
