@@ -52,7 +52,8 @@ typedef struct
 {
     char error[256];
     size_t packets, begins, ends, instants, unmatched;
-    char names[PF_MAX_NAMES][48];  /* by iid (1..), "" if undefined */
+    char names[PF_MAX_NAMES][48];  /* by iid (1..) */
+    unsigned char named[PF_MAX_NAMES]; /* iid defined */
     int cats[8];                   /* categories defined, by iid */
     pf_track tracks[PF_MAX_TRACKS];
     size_t ntracks;
@@ -142,7 +143,10 @@ static inline int pf_interned_entry(pf_trace * d, pf_in in, int category)
         d->cats[iid] = 1;
     }
     else if (iid < PF_MAX_NAMES)
+    {
         pf_copy(d->names[iid], sizeof d->names[iid], &name);
+        d->named[iid] = 1;
+    }
     return 0;
 }
 
@@ -244,7 +248,7 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
         return PF_FAIL(d, "track %llu: time goes back to %llu", (unsigned long long) uuid,
                        (unsigned long long) ts);
     t->last_ts = ts;
-    if (type != 2 && (name == 0 || name >= PF_MAX_NAMES || d->names[name][0] == '\0'))
+    if (type != 2 && (name == 0 || name >= PF_MAX_NAMES || !d->named[name]))
         return PF_FAIL(d, "name iid %llu not interned", (unsigned long long) name);
     if (type == 1)
     {

@@ -112,6 +112,8 @@ static void put_json(FILE * out, const char * str)
 int64_t pt_whole_ns(const pt_trace * t, int64_t ticks)
 {
     double ns = (double) ticks * (1e9 / t->tick_rate);
+    if (ns >= 9e18)
+        return INT64_C(9000000000000000000); /* saturated, still monotonic */
     return ns < 0.5 ? 0 : (int64_t) (ns + 0.5);
 }
 
