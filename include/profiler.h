@@ -808,9 +808,9 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
 /* Instrumentation tracing: mark zones of code; each begin and end is one
    8-byte event (counter ticks since the thread's previous event and the
    thread's number for the label) appended to a per-thread buffer, with no
-   lock and no system call; full buffers go to a
+   lock and no system call; full buffers go (through a writer thread) to a
    raw trace file that the prof-trace tool turns into a per-zone summary
-   (text, CSV) or Chrome/Perfetto JSON. The markers compile to nothing unless
+   (text, CSV), raw event lines, Chrome JSON or Perfetto's own format. The markers compile to nothing unless
    PROFILE or PROF_TRACE is defined before this header is included (gcc and
    clang). Labels are recorded by address and read when the buffer is
    written: give string literals (or strings that live until exit).

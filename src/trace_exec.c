@@ -7,9 +7,10 @@
     Each wrapper then calls the C library's own function (found with
     dlsym(RTLD_NEXT), so its behaviour is unchanged). In a static program
     there is no next definition: execve and fexecve are then the system
-    calls, and the PATH search of execvp/execvpe is done here as POSIX
-    describes it (each PATH directory in turn; EACCES remembered; a file
-    that is not an executable format is run by /bin/sh).
+    calls (fexecve through /proc/self/fd where execveat is missing), and
+    the PATH search of execvp/execvpe is done here as POSIX describes it
+    (each PATH directory in turn; EACCES remembered; a file that is not an
+    executable format is run by /bin/sh).
     Linux only (elsewhere an exec loses the buffered events; see the doc).
     SPDX-License-Identifier: MIT
 */
@@ -21,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -76,11 +78,16 @@ int fexecve(int fd, char * const argv[], char * const envp[])
     if (f != NULL)
         return ((fexecve_fn) (size_t) f)(fd, argv, envp);
 #if defined(SYS_execveat)
-    return (int) syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
-#else
-    errno = ENOSYS;
-    return -1;
+    syscall(SYS_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
+    if (errno != ENOSYS)
+        return -1;
 #endif
+    {
+        /* no execveat (an old kernel, qemu-user): the descriptor's name */
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        return sys_execve(path, argv, envp);
+    }
 }
 
 /* execve, and /bin/sh for a file that is no executable format. */

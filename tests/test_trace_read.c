@@ -256,6 +256,17 @@ static void test_not_a_trace(void)
     pt_free(&t);
     CHECK(read_trace(NULL, 0, &t, 0, &w) == -1, "empty read");
     pt_free(&t);
+    {
+        /* a newer format than this reader knows: said so, not guessed at */
+        tbuf b = { 0, 0, 0 };
+        uint32_t v = PROF_TF_VERSION + 1;
+        tb_header(&b, 1e9, 0);
+        memcpy(b.d + 12, &v, 4);
+        CHECK(read_trace(b.d, b.n, &t, 0, &w) == -1
+              && strstr(w, "this prof-trace reads versions 1 to 2") != NULL, "%s", w);
+        pt_free(&t);
+        free(b.d);
+    }
 }
 
 /* Names: JSON escapes and invalid UTF-8, CSV quoting, signal end. */
