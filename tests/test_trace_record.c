@@ -318,7 +318,6 @@ static void test_fork(void)
 
 int main(void)
 {
-    char cmd[300];
     if (mkdtemp(dir) == NULL)
         return 1;
     test_flush_and_thread_exit();
@@ -327,11 +326,5 @@ int main(void)
     test_bad_output();
     test_signals();
     test_fork();
-    if (check_failures == 0)
-    {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", dir);
-    }
-    return check_report("test_trace_record");
+    return finish_in(dir, "test_trace_record");
 }

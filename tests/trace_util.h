@@ -224,6 +224,20 @@ static inline int load_trace(const char * p, pt_trace * t, const char ** w)
     return rc;
 }
 
+/* Remove the test's directory when every check passed (else keep it to
+   look at), and report. */
+static inline int finish_in(const char * dir, const char * name)
+{
+    char cmd[300];
+    if (check_failures == 0)
+    {
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dir);
+    }
+    return check_report(name);
+}
+
 /* n zones named "z" (nothing unless the test defines PROF_TRACE) */
 static inline void zones(int n)
 {
