@@ -1107,6 +1107,8 @@ static NOINST void cache_put(trace_rec * r, const void * key, long id)
 {
     size_t h = (size_t) ((((uint64_t) (size_t) key) * UINT64_C(0x9e3779b97f4a7c15)) >> 56) & ~(size_t) 1;
     prof_impl_trace_slot_t * c = r->cache + h;
+    if (c[0].key == key)
+        return; /* there already (the slow path came for another reason) */
     c[1].key = NO_KEY;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     c[1].tag = c[0].tag;

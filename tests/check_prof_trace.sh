@@ -89,6 +89,9 @@ grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
     && "$pt" --csv -o "$tmp/c.csv" "$trace" && cmp -s "$tmp/a.csv" "$tmp/b.csv" \
     && cmp -s "$tmp/a.csv" "$tmp/c.csv" && ok "--flag=value, --flag value, -o value" \
     || bad "option value spellings"
+cp "$trace" "$tmp/-dash.ptrace"
+(cd "$tmp" && "$pt" --csv -- -dash.ptrace) >"$tmp/out" 2>&1 && grep -q '^u,step,2000,' "$tmp/out" \
+    && ok "-- then a file named -dash.ptrace" || bad "--"
 # --raw: a header, then one line per event
 expect 0 "" "raw" -- "$pt" --raw "$trace"
 [ "$(head -1 "$tmp/out")" = "$(printf 'thread\ttick\tns\tevent\tkind\tname')" ] \

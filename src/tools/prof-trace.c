@@ -81,7 +81,7 @@ static int usage(FILE * f)
           "  --no-symbols   do not read executables to name function addresses\n"
           "  -o F, --output=F  write to F (replaced only when complete)\n"
           "  --help, --version\n"
-          "Options take a value as --flag=value or --flag value.\n", f);
+          "Options take a value as --flag=value or --flag value; -- ends them.\n", f);
     return f == stdout ? 0 : 2;
 }
 
@@ -288,8 +288,15 @@ static int parse_args(int argc, char ** argv, args_t * a)
     a->o.binaries = a->binaries;
     a->f.to_ns = -1;
     for (i = 1; i < argc; i++)
+    {
+        if (strcmp(argv[i], "--") == 0 && i + 1 < argc && a->in == NULL)
+        {
+            a->in = argv[++i]; /* a trace file whose name starts with - */
+            continue;
+        }
         if ((rc = parse_one(argc, argv, &i, a)) != 0)
             return rc;
+    }
     if (a->in == NULL)
         return bad_usage("%s", "no trace file given");
     if (a->f.to_ns >= 0 && a->f.to_ns < a->f.from_ns)
