@@ -1,6 +1,6 @@
 #!/bin/sh
 # The data-loss matrix of the trace tools (issue 14): for every file that
-# prof-trace writes (text, CSV, JSON, B/E JSON reports), each error case
+# prof-trace writes (text, CSV, JSON, B/E JSON, raw lines, Perfetto), each error case
 # (bad arguments, a missing or non-trace input, an unwritable directory,
 # /dev/full, a full disk simulated by a file size limit, the output being
 # the input) leaves an existing file byte for byte as it was; a run that
@@ -27,7 +27,7 @@ keeps() {
 }
 
 printf 'not a trace\n' >"$tmp/junk"
-for fmt in text csv json json-be; do
+for fmt in text csv json json-be raw perfetto; do
     keeps "$fmt: bad argument" 2 -- "$pt" --$fmt --bogus -o "$tmp/keep" "$trace"
     keeps "$fmt: bad format value" 2 -- "$pt" --format=bogus -o "$tmp/keep" "$trace"
     keeps "$fmt: missing input" 1 -- "$pt" --$fmt -o "$tmp/keep" "$tmp/none.ptrace"
@@ -57,7 +57,7 @@ if [ -w /dev/full ]; then
         || { bad "/dev/full: status $st"; cat "$tmp/stderr"; }
 fi
 # success replaces the file with the complete report
-for fmt in text csv json json-be; do
+for fmt in text csv json json-be raw perfetto; do
     printf '%s\n' "$old" >"$tmp/keep"
     "$pt" --$fmt "$trace" >"$tmp/expected" 2>/dev/null
     "$pt" --$fmt -o "$tmp/keep" "$trace" 2>/dev/null && cmp -s "$tmp/keep" "$tmp/expected" \
