@@ -6,7 +6,7 @@
    returns its error and tracing goes on. Built twice: dynamically linked
    (the wrappers call the C library's functions) and, where the toolchain
    can, statically (they call the system call themselves).
-   Usage: test_trace_exec DIR */
+   Usage: test_trace_exec PREFIX (its files are PREFIX-*.ptrace) */
 #define PROF_TRACE 1
 #include "trace_util.h"
 
@@ -15,7 +15,7 @@
 
 extern char ** environ;
 
-static const char * dir;
+static const char * prefix;
 static char path[512];
 
 static void do_exec(int variant)
@@ -69,11 +69,11 @@ int main(int argc, char ** argv)
     pt_trace t;
     if (argc < 2)
         return 2;
-    dir = argv[1];
+    prefix = argv[1];
     for (variant = 0; variant < 8; variant++)
     {
         int st;
-        snprintf(path, sizeof path, "%s/exec-%d.ptrace", dir, variant);
+        snprintf(path, sizeof path, "%s-%d.ptrace", prefix, variant);
         st = run_child(child_exec);
         CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "variant %d: status %d",
               variant, st);
@@ -84,7 +84,7 @@ int main(int argc, char ** argv)
         pt_free(&t);
         remove(path);
     }
-    snprintf(path, sizeof path, "%s/exec-failed.ptrace", dir);
+    snprintf(path, sizeof path, "%s-failed.ptrace", prefix);
     CHECK(run_child(child_failed_exec) == 0, "failed exec");
     CHECK(load_trace(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 5
           && t.has_end, "after a failed exec: %zu zones", count_zones(&t, "z", -1, 0));
