@@ -280,18 +280,10 @@ static void test_signals(void)
 static void child_forks(void)
 {
     pid_t pid;
-    int st;
     prof_trace_open(path);
     zones(10);
     PROF_ZONE_BEGIN("unwritten at fork"); /* stays the parent's */
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0)
-    {
-        zones(5);
-        exit(0);
-    }
-    waitpid(pid, &st, 0);
+    pid = child_zones(5);
     PROF_ZONE_END("unwritten at fork");
     {
         char p2[300];

@@ -253,18 +253,10 @@ static void test_signal_storm(void)
 static void child_fork_first(void)
 {
     pid_t pid;
-    int st;
     char p2[300];
     pt_trace t;
     setenv("PROF_TRACE_FILE", path, 1);
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0)
-    {
-        zones(5);
-        exit(0);
-    }
-    waitpid(pid, &st, 0);
+    pid = child_zones(5);
     zones(3);
     snprintf(p2, sizeof p2, "%s.%ld", path, (long) pid);
     CHECK(load_trace(p2, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 5

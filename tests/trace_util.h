@@ -224,6 +224,33 @@ static inline int load_trace(const char * p, pt_trace * t, const char ** w)
     return rc;
 }
 
+/* n zones named "z" (nothing unless the test defines PROF_TRACE) */
+static inline void zones(int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+    {
+        PROF_ZONE_BEGIN("z");
+        PROF_ZONE_END("z");
+    }
+}
+
+/* Fork a child that records n zones and exits; wait for it. Its pid. */
+static inline pid_t child_zones(int n)
+{
+    int st;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        zones(n);
+        exit(0);
+    }
+    waitpid(pid, &st, 0);
+    return pid;
+}
+
 /* Remove the test's directory when every check passed (else keep it to
    look at), and report. */
 static inline int finish_in(const char * dir, const char * name)
@@ -238,15 +265,5 @@ static inline int finish_in(const char * dir, const char * name)
     return check_report(name);
 }
 
-/* n zones named "z" (nothing unless the test defines PROF_TRACE) */
-static inline void zones(int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-    {
-        PROF_ZONE_BEGIN("z");
-        PROF_ZONE_END("z");
-    }
-}
 
 #endif
