@@ -778,34 +778,43 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
 /* ==== Tracing ============================================================ */
 
 /* Instrumentation tracing: mark zones of code; each begin and end is one
-   16-byte event (counter ticks and the label's address) appended to a
-   per-thread buffer, with no lock and no system call; full buffers go to a
+   8-byte event (counter ticks since the thread's previous event and the
+   thread's number for the label) appended to a per-thread buffer, with no
+   lock and no system call; full buffers go (through a writer thread) to a
    raw trace file that the prof-trace tool turns into a per-zone summary
-   (text, CSV) or Chrome/Perfetto JSON. The markers compile to nothing unless
+   (text, CSV), raw event lines, Chrome JSON or Perfetto's own format. The markers compile to nothing unless
    PROFILE or PROF_TRACE is defined before this header is included (gcc and
    clang). Labels are recorded by address and read when the buffer is
    written: give string literals (or strings that live until exit).
 
    Output file: the path given to prof_trace_open, else the environment
    variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
-   directory. Events are written when a thread's buffer is full
-   (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread, 4..2097152; all buffers stay
-   under PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get
-   4 KiB buffers), at prof_trace_flush, at thread exit, at exit() / return
-   from main, and on SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and
-   SIGTERM (PROF_TRACE_SIGNALS=0 turns the handlers off). Events that cannot be written are counted, never
-   dropped silently: prof_trace_lost and a profiler: message at exit. A
-   program built with -finstrument-functions and linked with libprofiler.a
-   is traced at every function entry and exit, with no source change.
+   directory; a path longer than 4095 bytes is refused (never cut). A child
+   forked after tracing started, or forked before with PROF_TRACE_FILE
+   already set, writes "<path>.<pid>". Events are written when a thread's
+   buffer is full (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread,
+   4..2097152, at most the memory cap; all buffers stay under
+   PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get 4 KiB
+   buffers), at prof_trace_flush, at thread exit, at exit() / return from
+   main, before exec (Linux: the exec family is wrapped), and on SIGSEGV,
+   SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0
+   turns the handlers off). Events that cannot be written are counted,
+   never dropped silently: prof_trace_lost and a profiler: message at exit.
+   Events recorded inside a program's own handler for one of those signals
+   are counted as lost. A program built with -finstrument-functions and
+   linked with libprofiler.a is traced at every function entry and exit,
+   with no source change.
    On Windows nothing is recorded: the API and markers compile and link,
    every event counts as lost (prof_trace_lost), and the first use says so. */
 
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file
    that got no event is removed, so a zone begun before the call is kept
-   whole). Returns 0, or -1 with a profiler: message when path cannot be
-   opened or written (the events are then counted as lost). Tracing starts
-   by itself at the first event: calling this is optional. */
+   whole); the file being written, named again, is kept and appended to.
+   Returns 0, or -1 with a profiler: message when path cannot be opened or
+   written: the current file, if any, is then kept; with none, events are
+   counted as lost. Tracing starts by itself at the first event: calling
+   this is optional. */
 int prof_trace_open(const char * path);
 /* Write every thread's recorded events to the file now. Returns 0, or -1 if
    some could not be written (they are counted in prof_trace_lost). */
@@ -991,41 +1000,59 @@ void prof_impl_escape(const void * p);
 
 /* ---- the trace recorder ------------------------------------------------- */
 
-/* The event layout and the recorder's fast path used by the markers. */
-typedef struct
-{
-    unsigned long long word; /* ticks << 3 | event type */
-    unsigned long long id;   /* label address (or function address) */
-} prof_impl_trace_event_t;
+/* The event layout and the recorder's fast path used by the markers. An
+   event is one 8-byte word in the
+   thread's buffer (src/trace_format.h, version 2):
+       ticks since the thread's previous event << 24 | id << 3 | type
+   where id is the thread's number for the label (or function address),
+   found in a small per-thread cache; a cache miss, a full buffer or a gap of
+   2^40 ticks takes the slow path. */
 #define PROF_IMPL_EV_BEGIN 0u  /* zone begin, id = label */
 #define PROF_IMPL_EV_END 1u    /* zone end, id = label */
 #define PROF_IMPL_EV_FBEGIN 2u /* function begin, id = __func__ */
 #define PROF_IMPL_EV_FEND 3u   /* function end, id = __func__ */
 #define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
 #define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
-PROF_COLD void prof_impl_trace_slow(unsigned long long word,
-        unsigned long long id);
+#define PROF_IMPL_TRACE_SLOTS 256 /* cache entries, in pairs */
+typedef struct
+{
+    const void * key;        /* label or function address */
+    unsigned long long tag;  /* its id << 3 */
+} prof_impl_trace_slot_t;
+PROF_COLD void prof_impl_trace_slow(unsigned type, const void * key,
+        unsigned long long ticks);
 
 #if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
         || defined(PROF_IMPL_TRACE_INTERNAL))
-typedef struct { prof_impl_trace_event_t * pos, * end; } prof_impl_trace_tls_t;
+typedef struct
+{
+    unsigned long long * pos, * end; /* the buffer's free part */
+    unsigned long long last;         /* ticks of the thread's last event */
+    const prof_impl_trace_slot_t * cache; /* PROF_IMPL_TRACE_SLOTS entries */
+} prof_impl_trace_tls_t;
 /* initial-exec: one %fs-relative access, also from position-independent
    code (no __tls_get_addr call on the fast path) */
 extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
     __attribute__((tls_model("initial-exec")));
 
-/* Append one event to the calling thread's buffer. */
-PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * id)
+/* Append one event to the calling thread's buffer: the cache pair of key
+   (a multiplicative hash), then one word. */
+PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * key)
 {
-    unsigned long long w = prof_impl_ticks() << 3 | type;
-    prof_impl_trace_event_t * p = prof_impl_trace_tls.pos;
-    if (__builtin_expect(p == prof_impl_trace_tls.end, 0))
+    unsigned long long t = prof_impl_ticks();
+    unsigned long long * p = prof_impl_trace_tls.pos;
+    unsigned long long d = t - prof_impl_trace_tls.last;
+    const prof_impl_trace_slot_t * s = prof_impl_trace_tls.cache
+        + ((((unsigned long long) (size_t) key * 0x9e3779b97f4a7c15ull) >> 56) & ~1ull);
+    s = s->key == key ? s : s + 1;
+    if (__builtin_expect((s->key != key) | (p == prof_impl_trace_tls.end)
+                         | ((d >> 40) != 0), 0))
     {
-        prof_impl_trace_slow(w, (unsigned long long) (size_t) id);
+        prof_impl_trace_slow(type, key, t);
         return;
     }
-    p->word = w;
-    p->id = (unsigned long long) (size_t) id;
+    *p = d << 24 | s->tag | type;
+    prof_impl_trace_tls.last = t;
     /* release: a flush from another thread (exit, signal) reads up to pos */
     __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
 }

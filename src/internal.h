@@ -17,6 +17,17 @@ void prof_impl_warn(const char * fmt, ...)
 #endif
     ;
 
+/* Make *array (a pointer to elements of size bytes, *cap of them
+   allocated) hold at least n, doubling the capacity (grow.c). 0, or -1
+   when out of memory (the array is then unchanged). */
+int prof_impl_grow(void * array, size_t * cap, size_t n, size_t size);
+
+/* Write every trace buffer and the end record before exec replaces the
+   process image (trace.c; called by the exec wrappers of trace_exec.c). */
+void prof_impl_trace_before_exec(void);
+/* Full buffers handed to the trace writer thread so far (for the tests). */
+unsigned long prof_impl_trace_writer_buffers(void);
+
 /* ---- output files (outfile.c) ------------------------------------------- */
 
 /* A file being written: data goes to a temporary file beside path and

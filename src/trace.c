@@ -1,27 +1,20 @@
 /*
-    The instrumentation recorder: per-thread event buffers, the trace file,
-    and every way the buffers reach it (full buffer, prof_trace_flush, thread
-    exit, exit(), fatal signals, fork).
+    The instrumentation recorder: per-thread event buffers (8-byte events,
+    label ids per thread), the slow path of the markers, the writer thread
+    that full buffers are handed to, and the API. The trace file and the
+    writing of buffers are in trace_file.c; exit, thread exit, signals,
+    fork and exec in trace_signal.c; what they share in trace_impl.h.
 
-    The fast path is inline in profiler.h: read the counter, store 16 bytes at
-    the thread's buffer position, advance it. Everything here is the cold
-    path. One lock (a spin lock, so that a signal handler can try it) guards
-    the file and every record's "flushed" mark; only a buffer's owner thread
-    moves its position back to the start, under that lock, so a flush from
-    another thread (exit, prof_trace_flush, a signal) reads a consistent
-    [flushed, position) range. Records are never freed (a thread that exits
-    leaves its record and buffer to the next new thread), so the list can be
-    walked from a signal handler.
+    The fast path is inline in profiler.h: read the counter, find the
+    label's id in the thread's cache, store one word at the thread's buffer
+    position, advance it. Everything here is the cold path.
     SPDX-License-Identifier: MIT
 */
 #if !defined(_WIN32) /* Windows: trace_none.c */
 
-#define PROF_IMPL_TRACE_INTERNAL 1
-#include "internal.h"
-#include "trace_format.h"
+#include "trace_impl.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -33,519 +26,135 @@
 # include <sys/syscall.h>
 #endif
 
-#define NOINST __attribute__((no_instrument_function))
-
-__thread prof_impl_trace_tls_t prof_impl_trace_tls;
-
-enum { SEEN_SLOTS = 1024, SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
-
-typedef struct trace_rec
-{
-    struct trace_rec * next;        /* list of all records, never freed */
-    prof_impl_trace_tls_t * tls;    /* owner's position/end; NULL: free */
-    prof_impl_trace_event_t * buf;  /* cap events */
-    size_t cap;
-    prof_impl_trace_event_t * flushed; /* events before it are written */
-    uint32_t tid;
-    int name_dirty;
-    char name[NAME_BYTES];
-    uint64_t lost;                  /* lost, not yet told in a LOST chunk */
-    unsigned gen;                   /* file generation of the seen set */
-    uint64_t seen[SEEN_SLOTS];      /* label addresses already in the file */
-    unsigned seen_count;
-    unsigned char scratch[SCRATCH_BYTES];
-} trace_rec;
-
-static __thread trace_rec * my_rec;
-static __thread int in_slow_path;   /* a signal handler that records while
-                                       this thread is in the slow path */
-
-static int state;                   /* 0: off, 1: starting, 2: running */
-static int lock_word;
-static int fd = -1;
-static unsigned file_gen;
-static char file_path[4096];
-static int file_errno;              /* why the last write/open failed */
-static int file_warned;
-static int file_has_events;         /* an events chunk has gone to the file */
-static trace_rec * records;
-static uint64_t lost_total;
-static uint64_t start_ticks;
-static double tick_rate;
-static size_t buffer_events = 65536;
-/* All records and buffers together stay under memory_cap (while every live
-   thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
-   smallest buffer, which only means more frequent writes. */
-enum { MIN_EVENTS = 256 };
-static size_t memory_cap = (size_t) 256 << 20;
-static size_t memory_used;
-static int finished;                /* the exit-time flush has run */
-static pthread_key_t thread_key;
-static const int fatal_signals[] =
-    { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM };
-static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[0]];
+/* Before a thread has a buffer: pos == end sends every event to the slow
+   path, and the fast path's cache lookup reads this. */
+const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
+__thread prof_impl_trace_tls_t prof_impl_trace_tls = { NULL, NULL, 0, prof_impl_trace_empty_cache };
+__thread prof_impl_trace_mine prof_impl_trace_me;
+prof_impl_trace_shared prof_impl_trace_g = {
+    .fd = -1,
+    .buffer_events = 65536,
+    .memory_cap = (size_t) 256 << 20,
+    .writer_mutex = PTHREAD_MUTEX_INITIALIZER,
+    .writer_cond = PTHREAD_COND_INITIALIZER,
+    .use_writer = 1,
+};
 
 /* ---- lock ------------------------------------------------------------------ */
 
-static NOINST void lock(void)
+NOINST void prof_impl_tr_lock(void)
 {
-    while (__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
+    while (__atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE))
         sched_yield();
+    ME.holds_lock = 1;
 }
 
-/* From a signal handler: the interrupted code (this thread) may hold the
-   lock, so give up after a bounded wait and go on without it. */
-static NOINST int lock_bounded(void)
-{
-    long i;
-    for (i = 0; i < 20000000; i++)
-        if (!__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
-            return 1;
-    return 0;
-}
-
-static NOINST void unlock(void)
-{
-    __atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
-}
-
-/* ---- file ------------------------------------------------------------------ */
-
-static NOINST int write_all(const void * p, size_t n)
-{
-    const char * c = (const char *) p;
-    if (fd < 0)
-        return -1;
-    while (n > 0)
-    {
-        ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-        {
-            file_errno = k < 0 ? errno : EIO;
-            return -1;
-        }
-        c += k;
-        n -= (size_t) k;
-    }
-    return 0;
-}
-
-static NOINST int write_chunk(uint32_t type, uint32_t tid, const void * payload,
-                              size_t size)
-{
-    prof_tf_chunk h;
-    h.magic = PROF_TF_CHUNK_MAGIC;
-    h.type = type;
-    h.size = (uint32_t) size;
-    h.tid = tid;
-    if (write_all(&h, sizeof h) != 0)
-        return -1;
-    return size ? write_all(payload, size) : 0;
-}
-
-static NOINST uint64_t now_unix_ns(void)
+static NOINST double monotonic_s(void)
 {
     struct timespec ts;
-    if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* From a signal handler: 0 at once when the interrupted code (this thread)
+   holds the lock, which it cannot release before the handler returns;
+   else wait for another thread's write to finish, at most a second. */
+NOINST int prof_impl_tr_lock_from_signal(void)
+{
+    double t0 = 0;
+    long i;
+    if (ME.holds_lock)
         return 0;
-    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
-/* The executable mappings, so that prof-trace can name the code addresses
-   recorded by -finstrument-functions (PIE and shared libraries included). */
-static NOINST void write_maps(void)
-{
-    int mfd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    size_t len = 0, cap = 1 << 16;
-    char * text;
-    if (mfd < 0)
-        return;
-    text = (char *) malloc(cap);
-    while (text != NULL)
+    for (i = 0; __atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE); i++)
     {
-        ssize_t k;
-        if (len + 4096 > cap)
-        {
-            char * t = (char *) realloc(text, cap * 2);
-            if (t == NULL)
-                break;
-            text = t;
-            cap *= 2;
-        }
-        k = read(mfd, text + len, cap - len - 8);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        len += (size_t) k;
-    }
-    close(mfd);
-    if (text != NULL)
-    {
-        while (len % 8 != 0)
-            text[len++] = '\0';
-        if (len > 0)
-            (void) write_chunk(PROF_TF_MAPS, 0, text, len);
-        free(text);
-    }
-}
-
-static NOINST void warn_write_failed(void)
-{
-    if (!file_warned)
-    {
-        file_warned = 1;
-        prof_impl_warn("trace: cannot write %s: %s; events are counted as "
-                       "lost", file_path, strerror(file_errno));
-    }
-}
-
-/* Open path (or PROF_TRACE_FILE, or the default) and write the file header
-   and the maps. Called with the lock held or before tracing starts. */
-static NOINST int open_file(const char * path)
-{
-    prof_tf_header h;
-    const char * env = getenv("PROF_TRACE_FILE");
-    char old_path[sizeof file_path];
-    trace_rec * r;
-
-    memcpy(old_path, file_path, sizeof old_path);
-    if (path == NULL || path[0] == '\0')
-        path = env != NULL && env[0] != '\0' ? env : NULL;
-    if (path != NULL)
-        snprintf(file_path, sizeof file_path, "%s", path);
-    else
-        snprintf(file_path, sizeof file_path, "prof-trace.%ld.ptrace",
-                 (long) getpid());
-    if (fd >= 0)
-    {
-        close(fd);
-        /* a file with no event in it (events recorded before a
-           prof_trace_open, say, went to the new file): do not leave it */
-        if (!file_has_events)
-            unlink(old_path);
-    }
-    file_gen++;
-    file_warned = 0;
-    file_has_events = 0;
-    for (r = records; r != NULL; r = r->next)
-        r->name_dirty = r->name[0] != '\0';
-    fd = open(file_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-    {
-        file_errno = errno;
-        file_warned = 1;
-        prof_impl_warn("trace: cannot open %s for writing: %s; events are "
-                       "counted as lost", file_path, strerror(file_errno));
-        return -1;
-    }
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, PROF_TF_MAGIC, 8);
-    h.bom = PROF_TF_BOM;
-    h.version = PROF_TF_VERSION;
-    h.header_size = sizeof h;
-    h.pid = (uint32_t) getpid();
-    h.tick_rate = tick_rate;
-    h.start_ticks = start_ticks;
-    h.start_unix_ns = now_unix_ns();
-    if (write_all(&h, sizeof h) != 0)
-    {
-        warn_write_failed();
-        return -1;
-    }
-    write_maps();
-    return 0;
-}
-
-/* ---- flushing a record ------------------------------------------------------ */
-
-static NOINST int seen_insert(trace_rec * r, uint64_t id)
-{
-    size_t i = (size_t) ((id * UINT64_C(0x9e3779b97f4a7c15)) >> 54)
-               & (SEEN_SLOTS - 1);
-    if (r->gen != file_gen || r->seen_count >= SEEN_SLOTS * 3 / 4)
-    {
-        memset(r->seen, 0, sizeof r->seen); /* rewrite some strings: harmless */
-        r->seen_count = 0;
-        r->gen = file_gen;
-    }
-    while (r->seen[i] != 0)
-    {
-        if (r->seen[i] == id)
+        if (i == 0)
+            t0 = monotonic_s(); /* clock_gettime: async-signal-safe */
+        else if (i % 64 == 0 && monotonic_s() - t0 > 1.0)
             return 0;
-        i = (i + 1) & (SEEN_SLOTS - 1);
+        sched_yield();
     }
-    r->seen[i] = id;
-    r->seen_count++;
+    ME.holds_lock = 1;
     return 1;
 }
 
-/* STRINGS chunks for the labels of ev[0..n) not yet in the file. */
-static NOINST int write_strings(trace_rec * r, const prof_impl_trace_event_t * ev,
-                                size_t n)
+NOINST void prof_impl_tr_unlock(void)
 {
-    size_t used = 0, i;
-    uint64_t last = 0; /* most events repeat the previous label: skip the set */
-    for (i = 0; i < n; i++)
-    {
-        unsigned type = (unsigned) (ev[i].word & 7);
-        const char * s;
-        size_t len, need;
-        uint32_t head[2];
-        if (type > PROF_IMPL_EV_FEND || ev[i].id == 0 || ev[i].id == last)
-            continue;
-        last = ev[i].id;
-        if (!seen_insert(r, ev[i].id))
-            continue;
-        s = (const char *) (size_t) ev[i].id;
-        len = strnlen(s, PROF_TF_MAX_STRING);
-        need = 16 + (len + 7) / 8 * 8;
-        if (used + need > SCRATCH_BYTES)
-        {
-            if (write_chunk(PROF_TF_STRINGS, r->tid, r->scratch, used) != 0)
-                return -1;
-            used = 0;
-        }
-        memcpy(r->scratch + used, &ev[i].id, 8);
-        head[0] = (uint32_t) len;
-        head[1] = 0;
-        memcpy(r->scratch + used + 8, head, 8);
-        memcpy(r->scratch + used + 16, s, len);
-        memset(r->scratch + used + 16 + len, 0, need - 16 - len);
-        used += need;
-    }
-    return used ? write_chunk(PROF_TF_STRINGS, r->tid, r->scratch, used) : 0;
-}
-
-/* Write the record's unwritten events (lock held). Returns 0 or -1; events
-   that could not be written are counted as lost. */
-static NOINST int flush_locked(trace_rec * r, int in_signal)
-{
-    prof_impl_trace_event_t * pos;
-    size_t n;
-    int rc = 0;
-
-    if (r->tls == NULL)
-        return 0;
-    pos = __atomic_load_n(&r->tls->pos, __ATOMIC_ACQUIRE);
-    if (pos < r->flushed || pos > r->buf + r->cap)
-        return 0; /* not attached to this buffer (yet): nothing to write */
-    n = (size_t) (pos - r->flushed);
-    if (r->name_dirty && fd >= 0)
-    {
-        char name[NAME_BYTES];
-        memcpy(name, r->name, NAME_BYTES);
-        if (write_chunk(PROF_TF_THREAD, r->tid, name, NAME_BYTES) == 0)
-            r->name_dirty = 0;
-    }
-    if (n > 0)
-    {
-        if (write_strings(r, r->flushed, n) != 0
-            || write_chunk(PROF_TF_EVENTS, r->tid, r->flushed,
-                           n * sizeof *pos) != 0)
-        {
-            r->lost += n;
-            __atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
-            r->gen = file_gen - 1; /* strings may be missing: resend them */
-            rc = -1;
-            if (!in_signal)
-                warn_write_failed();
-        }
-        else
-            file_has_events = 1;
-        r->flushed = pos;
-    }
-    if (r->lost > 0 && rc == 0 && fd >= 0)
-    {
-        uint64_t lost = r->lost;
-        if (write_chunk(PROF_TF_LOST, r->tid, &lost, 8) == 0)
-            r->lost = 0;
-    }
-    return rc;
-}
-
-static NOINST int flush_all_locked(int in_signal)
-{
-    trace_rec * r;
-    int rc = 0;
-    for (r = __atomic_load_n(&records, __ATOMIC_ACQUIRE); r != NULL; r = r->next)
-        if (flush_locked(r, in_signal) != 0)
-            rc = -1;
-    return rc;
-}
-
-static NOINST void write_end(int sig)
-{
-    uint64_t end[3];
-    end[0] = prof_impl_ticks();
-    end[1] = __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
-    end[2] = (uint64_t) (unsigned) sig;
-    (void) write_chunk(PROF_TF_END, 0, end, sizeof end);
-}
-
-/* ---- exit, thread exit, signals, fork -------------------------------------- */
-
-static NOINST void at_exit(void)
-{
-    uint64_t lost;
-    lock();
-    (void) flush_all_locked(0);
-    write_end(0);
-    __atomic_store_n(&finished, 1, __ATOMIC_RELAXED);
-    /* later events of this thread (other atexit handlers) go to the slow
-       path, which writes them one by one */
-    prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
-    unlock();
-    lost = __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
-    if (lost > 0)
-        prof_impl_warn("trace: %llu events lost (not written to %s)",
-                       (unsigned long long) lost, file_path);
-}
-
-static NOINST void thread_exit(void * arg)
-{
-    trace_rec * r = (trace_rec *) arg;
-    lock();
-    (void) flush_locked(r, 0);
-    r->tls = NULL; /* free for the next thread */
-    r->flushed = r->buf;
-    unlock();
-    my_rec = NULL;
-    prof_impl_trace_tls.pos = prof_impl_trace_tls.end = NULL;
-}
-
-static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
-{
-    int saved = errno, locked = lock_bounded();
-    size_t i;
-    (void) flush_all_locked(1);
-    write_end(sig);
-    if (locked)
-        unlock();
-    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-    {
-        struct sigaction * o = &old_actions[i];
-        if (fatal_signals[i] != sig)
-            continue;
-        errno = saved;
-        if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction != NULL)
-            o->sa_sigaction(sig, info, ctx);
-        else if (!(o->sa_flags & SA_SIGINFO) && o->sa_handler == SIG_IGN)
-            ;
-        else if (!(o->sa_flags & SA_SIGINFO) && o->sa_handler != SIG_DFL)
-            o->sa_handler(sig);
-        else
-        {
-            /* the default action: die by this signal, as without us */
-            sigaction(sig, o, NULL);
-            raise(sig);
-        }
-        return;
-    }
-}
-
-static NOINST void install_signals(void)
-{
-    const char * env = getenv("PROF_TRACE_SIGNALS");
-    size_t i;
-    if (env != NULL && strcmp(env, "0") == 0)
-        return;
-    for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
-    {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_signal;
-        sa.sa_flags = SA_SIGINFO;
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(fatal_signals[i], NULL, &old_actions[i]) != 0)
-            continue;
-        if (!(old_actions[i].sa_flags & SA_SIGINFO)
-            && old_actions[i].sa_handler == SIG_IGN)
-            continue; /* the program ignores it: so do we */
-        sigaction(fatal_signals[i], &sa, NULL);
-    }
-}
-
-static NOINST void fork_prepare(void) { lock(); }
-static NOINST void fork_parent(void) { unlock(); }
-
-/* The child shares the parent's file offset: give it its own file,
-   <path>.<pid>, and leave the parent's unwritten events to the parent. */
-static NOINST void fork_child(void)
-{
-    trace_rec * r;
-    char path[sizeof file_path + 32];
-    for (r = records; r != NULL; r = r->next)
-    {
-        if (r == my_rec)
-            r->flushed = r->tls->pos;
-        else
-        {
-            r->tls = NULL;
-            r->flushed = r->buf;
-        }
-    }
-    __atomic_store_n(&lost_total, 0, __ATOMIC_RELAXED);
-    snprintf(path, sizeof path, "%s.%ld", file_path, (long) getpid());
-    if (my_rec != NULL)
-        my_rec->tid = (uint32_t) getpid(), my_rec->name_dirty = 1;
-    if (fd >= 0)
-        close(fd); /* the parent's: neither written nor removed here */
-    fd = -1;
-    (void) open_file(path);
-    unlock();
+    ME.holds_lock = 0;
+    __atomic_store_n(&TR.lock_word, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- start ------------------------------------------------------------------ */
+
+/* A whole number of KiB in lo..hi from environment variable name, or def
+   (with a message when it is set to anything else). */
+static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
+{
+    const char * env = getenv(name);
+    char * end;
+    long v;
+    if (env == NULL || env[0] == '\0')
+        return (size_t) def;
+    errno = 0;
+    v = strtol(env, &end, 10);
+    if (env[0] < '0' || env[0] > '9' || errno != 0 || *end != '\0' || v < lo
+        || v > hi)
+    {
+        prof_impl_warn("trace: %s=%s is not a whole number of KiB in %ld..%ld; "
+                       "using %ld", name, env, lo, hi, def);
+        return (size_t) def;
+    }
+    return (size_t) v;
+}
+
+/* PROF_TRACE_BUFFER_KB (at most 2 GiB: a full buffer is written as one
+   chunk, whose size field is 32 bits) and PROF_TRACE_MEMORY_KB. A buffer
+   that does not fit under the memory cap is made to fit, and said so. */
+static NOINST void read_settings(void)
+{
+    size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, 1024);
+    const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
+    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30, 262144) * 1024;
+    if (kb * 1024 + sizeof(trace_rec) > TR.memory_cap)
+    {
+        size_t fit = TR.memory_cap > sizeof(trace_rec) + 4096
+                     ? (TR.memory_cap - sizeof(trace_rec)) / 1024 : 4;
+        prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%zu is more than the memory "
+                       "cap of all buffers, PROF_TRACE_MEMORY_KB=%zu%s: buffers "
+                       "of %zu KiB (later threads get 4 KiB ones)", kb,
+                       TR.memory_cap / 1024, cap_env != NULL && cap_env[0] != '\0'
+                       ? "" : " (the default)", fit);
+        kb = fit;
+    }
+    TR.buffer_events = kb * 1024 / sizeof(word_t);
+    {
+        const char * w = getenv("PROF_TRACE_WRITER");
+        TR.use_writer = !(w != NULL && strcmp(w, "0") == 0);
+    }
+}
 
 /* Start tracing to path (once). Returns 0 or -1 (the file cannot be
    written) when this call started it, 1 when it was already running. */
 static NOINST int start(const char * path)
 {
     int expected = 0, rc = 0;
-    const char * env;
-    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) == 2)
+    if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) == 2)
         return 1;
-    if (!__atomic_compare_exchange_n(&state, &expected, 1, 0,
+    if (!__atomic_compare_exchange_n(&TR.state, &expected, 1, 0,
                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     {
-        while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+        while (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2)
             sched_yield();
         return 1;
     }
-    env = getenv("PROF_TRACE_BUFFER_KB");
-    if (env != NULL && env[0] != '\0')
-    {
-        long kb = atol(env);
-        /* at most 2 GiB: a full buffer is written as one chunk, whose size
-           field is 32 bits (4 GiB wrapped it to 0: an unreadable file) */
-        if (kb < 4 || kb > (1L << 21))
-            prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%s out of range "
-                           "4..2097152; using 1024", env);
-        else
-            buffer_events = (size_t) kb * 1024 / sizeof(prof_impl_trace_event_t);
-    }
-    env = getenv("PROF_TRACE_MEMORY_KB");
-    if (env != NULL && env[0] != '\0')
-    {
-        long kb = atol(env);
-        if (kb < 4 || kb > (1L << 30))
-            prof_impl_warn("trace: PROF_TRACE_MEMORY_KB=%s out of range "
-                           "4..1073741824; using 262144", env);
-        else
-            memory_cap = (size_t) kb * 1024;
-    }
-    tick_rate = prof_tick_rate();
-    start_ticks = prof_impl_ticks();
-    if (open_file(path) != 0)
+    read_settings();
+    TR.tick_rate = prof_tick_rate();
+    TR.start_ticks = prof_impl_ticks();
+    if (prof_impl_tr_open_file(path) != 0)
         rc = -1;
-    pthread_key_create(&thread_key, thread_exit);
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
-    atexit(at_exit);
-    install_signals();
-    __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
+    pthread_key_create(&TR.thread_key, prof_impl_tr_thread_exit);
+    atexit(prof_impl_tr_at_exit);
+    prof_impl_tr_install_signals();
+    __atomic_store_n(&TR.state, 2, __ATOMIC_RELEASE);
     return rc;
 }
 
@@ -559,60 +168,91 @@ static NOINST uint32_t thread_id(void)
 #endif
 }
 
+/* Touch every page of a new buffer now, not on the first event in each: a
+   volatile store per page, which the compiler cannot fold into calloc (as
+   gcc did with malloc + memset, leaving the faults to the fast path). */
+static NOINST void touch_pages(void * p, size_t n)
+{
+    volatile unsigned char * c = (volatile unsigned char *) p;
+    size_t i;
+    for (i = 0; i < n; i += 4096)
+        c[i] = 0;
+    if (n > 0)
+        c[n - 1] = 0;
+}
+
+/* A new record with a buffer of buffer_events (the smallest past the
+   memory cap), on the list; lock held. NULL if out of memory. */
+static NOINST trace_rec * new_record(void)
+{
+    static int warned;
+    trace_rec * r;
+    size_t cap = TR.buffer_events;
+    if (TR.memory_used + sizeof *r + cap * sizeof *r->buf > TR.memory_cap
+        && cap > MIN_EVENTS)
+    {
+        cap = MIN_EVENTS;
+        if (!warned)
+        {
+            warned = 1;
+            prof_impl_warn("trace: event buffers reached %zu KiB "
+                           "(PROF_TRACE_MEMORY_KB): new threads get %zu "
+                           "KiB buffers, written more often", TR.memory_cap
+                           / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
+        }
+    }
+    r = (trace_rec *) calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->buf = (word_t *) malloc(cap * sizeof *r->buf);
+    if (r->buf == NULL)
+    {
+        free(r);
+        return NULL;
+    }
+    touch_pages(r->buf, cap * sizeof *r->buf);
+    r->cap = cap;
+    TR.memory_used += sizeof *r + cap * sizeof *r->buf;
+    r->next = TR.records;
+    __atomic_store_n(&TR.records, r, __ATOMIC_RELEASE);
+    return r;
+}
+
+/* A record taken by a new thread starts its ids again (they are per
+   thread in the file). */
+static NOINST void reset_ids(trace_rec * r)
+{
+    size_t i;
+    for (i = 0; i < PROF_IMPL_TRACE_SLOTS; i++)
+    {
+        r->cache[i].key = NO_KEY;
+        r->cache[i].tag = 0;
+    }
+    if (r->mvals != NULL)
+        memset(r->mvals, 0, r->mcap * sizeof *r->mvals);
+    r->mn = 0;
+    r->nids = 0;
+    r->ids_written = 0;
+}
+
 /* Give the calling thread a record and a buffer. NULL if out of memory. */
 static NOINST trace_rec * attach(void)
 {
     trace_rec * r, * best = NULL;
-    lock();
-    for (r = records; r != NULL; r = r->next) /* the largest free record */
+    prof_impl_tr_lock();
+    for (r = TR.records; r != NULL; r = r->next) /* the largest free record */
         if (r->tls == NULL && (best == NULL || r->cap > best->cap))
             best = r;
-    r = best;
+    r = best != NULL ? best : new_record();
     if (r == NULL)
     {
-        static int warned;
-        size_t cap = buffer_events;
-        if (memory_used + sizeof *r + cap * sizeof *r->buf > memory_cap
-            && cap > MIN_EVENTS)
-        {
-            cap = MIN_EVENTS;
-            if (!warned)
-            {
-                warned = 1;
-                prof_impl_warn("trace: event buffers reached %zu KiB "
-                               "(PROF_TRACE_MEMORY_KB): new threads get %zu "
-                               "KiB buffers, written more often", memory_cap
-                               / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
-            }
-        }
-        r = (trace_rec *) calloc(1, sizeof *r);
-        if (r != NULL)
-        {
-            r->buf = (prof_impl_trace_event_t *) malloc(cap * sizeof *r->buf);
-            if (r->buf == NULL)
-            {
-                free(r);
-                r = NULL;
-            }
-            else
-            {
-                /* touch every page now, not on the first event in each */
-                memset(r->buf, 0, cap * sizeof *r->buf);
-                r->cap = cap;
-                memory_used += sizeof *r + cap * sizeof *r->buf;
-                r->next = records;
-                __atomic_store_n(&records, r, __ATOMIC_RELEASE);
-            }
-        }
-    }
-    if (r == NULL)
-    {
-        unlock();
+        prof_impl_tr_unlock();
         return NULL;
     }
+    reset_ids(r);
     r->flushed = r->buf;
+    r->base61 = 0; /* deltas count from 0 until the first SYNC */
     r->tid = thread_id();
-    r->gen = file_gen - 1;
     memset(r->name, 0, sizeof r->name);
 #if defined(__GLIBC__)
     pthread_getname_np(pthread_self(), r->name, sizeof r->name);
@@ -620,77 +260,287 @@ static NOINST trace_rec * attach(void)
     r->name_dirty = r->name[0] != '\0';
     prof_impl_trace_tls.pos = r->buf;
     prof_impl_trace_tls.end = r->buf + r->cap;
+    prof_impl_trace_tls.last = 0;
+    prof_impl_trace_tls.cache = r->cache;
     r->tls = &prof_impl_trace_tls;
-    unlock();
-    my_rec = r;
-    pthread_setspecific(thread_key, r);
+    prof_impl_tr_unlock();
+    ME.rec = r;
+    pthread_setspecific(TR.thread_key, r);
     return r;
 }
 
-static NOINST void count_lost(uint64_t n)
+static NOINST void count_lost(uint64_t n, const char * why)
 {
     static int warned;
-    __atomic_add_fetch(&lost_total, n, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&TR.lost_total, n, __ATOMIC_RELAXED);
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-        prof_impl_warn("trace: out of memory for a thread's event buffer; "
-                       "its events are counted as lost");
+        prof_impl_warn("trace: %s; such events are counted as lost", why);
 }
 
-/* The fast path found the buffer full (or the thread new): make room, then
-   record the event. */
-NOINST void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
+static NOINST size_t key_slot(uint64_t k, size_t cap)
+{
+    return (size_t) ((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+}
+
+/* Double the owner's map key -> id + 1. 0 or -1. */
+static NOINST int grow_map(trace_rec * r)
+{
+    size_t cap = r->mcap ? r->mcap * 2 : 256, i;
+    uint64_t * k = (uint64_t *) calloc(cap, sizeof *k);
+    uint32_t * v = (uint32_t *) calloc(cap, sizeof *v);
+    if (k == NULL || v == NULL)
+    {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (i = 0; i < r->mcap; i++)
+        if (r->mvals[i] != 0)
+        {
+            size_t j = key_slot(r->mkeys[i], cap);
+            while (v[j] != 0)
+                j = (j + 1) & (cap - 1);
+            k[j] = r->mkeys[i];
+            v[j] = r->mvals[i];
+        }
+    free(r->mkeys);
+    free(r->mvals);
+    r->mkeys = k;
+    r->mvals = v;
+    r->mcap = cap;
+    return 0;
+}
+
+/* A new id for key (class cls) of r, under the lock (the writer reads the
+   table). -1 if out of memory or of ids. */
+static NOINST long new_id(trace_rec * r, uint64_t key, unsigned cls)
+{
+    long id = -1;
+    prof_impl_tr_lock();
+    if (r->nids < ((size_t) 1 << PROF_TF_ID_BITS)
+        && prof_impl_grow(&r->ids, &r->idcap, r->nids + 1, sizeof *r->ids) == 0
+        && prof_impl_grow(&r->cls, &r->clscap, r->nids + 1, 1) == 0)
+    {
+        r->ids[r->nids] = key;
+        r->cls[r->nids] = (unsigned char) cls;
+        id = (long) r->nids++;
+    }
+    prof_impl_tr_unlock();
+    return id;
+}
+
+/* The id of key in the calling thread's record r, made on first use. */
+static NOINST long intern(trace_rec * r, const void * key, unsigned type)
+{
+    uint64_t k = (uint64_t) (size_t) key;
+    size_t i;
+    long id;
+    if ((r->mn + 1) * 2 > r->mcap && grow_map(r) != 0)
+        return -1;
+    for (i = key_slot(k, r->mcap); r->mvals[i] != 0; i = (i + 1) & (r->mcap - 1))
+        if (r->mkeys[i] == k)
+            return (long) r->mvals[i] - 1;
+    if ((id = new_id(r, k, type / 2)) < 0)
+        return -1;
+    r->mkeys[i] = k;
+    r->mvals[i] = (uint32_t) id + 1;
+    r->mn++;
+    return id;
+}
+
+/* key -> id into the fast path's cache: the first slot of its pair, the
+   one there moving to the second. Each slot's tag is stored before its key
+   (a signal handler on this thread may read the cache in between). */
+static NOINST void cache_put(trace_rec * r, const void * key, long id)
+{
+    size_t h = (size_t) ((((uint64_t) (size_t) key) * UINT64_C(0x9e3779b97f4a7c15)) >> 56) & ~(size_t) 1;
+    prof_impl_trace_slot_t * c = r->cache + h;
+    if (c[0].key == key)
+        return; /* there already (the slow path came for another reason) */
+    c[1].key = NO_KEY;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[1].tag = c[0].tag;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[1].key = c[0].key;
+    c[0].key = NO_KEY;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[0].tag = (unsigned long long) id << 3;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    c[0].key = key;
+}
+
+/* ---- the writer thread ------------------------------------------------------- */
+
+/* Full buffers are handed to it, so that the recording thread goes on at
+   once into its other buffer. It writes under the lock, as every flush
+   does (order and signal safety stay those of the lock); a thread whose
+   other buffer is still waiting writes itself. */
+
+static NOINST void * writer_main(void * arg)
+{
+    sigset_t all;
+    (void) arg;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals go to the program's */
+    for (;;)
+    {
+        trace_rec * r;
+        pthread_mutex_lock(&TR.writer_mutex);
+        while (!TR.writer_work)
+            pthread_cond_wait(&TR.writer_cond, &TR.writer_mutex);
+        TR.writer_work = 0;
+        pthread_mutex_unlock(&TR.writer_mutex);
+        prof_impl_tr_lock();
+        for (r = TR.records; r != NULL; r = r->next)
+            (void) prof_impl_tr_write_pending(r, 0);
+        prof_impl_tr_unlock();
+    }
+    return NULL;
+}
+
+static NOINST void wake_writer(void)
+{
+    pthread_mutex_lock(&TR.writer_mutex);
+    TR.writer_work = 1;
+    pthread_cond_signal(&TR.writer_cond);
+    pthread_mutex_unlock(&TR.writer_mutex);
+}
+
+/* 1 if the writer thread runs (started now if need be; lock held). */
+static NOINST int writer_running(void)
+{
+    pthread_t th;
+    pthread_attr_t a;
+    if (TR.writer_state != 0)
+        return TR.writer_state > 0;
+    TR.writer_state = -1;
+    if (pthread_attr_init(&a) != 0)
+        return 0;
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&th, &a, writer_main, NULL) == 0)
+        TR.writer_state = 1;
+    pthread_attr_destroy(&a);
+    return TR.writer_state > 0;
+}
+
+/* A second buffer for r, within the memory cap (lock held). */
+static NOINST word_t * new_spare(trace_rec * r)
+{
+    word_t * b;
+    if (TR.memory_used + r->cap * sizeof *b > TR.memory_cap)
+        return NULL;
+    b = (word_t *) malloc(r->cap * sizeof *b);
+    if (b != NULL)
+    {
+        touch_pages(b, r->cap * sizeof *b);
+        TR.memory_used += r->cap * sizeof *b;
+    }
+    return b;
+}
+
+/* Hand r's full buffer to the writer thread and go on in the spare one
+   (lock held). 0 if it cannot (no writer, no spare, one still waiting). */
+static NOINST int hand_off(trace_rec * r)
+{
+    word_t * full = r->buf;
+    if (!TR.use_writer || r->pending != NULL || r->cap < 4096
+        || (r->spare == NULL && (r->spare = new_spare(r)) == NULL)
+        || !writer_running())
+        return 0;
+    TR.handed_off++;
+    r->pending = r->flushed;
+    r->pending_n = (size_t) (prof_impl_trace_tls.pos - r->flushed);
+    r->pending_buf = full;
+    r->buf = r->spare;
+    r->spare = NULL;
+    r->flushed = r->buf;
+    prof_impl_trace_tls.end = r->buf + r->cap;
+    __atomic_store_n(&prof_impl_trace_tls.pos, r->buf, __ATOMIC_RELEASE);
+    return 1;
+}
+
+/* Room for two words (a SYNC and an event) in r's buffer: a full buffer
+   goes to the writer thread, or is written here (always, after the
+   exit-time flush). 1 if this thread wrote. */
+static NOINST int make_room(trace_rec * r)
+{
+    int handed;
+    if (prof_impl_trace_tls.pos + 2 <= r->buf + r->cap
+        && !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
+        return 0;
+    prof_impl_tr_lock();
+    handed = !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED) && hand_off(r);
+    if (!handed)
+    {
+        (void) prof_impl_tr_flush_locked(r, 0);
+        r->flushed = r->buf;
+        prof_impl_trace_tls.pos = r->buf;
+    }
+    prof_impl_tr_unlock();
+    if (handed)
+        wake_writer();
+    return !handed;
+}
+
+/* The event's word (after a SYNC word if the gap is too long for it). */
+static NOINST void append(unsigned type, long id, unsigned long long t)
+{
+    word_t * p = prof_impl_trace_tls.pos;
+    unsigned long long d = t - prof_impl_trace_tls.last;
+    if (d >> PROF_TF_DELTA_BITS)
+    {
+        *p++ = (t & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
+        d = 0;
+    }
+    *p = d << 24 | (unsigned long long) id << 3 | type;
+    prof_impl_trace_tls.last = t;
+    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+}
+
+/* The fast path found the buffer full, the key not in its cache, a long
+   gap, or the thread new: make room, then record the event. */
+NOINST void prof_impl_trace_slow(unsigned type, const void * key,
+                                 unsigned long long t)
 {
     int saved = errno;
     trace_rec * r;
-    prof_impl_trace_event_t * p;
-
-    if (in_slow_path)
+    long id;
+    if (ME.in_slow_path || ME.holds_lock || prof_impl_tr_inside_handler())
     {
         /* re-entered (a signal handler that records, interrupting this
            thread's flush): taking the lock again would deadlock */
-        __atomic_add_fetch(&lost_total, 1, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
         return;
     }
-    in_slow_path = 1;
-    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+    ME.in_slow_path = 1;
+    if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2)
     {
         start(NULL);
-        /* stamp the event after the start, which took a few milliseconds */
-        word = prof_impl_ticks() << 3 | (word & 7);
+        t = prof_impl_ticks(); /* after the start, which took a while */
     }
-    r = my_rec;
-    if (r == NULL && (r = attach()) == NULL)
+    if ((r = ME.rec) == NULL && (r = attach()) == NULL)
+        count_lost(1, "out of memory for a thread's event buffer");
+    else if ((id = intern(r, key, type)) < 0)
+        count_lost(1, "out of memory for label numbers, or more than 2^21 "
+                   "labels in a thread");
+    else
     {
-        count_lost(1);
-        in_slow_path = 0;
-        errno = saved;
-        return;
+        cache_put(r, key, id);
+        /* A begin (even type) is stamped again after a write, an end keeps
+           its stamp from before: the write's time falls between zones. */
+        if (make_room(r) && type % 2 == 0)
+            t = prof_impl_ticks();
+        append(type, id, t);
+        if (__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
+        {
+            /* after the exit-time flush: write it now, nobody will later */
+            prof_impl_tr_lock();
+            (void) prof_impl_tr_flush_locked(r, 0);
+            prof_impl_tr_unlock();
+            prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+        }
     }
-    p = prof_impl_trace_tls.pos;
-    if (p == r->buf + r->cap || __atomic_load_n(&finished, __ATOMIC_RELAXED))
-    {
-        lock();
-        (void) flush_locked(r, 0);
-        r->flushed = r->buf;
-        prof_impl_trace_tls.pos = p = r->buf;
-        unlock();
-    }
-    /* A begin (even type) is stamped again after the flush, an end keeps its
-       stamp from before: the flush's time falls between zones, not in one. */
-    if (word % 2 == 0)
-        word = prof_impl_ticks() << 3 | (word & 7);
-    p->word = word;
-    p->id = id;
-    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
-    if (__atomic_load_n(&finished, __ATOMIC_RELAXED))
-    {
-        /* after the exit-time flush: write it now, nobody will later */
-        lock();
-        (void) flush_locked(r, 0);
-        unlock();
-        prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
-    }
-    in_slow_path = 0;
+    ME.in_slow_path = 0;
     errno = saved;
 }
 
@@ -701,24 +551,38 @@ int prof_trace_open(const char * path)
     int rc = start(path);
     if (rc != 1)
         return rc; /* this call started tracing, with path */
-    /* running: close the current file; events not yet written go to the
-       new one (a file that got no event is removed) */
-    lock();
-    if (file_has_events)
-        write_end(0);
-    rc = open_file(path);
-    unlock();
+    /* running: events not yet written go to the new file */
+    prof_impl_tr_lock();
+    rc = prof_impl_tr_open_file(path);
+    prof_impl_tr_unlock();
     return rc;
+}
+
+/* After a flush by the owner thread (lock held): start its buffer again if
+   all of it was written, so that a signal handler that records while this
+   thread holds the lock finds room. The compare-and-swap fails if such a
+   handler has just recorded: then the buffer is left as it is. */
+static NOINST void rewind_own(void)
+{
+    trace_rec * r = ME.rec;
+    word_t * pos;
+    if (r == NULL || r->tls == NULL || __atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
+        return;
+    pos = r->flushed;
+    if (pos != r->buf && __atomic_compare_exchange_n(&prof_impl_trace_tls.pos,
+            &pos, r->buf, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        r->flushed = r->buf;
 }
 
 int prof_trace_flush(void)
 {
     int rc;
-    if (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)
+    if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2)
         return 0;
-    lock();
-    rc = flush_all_locked(0);
-    unlock();
+    prof_impl_tr_lock();
+    rc = prof_impl_tr_flush_all_locked(0);
+    rewind_own();
+    prof_impl_tr_unlock();
     return rc;
 }
 
@@ -727,18 +591,27 @@ void prof_trace_thread_name(const char * name)
     trace_rec * r;
     if (name == NULL || name[0] == '\0')
         return;
-    if (start(NULL), (r = my_rec) == NULL && (r = attach()) == NULL)
+    if (start(NULL), (r = ME.rec) == NULL && (r = attach()) == NULL)
         return;
-    lock();
+    prof_impl_tr_lock();
     memset(r->name, 0, sizeof r->name);
     strncpy(r->name, name, sizeof r->name - 1);
     r->name_dirty = 1;
-    unlock();
+    prof_impl_tr_unlock();
+}
+
+unsigned long prof_impl_trace_writer_buffers(void)
+{
+    unsigned long n;
+    prof_impl_tr_lock();
+    n = TR.handed_off;
+    prof_impl_tr_unlock();
+    return n;
 }
 
 unsigned long long prof_trace_lost(void)
 {
-    return __atomic_load_n(&lost_total, __ATOMIC_RELAXED);
+    return __atomic_load_n(&TR.lost_total, __ATOMIC_RELAXED);
 }
 
 #else

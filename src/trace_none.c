@@ -11,7 +11,10 @@
 #include "internal.h"
 
 #if defined(__GNUC__)
-__thread prof_impl_trace_tls_t prof_impl_trace_tls;
+/* pos == end: every event goes to prof_impl_trace_slow; the fast path's
+   cache lookup reads this */
+static const prof_impl_trace_slot_t empty_cache[PROF_IMPL_TRACE_SLOTS];
+__thread prof_impl_trace_tls_t prof_impl_trace_tls = { NULL, NULL, 0, empty_cache };
 #endif
 
 static unsigned long long lost;
@@ -25,10 +28,11 @@ static void unavailable(void)
     warned = 1;
 }
 
-void prof_impl_trace_slow(unsigned long long word, unsigned long long id)
+void prof_impl_trace_slow(unsigned type, const void * key, unsigned long long ticks)
 {
-    (void) word;
-    (void) id;
+    (void) type;
+    (void) key;
+    (void) ticks;
     unavailable();
     lost++;
 }

@@ -69,4 +69,5 @@ def main():
         raise SystemExit(f"{path}: looks blank or incomplete (missing {missing})")
 
 
-main()
+if __name__ == "__main__":
+    main()

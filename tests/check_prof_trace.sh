@@ -1,12 +1,16 @@
 #!/bin/sh
-# prof-trace, the command: its three reports of a real trace (the JSON
-# checked against the Chrome Trace Event format with python3 where
-# installed), stdin input, a cut file, and every bad input or output: a
-# missing file, a file that is not a trace, an unwritable output, /dev/full,
-# bad usage. Each gives a clear message and the documented exit status.
-# Usage: check_prof_trace.sh PROF-TRACE TRACE-FILE
+# prof-trace, the command: its reports of a real trace (the JSON checked
+# against the Chrome Trace Event format with python3 where installed, and
+# nesting exactly in decimal in both JSON modes, for the real trace and for
+# one made to round badly), stdin input, a cut file, both spellings of an
+# option's value, --help and --version, and every bad input or output: a
+# missing file, a file that is not a trace, an unwritable output,
+# /dev/full, bad usage. Each gives a clear message and the documented exit
+# status.
+# Usage: check_prof_trace.sh PROF-TRACE TRACE-FILE [VERSION]
 set -u
-pt=$1 trace=$2
+pt=$1 trace=$2 version=${3:-}
+here=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 ok() { echo "ok   $1"; }
@@ -44,6 +48,14 @@ assert len(steps) == 2000
 print("json: %d events, threads %s" % (len(ev), sorted(names)))
 PY
     then ok "json is Chrome Trace Event JSON"; else bad "json check"; fi
+    python3 "$here/make_nested_trace.py" "$tmp/nested.ptrace"
+    for t in "$trace" "$tmp/nested.ptrace"; do
+        for m in x be; do
+            f=json; [ $m = be ] && f=json-be
+            if "$pt" --$f -o "$tmp/n.json" "$t" && python3 "$here/check_trace_nesting.py" $m "$tmp/n.json"
+            then ok "$f of $(basename "$t"): strictly nested"; else bad "$f of $t: nesting"; fi
+        done
+    done
 else
     echo "skip json check: python3 not installed"
     [ "${CI:-}" != true ] || bad "python3 missing in CI"
@@ -59,12 +71,72 @@ grep -q 'step' "$tmp/out" || bad "cut file: no zones"
 expect 1 "cannot read" "missing file" -- "$pt" "$tmp/none.ptrace"
 printf 'Sf|160806023262000|00001002|main\n' >"$tmp/piyasa.piy"
 expect 1 "not a trace file" "not a trace file" -- "$pt" "$tmp/piyasa.piy"
-expect 1 "cannot write" "unwritable output" -- "$pt" -o "$tmp/no/dir/x" "$trace"
+expect 1 "cannot open" "unwritable output" -- "$pt" -o "$tmp/no/dir/x" "$trace"
 if [ -w /dev/full ]; then
-    expect 1 "cannot write" "output to /dev/full" -- "$pt" --json -o /dev/full "$trace"
+    expect 1 "writing \"/dev/full\" failed" "output to /dev/full" -- "$pt" --json -o /dev/full "$trace"
 fi
 expect 2 "usage" "no argument" -- "$pt"
 expect 2 "unexpected argument" "bad option" -- "$pt" --bogus "$trace"
+expect 2 "unknown format 'xml'" "bad format" -- "$pt" --format xml "$trace"
+expect 2 "needs a value" "-o without a value" -- "$pt" "$trace" -o
+expect 2 "is the input" "output onto the input" -- "$pt" -o "$trace" "$trace"
 expect 0 "" "help" -- "$pt" --help
+grep -q -- "--json-be" "$tmp/out" || bad "help: no --json-be"
+expect 0 "" "version" -- "$pt" --version
+grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
+# an option's value as --flag=value or --flag value
+"$pt" --format=csv --output="$tmp/a.csv" "$trace" && "$pt" --format csv --output "$tmp/b.csv" "$trace" \
+    && "$pt" --csv -o "$tmp/c.csv" "$trace" && cmp -s "$tmp/a.csv" "$tmp/b.csv" \
+    && cmp -s "$tmp/a.csv" "$tmp/c.csv" && ok "--flag=value, --flag value, -o value" \
+    || bad "option value spellings"
+cp "$trace" "$tmp/-dash.ptrace"
+(cd "$tmp" && "$pt" --csv -- -dash.ptrace) >"$tmp/out" 2>&1 && grep -q '^u,step,2000,' "$tmp/out" \
+    && ok "-- then a file named -dash.ptrace" || bad "--"
+# --raw: a header, then one line per event
+expect 0 "" "raw" -- "$pt" --raw "$trace"
+[ "$(head -1 "$tmp/out")" = "$(printf 'thread\ttick\tns\tevent\tkind\tname')" ] \
+    && [ "$(grep -c "$(printf '\tbegin\tu\tstep$')" "$tmp/out")" -eq 2000 ] \
+    && [ "$(grep -c "$(printf '\tend\tu\tstep$')" "$tmp/out")" -eq 2000 ] \
+    && [ "$(($(wc -l <"$tmp/out") - 1))" -eq 4802 ] && ok "raw: 4802 event lines" \
+    || { bad "raw"; head -5 "$tmp/out"; }
+# --by-thread: the merged table, then one per thread
+expect 0 "" "by-thread" -- "$pt" --by-thread "$trace"
+[ "$(grep -c '^thread [0-9]* worker-[12]: 2400 events$' "$tmp/out")" -eq 2 ] \
+    && [ "$(grep -c '^u  *1000 ' "$tmp/out")" -eq 2 ] && grep -q '^u  *2000 ' "$tmp/out" \
+    && ok "by-thread: merged and per thread" || { bad "by-thread"; cat "$tmp/out"; }
+# filters: each keeps what it says (and the zones around a kept zone)
+expect 0 "" "filter --name" -- "$pt" --csv --name '^ste' "$trace"
+[ "$(grep -c '^u,' "$tmp/out")" -eq 1 ] && grep -q '^u,step,2000,' "$tmp/out" \
+    && ok "--name keeps step only" || { bad "--name"; cat "$tmp/out"; }
+expect 0 "" "filter --thread" -- "$pt" --csv --thread worker-2 "$trace"
+grep -q '^u,step,1000,' "$tmp/out" && ! grep -q '^f,main' "$tmp/out" \
+    && ok "--thread by name" || { bad "--thread"; cat "$tmp/out"; }
+expect 0 "" "filter --depth" -- "$pt" --csv --depth=1 "$trace"
+grep -q '^u,round,200,' "$tmp/out" && ! grep -q '^u,work' "$tmp/out" \
+    && ok "--depth=1: outermost zones" || { bad "--depth"; cat "$tmp/out"; }
+expect 0 "" "filter --min-duration" -- "$pt" --json-be --min-duration=1ms "$trace"
+if command -v python3 >/dev/null 2>&1; then
+    cp "$tmp/out" "$tmp/min.json"
+    python3 "$here/check_trace_nesting.py" be "$tmp/min.json" | grep -q ': 1 zones' \
+        && ok "--min-duration=1ms: main only, well formed" || bad "--min-duration"
+fi
+expect 0 "" "filter --from/--to" -- "$pt" --raw --from 0 --to 0 "$trace"
+[ "$(wc -l <"$tmp/out")" -le 3 ] && ok "--from 0 --to 0: at most the zones open at 0" \
+    || { bad "--from/--to"; head "$tmp/out"; }
+expect 2 "not a time" "negative duration" -- "$pt" --min-duration=-1 "$trace"
+expect 2 "not a time" "bad unit" -- "$pt" --from=3parsecs "$trace"
+expect 2 "not a regular expression" "bad regex" -- "$pt" --name '(' "$trace"
+expect 2 "no thread named nobody" "unknown thread" -- "$pt" --thread nobody "$trace"
+expect 2 "no thread with tid" "unknown tid" -- "$pt" --thread 1 "$trace"
+expect 2 "not a whole number" "bad depth" -- "$pt" --depth=0 "$trace"
+expect 2 "before --from" "window backwards" -- "$pt" --from=2ms --to=1ms "$trace"
+expect 2 "no such file" "missing --binary" -- "$pt" --binary="$tmp/none" "$trace"
+# --perfetto: a protobuf trace well under the JSON's size
+expect 0 "" "perfetto" -- "$pt" --perfetto -o "$tmp/t.pftrace" "$trace"
+"$pt" --json -o "$tmp/t.json" "$trace"
+[ "$(wc -c <"$tmp/t.pftrace")" -gt 1000 ] \
+    && [ "$(($(wc -c <"$tmp/t.pftrace") * 2))" -lt "$(wc -c <"$tmp/t.json")" ] \
+    && ok "perfetto: $(wc -c <"$tmp/t.pftrace") bytes vs JSON $(wc -c <"$tmp/t.json")" \
+    || bad "perfetto size"
 [ "$fail" -eq 0 ] && echo "prof-trace: all checks passed"
 [ "$fail" -eq 0 ]

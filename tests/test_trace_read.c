@@ -1,7 +1,9 @@
 /* The trace reader and its reports, driven by hand-made trace files with a
    fake clock (1e9 ticks/s: a tick is a ns), so results are asserted exactly:
    nesting and self time, every kind of unmatched begin/end, counter
-   wrap-around, cut and damaged files, the CSV, text and JSON reports. */
+   wrap-around, cut and damaged files, the CSV, text and JSON reports; the
+   8-byte events of format 2 (label ids, SYNC words, an undefined id, a cut
+   inside them); the same file read whole and streamed from disk. */
 #include "trace_util.h"
 
 /* With a directory argument, the hand-made files are also written there:
@@ -254,6 +256,17 @@ static void test_not_a_trace(void)
     pt_free(&t);
     CHECK(read_trace(NULL, 0, &t, 0, &w) == -1, "empty read");
     pt_free(&t);
+    {
+        /* a newer format than this reader knows: said so, not guessed at */
+        tbuf b = { 0, 0, 0 };
+        uint32_t v = PROF_TF_VERSION + 1;
+        tb_header(&b, 1e9, 0);
+        memcpy(b.d + 12, &v, 4);
+        CHECK(read_trace(b.d, b.n, &t, 0, &w) == -1
+              && strstr(w, "this prof-trace reads versions 1 to 2") != NULL, "%s", w);
+        pt_free(&t);
+        free(b.d);
+    }
 }
 
 /* Names: JSON escapes and invalid UTF-8, CSV quoting, signal end. */
@@ -285,6 +298,123 @@ static void test_names(void)
     free(b.d);
 }
 
+/* Format 2: ids per thread (LABELS), deltas, a gap that needs a SYNC word,
+   two threads with the same ids for different labels. */
+static void v2_file(tbuf * b)
+{
+    uint64_t keys7[2] = { OUTER, INNER }, keys8[1] = { A };
+    tev e7[] = {
+        { 100, PROF_IMPL_EV_BEGIN, 0 }, { 110, PROF_IMPL_EV_BEGIN, 1 },
+        { 130, PROF_IMPL_EV_END, 1 },
+        { 130 + (UINT64_C(1) << 41), PROF_IMPL_EV_BEGIN, 1 },
+        { 150 + (UINT64_C(1) << 41), PROF_IMPL_EV_END, 1 },
+        { 200 + (UINT64_C(1) << 41), PROF_IMPL_EV_END, 0 } };
+    tev e8[] = { { 105, PROF_IMPL_EV_FBEGIN, 0 }, { 175, PROF_IMPL_EV_FEND, 0 } };
+    tb_header(b, 1e9, 50);
+    tb_string(b, OUTER, "outer");
+    tb_string(b, INNER, "inner");
+    tb_string(b, A, "a");
+    tb_labels(b, 7, 0, keys7, 2);
+    tb_labels(b, 8, 0, keys8, 1);
+    tb_events2(b, 7, 90, e7, 3);          /* two chunks, as two flushes */
+    tb_events2(b, 8, 0, e8, 2);
+    tb_events2(b, 7, 130, e7 + 3, 3);
+    tb_end(b, 300 + (UINT64_C(1) << 41), 0);
+}
+
+static void test_v2(void)
+{
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * w;
+    size_t i;
+    v2_file(&b);
+    save_seed("v2.ptrace", &b);
+    CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
+    CHECK(w[0] == '\0', "unexpected warnings: %s", w);
+    CHECK(t.version == 2 && t.nzones == 4 && t.nthreads == 2 && t.events == 8,
+          "%zu zones, %llu events", t.nzones, (unsigned long long) t.events);
+    for (i = 0; i < t.nzones; i++)
+    {
+        const pt_zone * z = &t.zones[i];
+        if (strcmp(z->name, "outer") == 0)
+            CHECK(z->begin == 50 && z->end == 150 + (INT64_C(1) << 41)
+                  && z->child == 40 && z->depth == 0, "outer %lld..%lld",
+                  (long long) z->begin, (long long) z->end);
+        else if (strcmp(z->name, "a") == 0)
+            CHECK(z->kind == PT_KIND_FUNC && z->begin == 55 && z->end == 125,
+                  "a %lld..%lld", (long long) z->begin, (long long) z->end);
+        else
+            CHECK(strcmp(z->name, "inner") == 0 && z->depth == 1
+                  && z->end - z->begin == 20, "inner");
+    }
+    pt_free(&t);
+    /* an id never defined: a warning, the event ignored; cut inside */
+    {
+        tbuf c = { 0, 0, 0 };
+        tev e[] = { { 1, PROF_IMPL_EV_BEGIN, 5 }, { 2, PROF_IMPL_EV_END, 5 } };
+        tb_header(&c, 1e9, 0);
+        tb_events2(&c, 3, 0, e, 2);
+        CHECK(read_trace(c.d, c.n, &t, 0, &w) == 0 && t.events == 0
+              && strstr(w, "label number 5 is not defined") != NULL, "%s", w);
+        pt_free(&t);
+        CHECK(read_trace(c.d, c.n - 4, &t, 0, &w) == 0
+              && strstr(w, "the file is cut") != NULL, "%s", w);
+        pt_free(&t);
+        free(c.d);
+    }
+    free(b.d);
+}
+
+static void count_zone(void * ctx, const pt_trace * t, const pt_zone * z)
+{
+    (void) t;
+    (void) z;
+    ++*(size_t *) ctx;
+}
+
+/* The same trace read whole and streamed from a file, also through a
+   window smaller than it (a long events chunk). */
+static void test_stream(void)
+{
+    char path[] = "/tmp/prof-trace-stream-XXXXXX";
+    tbuf b = { 0, 0, 0 };
+    tev * e = (tev *) calloc(400000, sizeof *e);
+    pt_trace t, u;
+    pt_handler h;
+    pt_options o;
+    size_t i, zones = 0;
+    int fd = mkstemp(path);
+    FILE * f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    for (i = 0; i < 400000; i++)
+    {
+        e[i].ticks = 10 + i;
+        e[i].type = i % 2 ? PROF_IMPL_EV_END : PROF_IMPL_EV_BEGIN;
+        e[i].key = OUTER;
+    }
+    tb_header(&b, 1e9, 0);
+    tb_string(&b, OUTER, "outer");
+    tb_events(&b, 1, e, 400000);      /* 6.4 MB: many windows */
+    tb_end(&b, 500000, 0);
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
+    memset(&o, 0, sizeof o);
+    h.ctx = &zones;
+    h.begin = NULL;
+    h.zone = count_zone;
+    CHECK(pt_stream(path, &o, &h, &t) == 0, "stream");
+    CHECK(read_trace(b.d, b.n, &u, 0, NULL) == 0, "read");
+    CHECK(zones == 200000 && t.nzones == u.nzones && t.events == u.events
+          && t.span == u.span && t.has_end && t.bytes == b.n, "%zu zones "
+          "streamed, %zu read", zones, u.nzones);
+    pt_free(&t);
+    pt_free(&u);
+    CHECK(pt_stream("/no/such/file", &o, &h, &t) == -2, "missing file");
+    pt_free(&t);
+    remove(path);
+    free(e);
+    free(b.d);
+}
+
 int main(int argc, char ** argv)
 {
     seed_dir = argc > 1 ? argv[1] : NULL;
@@ -295,5 +425,7 @@ int main(int argc, char ** argv)
     test_corrupt();
     test_not_a_trace();
     test_names();
+    test_v2();
+    test_stream();
     return check_report("test_trace_read");
 }

@@ -9,7 +9,6 @@
 
 #include <pthread.h>
 #include <signal.h>
-#include <sys/wait.h>
 
 static char dir[] = "/tmp/prof-trace-test-XXXXXX";
 static char path[256];
@@ -17,49 +16,6 @@ static char path[256];
 static void set_path(const char * name)
 {
     snprintf(path, sizeof path, "%s/%s", dir, name);
-}
-
-/* Run fn in a child; returns its wait status. The child exits with 0 when
-   its own checks passed, unless fn exits or dies first. */
-static int run_child(void (*fn)(void))
-{
-    int status = -1;
-    pid_t pid;
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0)
-    {
-        check_failures = 0; /* the child's own */
-        fn();
-        exit(check_failures ? 10 : 0);
-    }
-    waitpid(pid, &status, 0);
-    return status;
-}
-
-static int load(const char * p, pt_trace * t, const char ** w)
-{
-    size_t n;
-    unsigned char * d = pt_slurp(p, &n);
-    int rc;
-    if (d == NULL)
-    {
-        memset(t, 0, sizeof *t);
-        return -1;
-    }
-    rc = read_trace(d, n, t, 0, w);
-    free(d);
-    return rc;
-}
-
-static void zones(int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-    {
-        PROF_ZONE_BEGIN("z");
-        PROF_ZONE_END("z");
-    }
 }
 
 /* ---- on demand, thread exit ---------------------------------------------- */
@@ -91,7 +47,7 @@ static void child_flush(void)
     for (i = 0; i < 4; i++)
         (void) early(i);
     CHECK(prof_trace_flush() == 0, "flush");
-    CHECK(load(path, &t, NULL) == 0 && t.events == 2000 + 2 * (4 + 2 + 6)
+    CHECK(load_trace(path, &t, NULL) == 0 && t.events == 2000 + 2 * (4 + 2 + 6)
           && count_zones(&t, "z", -1, 0) == 1000, "%llu events after flush",
           (unsigned long long) t.events);
     CHECK(count_zones(&t, "early", -1, 0) == 4 && count_zones(&t, "block", -1, 0) == 2
@@ -113,7 +69,7 @@ static void child_thread_exit(void)
     CHECK(prof_trace_open(path) == 0, "open");
     pthread_create(&th, NULL, thread_body, (void *) "t1");
     pthread_join(th, NULL);
-    CHECK(load(path, &t, NULL) == 0 && t.events == 1000 && t.nthreads == 1
+    CHECK(load_trace(path, &t, NULL) == 0 && t.events == 1000 && t.nthreads == 1
           && strcmp(t.threads[0].name, "t1") == 0, "%llu events at thread exit",
           (unsigned long long) t.events);
     pt_free(&t);
@@ -126,13 +82,13 @@ static void test_flush_and_thread_exit(void)
     const char * w;
     set_path("flush.ptrace");
     CHECK(run_child(child_flush) == 0, "child failed");
-    CHECK(load(path, &t, &w) == 0 && t.events == 2024 && t.has_end, "after exit");
+    CHECK(load_trace(path, &t, &w) == 0 && t.events == 2024 && t.has_end, "after exit");
     CHECK(w[0] == '\0', "warnings: %s", w);
     pt_free(&t);
 
     set_path("thread.ptrace");
     CHECK(run_child(child_thread_exit) == 0, "child failed");
-    CHECK(load(path, &t, &w) == 0 && t.events == 1000 && !t.has_end, "thread");
+    CHECK(load_trace(path, &t, &w) == 0 && t.events == 1000 && !t.has_end, "thread");
     CHECK(strstr(w, "no end record") != NULL, "%s", w);
     pt_free(&t);
 }
@@ -171,8 +127,8 @@ static void child_huge_buffer(void)
     prof_trace_open(path);
     zones(10);
     err = capture_end(&cap);
-    CHECK(strstr(err, "PROF_TRACE_BUFFER_KB=4194304 out of range "
-                 "4..2097152; using 1024") != NULL, "stderr: %s", err);
+    CHECK(strstr(err, "PROF_TRACE_BUFFER_KB=4194304 is not a whole number of "
+                 "KiB in 4..2097152; using 1024") != NULL, "stderr: %s", err);
 }
 
 static void test_exit_and_buffer(void)
@@ -183,7 +139,7 @@ static void test_exit_and_buffer(void)
     set_path("exit.ptrace");
     st = run_child(child_exit_open);
     CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3, "status %d", st);
-    CHECK(load(path, &t, &w) == 0 && t.has_end, "read");
+    CHECK(load_trace(path, &t, &w) == 0 && t.has_end, "read");
     CHECK(count_zones(&t, "z", -1, 0) == 10
           && count_zones(&t, "open at exit", -1, PT_NO_END) == 1
           && count_zones(&t, "leaving", -1, PT_NO_END) == 1, "zones");
@@ -192,7 +148,7 @@ static void test_exit_and_buffer(void)
 
     set_path("small.ptrace");
     CHECK(run_child(child_small_buffer) == 0, "child failed");
-    CHECK(load(path, &t, &w) == 0 && t.events == 20000 && t.lost == 0
+    CHECK(load_trace(path, &t, &w) == 0 && t.events == 20000 && t.lost == 0
           && count_zones(&t, "z", -1, 0) == 10000, "%llu events",
           (unsigned long long) t.events);
     CHECK(w[0] == '\0', "warnings: %s", w);
@@ -200,7 +156,7 @@ static void test_exit_and_buffer(void)
 
     set_path("huge.ptrace");
     CHECK(run_child(child_huge_buffer) == 0, "child failed");
-    CHECK(load(path, &t, &w) == 0 && t.events == 20 && t.lost == 0,
+    CHECK(load_trace(path, &t, &w) == 0 && t.events == 20 && t.lost == 0,
           "%llu events", (unsigned long long) t.events);
     pt_free(&t);
 }
@@ -227,7 +183,7 @@ static void test_paths(void)
     char def[300] = "";
     set_path("from-env.ptrace");
     CHECK(run_child(child_env_path) == 0, "child failed");
-    CHECK(load(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 3,
+    CHECK(load_trace(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 3,
           "PROF_TRACE_FILE");
     pt_free(&t);
     /* the default, prof-trace.<pid>.ptrace in the current directory: the
@@ -243,7 +199,7 @@ static void test_paths(void)
             pclose(ls);
         def[strcspn(def, "\n")] = '\0';
         snprintf(path, sizeof path, "%s/%s", dir, def);
-        CHECK(load(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 4,
+        CHECK(load_trace(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 4,
               "default path %s", path);
         pt_free(&t);
     }
@@ -309,7 +265,7 @@ static void test_signals(void)
         CHECK((WIFSIGNALED(st) && WTERMSIG(st) == sigs[i])
               || (sigs[i] == SIGSEGV && WIFEXITED(st) && WEXITSTATUS(st) != 0),
               "signal %d: status %d", sigs[i], st);
-        CHECK(load(path, &t, &w) == 0, "signal %d: read", sigs[i]);
+        CHECK(load_trace(path, &t, &w) == 0, "signal %d: read", sigs[i]);
         CHECK(count_zones(&t, "z", -1, 0) == 100
               && count_zones(&t, "crashing", -1, PT_NO_END) == 1,
               "signal %d: %llu events", sigs[i], (unsigned long long) t.events);
@@ -324,24 +280,16 @@ static void test_signals(void)
 static void child_forks(void)
 {
     pid_t pid;
-    int st;
     prof_trace_open(path);
     zones(10);
     PROF_ZONE_BEGIN("unwritten at fork"); /* stays the parent's */
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0)
-    {
-        zones(5);
-        exit(0);
-    }
-    waitpid(pid, &st, 0);
+    pid = child_zones(5);
     PROF_ZONE_END("unwritten at fork");
     {
         char p2[300];
         pt_trace t;
         snprintf(p2, sizeof p2, "%s.%ld", path, (long) pid);
-        CHECK(load(p2, &t, NULL) == 0 && t.events == 10
+        CHECK(load_trace(p2, &t, NULL) == 0 && t.events == 10
               && count_zones(&t, "z", -1, 0) == 5, "fork child: %llu events",
               (unsigned long long) t.events);
         pt_free(&t);
@@ -354,7 +302,7 @@ static void test_fork(void)
     const char * w;
     set_path("fork.ptrace");
     CHECK(run_child(child_forks) == 0, "child failed");
-    CHECK(load(path, &t, &w) == 0 && t.events == 22
+    CHECK(load_trace(path, &t, &w) == 0 && t.events == 22
           && count_zones(&t, "unwritten at fork", -1, 0) == 1, "parent: %llu",
           (unsigned long long) t.events);
     pt_free(&t);
@@ -362,7 +310,6 @@ static void test_fork(void)
 
 int main(void)
 {
-    char cmd[300];
     if (mkdtemp(dir) == NULL)
         return 1;
     test_flush_and_thread_exit();
@@ -371,11 +318,5 @@ int main(void)
     test_bad_output();
     test_signals();
     test_fork();
-    if (check_failures == 0)
-    {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", dir);
-    }
-    return check_report("test_trace_record");
+    return finish_in(dir, "test_trace_record");
 }

@@ -1,11 +1,14 @@
 /* Threads (also run under ThreadSanitizer): four threads record with small
-   buffers (many flushes) while the main thread flushes on demand; a second
+   buffers (many flushes) while the main thread flushes on demand; with the
+   argument "writer", 64 KiB buffers that go to the writer thread (double
+   buffering); a second
    wave reuses the records of the first; every zone arrives, per thread, in
    order, with nothing lost, under a memory cap (PROF_TRACE_MEMORY_KB) that
    gives the later threads the smallest buffers. Then exit() while a thread is still recording:
    the file is complete up to the exit-time flush. */
 #define PROF_TRACE 1
 #include "trace_util.h"
+#include "../src/internal.h"
 
 #include <pthread.h>
 #include <sys/wait.h>
@@ -51,8 +54,9 @@ static void load(pt_trace * t, const char ** w)
     free(d);
 }
 
-int main(void)
+int main(int argc, char ** argv)
 {
+    int writer = argc > 1 && strcmp(argv[1], "writer") == 0;
     pthread_t th[THREADS];
     pt_trace t;
     const char * w;
@@ -66,9 +70,10 @@ int main(void)
     if (fdt < 0)
         return 1;
     close(fdt);
-    setenv("PROF_TRACE_BUFFER_KB", "8", 1);
-    /* room for two records with 8 KiB buffers: later threads get 4 KiB */
-    setenv("PROF_TRACE_MEMORY_KB", "70", 1);
+    /* room for two records with 8 KiB buffers: later threads get 4 KiB;
+       or buffers large enough to go to the writer thread */
+    setenv("PROF_TRACE_BUFFER_KB", writer ? "64" : "8", 1);
+    setenv("PROF_TRACE_MEMORY_KB", writer ? "8192" : "70", 1);
 
     /* exit() while a thread records, in a child (before any thread here) */
     fflush(NULL);
@@ -100,8 +105,12 @@ int main(void)
             pthread_join(th[i], NULL);
     }
     err = capture_end(&c);
-    CHECK(strstr(err, "profiler: trace: event buffers reached 70 KiB") != NULL,
-          "stderr: %s", err);
+    if (writer)
+        CHECK(prof_impl_trace_writer_buffers() >= 8 * THREADS, "%lu buffers "
+              "went to the writer thread", prof_impl_trace_writer_buffers());
+    else
+        CHECK(strstr(err, "profiler: trace: event buffers reached 70 KiB") != NULL,
+              "stderr: %s", err);
     CHECK(prof_trace_flush() == 0 && prof_trace_lost() == 0, "lost");
     load(&t, &w);
     CHECK(t.nthreads == 2 * THREADS, "%zu threads", t.nthreads);

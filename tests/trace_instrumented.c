@@ -1,7 +1,10 @@
 /* A program built with -finstrument-functions and linked with
-   libprofiler.a: no marker in the source, yet every function, static ones
-   included, is traced (tests/test_trace_instrument.c checks its trace).
+   libprofiler.a: every function, static ones included, is traced with no
+   marker in the source (tests/test_trace_instrument.c checks its trace);
+   middle also has a PROF_FUNC zone of the same name, which must stay a row
+   of its own (kind 'f', not the instrumented 'i').
    Usage: trace_instrumented TRACE-FILE */
+#define PROF_TRACE 1
 #include <stdio.h>
 #include "profiler.h"
 
@@ -14,6 +17,7 @@ static __attribute__((noinline)) void leaf(int i)
 
 static __attribute__((noinline)) void middle(int n)
 {
+    PROF_FUNC();
     int i;
     for (i = 0; i < n; i++)
         leaf(i);

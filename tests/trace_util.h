@@ -12,6 +12,9 @@
 #include "trace_read.h"
 #include "../src/trace_format.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 typedef struct { unsigned char * d; size_t n, cap; } tbuf;
 
 static inline void tb_put(tbuf * b, const void * p, size_t n)
@@ -67,16 +70,54 @@ static inline void tb_string(tbuf * b, uint64_t key, const char * s)
 
 typedef struct { uint64_t ticks; unsigned type; uint64_t key; } tev;
 
+/* Version 1 events (16 bytes each), as older recorders wrote them. */
 static inline void tb_events(tbuf * b, uint32_t tid, const tev * e, size_t n)
 {
     size_t i;
-    prof_impl_trace_event_t * v = (prof_impl_trace_event_t *) calloc(n + 1, sizeof *v);
+    uint64_t * v = (uint64_t *) calloc(2 * n + 2, sizeof *v);
     for (i = 0; i < n; i++)
     {
-        v[i].word = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | e[i].type;
-        v[i].id = e[i].key;
+        v[2 * i] = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | e[i].type;
+        v[2 * i + 1] = e[i].key;
     }
-    tb_chunk(b, PROF_TF_EVENTS, tid, v, n * sizeof *v);
+    tb_chunk(b, PROF_TF_EVENTS, tid, v, n * 16);
+    free(v);
+}
+
+/* Version 2: a LABELS chunk giving thread tid ids first.. to keys[]. */
+static inline void tb_labels(tbuf * b, uint32_t tid, uint32_t first,
+                             const uint64_t * keys, uint32_t count)
+{
+    uint64_t * v = (uint64_t *) calloc(count + 1, sizeof *v);
+    uint32_t head[2];
+    head[0] = first;
+    head[1] = count;
+    memcpy(v, head, 8);
+    memcpy(v + 1, keys, count * 8);
+    tb_chunk(b, PROF_TF_LABELS, tid, v, (count + 1) * 8);
+    free(v);
+}
+
+/* Version 2 events: e[].key is the thread's id here; base is the ticks
+   before the first; a SYNC word where a delta does not fit. */
+static inline void tb_events2(tbuf * b, uint32_t tid, uint64_t base,
+                              const tev * e, size_t n)
+{
+    size_t i, k = 1;
+    uint64_t * v = (uint64_t *) calloc(2 * n + 1, sizeof *v), last = base;
+    v[0] = base;
+    for (i = 0; i < n; i++)
+    {
+        uint64_t d = e[i].ticks - last;
+        if (d >> PROF_TF_DELTA_BITS)
+        {
+            v[k++] = (e[i].ticks & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
+            d = 0;
+        }
+        v[k++] = d << 24 | e[i].key << 3 | e[i].type;
+        last = e[i].ticks;
+    }
+    tb_chunk(b, PROF_TF_EVENTS2, tid, v, k * 8);
     free(v);
 }
 
@@ -119,10 +160,10 @@ static inline char * report(const pt_trace * t, int what)
     FILE * f = tmpfile();
     long n;
     char * s;
-    if (what == 'j')
-        pt_write_json(t, f);
+    if (what == 'j' || what == 'b')
+        pt_write_json(f, t, what == 'j' ? PT_JSON_X : PT_JSON_BE);
     else
-        pt_write_summary(t, f, what == 'c');
+        pt_write_summary(f, t, what == 'c' ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT);
     n = ftell(f);
     rewind(f);
     s = (char *) calloc((size_t) n + 1, 1);
@@ -144,5 +185,85 @@ static inline size_t count_zones(const pt_trace * t, const char * name, long th,
             c++;
     return c;
 }
+
+/* ---- recorder tests: a child process per case ------------------------------ */
+
+/* Run fn in a child; returns its wait status. The child exits with 0 when
+   its own checks passed, unless fn exits or dies first. */
+static inline int run_child(void (*fn)(void))
+{
+    int status = -1;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        check_failures = 0; /* the child's own */
+        fn();
+        exit(check_failures ? 10 : 0);
+    }
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+/* Read the trace file p (no symbols); -1 if it cannot be read. */
+static inline int load_trace(const char * p, pt_trace * t, const char ** w)
+{
+    size_t n;
+    unsigned char * d = pt_slurp(p, &n);
+    int rc;
+    if (d == NULL)
+    {
+        memset(t, 0, sizeof *t);
+        if (w != NULL)
+            *w = "";
+        return -1;
+    }
+    rc = read_trace(d, n, t, 0, w);
+    free(d);
+    return rc;
+}
+
+/* n zones named "z" (nothing unless the test defines PROF_TRACE) */
+static inline void zones(int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+    {
+        PROF_ZONE_BEGIN("z");
+        PROF_ZONE_END("z");
+    }
+}
+
+/* Fork a child that records n zones and exits; wait for it. Its pid. */
+static inline pid_t child_zones(int n)
+{
+    int st;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        zones(n);
+        exit(0);
+    }
+    waitpid(pid, &st, 0);
+    return pid;
+}
+
+/* Remove the test's directory when every check passed (else keep it to
+   look at), and report. */
+static inline int finish_in(const char * dir, const char * name)
+{
+    char cmd[300];
+    if (check_failures == 0)
+    {
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dir);
+    }
+    return check_report(name);
+}
+
 
 #endif

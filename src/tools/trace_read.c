@@ -1,8 +1,14 @@
 /*
-    Trace reader and reports: see trace_read.h.
+    Trace reader: see trace_read.h. The input is read through a window (the
+    whole file when it is in memory); chunks are parsed as they come, events
+    are turned into zones with a stack per thread, and each zone goes to the
+    handler when it begins and when it ends.
     SPDX-License-Identifier: MIT
 */
 #include "trace_read.h"
+#include "trace_elf.h"
+#include "trace_map.h"
+#include "../internal.h"
 #include "../trace_format.h"
 
 #include <errno.h>
@@ -10,83 +16,80 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#if defined(__linux__)
-# include <elf.h>
-#endif
 
-/* ---- small containers ------------------------------------------------------ */
+/* ---- the input window ------------------------------------------------------- */
 
-/* uint64 key -> non-NULL value, open addressing. */
-typedef struct { uint64_t * k; void ** v; size_t cap, n; } pt_map;
+enum { WINDOW = 1 << 20, MAX_SMALL_CHUNK = 64 << 20 };
 
-static uint64_t mix(uint64_t x)
+typedef struct
 {
-    x ^= x >> 33;
-    x *= UINT64_C(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    return x;
-}
+    FILE * f;                 /* NULL: all of it is in memory */
+    const unsigned char * p;  /* the window */
+    size_t len, pos;          /* bytes in the window, read position */
+    unsigned char * buf;      /* the window's storage (reading a FILE) */
+    size_t cap;
+    uint64_t off;             /* input offset of p[0] */
+    uint64_t total;           /* input size, UINT64_MAX if unknown (a pipe) */
+    int eof;
+} pt_src;
 
-static void ** map_find(pt_map * m, uint64_t key, int create)
+/* Bytes available at pos after making at least k available if the input
+   has them (fewer only at its end). */
+static size_t src_need(pt_src * s, size_t k)
 {
-    size_t i;
-    if (create && (m->n + 1) * 2 > m->cap)
+    if (s->len - s->pos >= k || s->f == NULL || s->eof)
+        return s->len - s->pos;
+    if (s->pos > 0)
     {
-        pt_map g;
-        size_t j;
-        g.cap = m->cap ? m->cap * 2 : 64;
-        g.n = 0;
-        g.k = (uint64_t *) calloc(g.cap, sizeof *g.k);
-        g.v = (void **) calloc(g.cap, sizeof *g.v);
-        if (g.k == NULL || g.v == NULL)
-        {
-            free(g.k);
-            free(g.v);
-            return NULL;
-        }
-        for (j = 0; j < m->cap; j++)
-            if (m->v[j] != NULL)
-                *map_find(&g, m->k[j], 1) = m->v[j], g.n++;
-        free(m->k);
-        free(m->v);
-        *m = g;
+        memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+        s->off += s->pos;
+        s->len -= s->pos;
+        s->pos = 0;
     }
-    if (m->cap == 0)
-        return NULL;
-    for (i = mix(key) & (m->cap - 1); m->v[i] != NULL; i = (i + 1) & (m->cap - 1))
-        if (m->k[i] == key)
-            return &m->v[i];
-    if (!create)
-        return NULL;
-    m->k[i] = key;
-    return &m->v[i];
+    if (k > s->cap && prof_impl_grow(&s->buf, &s->cap, k, 1) != 0)
+        return s->len;
+    s->p = s->buf;
+    while (s->len < k && !s->eof)
+    {
+        size_t got = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
+        s->len += got;
+        s->eof = got == 0;
+    }
+    return s->len - s->pos;
 }
 
-static void map_free(pt_map * m, int free_values)
+static uint64_t src_offset(const pt_src * s)
 {
-    size_t i;
-    if (free_values)
-        for (i = 0; i < m->cap; i++)
-            free(m->v[i]);
-    free(m->k);
-    free(m->v);
-    memset(m, 0, sizeof *m);
+    return s->off + s->pos;
 }
 
-/* Grow *p (of *cap elements of size sz) to hold n. 0 or -1. */
-static int grow(void * p, size_t * cap, size_t n, size_t sz)
+/* Skip n bytes (fewer at the end of the input). */
+static void src_skip(pt_src * s, uint64_t n)
 {
-    void * q;
-    size_t c = *cap ? *cap : 16;
-    if (n <= *cap)
+    while (n > 0)
+    {
+        size_t have = src_need(s, 1);
+        size_t k = (uint64_t) have < n ? have : (size_t) n;
+        if (have == 0)
+            return;
+        s->pos += k;
+        n -= k;
+    }
+}
+
+/* Go back (or on) to input offset `to`. 0, or -1 if the input cannot. */
+static int src_seek(pt_src * s, uint64_t to)
+{
+    if (to >= s->off && to <= s->off + s->len)
+    {
+        s->pos = (size_t) (to - s->off);
         return 0;
-    while (c < n)
-        c *= 2;
-    q = realloc(*(void **) p, c * sz);
-    if (q == NULL)
+    }
+    if (s->f == NULL || fseek(s->f, (long) to, SEEK_SET) != 0)
         return -1;
-    *(void **) p = q;
-    *cap = c;
+    s->off = to;
+    s->len = s->pos = 0;
+    s->eof = 0;
     return 0;
 }
 
@@ -94,61 +97,63 @@ static int grow(void * p, size_t * cap, size_t n, size_t sz)
 
 typedef struct
 {
-    size_t * stack;     /* indices of the open zones, innermost last */
-    size_t depth, cap;
-    int64_t last;       /* time of the thread's last event */
-} pt_tstate;
-
-typedef struct { uint64_t lo, hi; const char * name; } pt_sym;
+    pt_zone z;
+    uint64_t key;       /* label or code address */
+    uint8_t cls;        /* 0 label, 1 __func__, 2 code address */
+} pt_open;
 
 typedef struct
 {
-    char * path;
-    unsigned char * data; /* the whole file; symbol names point into it */
-    pt_sym * syms;
-    size_t nsyms;
-    struct { uint64_t off, vaddr, filesz; } load[16];
-    int nload;
-} pt_elf;
-
-typedef struct { uint64_t start, end, offset, inode; char * path; long elf; } pt_mapping;
+    pt_open * stack;    /* the open zones, innermost last */
+    size_t depth, cap;
+    int64_t last;       /* time of the thread's last event */
+    uint64_t prev61;    /* version 2: ticks of the previous event */
+    uint64_t * ids;     /* version 2: id -> address */
+    size_t nids, idcap;
+} pt_tstate;
 
 enum { W_CORRUPT, W_TRUNC, W_MATCH, W_ORDER, W_STRING, W_EVENT, W_KINDS };
 
 struct pt_state
 {
     const pt_options * o;
+    pt_handler h;
     uint64_t start61;
     pt_map strings;     /* label address -> char * */
     pt_map names;       /* code address -> char * */
     pt_map tids;        /* tid -> thread index + 1 */
-    pt_tstate * ts;
-    size_t zcap, tcap;
-    uint64_t * zkey;    /* per zone: label or code address */
-    uint8_t * zclass;   /* per zone: 0 label, 1 __func__, 2 code address */
-    size_t zkcap, zccap;
-    pt_mapping * maps;
-    size_t nmaps, mapcap;
-    pt_elf * elfs;
-    size_t nelfs, elfcap;
-    unsigned long wcount[W_KINDS];
-    char * unknown;     /* owned names made up for unknown keys */
     pt_map made;        /* key*4+class -> owned made-up name */
+    pt_tstate * ts;
+    size_t tcap, tscap;
+    pt_symbols * syms;
+    unsigned long wcount[W_KINDS];
+    size_t zcap;        /* pt_read: capacity of t->zones */
+    pt_src src;
 };
 
-static void warn(pt_trace * t, int kind, const char * fmt, ...)
+static void vwarn(pt_trace * t, int kind, const char * fmt, va_list ap)
 {
     pt_state * s = t->st;
     unsigned max = s->o->max_warnings_per_kind ? s->o->max_warnings_per_kind : 10;
-    va_list ap;
     t->warnings++;
     if (++s->wcount[kind] > max || s->o->warn == NULL)
         return;
     fputs("prof-trace: ", s->o->warn);
-    va_start(ap, fmt);
     vfprintf(s->o->warn, fmt, ap);
-    va_end(ap);
     fputc('\n', s->o->warn);
+}
+
+static void warn(pt_trace * t, int kind, const char * fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vwarn(t, kind, fmt, ap);
+    va_end(ap);
+}
+
+static void symbols_warn(void * ctx, const char * message)
+{
+    warn((pt_trace *) ctx, W_STRING, "%s", message);
 }
 
 static int64_t rel_ticks(const pt_state * s, uint64_t ticks61)
@@ -161,200 +166,12 @@ static int64_t rel_ticks(const pt_state * s, uint64_t ticks61)
 static uint64_t rd64(const unsigned char * p) { uint64_t v; memcpy(&v, p, 8); return v; }
 static uint32_t rd32(const unsigned char * p) { uint32_t v; memcpy(&v, p, 4); return v; }
 
-/* ---- ELF symbols (for -finstrument-functions addresses) -------------------- */
-
-static int cmp_sym(const void * a, const void * b)
-{
-    const pt_sym * x = (const pt_sym *) a, * y = (const pt_sym *) b;
-    return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
-#if defined(__linux__)
-static void elf_load(pt_elf * e, pt_trace * t, uint64_t inode)
-{
-    size_t n, i;
-    struct stat sb;
-    const Elf64_Ehdr * h;
-    const unsigned char * d;
-    int pass;
-
-    if (stat(e->path, &sb) != 0 || !S_ISREG(sb.st_mode)
-        || sb.st_size > (off_t) 1 << 30)
-        return;
-    if (inode != 0 && (uint64_t) sb.st_ino != inode)
-        warn(t, W_STRING, "%s has changed since the run: function names "
-             "may be wrong", e->path);
-    e->data = pt_slurp(e->path, &n);
-    if (e->data == NULL || n < sizeof(Elf64_Ehdr))
-        return;
-    d = e->data;
-    h = (const Elf64_Ehdr *) (const void *) d;
-    if (memcmp(h->e_ident, ELFMAG, SELFMAG) != 0
-        || h->e_ident[EI_CLASS] != ELFCLASS64
-        || h->e_shentsize != sizeof(Elf64_Shdr)
-        || h->e_shoff > n || (uint64_t) h->e_shnum * sizeof(Elf64_Shdr) > n - h->e_shoff)
-        return;
-    if (h->e_phentsize == sizeof(Elf64_Phdr) && h->e_phoff <= n
-        && (uint64_t) h->e_phnum * sizeof(Elf64_Phdr) <= n - h->e_phoff)
-        for (i = 0; i < h->e_phnum && e->nload < 16; i++)
-        {
-            Elf64_Phdr ph;
-            memcpy(&ph, d + h->e_phoff + i * sizeof ph, sizeof ph);
-            if (ph.p_type == PT_LOAD)
-            {
-                e->load[e->nload].off = ph.p_offset;
-                e->load[e->nload].vaddr = ph.p_vaddr;
-                e->load[e->nload].filesz = ph.p_filesz;
-                e->nload++;
-            }
-        }
-    /* .symtab has the static functions too; .dynsym if stripped */
-    for (pass = 0; pass < 2 && e->nsyms == 0; pass++)
-        for (i = 0; i < h->e_shnum; i++)
-        {
-            Elf64_Shdr sh, str;
-            size_t k, cnt, cap = 0;
-            memcpy(&sh, d + h->e_shoff + i * sizeof sh, sizeof sh);
-            if (sh.sh_type != (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM)
-                || sh.sh_link >= h->e_shnum || sh.sh_offset > n
-                || sh.sh_size > n - sh.sh_offset)
-                continue;
-            memcpy(&str, d + h->e_shoff + sh.sh_link * sizeof str, sizeof str);
-            if (str.sh_offset > n || str.sh_size > n - str.sh_offset
-                || str.sh_size == 0 || d[str.sh_offset + str.sh_size - 1] != '\0')
-                continue;
-            cnt = sh.sh_size / sizeof(Elf64_Sym);
-            for (k = 0; k < cnt; k++)
-            {
-                Elf64_Sym sym;
-                memcpy(&sym, d + sh.sh_offset + k * sizeof sym, sizeof sym);
-                if ((ELF64_ST_TYPE(sym.st_info) != STT_FUNC
-                     && ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
-                    || sym.st_shndx == SHN_UNDEF || sym.st_value == 0
-                    || sym.st_name >= str.sh_size)
-                    continue;
-                if (grow(&e->syms, &cap, e->nsyms + 1, sizeof *e->syms) != 0)
-                    break;
-                e->syms[e->nsyms].lo = sym.st_value;
-                e->syms[e->nsyms].hi = sym.st_value + (sym.st_size ? sym.st_size : 1);
-                e->syms[e->nsyms].name = (const char *) d + str.sh_offset + sym.st_name;
-                e->nsyms++;
-            }
-        }
-    qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
-}
-#endif
-
-static const char * elf_lookup(const pt_elf * e, uint64_t file_off)
-{
-    int i;
-    for (i = 0; i < e->nload; i++)
-        if (file_off >= e->load[i].off && file_off - e->load[i].off < e->load[i].filesz)
-        {
-            uint64_t va = file_off - e->load[i].off + e->load[i].vaddr;
-            size_t lo = 0, hi = e->nsyms;
-            while (lo < hi)
-            {
-                size_t mid = lo + (hi - lo) / 2;
-                if (e->syms[mid].lo <= va)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            /* the last symbols at or below va: the first that covers it */
-            for (; lo > 0; lo--)
-                if (va < e->syms[lo - 1].hi)
-                    return e->syms[lo - 1].name;
-                else if (va - e->syms[lo - 1].lo > (UINT64_C(1) << 24))
-                    break;
-            return NULL;
-        }
-    return NULL;
-}
-
-static void parse_maps(pt_trace * t, const unsigned char * p, size_t n)
-{
-    pt_state * s = t->st;
-    size_t i = 0;
-    while (i < n && p[i] != '\0')
-    {
-        char line[4096 + 256];
-        size_t len = 0;
-        unsigned long long a, b, off, inode;
-        char perms[8];
-        int used = 0;
-        while (i < n && p[i] != '\n' && p[i] != '\0')
-        {
-            if (len + 1 < sizeof line)
-                line[len++] = (char) p[i];
-            i++;
-        }
-        if (i < n && p[i] == '\n')
-            i++;
-        line[len] = '\0';
-        if (sscanf(line, "%llx-%llx %7s %llx %*s %llu %n", &a, &b, perms, &off,
-                   &inode, &used) < 5 || used == 0 || line[used] != '/'
-            || strchr(perms, 'x') == NULL || b <= a)
-            continue;
-        if (grow(&s->maps, &s->mapcap, s->nmaps + 1, sizeof *s->maps) != 0)
-            return;
-        s->maps[s->nmaps].start = a;
-        s->maps[s->nmaps].end = b;
-        s->maps[s->nmaps].offset = off;
-        s->maps[s->nmaps].inode = inode;
-        s->maps[s->nmaps].path = strdup(line + used);
-        s->maps[s->nmaps].elf = -1;
-        if (s->maps[s->nmaps].path == NULL)
-            return;
-        if (t->process[0] == '\0')
-            snprintf(t->process, sizeof t->process, "%s", line + used);
-        s->nmaps++;
-    }
-}
-
-static const char * code_name(pt_trace * t, uint64_t addr)
-{
-    pt_state * s = t->st;
-    size_t i;
-#if defined(__linux__)
-    if (!s->o->resolve_symbols)
-        return NULL;
-    for (i = 0; i < s->nmaps; i++)
-    {
-        pt_mapping * m = &s->maps[i];
-        if (addr < m->start || addr >= m->end)
-            continue;
-        if (m->elf < 0)
-        {
-            size_t j;
-            for (j = 0; j < s->nelfs; j++)
-                if (strcmp(s->elfs[j].path, m->path) == 0)
-                    break;
-            if (j == s->nelfs)
-            {
-                if (grow(&s->elfs, &s->elfcap, s->nelfs + 1, sizeof *s->elfs) != 0)
-                    return NULL;
-                memset(&s->elfs[j], 0, sizeof s->elfs[j]);
-                s->elfs[j].path = m->path;
-                s->nelfs++;
-                elf_load(&s->elfs[j], t, m->inode);
-            }
-            m->elf = (long) j;
-        }
-        return elf_lookup(&s->elfs[m->elf], addr - m->start + m->offset);
-    }
-#else
-    (void) i; (void) addr; (void) s;
-#endif
-    return NULL;
-}
-
 /* ---- names ----------------------------------------------------------------- */
 
 static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
                               const char * fmt)
 {
-    void ** slot = map_find(&s->made, key * 4 + cls, 1);
+    void ** slot = pt_map_find(&s->made, key * 4 + cls, 1);
     if (slot == NULL)
         return "?";
     if (*slot == NULL)
@@ -372,35 +189,22 @@ static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
 /* The label string of key, or NULL if the file has none. */
 static const char * label_of(pt_state * s, uint64_t key)
 {
-    void ** v = map_find(&s->strings, key, 0);
+    void ** v = pt_map_find(&s->strings, key, 0);
     return v != NULL ? (const char *) *v : NULL;
 }
 
-static const char * zone_name(pt_trace * t, uint64_t key, unsigned cls)
+static const char * code_name(pt_trace * t, uint64_t key)
 {
     pt_state * s = t->st;
-    const char * name;
-    void ** slot;
-    if (cls < 2)
-    {
-        if (key == 0)
-            return "(null)";
-        name = label_of(s, key);
-        if (name == NULL)
-        {
-            warn(t, W_STRING, "no string for the label at 0x%llx (its chunk is "
-                 "lost); named by its address", (unsigned long long) key);
-            return made_name(s, key, cls, "label@0x%llx");
-        }
-        return name;
-    }
-    slot = map_find(&s->names, key, 0);
+    const char * name = NULL;
+    void ** slot = pt_map_find(&s->names, key, 0);
     if (slot != NULL)
         return (const char *) *slot;
-    name = code_name(t, key);
+    if (s->o->resolve_symbols && s->syms != NULL)
+        name = pt_symbols_name(s->syms, key);
     if (name == NULL)
-        name = made_name(s, key, cls, "0x%llx");
-    slot = map_find(&s->names, key, 1);
+        name = made_name(s, key, 2, "0x%llx");
+    slot = pt_map_find(&s->names, key, 1);
     if (slot != NULL)
     {
         *slot = (void *) name;
@@ -409,26 +213,35 @@ static const char * zone_name(pt_trace * t, uint64_t key, unsigned cls)
     return name;
 }
 
-/* ---- chunks ------------------------------------------------------------------ */
+static const char * zone_name(pt_trace * t, uint64_t key, unsigned cls)
+{
+    const char * name;
+    if (cls == 2)
+        return code_name(t, key);
+    if (key == 0)
+        return "(null)";
+    name = label_of(t->st, key);
+    if (name != NULL)
+        return name;
+    warn(t, W_STRING, "no string for the label at 0x%llx (its chunk is "
+         "lost); named by its address", (unsigned long long) key);
+    return made_name(t->st, key, cls, "label@0x%llx");
+}
+
+/* ---- zones ------------------------------------------------------------------ */
 
 static pt_tstate * thread_of(pt_trace * t, uint32_t tid, size_t * index)
 {
     pt_state * s = t->st;
-    void ** slot = map_find(&s->tids, tid, 1);
+    void ** slot = pt_map_find(&s->tids, tid, 1);
     size_t i;
     if (slot == NULL)
         return NULL;
     if (*slot == NULL)
     {
-        if (grow(&t->threads, &s->tcap, t->nthreads + 1, sizeof *t->threads) != 0)
+        if (prof_impl_grow(&t->threads, &s->tcap, t->nthreads + 1, sizeof *t->threads) != 0
+            || prof_impl_grow(&s->ts, &s->tscap, t->nthreads + 1, sizeof *s->ts) != 0)
             return NULL;
-        {
-            /* ts grows in step with threads */
-            void * q = realloc(s->ts, s->tcap * sizeof *s->ts);
-            if (q == NULL)
-                return NULL;
-            s->ts = (pt_tstate *) q;
-        }
         i = t->nthreads++;
         memset(&t->threads[i], 0, sizeof t->threads[i]);
         memset(&s->ts[i], 0, sizeof s->ts[i]);
@@ -441,117 +254,192 @@ static pt_tstate * thread_of(pt_trace * t, uint32_t tid, size_t * index)
     return &s->ts[i];
 }
 
-static int zone_push(pt_trace * t, size_t thread, char kind, unsigned cls,
-                     uint64_t key, int64_t begin, uint8_t flags, size_t depth)
+static const char kinds[3] = { PT_KIND_ZONE, PT_KIND_FUNC, PT_KIND_INSTRUMENT };
+
+static void zone_init(pt_trace * t, pt_zone * z, size_t thread, unsigned cls,
+                      uint64_t key, int64_t begin, size_t depth)
 {
-    pt_state * s = t->st;
-    size_t zc = s->zcap, kc = s->zkcap, cc = s->zccap;
-    pt_zone * z;
-    if (grow(&t->zones, &zc, t->nzones + 1, sizeof *t->zones) != 0
-        || grow(&s->zkey, &kc, t->nzones + 1, sizeof *s->zkey) != 0
-        || grow(&s->zclass, &cc, t->nzones + 1, 1) != 0)
-        return -1;
-    s->zcap = zc, s->zkcap = kc, s->zccap = cc;
-    z = &t->zones[t->nzones];
     z->thread = (uint32_t) thread;
-    z->kind = kind;
-    z->flags = flags;
+    z->kind = kinds[cls];
+    z->flags = 0;
     z->depth = (uint16_t) (depth > 65535 ? 65535 : depth);
-    z->name = NULL;
+    z->name = zone_name(t, key, cls);
     z->begin = z->end = begin;
     z->child = 0;
-    s->zkey[t->nzones] = key;
-    s->zclass[t->nzones] = (uint8_t) cls;
-    t->nzones++;
-    return 0;
+    z->seq = t->nzones++;
 }
 
-static int same_zone(pt_state * s, size_t z, unsigned cls, uint64_t key)
+static int zone_begin(pt_trace * t, pt_tstate * ts, size_t thread, unsigned cls,
+                      uint64_t key, int64_t now)
 {
-    const char * a, * b;
-    if (s->zclass[z] != cls)
-        return 0;
-    if (s->zkey[z] == key)
-        return 1;
-    if (cls == 2)
-        return 0;
-    /* the same text at two addresses (two translation units) */
-    a = label_of(s, s->zkey[z]);
-    b = label_of(s, key);
-    return a != NULL && b != NULL && strcmp(a, b) == 0;
+    pt_state * s = t->st;
+    pt_open * o;
+    if (prof_impl_grow(&ts->stack, &ts->cap, ts->depth + 1, sizeof *ts->stack) != 0)
+        return -1;
+    o = &ts->stack[ts->depth++];
+    o->key = key;
+    o->cls = (uint8_t) cls;
+    zone_init(t, &o->z, thread, cls, key, now, ts->depth - 1);
+    if (s->h.begin != NULL)
+        s->h.begin(s->h.ctx, t, &o->z);
+    return 0;
 }
 
 /* Close the innermost open zone of thread ts at time `end`. */
 static void zone_pop(pt_trace * t, pt_tstate * ts, int64_t end, uint8_t flag)
 {
-    pt_zone * z = &t->zones[ts->stack[--ts->depth]];
+    pt_state * s = t->st;
+    pt_zone * z = &ts->stack[--ts->depth].z;
     z->end = end < z->begin ? z->begin : end;
     z->flags |= flag;
     if (ts->depth > 0)
-        t->zones[ts->stack[ts->depth - 1]].child += z->end - z->begin;
+        ts->stack[ts->depth - 1].z.child += z->end - z->begin;
+    if (s->h.zone != NULL)
+        s->h.zone(s->h.ctx, t, z);
 }
 
-static void on_event(pt_trace * t, uint32_t tid, uint64_t word, uint64_t key)
+static int same_zone(pt_state * s, const pt_open * o, unsigned cls, uint64_t key)
+{
+    const char * a, * b;
+    if (o->cls != cls)
+        return 0;
+    if (o->key == key)
+        return 1;
+    if (cls == 2)
+        return 0;
+    /* the same text at two addresses (two translation units) */
+    a = label_of(s, o->key);
+    b = label_of(s, key);
+    return a != NULL && b != NULL && strcmp(a, b) == 0;
+}
+
+/* An end: closes the innermost open zone of that name (a few levels down;
+   the zones above it are flagged), or makes a zone with no begin. */
+static void zone_end(pt_trace * t, pt_tstate * ts, size_t ti, unsigned cls,
+                     uint64_t key, int64_t now)
 {
     pt_state * s = t->st;
-    unsigned type = (unsigned) (word & 7), cls = type / 2;
-    int64_t now = rel_ticks(s, word >> 3);
-    size_t ti, i, lim;
-    pt_tstate * ts;
-
-    if (type > 5)
-    {
-        warn(t, W_EVENT, "thread %u: event of unknown type %u ignored", tid, type);
-        return;
-    }
-    if ((ts = thread_of(t, tid, &ti)) == NULL)
-        return;
-    t->events++;
-    t->threads[ti].events++;
-    if (now < ts->last)
-    {
-        warn(t, W_ORDER, "thread %u: time goes back by %lld ticks", tid,
-             (long long) (ts->last - now));
-        now = ts->last; /* keep the zones well formed */
-    }
-    ts->last = now;
-    if (now > t->span)
-        t->span = now;
-    if (type % 2 == 0) /* a begin */
-    {
-        if (grow(&ts->stack, &ts->cap, ts->depth + 1, sizeof *ts->stack) != 0
-            || zone_push(t, ti, cls == 0 ? 'u' : 'f', cls, key, now, 0, ts->depth) != 0)
-            return;
-        ts->stack[ts->depth++] = t->nzones - 1;
-        return;
-    }
-    /* an end: the innermost open zone of that name (a few levels down) */
-    lim = ts->depth > 256 ? ts->depth - 256 : 0;
+    size_t i, lim = ts->depth > 256 ? ts->depth - 256 : 0;
+    pt_zone z;
     for (i = ts->depth; i > lim; i--)
-        if (same_zone(s, ts->stack[i - 1], cls, key))
+        if (same_zone(s, &ts->stack[i - 1], cls, key))
             break;
     if (i > lim)
     {
         while (ts->depth > i)
         {
-            size_t z = ts->stack[ts->depth - 1];
             warn(t, W_MATCH, "thread %u: '%s' has no end; closed at the end of "
-                 "'%s' (marked *)", tid, zone_name(t, s->zkey[z], s->zclass[z]),
-                 zone_name(t, key, cls));
+                 "'%s' (marked *)", t->threads[ti].tid,
+                 ts->stack[ts->depth - 1].z.name, zone_name(t, key, cls));
             zone_pop(t, ts, now, PT_NO_END);
         }
         zone_pop(t, ts, now, 0);
         return;
     }
     warn(t, W_MATCH, "thread %u: end of '%s' without a begin%s%s%s (marked *)",
-         tid, zone_name(t, key, cls), ts->depth ? " (innermost open: '" : "",
-         ts->depth ? zone_name(t, s->zkey[ts->stack[ts->depth - 1]],
-                               s->zclass[ts->stack[ts->depth - 1]]) : "",
-         ts->depth ? "')" : "");
-    zone_push(t, ti, cls == 0 ? 'u' : 'f', cls, key, now, PT_NO_BEGIN, ts->depth);
+         t->threads[ti].tid, zone_name(t, key, cls),
+         ts->depth ? " (innermost open: '" : "",
+         ts->depth ? ts->stack[ts->depth - 1].z.name : "", ts->depth ? "')" : "");
+    zone_init(t, &z, ti, cls, key, now, ts->depth);
+    z.flags = PT_NO_BEGIN;
+    if (s->h.zone != NULL)
+        s->h.zone(s->h.ctx, t, &z);
 }
 
-static void on_strings(pt_trace * t, const unsigned char * p, size_t n, size_t at)
+/* One event of thread ti (state ts) at ticks61 (modulo 2^61). */
+static void on_event(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t ticks61,
+                     unsigned type, uint64_t key)
+{
+    int64_t now = rel_ticks(t->st, ticks61);
+    if (type > 5)
+    {
+        warn(t, W_EVENT, "thread %u: event of unknown type %u ignored",
+             t->threads[ti].tid, type);
+        return;
+    }
+    t->events++;
+    t->threads[ti].events++;
+    if (now < ts->last)
+    {
+        warn(t, W_ORDER, "thread %u: time goes back by %lld ticks",
+             t->threads[ti].tid, (long long) (ts->last - now));
+        now = ts->last; /* keep the zones well formed */
+    }
+    ts->last = now;
+    if (now > t->span)
+        t->span = now;
+    if (type % 2 == 0)
+        (void) zone_begin(t, ts, ti, type / 2, key, now);
+    else
+        zone_end(t, ts, ti, type / 2, key, now);
+}
+
+/* ---- chunks ------------------------------------------------------------------ */
+
+/* Version 1 events: 16 bytes each. */
+static void on_events1(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
+{
+    size_t i, ti;
+    pt_tstate * ts = thread_of(t, tid, &ti);
+    for (i = 0; ts != NULL && i + 16 <= n; i += 16)
+    {
+        uint64_t w = rd64(p + i);
+        on_event(t, ts, ti, w >> 3, (unsigned) (w & 7), rd64(p + i + 8));
+    }
+}
+
+/* Version 2 events: 8-byte words after the chunk's base (see
+   trace_format.h), decoded with the thread's ids. */
+static void on_events2(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
+{
+    size_t i, ti;
+    pt_tstate * ts = thread_of(t, tid, &ti);
+    if (ts == NULL)
+        return;
+    for (i = 0; i + 8 <= n; i += 8)
+    {
+        uint64_t w = rd64(p + i), id = (w >> 3) & ((UINT64_C(1) << PROF_TF_ID_BITS) - 1);
+        unsigned type = (unsigned) (w & 7);
+        if (type == PROF_TF_EV_SYNC)
+        {
+            ts->prev61 = (w >> 3) & PROF_TF_TICK_MASK;
+            continue;
+        }
+        ts->prev61 = (ts->prev61 + (w >> 24)) & PROF_TF_TICK_MASK;
+        if (id >= ts->nids && type <= 5)
+        {
+            warn(t, W_STRING, "thread %u: label number %llu is not defined (its "
+                 "chunk is lost): event ignored", tid, (unsigned long long) id);
+            continue;
+        }
+        on_event(t, ts, ti, ts->prev61, type, type <= 5 ? ts->ids[id] : 0);
+    }
+}
+
+static void on_labels(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
+{
+    size_t ti, i;
+    pt_tstate * ts = thread_of(t, tid, &ti);
+    uint32_t first, count;
+    if (ts == NULL || n < 8)
+        return;
+    first = rd32(p);
+    count = rd32(p + 4);
+    if (first > ts->nids || count > (n - 8) / 8
+        || first + (uint64_t) count > (UINT64_C(1) << PROF_TF_ID_BITS))
+    {
+        warn(t, W_CORRUPT, "thread %u: bad label numbers %u..%u (%u defined): "
+             "ignored", tid, first, first + count, (unsigned) ts->nids);
+        return;
+    }
+    if (prof_impl_grow(&ts->ids, &ts->idcap, first + (size_t) count, 8) != 0)
+        return;
+    for (i = 0; i < count; i++)
+        ts->ids[first + i] = rd64(p + 8 + 8 * i);
+    ts->nids = first + (size_t) count;
+}
+
+static void on_strings(pt_trace * t, const unsigned char * p, size_t n, uint64_t at)
 {
     pt_state * s = t->st;
     size_t i = 0;
@@ -564,11 +452,11 @@ static void on_strings(pt_trace * t, const unsigned char * p, size_t n, size_t a
         char * str;
         if (len > PROF_TF_MAX_STRING || need > n - i)
         {
-            warn(t, W_CORRUPT, "bad string entry at offset %zu: rest of the "
-                 "chunk ignored", at + i);
+            warn(t, W_CORRUPT, "bad string entry at offset %llu: rest of the "
+                 "chunk ignored", (unsigned long long) (at + i));
             return;
         }
-        slot = map_find(&s->strings, key, 1);
+        slot = pt_map_find(&s->strings, key, 1);
         if (slot != NULL && *slot == NULL && (str = (char *) malloc(len + 1)) != NULL)
         {
             memcpy(str, p + i + 16, len);
@@ -580,116 +468,266 @@ static void on_strings(pt_trace * t, const unsigned char * p, size_t n, size_t a
     }
 }
 
-static int valid_chunk(const prof_tf_chunk * c)
+static void on_thread_name(pt_trace * t, uint32_t tid, const unsigned char * p,
+                           size_t n)
 {
-    return c->magic == PROF_TF_CHUNK_MAGIC && c->type >= PROF_TF_EVENTS
-           && c->type <= PROF_TF_END && c->size % 8 == 0
-           && c->size <= PROF_TF_MAX_CHUNK;
+    size_t ti, len;
+    if (thread_of(t, tid, &ti) == NULL)
+        return;
+    len = n < sizeof t->threads[ti].name - 1 ? n : sizeof t->threads[ti].name - 1;
+    memcpy(t->threads[ti].name, p, len);
+    t->threads[ti].name[len] = '\0';
 }
 
-/* Offset of the next plausible chunk header after pos, or n. */
-static size_t resync(const unsigned char * d, size_t n, size_t pos)
+static void on_lost(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
 {
-    for (pos += 8; pos + sizeof(prof_tf_chunk) <= n; pos += 8)
-    {
-        prof_tf_chunk c;
-        memcpy(&c, d + pos, sizeof c);
-        if (valid_chunk(&c) && c.size <= n - pos - sizeof c)
-            return pos;
-    }
-    return n;
+    size_t ti;
+    uint64_t k;
+    if (n < 8 || thread_of(t, tid, &ti) == NULL)
+        return;
+    k = rd64(p);
+    t->threads[ti].lost += k;
+    t->lost += k;
+    warn(t, W_TRUNC, "thread %u: the recorder could not write %llu events (see "
+         "its profiler: message)", tid, (unsigned long long) k);
 }
 
+static void on_end(pt_trace * t, const unsigned char * p, size_t n)
+{
+    int64_t end;
+    uint64_t lost;
+    if (n < 24)
+        return;
+    end = rel_ticks(t->st, rd64(p) & PROF_TF_TICK_MASK);
+    lost = rd64(p + 8);
+    t->has_end = 1;
+    t->end_signal = (int) (rd64(p + 16) & 0xff); /* a later end overrides */
+    if (end > t->span)
+        t->span = end;
+    if (lost > t->lost)
+        t->lost = lost;
+}
+
+/* A whole chunk other than events. */
 static void on_chunk(pt_trace * t, const prof_tf_chunk * c,
-                     const unsigned char * p, size_t at)
+                     const unsigned char * p, uint64_t at)
 {
-    size_t i, ti;
     switch (c->type)
     {
-    case PROF_TF_EVENTS:
-        if (c->size % 16 != 0)
-            warn(t, W_CORRUPT, "events chunk at offset %zu has %u bytes, not a "
-                 "multiple of 16: the last 8 ignored", at, c->size);
-        for (i = 0; i + 16 <= c->size; i += 16)
-            on_event(t, c->tid, rd64(p + i), rd64(p + i + 8));
-        break;
     case PROF_TF_STRINGS:
         on_strings(t, p, c->size, at + sizeof *c);
         break;
     case PROF_TF_THREAD:
-        if (thread_of(t, c->tid, &ti) != NULL)
-        {
-            size_t len = c->size < sizeof t->threads[ti].name - 1
-                         ? c->size : sizeof t->threads[ti].name - 1;
-            memcpy(t->threads[ti].name, p, len);
-            t->threads[ti].name[len] = '\0';
-        }
+        on_thread_name(t, c->tid, p, c->size);
         break;
     case PROF_TF_MAPS:
-        parse_maps(t, p, c->size);
+        if (t->st->syms != NULL)
+            pt_symbols_maps(t->st->syms, p, c->size, t->process, sizeof t->process);
         break;
     case PROF_TF_LOST:
-        if (c->size >= 8 && thread_of(t, c->tid, &ti) != NULL)
-        {
-            uint64_t n = rd64(p);
-            t->threads[ti].lost += n;
-            t->lost += n;
-            warn(t, W_TRUNC, "thread %u: the recorder could not write %llu "
-                 "events (see its profiler: message)", c->tid, (unsigned long long) n);
-        }
+        on_lost(t, c->tid, p, c->size);
         break;
     case PROF_TF_END:
-        if (c->size >= 24)
-        {
-            int64_t end = rel_ticks(t->st, rd64(p) & PROF_TF_TICK_MASK);
-            uint64_t lost = rd64(p + 8);
-            t->has_end = 1;
-            t->end_signal = (int) (rd64(p + 16) & 0xff);
-            if (end > t->span)
-                t->span = end;
-            if (lost > t->lost)
-                t->lost = lost;
-        }
+        on_end(t, p, c->size);
+        break;
+    case PROF_TF_LABELS:
+        on_labels(t, c->tid, p, c->size);
         break;
     default:
         break;
     }
 }
 
-/* ---- pt_read ----------------------------------------------------------------- */
-
-int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
+static int valid_chunk(const prof_tf_chunk * c)
 {
-    static const pt_options defaults = { NULL, 0, 0 };
-    prof_tf_header h;
-    pt_state * s;
-    size_t pos, i;
+    return c->magic == PROF_TF_CHUNK_MAGIC && c->type >= PROF_TF_EVENTS
+           && c->type <= PROF_TF_LABELS && c->size % 8 == 0
+           && c->size <= PROF_TF_MAX_CHUNK;
+}
 
-    memset(t, 0, sizeof *t);
-    s = t->st = (pt_state *) calloc(1, sizeof *s);
-    if (s == NULL)
-        return -1;
-    s->o = o != NULL ? o : &defaults;
-    if (d == NULL || n < sizeof h)
+/* ---- the chunk loop ------------------------------------------------------------ */
+
+/* 1 if the chunk header c at the read position runs past the input's end. */
+static int past_end(const pt_src * s, const prof_tf_chunk * c)
+{
+    return s->total != UINT64_MAX
+           && c->size > s->total - src_offset(s) - sizeof *c;
+}
+
+/* From the chunk header at the read position (unreadable, or running past
+   the end), look for the next plausible one, 8 bytes on. Returns 1 and
+   stops there, or 0 at the end of the input. */
+static int resync(pt_src * s)
+{
+    s->pos += 8;
+    for (;;)
+    {
+        prof_tf_chunk c;
+        if (src_need(s, sizeof c) < sizeof c)
+            return 0;
+        memcpy(&c, s->p + s->pos, sizeof c);
+        if (valid_chunk(&c) && !past_end(s, &c))
+            return 1;
+        s->pos += 8;
+    }
+}
+
+/* An events chunk's payload (read position at its start): in window-sized
+   pieces; a payload cut by the end of the input keeps its whole events,
+   said so. */
+static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
+{
+    size_t esize = c->type == PROF_TF_EVENTS ? 16 : 8, base = 0;
+    uint64_t left = c->size, kept = 0;
+    size_t ti;
+    int cut = 0;
+    pt_tstate * ts = thread_of(t, c->tid, &ti);
+    if (c->type == PROF_TF_EVENTS2 && left >= 8)
+    {
+        if (src_need(s, 8) < 8)
+            cut = 1;
+        else
+        {
+            if (ts != NULL)
+                ts->prev61 = rd64(s->p + s->pos) & PROF_TF_TICK_MASK;
+            s->pos += 8;
+            left -= 8;
+            base = 8;
+        }
+    }
+    while (!cut && left >= esize)
+    {
+        size_t n = src_need(s, left < WINDOW ? (size_t) left : WINDOW);
+        n = ((uint64_t) n > left ? (size_t) left : n) / esize * esize;
+        if (n == 0)
+        {
+            cut = 1;
+            break;
+        }
+        if (esize == 16)
+            on_events1(t, c->tid, s->p + s->pos, n);
+        else
+            on_events2(t, c->tid, s->p + s->pos, n);
+        s->pos += n;
+        left -= n;
+        kept += n / esize;
+    }
+    if (cut)
+        warn(t, W_TRUNC, "the file is cut: last record has %llu of %u bytes; "
+             "its %llu whole events kept", (unsigned long long) (base + kept
+             * esize + src_need(s, 1)), c->size, (unsigned long long) kept);
+    else if (left > 0)
+        warn(t, W_CORRUPT, "events chunk of %u bytes is not a whole number of "
+             "%zu-byte events: the last %llu bytes ignored", c->size, esize,
+             (unsigned long long) left);
+    src_skip(s, left);
+}
+
+/* The chunk whose header c is at the read position. 0 to go on, -1 at the
+   end of the input. */
+static int read_chunk(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
+{
+    uint64_t at = src_offset(s);
+    if (past_end(s, c))
+    {
+        if (resync(s))
+        {
+            warn(t, W_CORRUPT, "record at offset %llu runs past the end of the "
+                 "file: %llu bytes skipped", (unsigned long long) at,
+                 (unsigned long long) (src_offset(s) - at));
+            return 0;
+        }
+        if (src_seek(s, at) != 0)
+            return -1;
+        /* the file is cut inside its last record: keep what is whole */
+        if (c->type != PROF_TF_EVENTS && c->type != PROF_TF_EVENTS2)
+        {
+            warn(t, W_TRUNC, "the file is cut: last record (type %u) has %llu "
+                 "of %u bytes: ignored", c->type, (unsigned long long)
+                 (s->total - at - sizeof *c), c->size);
+            return -1;
+        }
+    }
+    s->pos += sizeof *c;
+    if (c->type == PROF_TF_EVENTS || c->type == PROF_TF_EVENTS2)
+        read_events(t, s, c);
+    else if (c->size > MAX_SMALL_CHUNK || src_need(s, c->size) < c->size)
+    {
+        warn(t, W_TRUNC, "the file is cut: last record (type %u) has %zu of %u "
+             "bytes: ignored", c->type, src_need(s, c->size), c->size);
+        src_skip(s, c->size);
+    }
+    else
+    {
+        on_chunk(t, c, s->p + s->pos, at);
+        s->pos += c->size;
+    }
+    return 0;
+}
+
+static void read_chunks(pt_trace * t, pt_src * s)
+{
+    for (;;)
+    {
+        prof_tf_chunk c;
+        size_t have = src_need(s, sizeof c);
+        uint64_t at = src_offset(s);
+        if (have < sizeof c)
+        {
+            if (have > 0)
+                warn(t, W_TRUNC, "the file is cut: %zu bytes after the last "
+                     "record ignored", have);
+            break;
+        }
+        memcpy(&c, s->p + s->pos, sizeof c);
+        if (valid_chunk(&c))
+        {
+            if (read_chunk(t, s, &c) != 0)
+                break;
+            continue;
+        }
+        if (!resync(s))
+            src_skip(s, src_need(s, 1)); /* to the end */
+        warn(t, W_CORRUPT, "unreadable record at offset %llu: %llu bytes "
+             "skipped", (unsigned long long) at,
+             (unsigned long long) (src_offset(s) - at));
+        if (src_need(s, 1) == 0)
+            break;
+    }
+    t->bytes = src_offset(s);
+}
+
+/* ---- reading ------------------------------------------------------------------- */
+
+/* The file header: 0, or -1 (after a warning) if this is not a trace file
+   that can be read. */
+static int read_header(pt_trace * t, pt_src * s)
+{
+    prof_tf_header h;
+    size_t have = src_need(s, sizeof h);
+    if (have < sizeof h)
     {
         warn(t, W_CORRUPT, "not a trace file: %zu bytes, shorter than the "
-             "header", n);
+             "header", have);
         return -1;
     }
-    memcpy(&h, d, sizeof h);
+    memcpy(&h, s->p + s->pos, sizeof h);
     if (memcmp(h.magic, PROF_TF_MAGIC, 8) != 0)
     {
         warn(t, W_CORRUPT, "not a trace file (no %.8s header)", PROF_TF_MAGIC);
         return -1;
     }
-    if (h.bom != PROF_TF_BOM || h.version != PROF_TF_VERSION
-        || h.header_size < sizeof h || h.header_size > n || h.header_size % 8 != 0)
+    if (h.bom != PROF_TF_BOM || h.version < 1 || h.version > PROF_TF_VERSION
+        || h.header_size < sizeof h || h.header_size % 8 != 0
+        || src_need(s, h.header_size) < h.header_size)
     {
         warn(t, W_CORRUPT, "trace file of another byte order or version "
-             "(bom %08x, version %u, header %u bytes): not read",
-             h.bom, h.version, h.header_size);
+             "(bom %08x, version %u, header %u bytes; this prof-trace reads "
+             "versions 1 to %u): not read", h.bom, h.version, h.header_size,
+             PROF_TF_VERSION);
         return -1;
     }
+    t->version = h.version;
     t->tick_rate = h.tick_rate;
     if (!(h.tick_rate >= 1e3 && h.tick_rate <= 1e12))
     {
@@ -699,87 +737,130 @@ int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * 
     }
     t->pid = h.pid;
     t->start_unix_ns = h.start_unix_ns;
-    s->start61 = h.start_ticks & PROF_TF_TICK_MASK;
+    t->st->start61 = h.start_ticks & PROF_TF_TICK_MASK;
+    s->pos += h.header_size;
+    return 0;
+}
 
-    for (pos = h.header_size; pos + sizeof(prof_tf_chunk) <= n; )
-    {
-        prof_tf_chunk c;
-        size_t next;
-        memcpy(&c, d + pos, sizeof c);
-        if (!valid_chunk(&c))
-        {
-            next = resync(d, n, pos);
-            warn(t, W_CORRUPT, "unreadable record at offset %zu: %zu bytes "
-                 "skipped", pos, next - pos);
-            pos = next;
-            continue;
-        }
-        if (c.size > n - pos - sizeof c)
-        {
-            next = resync(d, n, pos);
-            if (next < n)
-            {
-                warn(t, W_CORRUPT, "record at offset %zu runs past the end of "
-                     "the file: %zu bytes skipped", pos, next - pos);
-                pos = next;
-                continue;
-            }
-            /* the file is cut inside its last record: keep what is whole */
-            if (c.type == PROF_TF_EVENTS)
-            {
-                size_t have = (n - pos - sizeof c) / 16 * 16;
-                warn(t, W_TRUNC, "the file is cut: last record has %zu of %u "
-                     "bytes; its %zu whole events kept", n - pos - sizeof c,
-                     c.size, have / 16);
-                c.size = (uint32_t) have;
-                on_chunk(t, &c, d + pos + sizeof c, pos);
-            }
-            else
-                warn(t, W_TRUNC, "the file is cut: last record (type %u) has "
-                     "%zu of %u bytes: ignored", c.type, n - pos - sizeof c, c.size);
-            pos = n;
-            break;
-        }
-        on_chunk(t, &c, d + pos + sizeof c, pos);
-        pos += sizeof c + c.size;
-    }
-    if (pos < n)
-        warn(t, W_TRUNC, "the file is cut: %zu bytes after the last record "
-             "ignored", n - pos);
+/* After the last chunk: how the trace ended, the zones still open. */
+static void finish_trace(pt_trace * t)
+{
+    pt_state * s = t->st;
+    size_t i;
     if (!t->has_end)
         warn(t, W_TRUNC, "no end record: the program did not finish normally "
-             "(killed?) or the file is cut; what was written is shown");
+             "(killed, or exec without this library's exec wrappers) or the "
+             "file is cut; what was written is shown");
     else if (t->end_signal != 0)
         warn(t, W_TRUNC, "the program was ended by signal %d; events recorded "
              "until then are shown", t->end_signal);
-
-    /* zones still open: begun, never ended */
     for (i = 0; i < t->nthreads; i++)
     {
         pt_tstate * ts = &s->ts[i];
         while (ts->depth > 0)
         {
-            size_t z = ts->stack[ts->depth - 1];
             warn(t, W_MATCH, "thread %u: '%s' still open at the end of the "
                  "trace (marked *)", t->threads[i].tid,
-                 zone_name(t, s->zkey[z], s->zclass[z]));
+                 ts->stack[ts->depth - 1].z.name);
             zone_pop(t, ts, t->span, PT_NO_END);
         }
     }
-    for (i = 0; i < t->nzones; i++)
-        t->zones[i].name = zone_name(t, s->zkey[i], s->zclass[i]);
+}
+
+/* "... and N more" for each kind of warning past the limit, and the loss. */
+static void warning_totals(const pt_trace * t)
+{
+    const pt_state * s = t->st;
+    unsigned max = s->o->max_warnings_per_kind ? s->o->max_warnings_per_kind : 10;
+    size_t i;
+    if (s->o->warn == NULL)
+        return;
     for (i = 0; i < W_KINDS; i++)
-    {
-        unsigned max = s->o->max_warnings_per_kind ? s->o->max_warnings_per_kind : 10;
-        if (s->wcount[i] > max && s->o->warn != NULL)
+        if (s->wcount[i] > max)
             fprintf(s->o->warn, "prof-trace: ... and %lu more warnings like "
                     "these\n", s->wcount[i] - max);
-    }
-    if (t->lost > 0 && s->o->warn != NULL)
+    if (t->lost > 0)
         fprintf(s->o->warn, "prof-trace: %llu events were lost by the "
                 "recorder: zones around them may be marked unmatched\n",
                 (unsigned long long) t->lost);
+}
+
+/* Set up t to read with o and h. -1 if out of memory. */
+static int start_trace(pt_trace * t, const pt_options * o, const pt_handler * h)
+{
+    static const pt_options defaults = { NULL, 0, 0, NULL };
+    memset(t, 0, sizeof *t);
+    t->st = (pt_state *) calloc(1, sizeof *t->st);
+    if (t->st == NULL)
+        return -1;
+    t->st->o = o != NULL ? o : &defaults;
+    if (h != NULL)
+        t->st->h = *h;
+    t->st->syms = pt_symbols_new(t->st->o->binaries, symbols_warn, t);
     return 0;
+}
+
+static int read_all(pt_trace * t)
+{
+    if (read_header(t, &t->st->src) != 0)
+        return -1;
+    read_chunks(t, &t->st->src);
+    finish_trace(t);
+    warning_totals(t);
+    return 0;
+}
+
+int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
+              pt_trace * t)
+{
+    pt_src * s;
+    struct stat sb;
+    if (start_trace(t, o, h) != 0)
+        return -1;
+    s = &t->st->src;
+    s->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (s->f == NULL)
+        return -2;
+    s->total = fstat(fileno(s->f), &sb) == 0 && S_ISREG(sb.st_mode)
+               ? (uint64_t) sb.st_size : UINT64_MAX;
+    if (prof_impl_grow(&s->buf, &s->cap, WINDOW, 1) != 0)
+        return -1;
+    s->p = s->buf;
+    if (read_all(t) != 0)
+        return -1;
+    if (ferror(s->f))
+    {
+        warn(t, W_TRUNC, "reading %s failed after %llu bytes: %s", path,
+             (unsigned long long) t->bytes, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* pt_read's handler: every zone into t->zones, at its seq. */
+static void collect(void * ctx, const pt_trace * ct, const pt_zone * z)
+{
+    pt_trace * t = (pt_trace *) ctx;
+    (void) ct;
+    if (prof_impl_grow(&t->zones, &t->st->zcap, (size_t) z->seq + 1, sizeof *z) == 0)
+        t->zones[z->seq] = *z;
+}
+
+int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
+{
+    pt_handler h;
+    pt_src * s;
+    h.ctx = t;
+    h.begin = collect;
+    h.zone = collect;
+    if (start_trace(t, o, &h) != 0)
+        return -1;
+    s = &t->st->src;
+    s->p = d != NULL ? d : (const unsigned char *) "";
+    s->len = d != NULL ? n : 0;
+    s->total = s->len;
+    s->eof = 1;
+    return read_all(t);
 }
 
 void pt_free(pt_trace * t)
@@ -789,23 +870,19 @@ void pt_free(pt_trace * t)
     if (s != NULL)
     {
         for (i = 0; i < t->nthreads; i++)
-            free(s->ts[i].stack);
-        free(s->ts);
-        map_free(&s->strings, 1);
-        map_free(&s->names, 0);
-        map_free(&s->made, 1);
-        map_free(&s->tids, 0);
-        free(s->zkey);
-        free(s->zclass);
-        for (i = 0; i < s->nmaps; i++)
-            free(s->maps[i].path);
-        free(s->maps);
-        for (i = 0; i < s->nelfs; i++)
         {
-            free(s->elfs[i].data);
-            free(s->elfs[i].syms);
+            free(s->ts[i].stack);
+            free(s->ts[i].ids);
         }
-        free(s->elfs);
+        free(s->ts);
+        pt_map_free(&s->strings, 1);
+        pt_map_free(&s->names, 0);
+        pt_map_free(&s->made, 1);
+        pt_map_free(&s->tids, 0);
+        pt_symbols_free(s->syms);
+        if (s->src.f != NULL && s->src.f != stdin)
+            fclose(s->src.f);
+        free(s->src.buf);
         free(s);
     }
     free(t->zones);
@@ -823,7 +900,7 @@ unsigned char * pt_slurp(const char * path, size_t * n)
     for (;;)
     {
         size_t k;
-        if (grow(&d, &cap, len + 65536, 1) != 0)
+        if (prof_impl_grow(&d, &cap, len + 65536, 1) != 0)
         {
             free(d);
             d = NULL;
@@ -846,235 +923,4 @@ unsigned char * pt_slurp(const char * path, size_t * n)
         fclose(f);
     *n = len;
     return d;
-}
-
-/* ---- reports ------------------------------------------------------------------ */
-
-typedef struct
-{
-    char kind;
-    const char * name;
-    uint64_t calls, unmatched;
-    int64_t total, min, max, self;
-} pt_row;
-
-static int cmp_zone_name(const void * a, const void * b)
-{
-    const pt_zone * x = *(const pt_zone * const *) a, * y = *(const pt_zone * const *) b;
-    int c = strcmp(x->name, y->name);
-    return c != 0 ? c : (x->kind > y->kind) - (x->kind < y->kind);
-}
-
-static int cmp_row(const void * a, const void * b)
-{
-    const pt_row * x = (const pt_row *) a, * y = (const pt_row *) b;
-    if (x->total != y->total)
-        return x->total < y->total ? 1 : -1;
-    return strcmp(x->name, y->name);
-}
-
-static void put_text(FILE * out, const char * s)
-{
-    for (; *s; s++)
-        fputc((unsigned char) *s < 32 || *s == 127 ? '?' : *s, out);
-}
-
-static void put_csv(FILE * out, const char * s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL)
-    {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++)
-    {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
-/* A JSON string: escapes, and U+FFFD for bytes that are not UTF-8. */
-static void put_json(FILE * out, const char * str)
-{
-    const unsigned char * s = (const unsigned char *) str;
-    fputc('"', out);
-    while (*s)
-    {
-        unsigned c = *s;
-        int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
-                : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-        int k, ok = len > 0;
-        for (k = 1; k < len && ok; k++)
-            ok = (s[k] & 0xc0) == 0x80;
-        if (ok && len == 3)
-            ok = !(c == 0xe0 && s[1] < 0xa0) && !(c == 0xed && s[1] >= 0xa0);
-        if (ok && len == 4)
-            ok = !(c == 0xf0 && s[1] < 0x90) && !(c == 0xf4 && s[1] >= 0x90);
-        if (!ok)
-        {
-            fputs("\\ufffd", out);
-            s++;
-        }
-        else if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c), s++;
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c), s++;
-        else
-        {
-            fwrite(s, 1, (size_t) len, out);
-            s += len;
-        }
-    }
-    fputc('"', out);
-}
-
-void pt_write_summary(const pt_trace * t, FILE * out, int csv)
-{
-    const pt_zone ** z = NULL;
-    pt_row * rows = NULL;
-    size_t nrows = 0, i;
-    double ns = 1e9 / t->tick_rate;
-
-    if (t->nzones > 0)
-    {
-        z = (const pt_zone **) malloc(t->nzones * sizeof *z);
-        rows = (pt_row *) calloc(t->nzones, sizeof *rows);
-        if (z == NULL || rows == NULL)
-        {
-            free(z);
-            free(rows);
-            fprintf(stderr, "prof-trace: out of memory\n");
-            return;
-        }
-        for (i = 0; i < t->nzones; i++)
-            z[i] = &t->zones[i];
-        qsort(z, t->nzones, sizeof *z, cmp_zone_name);
-        for (i = 0; i < t->nzones; i++)
-        {
-            pt_row * r;
-            int64_t d = z[i]->end - z[i]->begin;
-            if (i == 0 || cmp_zone_name(&z[i - 1], &z[i]) != 0)
-            {
-                r = &rows[nrows++];
-                r->kind = z[i]->kind;
-                r->name = z[i]->name;
-                r->min = INT64_MAX;
-            }
-            r = &rows[nrows - 1];
-            if (z[i]->flags)
-            {
-                r->unmatched++;
-                continue;
-            }
-            r->calls++;
-            r->total += d;
-            r->self += d - z[i]->child;
-            if (d < r->min)
-                r->min = d;
-            if (d > r->max)
-                r->max = d;
-        }
-        qsort(rows, nrows, sizeof *rows, cmp_row);
-    }
-    if (csv)
-        fprintf(out, "kind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,unmatched\n");
-    else
-    {
-        fprintf(out, "%zu zones in %zu threads, %llu events, %.6g s traced "
-                "(%.6g ticks/s)%s\n", t->nzones, t->nthreads,
-                (unsigned long long) t->events, (double) t->span / t->tick_rate,
-                t->tick_rate, t->lost ? ", EVENTS LOST" : "");
-        fprintf(out, "%-4s %10s %14s %12s %12s %12s %14s %9s  %s\n", "kind",
-                "calls", "total_ns", "avg_ns", "min_ns", "max_ns", "self_ns",
-                "unmatched", "name (* = has unmatched begin/end)");
-    }
-    for (i = 0; i < nrows; i++)
-    {
-        const pt_row * r = &rows[i];
-        double avg = r->calls ? (double) r->total * ns / (double) r->calls : 0;
-        double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
-        if (csv)
-        {
-            fprintf(out, "%c,", r->kind);
-            put_csv(out, r->name);
-            fprintf(out, "%s,%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
-                    r->unmatched ? "*" : "", (unsigned long long) r->calls,
-                    (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
-                    (unsigned long long) r->unmatched);
-        }
-        else
-        {
-            fprintf(out, "%-4c %10llu %14.0f %12.1f %12.0f %12.0f %14.0f %9llu  ",
-                    r->kind, (unsigned long long) r->calls, (double) r->total * ns,
-                    avg, mn, mx, (double) r->self * ns,
-                    (unsigned long long) r->unmatched);
-            put_text(out, r->name);
-            fputs(r->unmatched ? " *\n" : "\n", out);
-        }
-    }
-    free(z);
-    free(rows);
-}
-
-static int cmp_zone_time(const void * a, const void * b)
-{
-    const pt_zone * x = *(const pt_zone * const *) a, * y = *(const pt_zone * const *) b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    if (x->begin != y->begin)
-        return x->begin < y->begin ? -1 : 1;
-    if (x->end != y->end)
-        return x->end > y->end ? -1 : 1; /* outer first */
-    return (x->depth > y->depth) - (x->depth < y->depth);
-}
-
-void pt_write_json(const pt_trace * t, FILE * out)
-{
-    const pt_zone ** z = NULL;
-    double us = 1e6 / t->tick_rate;
-    size_t i;
-
-    fputs("[\n", out);
-    fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
-            "\"args\":{\"name\":", t->pid);
-    put_json(out, t->process[0] ? t->process : "traced program");
-    fputs("}}", out);
-    for (i = 0; i < t->nthreads; i++)
-    {
-        char def[32];
-        snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
-        fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
-        put_json(out, t->threads[i].name[0] ? t->threads[i].name : def);
-        fputs("}}", out);
-    }
-    if (t->nzones > 0 && (z = (const pt_zone **) malloc(t->nzones * sizeof *z)) != NULL)
-    {
-        for (i = 0; i < t->nzones; i++)
-            z[i] = &t->zones[i];
-        qsort(z, t->nzones, sizeof *z, cmp_zone_time);
-        for (i = 0; i < t->nzones; i++)
-        {
-            const pt_zone * x = z[i];
-            fputs(",\n{\"name\":", out);
-            put_json(out, x->name);
-            fprintf(out, ",\"cat\":\"%s\",", x->kind == 'u' ? "zone" : "function");
-            if (x->flags & PT_NO_BEGIN)
-                fprintf(out, "\"ph\":\"i\",\"s\":\"t\",\"ts\":%.3f,", (double) x->begin * us);
-            else
-                fprintf(out, "\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,",
-                        (double) x->begin * us, (double) (x->end - x->begin) * us);
-            fprintf(out, "\"pid\":%u,\"tid\":%u", t->pid, t->threads[x->thread].tid);
-            if (x->flags & PT_NO_BEGIN)
-                fputs(",\"args\":{\"unmatched\":\"end without begin\"}", out);
-            else if (x->flags & PT_NO_END)
-                fputs(",\"args\":{\"unmatched\":\"begin without end\"}", out);
-            fputc('}', out);
-        }
-    }
-    free(z);
-    fputs("\n]\n", out);
 }

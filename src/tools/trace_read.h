@@ -1,7 +1,14 @@
 /*
     Reading a raw trace file (src/trace_format.h) into zones, and writing the
-    reports: the per-zone summary (text, CSV) and Chrome Trace Event JSON.
-    Used by prof-trace, the tests and the fuzz target; not installed.
+    reports: the per-zone summary (text, CSV), Chrome Trace Event JSON (X or
+    B/E events), raw event lines and Perfetto's protobuf trace. Used by
+    prof-trace, the tests and the fuzz targets; not installed.
+
+    The reader streams: it reads a file (or stdin) a window at a time and
+    hands each zone to a handler when it begins and when it ends, so that
+    its memory is bounded by the nesting depth and the number of labels and
+    threads, not by the file's size. pt_read collects every zone instead
+    (for the tests and small files).
 
     The reader never trusts the file: every size is checked, a chunk it
     cannot read is skipped with a warning and the next one is found by its
@@ -27,15 +34,24 @@ enum
     PT_NO_BEGIN = 2  /* an end with no matching begin: a zone of length 0 */
 };
 
+/* Marker kinds, the summary's kind column: separate rows for a name. */
+enum
+{
+    PT_KIND_ZONE = 'u',        /* PROF_ZONE*, a label */
+    PT_KIND_FUNC = 'f',        /* PROF_FUNC*, __func__ */
+    PT_KIND_INSTRUMENT = 'i'   /* -finstrument-functions, a code address */
+};
+
 typedef struct
 {
     uint32_t thread;     /* index into pt_trace.threads */
-    char kind;           /* 'u' labelled zone, 'f' function */
+    char kind;           /* PT_KIND_* */
     uint8_t flags;       /* PT_NO_END, PT_NO_BEGIN */
     uint16_t depth;      /* open zones around it (0: outermost), capped */
     const char * name;   /* owned by the pt_trace */
-    int64_t begin, end;  /* ticks since the start */
+    int64_t begin, end;  /* ticks since the start (end = begin while open) */
     int64_t child;       /* ticks spent in its direct children */
+    uint64_t seq;        /* 0, 1, 2...: the order zones began in (per file) */
 } pt_zone;
 
 typedef struct
@@ -52,14 +68,16 @@ typedef struct
 {
     double tick_rate;    /* ticks per second (from the file) */
     uint32_t pid;
+    uint32_t version;    /* of the file format */
     uint64_t start_unix_ns;
     int64_t span;        /* ticks from the start to the last event or end */
-    pt_zone * zones;     /* in the order they ended */
-    size_t nzones;
+    pt_zone * zones;     /* pt_read only: in the order they began */
+    size_t nzones;       /* zones read (also when streaming) */
     pt_thread * threads;
     size_t nthreads;
     uint64_t events;     /* events read */
     uint64_t lost;       /* events the recorder could not write */
+    uint64_t bytes;      /* bytes read */
     int has_end;         /* the file has an end record */
     int end_signal;      /* signal that ended the program, 0 if none */
     unsigned long warnings;
@@ -73,23 +91,96 @@ typedef struct
     int resolve_symbols; /* name -finstrument-functions addresses from the
                             ELF files named by the trace (0 in the fuzzer) */
     unsigned max_warnings_per_kind; /* 0: 10 */
+    const char * const * binaries; /* --binary: executables to read symbols
+                            from instead of those the trace names when the
+                            file names match (NULL-terminated, or NULL) */
 } pt_options;
 
-/* Read n bytes of a trace file. Returns 0, or -1 if it is not a trace file
-   (no valid header): then nothing is usable. Warnings go to o->warn,
-   prefixed "prof-trace: ". Call pt_free in both cases. */
+/* What a reader hands its zones to. begin (may be NULL) when a zone
+   begins, with z->end == z->begin; zone when it is complete. Per thread,
+   zones end innermost first, so that the zones begun and not yet ended form
+   a stack; a PT_NO_BEGIN zone gets no begin call. */
+typedef struct
+{
+    void * ctx;
+    void (*begin)(void * ctx, const pt_trace * t, const pt_zone * z);
+    void (*zone)(void * ctx, const pt_trace * t, const pt_zone * z);
+} pt_handler;
+
+/* Read the trace file at path ("-": stdin), a window at a time, handing
+   each zone to h. Returns 0; -1 if it is not a trace file (a warning said
+   so) or reading failed; -2 if it cannot be opened (errno). Warnings go to
+   o->warn, prefixed "prof-trace: ". Call pt_free in every case. */
+int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
+              pt_trace * t);
+/* Read n bytes of a trace file, collecting every zone in t->zones. Returns
+   0, or -1 if it is not a trace file (no valid header): then nothing is
+   usable. Call pt_free in both cases. */
 int pt_read(const unsigned char * data, size_t n, const pt_options * o,
             pt_trace * t);
 void pt_free(pt_trace * t);
 
+/* ---- reports (trace_report.c) --------------------------------------------- */
+
+typedef enum
+{
+    PT_SUMMARY_TEXT,     /* aligned columns after a one-line header */
+    PT_SUMMARY_CSV       /* RFC 4180 CSV with a header row */
+} pt_summary_format;
+
+typedef enum
+{
+    PT_JSON_X,           /* one complete ("X") event per zone: Perfetto */
+    PT_JSON_BE           /* a begin ("B") and an end ("E") event per zone,
+                            in time order per thread: speedscope */
+} pt_json_format;
+
 /* The summary, one row per (kind, name): calls, total, avg, min, max and
    self time in ns, and the count of unmatched zones (flagged '*', not in the
-   statistics), sorted by total time. csv: RFC 4180 CSV with a header row. */
-void pt_write_summary(const pt_trace * t, FILE * out, int csv);
-/* Chrome Trace Event JSON (array form): M events naming the process and the
-   threads, an X event per zone (ts and dur in microseconds since the start),
-   unmatched zones flagged in args. */
-void pt_write_json(const pt_trace * t, FILE * out);
+   statistics), sorted by total time. */
+void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f);
+/* Chrome Trace Event JSON (array form): the zones, then M events naming the
+   process and the threads; ts and dur in microseconds since the start with
+   three decimals, from the begin and end each rounded once to whole
+   nanoseconds (dur = end - begin), so that children nest exactly inside
+   their parents. An end without a begin is an instant ("i") event, and
+   unmatched zones are flagged in args. */
+void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f);
+
+/* Which zones a report keeps (prof-trace's filters). A zone passes when
+   its thread, name, depth and begin pass (known when it begins) and its
+   duration and end pass (known when it ends); the zones around a passing
+   zone then pass too, except by thread, name or depth. */
+typedef struct
+{
+    int64_t min_duration_ns;  /* 0: no minimum */
+    int64_t from_ns, to_ns;   /* zones that overlap [from, to]; to < 0: no end */
+    int max_depth;            /* keep depth < max_depth; 0: all */
+    void * name_re;           /* a compiled regex_t, or NULL */
+    int thread_is_tid;        /* thread: a tid (1) or a name (0) */
+    uint32_t thread_tid;
+    const char * thread_name; /* NULL: all threads */
+    unsigned long thread_seen; /* zones of the chosen thread seen */
+} pt_filter;
+
+typedef enum
+{
+    PT_OUT_TEXT, PT_OUT_CSV, PT_OUT_JSON, PT_OUT_JSON_BE, PT_OUT_RAW,
+    PT_OUT_PERFETTO
+} pt_output;
+
+typedef struct pt_report pt_report;
+
+/* A report written while the trace streams in: pt_report_handler gives
+   the handler to read with; pt_report_finish writes what needs the whole
+   trace (the summary; thread names) and frees it. by_thread adds one
+   summary per thread after the merged one. NULL if out of memory. */
+pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
+                          int by_thread);
+pt_handler pt_report_handler(pt_report * r);
+void pt_report_finish(pt_report * r, const pt_trace * t);
+/* Any report of a collected trace (pt_read), unfiltered. */
+void pt_write_report(FILE * out, const pt_trace * t, pt_output kind);
 
 /* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
 unsigned char * pt_slurp(const char * path, size_t * n);

@@ -22,9 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t * data, size_t size)
     o.resolve_symbols = 0; /* names in the input must not make us read files */
     if (pt_read(data, size, &o, &t) == 0)
     {
-        pt_write_summary(&t, sink, 0);
-        pt_write_summary(&t, sink, 1);
-        pt_write_json(&t, sink);
+        pt_write_summary(sink, &t, PT_SUMMARY_TEXT);
+        pt_write_summary(sink, &t, PT_SUMMARY_CSV);
+        pt_write_json(sink, &t, PT_JSON_X);
+        pt_write_json(sink, &t, PT_JSON_BE);
     }
     pt_free(&t);
     return 0;

@@ -1,0 +1,320 @@
+/*
+    Function names for code addresses: see trace_elf.h.
+    SPDX-License-Identifier: MIT
+*/
+#include "trace_elf.h"
+#include "trace_read.h"
+#include "../internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#if defined(__linux__)
+# include <elf.h>
+#endif
+
+typedef struct { uint64_t lo, hi; const char * name; } pt_sym;
+
+typedef struct
+{
+    char * path;
+    unsigned char * data; /* the whole file; symbol names point into it */
+    pt_sym * syms;
+    size_t nsyms, symcap;
+    struct { uint64_t off, vaddr, filesz; } load[16];
+    int nload;
+} pt_elf;
+
+typedef struct
+{
+    uint64_t start, end, offset, inode;
+    char * path;
+    long elf;            /* index into elfs, -1 before the first lookup */
+} pt_mapping;
+
+struct pt_symbols
+{
+    const char * const * binaries;
+    void (*warn)(void * ctx, const char * message);
+    void * ctx;
+    pt_mapping * maps;
+    size_t nmaps, mapcap;
+    pt_elf * elfs;
+    size_t nelfs, elfcap;
+};
+
+pt_symbols * pt_symbols_new(const char * const * binaries,
+                            void (*warn)(void * ctx, const char * message),
+                            void * ctx)
+{
+    pt_symbols * s = (pt_symbols *) calloc(1, sizeof *s);
+    if (s != NULL)
+    {
+        s->binaries = binaries;
+        s->warn = warn;
+        s->ctx = ctx;
+    }
+    return s;
+}
+
+void pt_symbols_free(pt_symbols * s)
+{
+    size_t i;
+    if (s == NULL)
+        return;
+    for (i = 0; i < s->nmaps; i++)
+        free(s->maps[i].path);
+    free(s->maps);
+    for (i = 0; i < s->nelfs; i++)
+    {
+        free(s->elfs[i].path);
+        free(s->elfs[i].data);
+        free(s->elfs[i].syms);
+    }
+    free(s->elfs);
+    free(s);
+}
+
+static void say(pt_symbols * s, const char * fmt, const char * a)
+{
+    char msg[1200];
+    snprintf(msg, sizeof msg, fmt, a);
+    s->warn(s->ctx, msg);
+}
+
+/* One line of /proc/self/maps: an executable mapping of a file is kept. */
+static void parse_map_line(pt_symbols * s, const char * line, char * process,
+                           size_t size)
+{
+    unsigned long long a, b, off, inode;
+    char perms[8];
+    int used = 0;
+    pt_mapping * m;
+    if (sscanf(line, "%llx-%llx %7s %llx %*s %llu %n", &a, &b, perms, &off,
+               &inode, &used) < 5 || used == 0 || line[used] != '/'
+        || strchr(perms, 'x') == NULL || b <= a
+        || prof_impl_grow(&s->maps, &s->mapcap, s->nmaps + 1, sizeof *s->maps) != 0)
+        return;
+    m = &s->maps[s->nmaps];
+    m->start = a;
+    m->end = b;
+    m->offset = off;
+    m->inode = inode;
+    m->elf = -1;
+    m->path = strdup(line + used);
+    if (m->path == NULL)
+        return;
+    if (process[0] == '\0')
+        snprintf(process, size, "%s", line + used);
+    s->nmaps++;
+}
+
+void pt_symbols_maps(pt_symbols * s, const unsigned char * p, size_t n,
+                     char * process, size_t size)
+{
+    size_t i = 0;
+    while (i < n && p[i] != '\0')
+    {
+        char line[4096 + 256];
+        size_t len = 0;
+        while (i < n && p[i] != '\n' && p[i] != '\0')
+        {
+            if (len + 1 < sizeof line)
+                line[len++] = (char) p[i];
+            i++;
+        }
+        if (i < n && p[i] == '\n')
+            i++;
+        line[len] = '\0';
+        parse_map_line(s, line, process, size);
+    }
+}
+
+#if defined(__linux__)
+static int cmp_sym(const void * a, const void * b)
+{
+    const pt_sym * x = (const pt_sym *) a, * y = (const pt_sym *) b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* The function symbols of section i of the ELF image h (n bytes), if it is
+   a symbol table of the given type. */
+static void elf_symbols(pt_elf * e, const Elf64_Ehdr * h, size_t n, size_t i,
+                        unsigned type)
+{
+    const unsigned char * d = e->data;
+    Elf64_Shdr sh, str;
+    size_t k, cnt;
+    memcpy(&sh, d + h->e_shoff + i * sizeof sh, sizeof sh);
+    if (sh.sh_type != type || sh.sh_link >= h->e_shnum || sh.sh_offset > n
+        || sh.sh_size > n - sh.sh_offset)
+        return;
+    memcpy(&str, d + h->e_shoff + sh.sh_link * sizeof str, sizeof str);
+    if (str.sh_offset > n || str.sh_size > n - str.sh_offset
+        || str.sh_size == 0 || d[str.sh_offset + str.sh_size - 1] != '\0')
+        return;
+    cnt = sh.sh_size / sizeof(Elf64_Sym);
+    for (k = 0; k < cnt; k++)
+    {
+        Elf64_Sym sym;
+        memcpy(&sym, d + sh.sh_offset + k * sizeof sym, sizeof sym);
+        if ((ELF64_ST_TYPE(sym.st_info) != STT_FUNC
+             && ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC)
+            || sym.st_shndx == SHN_UNDEF || sym.st_value == 0
+            || sym.st_name >= str.sh_size)
+            continue;
+        if (prof_impl_grow(&e->syms, &e->symcap, e->nsyms + 1, sizeof *e->syms) != 0)
+            return;
+        e->syms[e->nsyms].lo = sym.st_value;
+        e->syms[e->nsyms].hi = sym.st_value + (sym.st_size ? sym.st_size : 1);
+        e->syms[e->nsyms].name = (const char *) d + str.sh_offset + sym.st_name;
+        e->nsyms++;
+    }
+}
+
+/* The loadable segments (file offset -> address) of the image h. */
+static void elf_segments(pt_elf * e, const Elf64_Ehdr * h, size_t n)
+{
+    size_t i;
+    if (h->e_phentsize != sizeof(Elf64_Phdr) || h->e_phoff > n
+        || (uint64_t) h->e_phnum * sizeof(Elf64_Phdr) > n - h->e_phoff)
+        return;
+    for (i = 0; i < h->e_phnum && e->nload < 16; i++)
+    {
+        Elf64_Phdr ph;
+        memcpy(&ph, e->data + h->e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_LOAD)
+        {
+            e->load[e->nload].off = ph.p_offset;
+            e->load[e->nload].vaddr = ph.p_vaddr;
+            e->load[e->nload].filesz = ph.p_filesz;
+            e->nload++;
+        }
+    }
+}
+
+static void elf_load(pt_elf * e)
+{
+    size_t n, i;
+    const Elf64_Ehdr * h;
+    int pass;
+    e->data = pt_slurp(e->path, &n);
+    if (e->data == NULL || n < sizeof(Elf64_Ehdr))
+        return;
+    h = (const Elf64_Ehdr *) (const void *) e->data;
+    if (memcmp(h->e_ident, ELFMAG, SELFMAG) != 0
+        || h->e_ident[EI_CLASS] != ELFCLASS64
+        || h->e_shentsize != sizeof(Elf64_Shdr)
+        || h->e_shoff > n || (uint64_t) h->e_shnum * sizeof(Elf64_Shdr) > n - h->e_shoff)
+        return;
+    elf_segments(e, h, n);
+    /* .symtab has the static functions too; .dynsym if stripped */
+    for (pass = 0; pass < 2 && e->nsyms == 0; pass++)
+        for (i = 0; i < h->e_shnum; i++)
+            elf_symbols(e, h, n, i, pass == 0 ? SHT_SYMTAB : SHT_DYNSYM);
+    if (e->nsyms > 1) /* none in a stripped executable: no qsort(NULL) */
+        qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
+}
+#endif
+
+static const char * elf_lookup(const pt_elf * e, uint64_t file_off)
+{
+    int i;
+    for (i = 0; i < e->nload; i++)
+        if (file_off >= e->load[i].off && file_off - e->load[i].off < e->load[i].filesz)
+        {
+            uint64_t va = file_off - e->load[i].off + e->load[i].vaddr;
+            size_t lo = 0, hi = e->nsyms;
+            while (lo < hi)
+            {
+                size_t mid = lo + (hi - lo) / 2;
+                if (e->syms[mid].lo <= va)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            /* the last symbols at or below va: the first that covers it */
+            for (; lo > 0; lo--)
+                if (va < e->syms[lo - 1].hi)
+                    return e->syms[lo - 1].name;
+                else if (va - e->syms[lo - 1].lo > (UINT64_C(1) << 24))
+                    break;
+            return NULL;
+        }
+    return NULL;
+}
+
+/* The file to read for mapping m: a --binary of the same file name, else
+   its own path, checked against the run's inode (said when it moved or
+   changed). NULL if none can be read. */
+static char * binary_for(pt_symbols * s, const pt_mapping * m)
+{
+    const char * base = strrchr(m->path, '/');
+    struct stat sb;
+    size_t i;
+    base = base != NULL ? base + 1 : m->path;
+    for (i = 0; s->binaries != NULL && s->binaries[i] != NULL; i++)
+    {
+        const char * b = strrchr(s->binaries[i], '/');
+        if (strcmp(b != NULL ? b + 1 : s->binaries[i], base) == 0)
+            return strdup(s->binaries[i]);
+    }
+    if (stat(m->path, &sb) != 0 || !S_ISREG(sb.st_mode))
+    {
+        say(s, "%s is not there (moved?): its functions are shown as "
+            "addresses; name it with --binary=PATH", m->path);
+        return NULL;
+    }
+    if (m->inode != 0 && (uint64_t) sb.st_ino != m->inode)
+        say(s, "%s has changed since the run (rebuilt?): function names may "
+            "be wrong; give the executable of the run with --binary=PATH",
+            m->path);
+    return strdup(m->path);
+}
+
+/* The ELF index for mapping m, loading it on first use; -1 if none. */
+static long elf_of(pt_symbols * s, pt_mapping * m)
+{
+    size_t j;
+    for (j = 0; j < s->nelfs; j++)
+        if (strcmp(s->elfs[j].path, m->path) == 0)
+            return (long) j;
+    if (prof_impl_grow(&s->elfs, &s->elfcap, s->nelfs + 1, sizeof *s->elfs) != 0)
+        return -1;
+    memset(&s->elfs[j], 0, sizeof s->elfs[j]);
+    s->elfs[j].path = strdup(m->path);
+    if (s->elfs[j].path == NULL)
+        return -1;
+    s->nelfs++;
+#if defined(__linux__)
+    {
+        char * file = binary_for(s, m);
+        if (file != NULL)
+        {
+            char * keep = s->elfs[j].path;
+            s->elfs[j].path = file;
+            elf_load(&s->elfs[j]);
+            s->elfs[j].path = keep;
+            free(file);
+        }
+    }
+#endif
+    return (long) j;
+}
+
+const char * pt_symbols_name(pt_symbols * s, uint64_t addr)
+{
+    size_t i;
+    for (i = 0; i < s->nmaps; i++)
+    {
+        pt_mapping * m = &s->maps[i];
+        if (addr < m->start || addr >= m->end)
+            continue;
+        if (m->elf < 0)
+            m->elf = elf_of(s, m);
+        if (m->elf < 0)
+            return NULL;
+        return elf_lookup(&s->elfs[m->elf], addr - m->start + m->offset);
+    }
+    return NULL;
+}

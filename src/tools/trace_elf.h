@@ -1,0 +1,30 @@
+/*
+    Names for the code addresses that -finstrument-functions records: the
+    mappings the recorder wrote at the start of the trace, and the function
+    symbols of the ELF files they name (or of the files given with
+    --binary). Internal to the trace reader.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TRACE_ELF_H
+#define PROF_TRACE_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct pt_symbols pt_symbols;
+
+/* warn(ctx, message) reports a problem found while naming (a binary that
+   moved or changed); binaries is --binary's list (NULL-terminated, or
+   NULL). NULL if out of memory. */
+pt_symbols * pt_symbols_new(const char * const * binaries,
+                            void (*warn)(void * ctx, const char * message),
+                            void * ctx);
+/* Read a MAPS chunk's text (p, n bytes); the first executable mapping's
+   path goes to process (size bytes) if it is empty. */
+void pt_symbols_maps(pt_symbols * s, const unsigned char * p, size_t n,
+                     char * process, size_t size);
+/* The function at addr, or NULL. */
+const char * pt_symbols_name(pt_symbols * s, uint64_t addr);
+void pt_symbols_free(pt_symbols * s);
+
+#endif

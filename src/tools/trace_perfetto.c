@@ -1,0 +1,277 @@
+/*
+    Perfetto's native trace format, written by hand (no dependency): a
+    protobuf Trace, one TracePacket per zone begin and end, with the field
+    numbers of Perfetto's public .proto files (protos/perfetto/trace/):
+
+      Trace            packet = 1
+      TracePacket      timestamp = 8, trusted_packet_sequence_id = 10,
+                       track_event = 11, interned_data = 12,
+                       sequence_flags = 13, track_descriptor = 60
+      TrackDescriptor  uuid = 1, name = 2, process = 3, thread = 4
+      ProcessDescriptor pid = 1, process_name = 6
+      ThreadDescriptor pid = 1, tid = 2, thread_name = 5
+      TrackEvent       category_iids = 3, type = 9, name_iid = 10,
+                       track_uuid = 11 (type: SLICE_BEGIN 1, SLICE_END 2,
+                       INSTANT 3)
+      InternedData     event_categories = 1, event_names = 2
+      EventCategory / EventName   iid = 1, name = 2
+
+    One packet sequence; names and categories are interned (sent once, then
+    referred to by number); each thread is a track, described before its
+    first event. Timestamps are nanoseconds since the trace's start, each
+    rounded once (so slices nest exactly). tests/test_trace_perfetto.c
+    decodes the output with its own decoder against these numbers.
+    SPDX-License-Identifier: MIT
+*/
+#include "trace_report.h"
+#include "trace_map.h"
+#include "../internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum
+{
+    TRACE_PACKET = 1,
+    PKT_TIMESTAMP = 8, PKT_SEQUENCE_ID = 10, PKT_TRACK_EVENT = 11,
+    PKT_INTERNED_DATA = 12, PKT_SEQUENCE_FLAGS = 13, PKT_TRACK_DESCRIPTOR = 60,
+    TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4,
+    PD_PID = 1, PD_PROCESS_NAME = 6,
+    THD_PID = 1, THD_TID = 2, THD_THREAD_NAME = 5,
+    TE_CATEGORY_IIDS = 3, TE_TYPE = 9, TE_NAME_IID = 10, TE_TRACK_UUID = 11,
+    ID_EVENT_CATEGORIES = 1, ID_EVENT_NAMES = 2,
+    IN_IID = 1, IN_NAME = 2,
+    SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2,
+    TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3,
+    SEQUENCE = 1, CAT_UNMATCHED = 4
+};
+
+enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
+
+typedef struct { unsigned char * d; size_t n, cap; int oom; } pb_buf;
+
+struct pt_perfetto
+{
+    FILE * out;
+    pb_buf packet, event, inner, interned;
+    pt_map names;            /* name pointer -> iid */
+    uint64_t next_iid;
+    unsigned char * described; /* per thread index: track described */
+    size_t ndescribed;
+    int started;
+};
+
+static void pb_raw(pb_buf * b, const void * p, size_t n)
+{
+    if (b->oom || prof_impl_grow(&b->d, &b->cap, b->n + n, 1) != 0)
+    {
+        b->oom = 1;
+        return;
+    }
+    memcpy(b->d + b->n, p, n);
+    b->n += n;
+}
+
+static void pb_varint(pb_buf * b, uint64_t v)
+{
+    unsigned char t[10];
+    size_t n = 0;
+    do
+    {
+        t[n++] = (unsigned char) ((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v != 0);
+    pb_raw(b, t, n);
+}
+
+static void pb_uint(pb_buf * b, unsigned field, uint64_t v)
+{
+    pb_varint(b, (uint64_t) field << 3 | WIRE_VARINT);
+    pb_varint(b, v);
+}
+
+static void pb_bytes(pb_buf * b, unsigned field, const void * p, size_t n)
+{
+    pb_varint(b, (uint64_t) field << 3 | WIRE_BYTES);
+    pb_varint(b, n);
+    pb_raw(b, p, n);
+}
+
+static void pb_string(pb_buf * b, unsigned field, const char * s)
+{
+    pb_bytes(b, field, s, strlen(s));
+}
+
+/* inner as a nested message, field `field` of b; inner is emptied. */
+static void pb_nest(pb_buf * b, unsigned field, pb_buf * inner)
+{
+    pb_bytes(b, field, inner->d, inner->n);
+    b->oom |= inner->oom;
+    inner->n = 0;
+}
+
+/* An interned entry (EventCategory or EventName) into p->interned. */
+static void intern_entry(pt_perfetto * p, unsigned field, uint64_t iid,
+                         const char * name)
+{
+    pb_buf e = { NULL, 0, 0, 0 };
+    pb_uint(&e, IN_IID, iid);
+    pb_string(&e, IN_NAME, name);
+    pb_nest(&p->interned, field, &e);
+    free(e.d);
+}
+
+/* Close the packet being built: Trace.packet = 1, written out. */
+static void put_packet(pt_perfetto * p)
+{
+    pb_buf head = { NULL, 0, 0, 0 };
+    pb_varint(&head, (uint64_t) TRACE_PACKET << 3 | WIRE_BYTES);
+    pb_varint(&head, p->packet.n);
+    if (!head.oom && !p->packet.oom)
+    {
+        fwrite(head.d, 1, head.n, p->out);
+        fwrite(p->packet.d, 1, p->packet.n, p->out);
+    }
+    free(head.d);
+    p->packet.n = 0;
+}
+
+pt_perfetto * pt_perfetto_new(FILE * out)
+{
+    pt_perfetto * p = (pt_perfetto *) calloc(1, sizeof *p);
+    if (p != NULL)
+    {
+        p->out = out;
+        p->next_iid = 1;
+    }
+    return p;
+}
+
+void pt_perfetto_free(pt_perfetto * p)
+{
+    if (p == NULL)
+        return;
+    free(p->packet.d);
+    free(p->event.d);
+    free(p->inner.d);
+    free(p->interned.d);
+    free(p->described);
+    pt_map_free(&p->names, 0);
+    free(p);
+}
+
+/* Track uuids: small numbers (one or two bytes in every event), unique
+   within the trace: the process 1, thread index i 2 + i. */
+static uint64_t process_uuid(const pt_trace * t)
+{
+    (void) t;
+    return 1;
+}
+
+static uint64_t thread_uuid(const pt_trace * t, uint32_t thread)
+{
+    (void) t;
+    return 2 + (uint64_t) thread;
+}
+
+/* A TrackDescriptor packet: the process (thread < 0) or a thread. */
+static void describe(pt_perfetto * p, const pt_trace * t, long thread)
+{
+    pb_buf d = { NULL, 0, 0, 0 };
+    if (thread < 0)
+    {
+        pb_uint(&d, TD_UUID, process_uuid(t));
+        pb_uint(&p->inner, PD_PID, t->pid);
+        pb_string(&p->inner, PD_PROCESS_NAME, t->process[0] ? t->process
+                  : "traced program");
+        pb_nest(&d, TD_PROCESS, &p->inner);
+    }
+    else
+    {
+        const pt_thread * th = &t->threads[thread];
+        char def[32];
+        snprintf(def, sizeof def, "thread %u", th->tid);
+        pb_uint(&d, TD_UUID, thread_uuid(t, (uint32_t) thread));
+        pb_string(&d, TD_NAME, th->name[0] ? th->name : def);
+        pb_uint(&p->inner, THD_PID, t->pid);
+        pb_uint(&p->inner, THD_TID, th->tid);
+        pb_string(&p->inner, THD_THREAD_NAME, th->name[0] ? th->name : def);
+        pb_nest(&d, TD_THREAD, &p->inner);
+    }
+    pb_nest(&p->packet, PKT_TRACK_DESCRIPTOR, &d);
+    put_packet(p);
+    free(d.d);
+}
+
+/* The first packet of the sequence: the state is new; the categories. */
+static void start(pt_perfetto * p, const pt_trace * t)
+{
+    static const char * const cats[] = { "zone", "function", "instrumented",
+                                         "unmatched" };
+    unsigned i;
+    for (i = 0; i < 4; i++)
+        intern_entry(p, ID_EVENT_CATEGORIES, i + 1, cats[i]);
+    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+    pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    put_packet(p);
+    describe(p, t, -1);
+    p->started = 1;
+}
+
+/* The iid of z's name, interned in this packet on first use. */
+static uint64_t name_iid(pt_perfetto * p, const char * name)
+{
+    void ** slot = pt_map_find(&p->names, (uint64_t) (size_t) name, 1);
+    if (slot == NULL)
+        return 0;
+    if (*slot == NULL)
+    {
+        *slot = (void *) (size_t) p->next_iid;
+        p->names.n++;
+        intern_entry(p, ID_EVENT_NAMES, p->next_iid++, name);
+    }
+    return (uint64_t) (size_t) *slot;
+}
+
+void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
+                       char what)
+{
+    int64_t ns = pt_whole_ns(t, what == 'E' ? z->end : z->begin);
+    unsigned cat = z->kind == PT_KIND_ZONE ? 1 : z->kind == PT_KIND_FUNC ? 2 : 3;
+    if (!p->started)
+        start(p, t);
+    if (z->thread >= p->ndescribed)
+    {
+        size_t old = p->ndescribed;
+        if (prof_impl_grow(&p->described, &p->ndescribed, (size_t) z->thread + 1, 1) != 0)
+            return;
+        memset(p->described + old, 0, p->ndescribed - old);
+    }
+    if (!p->described[z->thread])
+    {
+        describe(p, t, z->thread);
+        p->described[z->thread] = 1;
+    }
+    pb_uint(&p->event, TE_TYPE, what == 'B' ? TYPE_SLICE_BEGIN
+            : what == 'E' ? TYPE_SLICE_END : TYPE_INSTANT);
+    pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, z->thread));
+    pb_uint(&p->event, TE_CATEGORY_IIDS, cat);
+    if (z->flags && what != 'B') /* known at the end (not when streaming) */
+        pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_UNMATCHED);
+    if (what != 'E')
+        pb_uint(&p->event, TE_NAME_IID, name_iid(p, z->name));
+    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
+    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
+    if (p->interned.n > 0)
+        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    put_packet(p);
+}
+
+void pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
+{
+    if (!p->started)
+        start(p, t); /* a valid trace, with the process, even if empty */
+}

@@ -1,0 +1,639 @@
+/*
+    The reports of prof-trace, written while the trace streams in (see
+    trace_read.h): the summary (rows per thread, kind and name, merged at
+    the end), Chrome JSON (X events as zones end; B/E events in order),
+    raw event lines, and Perfetto's protobuf (trace_perfetto.c). The
+    filters decide per zone; the outputs that keep begin/end order hold a
+    zone's begin back until the zone is known to pass (a stack per thread,
+    bounded by the nesting depth).
+    SPDX-License-Identifier: MIT
+*/
+#include "trace_read.h"
+#include "trace_map.h"
+#include "trace_report.h"
+#include "../internal.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+    char kind;
+    const char * name;
+    uint32_t thread;
+    uint64_t calls, unmatched;
+    int64_t total, min, max, self;
+} pt_row;
+
+typedef struct { pt_zone z; uint8_t pass, emitted; } pt_ropen;
+typedef struct { pt_ropen * v; size_t depth, cap; pt_map rows; } pt_rthread;
+
+struct pt_report
+{
+    FILE * out;
+    pt_output kind;
+    pt_filter f;
+    int by_thread;
+    int first;              /* no JSON element written yet */
+    int hold_begins;        /* a dynamic filter: begins wait for the end */
+    pt_rthread * th;
+    size_t nth, thcap;
+    pt_row * rows;
+    size_t nrows, rowcap;
+    pt_perfetto * pf;
+};
+
+/* ---- text helpers ------------------------------------------------------------ */
+
+static void put_text(FILE * out, const char * s)
+{
+    for (; *s; s++)
+        fputc((unsigned char) *s < 32 || *s == 127 ? '?' : *s, out);
+}
+
+static void put_csv(FILE * out, const char * s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL)
+    {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++)
+    {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+/* Length of the UTF-8 sequence at s, or 0 if it is not valid UTF-8. */
+static int utf8_len(const unsigned char * s)
+{
+    unsigned c = *s;
+    int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
+            : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    int k;
+    for (k = 1; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    if (len == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
+        return 0;
+    if (len == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
+        return 0;
+    return len;
+}
+
+/* A JSON string: escapes, and U+FFFD for bytes that are not UTF-8. */
+static void put_json(FILE * out, const char * str)
+{
+    const unsigned char * s = (const unsigned char *) str;
+    fputc('"', out);
+    while (*s)
+    {
+        int len = utf8_len(s);
+        if (len == 0)
+            fputs("\\ufffd", out), s++;
+        else if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s), s++;
+        else if (*s < 0x20)
+            fprintf(out, "\\u%04x", *s), s++;
+        else
+        {
+            fwrite(s, 1, (size_t) len, out);
+            s += len;
+        }
+    }
+    fputc('"', out);
+}
+
+int64_t pt_whole_ns(const pt_trace * t, int64_t ticks)
+{
+    double ns = (double) ticks * (1e9 / t->tick_rate);
+    if (ns >= 9e18)
+        return INT64_C(9000000000000000000); /* saturated, still monotonic */
+    return ns < 0.5 ? 0 : (int64_t) (ns + 0.5);
+}
+
+/* Nanoseconds as microseconds with three decimals, exactly. */
+static void put_us(FILE * out, int64_t ns)
+{
+    fprintf(out, "%lld.%03lld", (long long) (ns / 1000), (long long) (ns % 1000));
+}
+
+static const char * kind_word(char kind)
+{
+    return kind == PT_KIND_ZONE ? "zone" : kind == PT_KIND_FUNC ? "function"
+           : "instrumented";
+}
+
+/* ---- filters ------------------------------------------------------------------- */
+
+static int thread_passes(pt_report * r, const pt_trace * t, uint32_t thread)
+{
+    const pt_thread * th = &t->threads[thread];
+    int ok;
+    if (r->f.thread_name == NULL && !r->f.thread_is_tid)
+        return 1;
+    ok = r->f.thread_is_tid ? th->tid == r->f.thread_tid
+                            : strcmp(th->name, r->f.thread_name) == 0;
+    r->f.thread_seen += ok;
+    return ok;
+}
+
+/* What is known when a zone begins: thread, name, depth, begin. */
+static int static_pass(pt_report * r, const pt_trace * t, const pt_zone * z)
+{
+    if (!thread_passes(r, t, z->thread))
+        return 0;
+    if (r->f.max_depth > 0 && z->depth >= r->f.max_depth)
+        return 0;
+    if (r->f.to_ns >= 0 && pt_whole_ns(t, z->begin) > r->f.to_ns)
+        return 0;
+    return r->f.name_re == NULL
+           || regexec((const regex_t *) r->f.name_re, z->name, 0, NULL, 0) == 0;
+}
+
+/* What is known when it ends: duration, end. */
+static int dynamic_pass(const pt_report * r, const pt_trace * t, const pt_zone * z)
+{
+    int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
+    return e - b >= r->f.min_duration_ns && e >= r->f.from_ns;
+}
+
+/* ---- summary rows ------------------------------------------------------------- */
+
+static pt_rthread * thread_state(pt_report * r, uint32_t thread)
+{
+    if (thread >= r->nth)
+    {
+        if (prof_impl_grow(&r->th, &r->thcap, (size_t) thread + 1, sizeof *r->th) != 0)
+            return NULL;
+        memset(r->th + r->nth, 0, (thread + 1 - r->nth) * sizeof *r->th);
+        r->nth = (size_t) thread + 1;
+    }
+    return &r->th[thread];
+}
+
+static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
+{
+    uint64_t key = (uint64_t) (size_t) z->name << 8 | (unsigned char) z->kind;
+    void ** slot = pt_map_find(&th->rows, key, 1);
+    pt_row * row;
+    int64_t d = z->end - z->begin;
+    if (slot == NULL)
+        return;
+    if (*slot == NULL)
+    {
+        if (prof_impl_grow(&r->rows, &r->rowcap, r->nrows + 1, sizeof *r->rows) != 0)
+            return;
+        row = &r->rows[r->nrows];
+        memset(row, 0, sizeof *row);
+        row->kind = z->kind;
+        row->name = z->name;
+        row->thread = z->thread;
+        row->min = INT64_MAX;
+        *slot = (void *) (size_t) ++r->nrows;
+        th->rows.n++;
+    }
+    row = &r->rows[(size_t) *slot - 1];
+    if (z->flags)
+    {
+        row->unmatched++;
+        return;
+    }
+    row->calls++;
+    row->total += d;
+    row->self += d - z->child;
+    row->min = d < row->min ? d : row->min;
+    row->max = d > row->max ? d : row->max;
+}
+
+/* ---- the outputs of one event ------------------------------------------------- */
+
+static void json_sep(pt_report * r)
+{
+    fputs(r->first ? "[\n" : ",\n", r->out);
+    r->first = 0;
+}
+
+/* One Chrome JSON event of zone z: ph is 'X' (with dur), 'B', 'E' or 'i'. */
+static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z, char ph)
+{
+    int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
+    json_sep(r);
+    fputs("{\"name\":", r->out);
+    put_json(r->out, z->name);
+    fprintf(r->out, ",\"cat\":\"%s\",\"ph\":\"%c\",", kind_word(z->kind), ph);
+    if (ph == 'i')
+        fputs("\"s\":\"t\",", r->out);
+    fputs("\"ts\":", r->out);
+    put_us(r->out, ph == 'E' ? e : b);
+    if (ph == 'X')
+    {
+        fputs(",\"dur\":", r->out);
+        put_us(r->out, e - b);
+    }
+    fprintf(r->out, ",\"pid\":%u,\"tid\":%u", t->pid, t->threads[z->thread].tid);
+    if (ph == 'i')
+        fputs(",\"args\":{\"unmatched\":\"end without begin\"}", r->out);
+    else if ((z->flags & PT_NO_END) && ph != 'B')
+        fputs(",\"args\":{\"unmatched\":\"begin without end\"}", r->out);
+    fputc('}', r->out);
+}
+
+/* One raw line: thread, ticks and ns since the start, begin or end, kind,
+   name. */
+static void raw_line(pt_report * r, const pt_trace * t, const pt_zone * z, int end)
+{
+    int64_t ticks = end ? z->end : z->begin;
+    fprintf(r->out, "%u\t%lld\t%lld\t%s\t%c\t", t->threads[z->thread].tid,
+            (long long) ticks, (long long) pt_whole_ns(t, ticks),
+            end ? "end" : "begin", z->kind);
+    put_text(r->out, z->name);
+    fputc('\n', r->out);
+}
+
+/* The begin ('B'), end ('E') or instant ('i': an end without a begin) of z
+   in the ordered outputs. */
+static void emit(pt_report * r, const pt_trace * t, const pt_zone * z, char what)
+{
+    switch (r->kind)
+    {
+    case PT_OUT_JSON_BE:
+        json_event(r, t, z, what);
+        break;
+    case PT_OUT_RAW:
+        if (!(what == 'E' && (z->flags & PT_NO_END))) /* no such event */
+            raw_line(r, t, z, what != 'B');
+        break;
+    case PT_OUT_PERFETTO:
+        pt_perfetto_event(r->pf, t, z, what);
+        break;
+    default:
+        break;
+    }
+}
+
+static int ordered(const pt_report * r)
+{
+    return r->kind == PT_OUT_JSON_BE || r->kind == PT_OUT_RAW
+           || r->kind == PT_OUT_PERFETTO;
+}
+
+/* ---- the handler ------------------------------------------------------------- */
+
+static void on_begin(void * ctx, const pt_trace * t, const pt_zone * z)
+{
+    pt_report * r = (pt_report *) ctx;
+    pt_rthread * th = thread_state(r, z->thread);
+    pt_ropen * o;
+    if (th == NULL || prof_impl_grow(&th->v, &th->cap, th->depth + 1, sizeof *th->v) != 0)
+        return;
+    o = &th->v[th->depth++];
+    o->z = *z;
+    o->pass = (uint8_t) static_pass(r, t, z);
+    o->emitted = 0;
+    if (o->pass && !r->hold_begins && ordered(r))
+    {
+        emit(r, t, z, 'B');
+        o->emitted = 1;
+    }
+}
+
+/* A zone that passed: its begin (and the held begins of the zones around
+   it) in the ordered outputs, then its end; X events; the summary. */
+static void passed(pt_report * r, const pt_trace * t, pt_rthread * th,
+                   const pt_zone * z, int emitted)
+{
+    size_t i;
+    if (ordered(r))
+    {
+        for (i = 0; i < th->depth; i++)
+            if (th->v[i].pass && !th->v[i].emitted)
+            {
+                emit(r, t, &th->v[i].z, 'B');
+                th->v[i].emitted = 1;
+            }
+        if (!emitted)
+            emit(r, t, z, 'B');
+        emit(r, t, z, 'E');
+    }
+    else if (r->kind == PT_OUT_JSON)
+        json_event(r, t, z, 'X');
+    else
+        count_zone(r, th, z);
+}
+
+static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
+{
+    pt_report * r = (pt_report *) ctx;
+    pt_rthread * th = thread_state(r, z->thread);
+    int pass, emitted = 0;
+    if (th == NULL)
+        return;
+    if (z->flags & PT_NO_BEGIN)
+    {
+        if (!static_pass(r, t, z) || !dynamic_pass(r, t, z))
+            return;
+        if (ordered(r))
+            emit(r, t, z, 'i');
+        else if (r->kind == PT_OUT_JSON)
+            json_event(r, t, z, 'i');
+        else
+            count_zone(r, th, z);
+        return;
+    }
+    if (th->depth == 0 || th->v[th->depth - 1].z.seq != z->seq)
+        return; /* its begin was not seen (out of memory) */
+    th->depth--;
+    pass = th->v[th->depth].pass && dynamic_pass(r, t, z);
+    emitted = th->v[th->depth].emitted;
+    if (pass)
+        passed(r, t, th, z, emitted);
+}
+
+pt_handler pt_report_handler(pt_report * r)
+{
+    pt_handler h;
+    h.ctx = r;
+    h.begin = on_begin;
+    h.zone = on_zone;
+    return h;
+}
+
+pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
+                          int by_thread)
+{
+    pt_report * r = (pt_report *) calloc(1, sizeof *r);
+    if (r == NULL)
+        return NULL;
+    r->out = out;
+    r->kind = kind;
+    if (f != NULL)
+        r->f = *f;
+    else
+        r->f.to_ns = -1;
+    r->by_thread = by_thread;
+    r->first = 1;
+    r->hold_begins = r->f.min_duration_ns > 0 || r->f.from_ns > 0;
+    if (kind == PT_OUT_PERFETTO && (r->pf = pt_perfetto_new(out)) == NULL)
+    {
+        free(r);
+        return NULL;
+    }
+    if (kind == PT_OUT_RAW)
+        fputs("thread\ttick\tns\tevent\tkind\tname\n", out);
+    return r;
+}
+
+unsigned long pt_report_thread_matches(const pt_report * r)
+{
+    return r->f.thread_seen;
+}
+
+/* ---- the end: summary tables, names, closing --------------------------------- */
+
+static int cmp_row_name(const void * a, const void * b)
+{
+    const pt_row * x = (const pt_row *) a, * y = (const pt_row *) b;
+    int c;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    c = strcmp(x->name, y->name);
+    return c != 0 ? c : (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+static int cmp_row_total(const void * a, const void * b)
+{
+    const pt_row * x = (const pt_row *) a, * y = (const pt_row *) b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    if (x->total != y->total)
+        return x->total < y->total ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* Sort v (n rows) by thread, name and kind and add up the rows that agree
+   (one name at two addresses); then sort by total time. Returns the count. */
+static size_t merge_rows(pt_row * v, size_t n)
+{
+    size_t i, k = 0;
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_row_name);
+    for (i = 1; i < n; i++)
+    {
+        pt_row * r = &v[k];
+        if (cmp_row_name(r, &v[i]) != 0)
+        {
+            v[++k] = v[i];
+            continue;
+        }
+        r->calls += v[i].calls;
+        r->unmatched += v[i].unmatched;
+        r->total += v[i].total;
+        r->self += v[i].self;
+        r->min = v[i].min < r->min ? v[i].min : r->min;
+        r->max = v[i].max > r->max ? v[i].max : r->max;
+    }
+    qsort(v, k + 1, sizeof *v, cmp_row_total);
+    return k + 1;
+}
+
+static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f)
+{
+    double avg = r->calls ? (double) r->total * ns / (double) r->calls : 0;
+    double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
+    if (f == PT_SUMMARY_CSV)
+    {
+        fprintf(out, "%c,", r->kind);
+        put_csv(out, r->name);
+        fprintf(out, "%s,%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
+                r->unmatched ? "*" : "", (unsigned long long) r->calls,
+                (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
+                (unsigned long long) r->unmatched);
+        return;
+    }
+    fprintf(out, "%-4c %10llu %14.0f %12.1f %12.0f %12.0f %14.0f %9llu  ",
+            r->kind, (unsigned long long) r->calls, (double) r->total * ns,
+            avg, mn, mx, (double) r->self * ns, (unsigned long long) r->unmatched);
+    put_text(out, r->name);
+    fputs(r->unmatched ? " *\n" : "\n", out);
+}
+
+static void table_head(FILE * out, pt_summary_format f, int by_thread)
+{
+    if (f == PT_SUMMARY_CSV)
+        fprintf(out, "%skind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,"
+                "unmatched\n", by_thread ? "thread,thread_name," : "");
+    else
+        fprintf(out, "%-4s %10s %14s %12s %12s %12s %14s %9s  %s\n", "kind",
+                "calls", "total_ns", "avg_ns", "min_ns", "max_ns", "self_ns",
+                "unmatched", "name (* = has unmatched begin/end)");
+}
+
+/* Rows v[0..n) (one thread's, or all merged: th NULL). */
+static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
+                      size_t n, const pt_thread * th)
+{
+    pt_summary_format f = r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT;
+    size_t i;
+    if (f == PT_SUMMARY_TEXT && th != NULL)
+    {
+        fprintf(r->out, "\nthread %u", th->tid);
+        if (th->name[0] != '\0')
+            fputs(" ", r->out), put_text(r->out, th->name);
+        fprintf(r->out, ": %llu events\n", (unsigned long long) th->events);
+        table_head(r->out, f, 0);
+    }
+    for (i = 0; i < n; i++)
+    {
+        if (f == PT_SUMMARY_CSV && r->by_thread)
+        {
+            if (th != NULL)
+                fprintf(r->out, "%u,", th->tid), put_csv(r->out, th->name);
+            else
+                fputs("all,", r->out);
+            fputc(',', r->out);
+        }
+        put_row(r->out, &v[i], 1e9 / t->tick_rate, f);
+    }
+}
+
+static void write_summary(pt_report * r, const pt_trace * t)
+{
+    pt_row * merged = NULL;
+    size_t i, n = r->nrows, k;
+    if (r->kind == PT_OUT_TEXT)
+        fprintf(r->out, "%zu zones in %zu threads, %llu events, %.6g s traced "
+                "(%.6g ticks/s)%s\n", t->nzones, t->nthreads,
+                (unsigned long long) t->events, (double) t->span / t->tick_rate,
+                t->tick_rate, t->lost ? ", EVENTS LOST" : "");
+    table_head(r->out, r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT,
+               r->by_thread);
+    if (n > 0 && (merged = (pt_row *) malloc(n * sizeof *merged)) != NULL)
+    {
+        memcpy(merged, r->rows, n * sizeof *merged);
+        for (i = 0; i < n; i++)
+            merged[i].thread = 0;
+        put_table(r, t, merged, merge_rows(merged, n), NULL);
+    }
+    free(merged);
+    if (!r->by_thread)
+        return;
+    n = merge_rows(r->rows, r->nrows);
+    for (i = 0; i < n; i = k)
+    {
+        for (k = i; k < n && r->rows[k].thread == r->rows[i].thread; k++)
+            ;
+        put_table(r, t, r->rows + i, k - i, &t->threads[r->rows[i].thread]);
+    }
+}
+
+/* The M events naming the process and the threads, and the closing ']'. */
+static void json_tail(pt_report * r, const pt_trace * t)
+{
+    size_t i;
+    json_sep(r);
+    fprintf(r->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
+            "\"args\":{\"name\":", t->pid);
+    put_json(r->out, t->process[0] ? t->process : "traced program");
+    fputs("}}", r->out);
+    for (i = 0; i < t->nthreads; i++)
+    {
+        char def[32];
+        snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
+        fprintf(r->out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
+                "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
+        put_json(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
+        fputs("}}", r->out);
+    }
+    fputs("\n]\n", r->out);
+}
+
+void pt_report_finish(pt_report * r, const pt_trace * t)
+{
+    size_t i;
+    if (r == NULL)
+        return;
+    if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
+        write_summary(r, t);
+    else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
+        json_tail(r, t);
+    else if (t != NULL && r->kind == PT_OUT_PERFETTO)
+        pt_perfetto_finish(r->pf, t);
+    pt_perfetto_free(r->pf);
+    for (i = 0; i < r->nth; i++)
+    {
+        free(r->th[i].v);
+        pt_map_free(&r->th[i].rows, 0);
+    }
+    free(r->th);
+    free(r->rows);
+    free(r);
+}
+
+/* ---- reports of a collected trace -------------------------------------------- */
+
+static int cmp_thread_seq(const void * a, const void * b)
+{
+    const pt_zone * x = *(const pt_zone * const *) a, * y = *(const pt_zone * const *) b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Hand t's zones to r again, as the reader did: per thread, in the order
+   they began, each ended before the next zone at its depth or above. */
+static void replay(pt_report * r, const pt_trace * t)
+{
+    const pt_zone ** z = t->nzones ? (const pt_zone **) malloc(t->nzones * sizeof *z) : NULL;
+    const pt_zone ** open = t->nzones ? (const pt_zone **) malloc(t->nzones * sizeof *open) : NULL;
+    size_t i, n = 0;
+    for (i = 0; z != NULL && open != NULL && i < t->nzones; i++)
+        z[i] = &t->zones[i];
+    if (z != NULL && open != NULL)
+        qsort(z, t->nzones, sizeof *z, cmp_thread_seq);
+    for (i = 0; z != NULL && open != NULL && i < t->nzones; i++)
+    {
+        while (n > 0 && (open[n - 1]->thread != z[i]->thread
+                         || open[n - 1]->depth >= z[i]->depth))
+            on_zone(r, t, open[--n]);
+        if (z[i]->flags & PT_NO_BEGIN)
+            on_zone(r, t, z[i]);
+        else
+        {
+            on_begin(r, t, z[i]);
+            open[n++] = z[i];
+        }
+    }
+    while (n > 0)
+        on_zone(r, t, open[--n]);
+    free(z);
+    free(open);
+}
+
+void pt_write_report(FILE * out, const pt_trace * t, pt_output kind)
+{
+    pt_report * r = pt_report_new(out, kind, NULL, 0);
+    if (r == NULL)
+    {
+        fprintf(stderr, "prof-trace: out of memory\n");
+        return;
+    }
+    replay(r, t);
+    pt_report_finish(r, t);
+}
+
+void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f)
+{
+    pt_write_report(out, t, f == PT_SUMMARY_CSV ? PT_OUT_CSV : PT_OUT_TEXT);
+}
+
+void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f)
+{
+    pt_write_report(out, t, f == PT_JSON_X ? PT_OUT_JSON : PT_OUT_JSON_BE);
+}

@@ -1,0 +1,174 @@
+/*
+    Internal to the trace recorder (trace.c, trace_file.c, trace_signal.c):
+    a thread's record, the state they share, and the functions one file
+    calls in another. The fast path and the event format are in profiler.h
+    and trace_format.h.
+
+    One lock (a spin lock, so that a signal handler can try it) guards the
+    file and every record's "flushed" mark; only a buffer's owner thread
+    moves its position back to the start, under that lock, so a flush from
+    another thread (exit, prof_trace_flush, a signal, the writer thread)
+    reads a consistent [flushed, position) range. Records are never freed (a
+    thread that exits leaves its record and buffer to the next new thread),
+    so the list can be walked from a signal handler.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TRACE_IMPL_H
+#define PROF_TRACE_IMPL_H
+
+#define PROF_IMPL_TRACE_INTERNAL 1
+#include "internal.h"
+#include "trace_format.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NOINST __attribute__((no_instrument_function))
+
+typedef unsigned long long word_t;  /* one event (src/trace_format.h) */
+
+/* Paths are refused, never cut, when they do not fit (PATH_MAX on Linux). */
+enum { PATH_BYTES = 4096 };
+/* All records and buffers together stay under memory_cap (while every live
+   thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
+   smallest buffer, which only means more frequent writes. */
+enum { MIN_EVENTS = 256 };
+
+enum { SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
+/* Events chunks are written in pieces of at most this many words, well
+   under the reader's limit on a chunk (PROF_TF_MAX_CHUNK). */
+enum { PIECE_WORDS = 1 << 23 };
+#define NO_KEY ((const void *) 1)   /* an empty cache slot */
+
+typedef struct trace_rec
+{
+    struct trace_rec * next;        /* list of all records, never freed */
+    prof_impl_trace_tls_t * tls;    /* owner's position/end; NULL: free */
+    word_t * buf;                   /* cap events */
+    size_t cap;
+    word_t * flushed;               /* events before it are written */
+    uint64_t base61;                /* ticks of the event before the first
+                                       unwritten one (pending's, or flushed) */
+    /* Double buffering: a full buffer handed to the writer thread waits in
+       pending (words pending[0..pending_n) of buffer pending_buf) while the
+       thread records into the other; spare is the free one. */
+    word_t * pending, * pending_buf, * spare;
+    size_t pending_n;
+    uint32_t tid;
+    int name_dirty;
+    char name[NAME_BYTES];
+    uint64_t lost;                  /* lost, not yet told in a LOST chunk */
+    /* The thread's label ids: the fast path's cache, the owner's map
+       key -> id + 1, and id -> key (appended under the lock: the writer
+       reads it) with each key's class (0 label, 1 __func__, 2 code). */
+    prof_impl_trace_slot_t cache[PROF_IMPL_TRACE_SLOTS];
+    uint64_t * mkeys;
+    uint32_t * mvals;
+    size_t mcap, mn;
+    uint64_t * ids;
+    unsigned char * cls;
+    size_t nids, idcap, clscap;
+    size_t ids_written;             /* ids [0, ids_written) are in the file */
+    unsigned ids_gen;               /* ... of this generation */
+    unsigned char scratch[SCRATCH_BYTES];
+} trace_rec;
+
+/* What the recorder's files share (one instance, prof_impl_trace_g: TR). */
+typedef struct
+{
+    int state;                      /* 0: off, 1: starting, 2: running */
+    int lock_word;
+    int fd;                         /* the trace file, or -1 */
+    unsigned file_gen;              /* counts the files opened */
+    char file_path[PATH_BYTES];     /* the file written, or "" (none) */
+    int file_errno;                 /* why the last write/open failed */
+    int file_warned;
+    int file_has_events;            /* an events chunk has gone to the file */
+    trace_rec * records;
+    uint64_t lost_total;
+    uint64_t start_ticks;
+    double tick_rate;
+    size_t buffer_events;
+    size_t memory_cap;
+    size_t memory_used;
+    int finished;                   /* the exit-time flush has run */
+    int forked_before_start;        /* a child of a process that had not
+                                       started tracing when it forked, */
+    char env_at_fork[PATH_BYTES];   /* ... and its PROF_TRACE_FILE then */
+    int fork_locked;                /* fork_prepare took the lock */
+    pthread_key_t thread_key;
+    /* the writer thread (trace.c, hand_off) */
+    pthread_mutex_t writer_mutex;
+    pthread_cond_t writer_cond;
+    int writer_work;
+    int writer_state;               /* 0: not started, 1: running, -1: none */
+    int use_writer;                 /* PROF_TRACE_WRITER=0: no writer thread */
+    unsigned long handed_off;       /* buffers given to the writer thread */
+} prof_impl_trace_shared;
+extern prof_impl_trace_shared prof_impl_trace_g;
+#define TR prof_impl_trace_g
+
+/* The cache a thread reads before it has a buffer (pos == end then sends
+   every event to the slow path). */
+extern const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
+
+/* Each thread's own (ME). */
+typedef struct
+{
+    trace_rec * rec;                /* its record, NULL before the first event */
+    int in_slow_path;               /* a signal handler that records while
+                                       this thread is in the slow path */
+    int holds_lock;                 /* this thread holds the lock: a signal
+                                       handler on it must not take it */
+    /* Inside the program's own handler, called by on_signal: its events go
+       to the slow path (end = pos), which counts them as lost, since the
+       handler may have interrupted the fast path between its check and its
+       store. */
+    int in_handler;
+    void * handler_frame;           /* on_signal's frame */
+    word_t * handler_saved_end;
+} prof_impl_trace_mine;
+extern __thread prof_impl_trace_mine prof_impl_trace_me;
+#define ME prof_impl_trace_me
+
+/* trace.c: the lock */
+void prof_impl_tr_lock(void);
+void prof_impl_tr_unlock(void);
+/* From a signal handler: 0 at once when this thread holds the lock, else
+   wait a second at most for another thread's write. 1 if taken. */
+int prof_impl_tr_lock_from_signal(void);
+
+/* trace_file.c */
+/* Write to path (NULL: PROF_TRACE_FILE or the default) from now on; lock
+   held, or before tracing starts. 0 or -1 (after a message). */
+int prof_impl_tr_open_file(const char * path);
+/* Write a record's (or every record's) unwritten events; lock held. 0, or
+   -1 with the events that could not be written counted as lost. */
+int prof_impl_tr_flush_locked(trace_rec * r, int in_signal);
+int prof_impl_tr_flush_all_locked(int in_signal);
+/* The buffer handed to the writer thread, if any; lock held. */
+int prof_impl_tr_write_pending(trace_rec * r, int in_signal);
+/* The end record (sig: the signal that ends the program, or 0). */
+void prof_impl_tr_write_end(int sig);
+/* Move r->base61 over words w[0..n); returns how many are events. */
+size_t prof_impl_tr_advance_base(trace_rec * r, const word_t * w, size_t n);
+/* The file being written, for messages. */
+const char * prof_impl_tr_shown_path(void);
+/* 0 if snprintf's result n fits a path, else -1 after a message. */
+int prof_impl_tr_path_fits(int n);
+/* Create the trace file p with its header and maps: its descriptor, or -1
+   with errno set. */
+int prof_impl_tr_create_file(const char * p);
+/* Go on in the file nfd (-1: none), named p. */
+void prof_impl_tr_switch_file(int nfd, const char * p);
+
+/* trace_signal.c */
+void prof_impl_tr_at_exit(void);
+void prof_impl_tr_thread_exit(void * record);
+void prof_impl_tr_install_signals(void);
+/* 1 while the program's handler called by the recorder's runs. */
+int prof_impl_tr_inside_handler(void);
+
+#endif

@@ -1,0 +1,74 @@
+#!/bin/sh
+# prof-trace's JSON in a real viewer: speedscope's web app (npm package
+# speedscope, installed by .ci/run) served over a local HTTP server and
+# loaded in headless Chromium. The example trace (B/E events) loads as
+# Trace Event Format with its three threads; both JSON modes load with no
+# "Tried to end" error (the symptom of zones that did not nest); the
+# worker-1 thread alone draws its three nesting levels.
+# Usage: check_speedscope.sh PROF-TRACE TRACE-FILE SCRIPT-DIR SOURCE-DIR
+# Exits 77 (skipped) when chromium, python3 or speedscope is missing,
+# except under CI.
+set -u
+pt=$1 trace=$2 here=$3 src=$4
+ss=${SPEEDSCOPE_DIR:-$src/.ci/npm/node_modules/speedscope}
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ] || ! command -v python3 >/dev/null 2>&1 || [ ! -f "$ss/dist/release/index.html" ]; then
+    echo "chromium, python3 or speedscope ($ss) not installed"
+    [ "${CI:-}" = true ] && exit 1
+    exit 77
+fi
+tmp=$(mktemp -d)
+server=
+cleanup() { [ -z "$server" ] || kill "$server" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+cp -r "$ss/dist/release" "$tmp/www"
+"$pt" --json-be -o "$tmp/www/be.json" "$trace" || exit 1
+"$pt" --json -o "$tmp/www/x.json" "$trace" || exit 1
+"$pt" --json-be --thread worker-1 -o "$tmp/www/w1.json" "$trace" || exit 1
+python3 -m http.server 0 --bind 127.0.0.1 --directory "$tmp/www" >"$tmp/http.log" 2>&1 &
+server=$!
+port=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    port=$(sed -n 's/.*port \([0-9]*\).*/\1/p' "$tmp/http.log" | head -1)
+    [ -n "$port" ] && break
+    sleep 0.5
+done
+[ -n "$port" ] || { echo "FAIL http server"; cat "$tmp/http.log"; exit 1; }
+fail=0
+# shot NAME HEIGHT: load NAME.json, screenshot NAME.png, console in NAME.log
+shot() {
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
+        --no-first-run --disable-background-networking --disable-component-update \
+        --disable-sync --hide-scrollbars --user-data-dir="$tmp/profile" \
+        --enable-logging=stderr --v=0 --virtual-time-budget=15000 \
+        --window-size=1200,"$2" --screenshot="$tmp/$1.png" \
+        "http://127.0.0.1:$port/index.html#profileURL=/$1.json" >"$tmp/$1.log" 2>&1
+}
+for name in be x; do
+    shot $name 500
+    if grep -q "Importing as Trace Event Format" "$tmp/$name.log" \
+        && ! grep -q "Tried to end" "$tmp/$name.log" \
+        && python3 "$here/check_picture.py" "$tmp/$name.png"; then
+        echo "ok   $name.json: loaded, no unmatched end"
+    else
+        echo "FAIL $name.json"; grep -E "CONSOLE|ERROR" "$tmp/$name.log" | head -20; fail=1
+    fi
+done
+# the page as speedscope built it: the first of three threads shown
+timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$tmp/profile" --virtual-time-budget=15000 --dump-dom \
+    "http://127.0.0.1:$port/index.html#profileURL=/be.json" >"$tmp/dom.html" 2>/dev/null
+if grep -q "1/3" "$tmp/dom.html" && grep -q "worker-1" "$tmp/dom.html"; then
+    echo "ok   be.json: three threads"
+else
+    echo "FAIL be.json: threads"; fail=1
+fi
+shot w1 400
+if python3 "$here/check_speedscope.py" "$tmp/w1.png" 3; then
+    echo "ok   worker-1: round, work and step nested"
+else
+    echo "FAIL worker-1 nesting"; fail=1
+fi
+[ "$fail" -eq 0 ] && echo "speedscope: all checks passed"
+exit $fail

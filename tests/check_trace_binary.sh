@@ -1,0 +1,31 @@
+#!/bin/sh
+# --binary: an executable built with -finstrument-functions is run, then
+# moved: prof-trace says it is not there and how to fix it, and names its
+# functions again with --binary=NEW-PATH; a rebuilt one (another file at
+# the same path) is warned about.
+# Usage: check_trace_binary.sh PROF-TRACE INSTRUMENTED-PROGRAM
+set -u
+pt=$1 prog=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+mkdir "$tmp/a" "$tmp/b"
+cp "$prog" "$tmp/a/prog"
+"$tmp/a/prog" "$tmp/t.ptrace" >/dev/null || { echo "FAIL run"; exit 1; }
+"$pt" --csv "$tmp/t.ptrace" >"$tmp/out" 2>"$tmp/err"
+grep -q '^i,leaf,1000,' "$tmp/out" && [ ! -s "$tmp/err" ] && ok "named in place" \
+    || { bad "in place"; cat "$tmp/err"; }
+mv "$tmp/a/prog" "$tmp/b/prog"
+"$pt" --csv "$tmp/t.ptrace" >"$tmp/out" 2>"$tmp/err"
+grep -q "a/prog is not there (moved?).*--binary=PATH" "$tmp/err" && ! grep -q ',leaf,' "$tmp/out" \
+    && ok "moved: warned, addresses" || { bad "moved"; cat "$tmp/err"; }
+"$pt" --csv --binary "$tmp/b/prog" "$tmp/t.ptrace" >"$tmp/out" 2>"$tmp/err"
+grep -q '^i,leaf,1000,' "$tmp/out" && [ ! -s "$tmp/err" ] && ok "--binary names them" \
+    || { bad "--binary"; cat "$tmp/err" "$tmp/out"; }
+cp "$tmp/b/prog" "$tmp/a/prog.new" && mv "$tmp/a/prog.new" "$tmp/a/prog"
+"$pt" --csv "$tmp/t.ptrace" >"$tmp/out" 2>"$tmp/err"
+grep -q "has changed since the run (rebuilt?)" "$tmp/err" && ok "rebuilt: warned" \
+    || { bad "rebuilt"; cat "$tmp/err"; }
+[ "$fail" -eq 0 ] && echo "prof-trace --binary: all checks passed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,345 @@
+/*
+    A protobuf decoder of our own for the Perfetto traces prof-trace writes,
+    written against the field numbers of Perfetto's public .proto files
+    (protos/perfetto/trace/trace.proto, trace_packet.proto,
+    track_event/track_event.proto, track_event/track_descriptor.proto,
+    track_event/process_descriptor.proto, thread_descriptor.proto,
+    interned_data/interned_data.proto), independent of the writer's code:
+
+      Trace.packet = 1 (TracePacket)
+      TracePacket.timestamp = 8, .trusted_packet_sequence_id = 10,
+        .track_event = 11, .interned_data = 12, .sequence_flags = 13,
+        .track_descriptor = 60
+      TrackEvent.category_iids = 3, .type = 9 (SLICE_BEGIN 1, SLICE_END 2,
+        INSTANT 3), .name_iid = 10, .track_uuid = 11
+      InternedData.event_categories = 1, .event_names = 2
+        (EventCategory / EventName: iid = 1, name = 2)
+      TrackDescriptor.uuid = 1, .name = 2, .process = 3, .thread = 4
+      ProcessDescriptor.pid = 1, .process_name = 6
+      ThreadDescriptor.pid = 1, .tid = 2, .thread_name = 5
+
+    pf_decode checks what a Perfetto importer relies on: well-formed wire
+    format, one packet sequence whose first packet clears the incremental
+    state, every interned name and category defined before use, every
+    track described before its first event, and per track slices that
+    begin and end like a stack with times that never go back. Used by
+    test_trace_perfetto and the fuzz target's round trip.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TEST_PERFETTO_DECODE_H
+#define PROF_TEST_PERFETTO_DECODE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { PF_MAX_NAMES = 4096, PF_MAX_TRACKS = 256, PF_MAX_DEPTH = 512 };
+
+typedef struct { const unsigned char * p, * end; } pf_in;
+
+typedef struct
+{
+    uint64_t uuid;
+    char name[64];
+    uint64_t tid;
+    uint64_t last_ts;
+    uint64_t stack[PF_MAX_DEPTH];  /* name iids of the open slices */
+    uint64_t begin_ts[PF_MAX_DEPTH];
+    size_t depth;
+} pf_track;
+
+typedef struct
+{
+    char error[256];
+    size_t packets, begins, ends, instants, unmatched;
+    char names[PF_MAX_NAMES][48];  /* by iid (1..) */
+    unsigned char named[PF_MAX_NAMES]; /* iid defined */
+    int cats[8];                   /* categories defined, by iid */
+    pf_track tracks[PF_MAX_TRACKS];
+    size_t ntracks;
+    int cleared;                   /* incremental state cleared */
+    /* the last slice ended (for the tests) */
+    uint64_t last_begin, last_end, last_name;
+} pf_trace;
+
+static inline int pf_varint(pf_in * in, uint64_t * v)
+{
+    int shift = 0;
+    *v = 0;
+    while (in->p < in->end && shift < 64)
+    {
+        unsigned char b = *in->p++;
+        *v |= (uint64_t) (b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return 0;
+        shift += 7;
+    }
+    return -1;
+}
+
+/* The next field: its number, wire type and value (varint) or bytes. */
+static inline int pf_field(pf_in * in, unsigned * field, unsigned * wire,
+                           uint64_t * v, pf_in * sub)
+{
+    uint64_t key;
+    if (pf_varint(in, &key) != 0 || (key >> 3) == 0)
+        return -1;
+    *field = (unsigned) (key >> 3);
+    *wire = (unsigned) (key & 7);
+    if (*wire == 0)
+        return pf_varint(in, v);
+    if (*wire == 2)
+    {
+        if (pf_varint(in, v) != 0 || *v > (uint64_t) (in->end - in->p))
+            return -1;
+        sub->p = in->p;
+        sub->end = in->p + *v;
+        in->p += *v;
+        return 0;
+    }
+    if (*wire == 1 || *wire == 5)
+    {
+        size_t n = *wire == 1 ? 8 : 4;
+        if ((size_t) (in->end - in->p) < n)
+            return -1;
+        in->p += n;
+        return 0;
+    }
+    return -1;
+}
+
+#define PF_FAIL(d, ...) (snprintf((d)->error, sizeof (d)->error, __VA_ARGS__), -1)
+
+static inline void pf_copy(char * to, size_t size, const pf_in * s)
+{
+    size_t n = (size_t) (s->end - s->p);
+    if (n >= size)
+        n = size - 1;
+    memcpy(to, s->p, n);
+    to[n] = '\0';
+}
+
+/* An EventName or EventCategory (iid = 1, name = 2). */
+static inline int pf_interned_entry(pf_trace * d, pf_in in, int category)
+{
+    unsigned f, w;
+    uint64_t v, iid = 0;
+    pf_in s, name = { NULL, NULL };
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad interned entry");
+        if (f == 1 && w == 0)
+            iid = v;
+        else if (f == 2 && w == 2)
+            name = s;
+    }
+    if (iid == 0 || name.p == NULL)
+        return PF_FAIL(d, "interned entry without iid or name");
+    if (category)
+    {
+        if (iid >= 8)
+            return PF_FAIL(d, "category iid %llu", (unsigned long long) iid);
+        d->cats[iid] = 1;
+    }
+    else if (iid < PF_MAX_NAMES)
+    {
+        pf_copy(d->names[iid], sizeof d->names[iid], &name);
+        d->named[iid] = 1;
+    }
+    return 0;
+}
+
+static inline int pf_interned(pf_trace * d, pf_in in)
+{
+    unsigned f, w;
+    uint64_t v;
+    pf_in s;
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad interned data");
+        if ((f == 1 || f == 2) && w == 2 && pf_interned_entry(d, s, f == 1) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static inline pf_track * pf_find(pf_trace * d, uint64_t uuid)
+{
+    size_t i;
+    for (i = 0; i < d->ntracks; i++)
+        if (d->tracks[i].uuid == uuid)
+            return &d->tracks[i];
+    return NULL;
+}
+
+/* ThreadDescriptor (pid 1, tid 2, thread_name 5) into t. */
+static inline int pf_thread(pf_trace * d, pf_in in, pf_track * t)
+{
+    unsigned f, w;
+    uint64_t v;
+    pf_in s;
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad thread descriptor");
+        if (f == 2 && w == 0)
+            t->tid = v;
+        else if (f == 5 && w == 2)
+            pf_copy(t->name, sizeof t->name, &s);
+    }
+    return 0;
+}
+
+static inline int pf_descriptor(pf_trace * d, pf_in in)
+{
+    unsigned f, w;
+    uint64_t v;
+    pf_in s;
+    pf_track t;
+    memset(&t, 0, sizeof t);
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad track descriptor");
+        if (f == 1 && w == 0)
+            t.uuid = v;
+        else if (f == 4 && w == 2 && pf_thread(d, s, &t) != 0)
+            return -1;
+    }
+    if (t.uuid == 0)
+        return PF_FAIL(d, "track descriptor without uuid");
+    if (pf_find(d, t.uuid) != NULL)
+        return 0;
+    if (d->ntracks == PF_MAX_TRACKS)
+        return PF_FAIL(d, "too many tracks");
+    d->tracks[d->ntracks++] = t;
+    return 0;
+}
+
+/* A TrackEvent at time ts. */
+static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
+{
+    unsigned f, w;
+    uint64_t v, type = 0, name = 0, uuid = 0;
+    pf_in s;
+    pf_track * t;
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad track event");
+        if (f == 9 && w == 0)
+            type = v;
+        else if (f == 10 && w == 0)
+            name = v;
+        else if (f == 11 && w == 0)
+            uuid = v;
+        else if (f == 3 && w == 0)
+        {
+            if (v >= 8 || !d->cats[v])
+                return PF_FAIL(d, "category iid %llu not interned", (unsigned long long) v);
+            d->unmatched += v == 4;
+        }
+    }
+    if ((t = pf_find(d, uuid)) == NULL)
+        return PF_FAIL(d, "event on track %llu, not described before", (unsigned long long) uuid);
+    if (ts < t->last_ts)
+        return PF_FAIL(d, "track %llu: time goes back to %llu", (unsigned long long) uuid,
+                       (unsigned long long) ts);
+    t->last_ts = ts;
+    if (type != 2 && (name == 0 || name >= PF_MAX_NAMES || !d->named[name]))
+        return PF_FAIL(d, "name iid %llu not interned", (unsigned long long) name);
+    if (type == 1)
+    {
+        if (t->depth == PF_MAX_DEPTH)
+            return PF_FAIL(d, "too deep");
+        t->begin_ts[t->depth] = ts;
+        t->stack[t->depth++] = name;
+        d->begins++;
+    }
+    else if (type == 2)
+    {
+        if (t->depth == 0)
+            return PF_FAIL(d, "track %llu: slice end with no slice open", (unsigned long long) uuid);
+        t->depth--;
+        d->last_begin = t->begin_ts[t->depth];
+        d->last_end = ts;
+        d->last_name = t->stack[t->depth];
+        d->ends++;
+    }
+    else if (type == 3)
+        d->instants++;
+    else
+        return PF_FAIL(d, "event type %llu", (unsigned long long) type);
+    return 0;
+}
+
+static inline int pf_packet(pf_trace * d, pf_in in)
+{
+    unsigned f, w;
+    uint64_t v, ts = 0, seq = 0, flags = 0;
+    pf_in s, ev = { NULL, NULL }, in2 = in;
+    /* interned data, flags and the sequence first: an event may use names
+       interned in its own packet */
+    while (in2.p < in2.end)
+    {
+        if (pf_field(&in2, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad packet %zu", d->packets);
+        if (f == 8 && w == 0)
+            ts = v;
+        else if (f == 10 && w == 0)
+            seq = v;
+        else if (f == 13 && w == 0)
+            flags = v;
+        else if (f == 11 && w == 2)
+            ev = s;
+        else if (f == 60 && w == 2 && pf_descriptor(d, s) != 0)
+            return -1;
+    }
+    if (flags & 1)
+        d->cleared = 1;
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return -1;
+        if (f == 12 && w == 2)
+        {
+            if (!d->cleared || seq == 0)
+                return PF_FAIL(d, "interned data before the state was cleared");
+            if (pf_interned(d, s) != 0)
+                return -1;
+        }
+    }
+    if (ev.p != NULL)
+    {
+        if (seq != 1 || !(flags & 2))
+            return PF_FAIL(d, "event without sequence %llu or flags %llu",
+                           (unsigned long long) seq, (unsigned long long) flags);
+        return pf_event(d, ev, ts);
+    }
+    return 0;
+}
+
+/* Decode and check a whole trace; 0, or -1 with d->error. */
+static inline int pf_decode(const unsigned char * p, size_t n, pf_trace * d)
+{
+    pf_in in;
+    memset(d, 0, sizeof *d);
+    in.p = p;
+    in.end = p + n;
+    while (in.p < in.end)
+    {
+        unsigned f, w;
+        uint64_t v;
+        pf_in s;
+        if (pf_field(&in, &f, &w, &v, &s) != 0 || f != 1 || w != 2)
+            return PF_FAIL(d, "not a Trace.packet at packet %zu", d->packets);
+        if (pf_packet(d, s) != 0)
+            return -1;
+        d->packets++;
+    }
+    return 0;
+}
+
+#endif

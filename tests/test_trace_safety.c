@@ -1,0 +1,383 @@
+/* The recorder never loses or destroys a trace (issue 14, items 5-9, 15,
+   21): a second prof_trace_open of the same path keeps what was written;
+   a path that does not fit is refused, never cut (PROF_TRACE_FILE, and a
+   forked child's <path>.<pid>); a program with its own SIGTERM handler,
+   signalled every millisecond while it flushes, gets a trace with every
+   event once (the handler's own are counted as lost), without stalling; a child forked before the
+   parent recorded anything keeps its events with PROF_TRACE_FILE set;
+   PROF_TRACE_BUFFER_KB is parsed strictly and a buffer above the memory cap
+   is said so; buffers are touched when made, so recording does not fault.
+   Each case runs in a child process with its own trace file. */
+#define PROF_TRACE 1
+#include "trace_util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static char dir[] = "/tmp/prof-trace-safety-XXXXXX";
+static char path[256];
+
+static void set_path(const char * name)
+{
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+}
+
+static void write_text(const char * p, const char * text)
+{
+    FILE * f = fopen(p, "w");
+    if (f != NULL)
+    {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* 1 if file p holds exactly text. */
+static int has_text(const char * p, const char * text)
+{
+    char buf[256];
+    size_t n;
+    FILE * f = fopen(p, "r");
+    if (f == NULL)
+        return 0;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strcmp(buf, text) == 0;
+}
+
+/* ---- item 5: a second open of the same path -------------------------------- */
+
+static void child_reopen(void)
+{
+    CHECK(prof_trace_open(path) == 0, "open");
+    zones(10);
+    CHECK(prof_trace_flush() == 0, "flush");
+    CHECK(prof_trace_open(path) == 0, "second open of the same path");
+    zones(5);
+}
+
+static void test_reopen(void)
+{
+    pt_trace t;
+    const char * w;
+    set_path("reopen.ptrace");
+    CHECK(run_child(child_reopen) == 0, "child failed");
+    CHECK(load_trace(path, &t, &w) == 0 && count_zones(&t, "z", -1, 0) == 15
+          && t.lost == 0 && t.has_end, "reopen: %zu zones, lost %llu",
+          count_zones(&t, "z", -1, 0), (unsigned long long) t.lost);
+    CHECK(w[0] == '\0', "warnings: %s", w);
+    pt_free(&t);
+}
+
+/* ---- item 6: paths that do not fit ------------------------------------------ */
+
+static char long_path[4200];
+
+/* dir, then slashes, then name, so that the whole is len bytes (a path with
+   repeated slashes names the same file as dir/name). */
+static void make_long(const char * name, size_t len)
+{
+    size_t d = strlen(dir), k = strlen(name);
+    memcpy(long_path, dir, d);
+    memset(long_path + d, '/', len - d - k);
+    memcpy(long_path + len - k, name, k + 1);
+}
+
+static void child_long_env(void)
+{
+    capture_t c;
+    const char * err;
+    setenv("PROF_TRACE_FILE", long_path, 1);
+    capture_begin(&c, 2);
+    zones(3);
+    CHECK(prof_trace_flush() == -1, "flush to a refused path succeeded");
+    CHECK(prof_trace_lost() == 6, "lost %llu", prof_trace_lost());
+    err = capture_end(&c);
+    CHECK(strstr(err, "profiler: trace: ") != NULL && strstr(err, "too long") != NULL,
+          "stderr: %s", err);
+}
+
+static void child_fork_long(void)
+{
+    pid_t pid;
+    int st;
+    capture_t c;
+    const char * err;
+    CHECK(prof_trace_open(long_path) == 0, "open of a 4095-byte path");
+    zones(10);
+    CHECK(prof_trace_flush() == 0, "flush");
+    capture_begin(&c, 2); /* the child's message comes at the fork */
+    pid = fork();
+    if (pid == 0)
+    {
+        check_failures = 0;
+        zones(5);
+        CHECK(prof_trace_flush() == -1, "child flush succeeded");
+        CHECK(prof_trace_lost() == 10, "child lost %llu", prof_trace_lost());
+        _exit(check_failures ? 10 : 0);
+    }
+    waitpid(pid, &st, 0);
+    err = capture_end(&c);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork child: status %d: %s",
+          st, err);
+    CHECK(strstr(err, "too long") != NULL, "child stderr: %s", err);
+    zones(2);
+}
+
+static void test_long_paths(void)
+{
+    pt_trace t;
+    char victim[300];
+    /* the first 4095 bytes of a 4098-byte path name an existing file */
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_text(victim, "precious");
+    make_long("victim", 4095);
+    strcat(long_path, "xyz");
+    CHECK(run_child(child_long_env) == 0, "long PROF_TRACE_FILE");
+    CHECK(has_text(victim, "precious"), "the cut path overwrote %s", victim);
+
+    /* a 4095-byte path fits; the child's <path>.<pid> does not */
+    make_long("fork-long.ptrace", 4095);
+    set_path("fork-long.ptrace");
+    CHECK(run_child(child_fork_long) == 0, "fork with a long path");
+    CHECK(load_trace(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 12
+          && t.has_end, "parent's trace: %zu zones", count_zones(&t, "z", -1, 0));
+    pt_free(&t);
+}
+
+/* ---- item 7: flushing from a signal handler --------------------------------- */
+
+static volatile sig_atomic_t handled;
+static int killer_done;
+
+static void on_term(int sig)
+{
+    (void) sig;
+    PROF_ZONE_BEGIN("handler");
+    PROF_ZONE_END("handler");
+    handled++;
+}
+
+static void * killer(void * arg)
+{
+    pthread_t target = *(pthread_t *) arg;
+    int i;
+    for (i = 0; i < 400; i++)
+    {
+        struct timespec ts = { 0, 1000000 };
+        pthread_kill(target, SIGTERM);
+        nanosleep(&ts, NULL);
+    }
+    __atomic_store_n(&killer_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static void child_signal_storm(void)
+{
+    pthread_t self = pthread_self(), th;
+    long i, n = 0;
+    double t0;
+    char counts[300];
+    FILE * f;
+    setenv("PROF_TRACE_BUFFER_KB", "4", 1);
+    signal(SIGTERM, on_term); /* the program's own handler, before tracing */
+    CHECK(prof_trace_open(path) == 0, "open");
+    t0 = now_s();
+    pthread_create(&th, NULL, killer, &self);
+    while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && now_s() - t0 < 60)
+    {
+        for (i = 0; i < 50; i++, n++)
+        {
+            PROF_ZONE_BEGIN("z");
+            PROF_ZONE_END("z");
+        }
+        (void) prof_trace_flush(); /* holds the lock when a signal comes */
+    }
+    pthread_join(th, NULL);
+    /* generous: 400 signals take 0.5 s; they took minutes when each spun
+       on a lock that its own thread held */
+    CHECK(now_s() - t0 < 20, "%d signals took %.1f s", (int) handled, now_s() - t0);
+    CHECK(prof_trace_flush() == 0, "flush");
+    snprintf(counts, sizeof counts, "%s.counts", path);
+    f = fopen(counts, "w");
+    if (f != NULL)
+    {
+        fprintf(f, "%ld %d %llu\n", n, (int) handled, prof_trace_lost());
+        fclose(f);
+    }
+}
+
+static void test_signal_storm(void)
+{
+    pt_trace t;
+    const char * w;
+    char counts[300];
+    long n = -1;
+    int h = -1;
+    unsigned long long lost = 0;
+    FILE * f;
+    set_path("storm.ptrace");
+    CHECK(run_child(child_signal_storm) == 0, "child failed");
+    snprintf(counts, sizeof counts, "%s.counts", path);
+    f = fopen(counts, "r");
+    CHECK(f != NULL && fscanf(f, "%ld %d %llu", &n, &h, &lost) == 3, "no counts");
+    if (f != NULL)
+        fclose(f);
+    /* every event once, or counted as lost: the handler's, which may have
+       interrupted the fast path half-way */
+    CHECK(load_trace(path, &t, &w) == 0, "read");
+    CHECK(count_zones(&t, "z", -1, 0) == (size_t) n && t.events == (uint64_t) (2 * n)
+          && lost == (unsigned long long) (2 * h) && t.lost == lost,
+          "%zu z of %ld, %llu events, %llu lost, %d handled",
+          count_zones(&t, "z", -1, 0), n, (unsigned long long) t.events, lost, h);
+    CHECK(strstr(w, "time goes back") == NULL && strstr(w, "unreadable") == NULL
+          && strstr(w, "label@") == NULL && strstr(w, "no string") == NULL
+          && strstr(w, "without a begin") == NULL, "warnings: %.2000s", w);
+    pt_free(&t);
+}
+
+/* ---- item 9: PROF_TRACE_FILE and a fork before the first event ------------- */
+
+static void child_fork_first(void)
+{
+    pid_t pid;
+    char p2[300];
+    pt_trace t;
+    setenv("PROF_TRACE_FILE", path, 1);
+    pid = child_zones(5);
+    zones(3);
+    snprintf(p2, sizeof p2, "%s.%ld", path, (long) pid);
+    CHECK(load_trace(p2, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 5
+          && t.has_end, "the child's trace %s: %zu zones", p2,
+          count_zones(&t, "z", -1, 0));
+    pt_free(&t);
+}
+
+static void test_fork_before_start(void)
+{
+    pt_trace t;
+    set_path("fork-first.ptrace");
+    CHECK(run_child(child_fork_first) == 0, "child failed");
+    CHECK(load_trace(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == 3
+          && t.has_end, "the parent's trace: %zu zones", count_zones(&t, "z", -1, 0));
+    pt_free(&t);
+}
+
+/* ---- item 15: PROF_TRACE_BUFFER_KB ------------------------------------------ */
+
+static const char * buffer_kb, * memory_kb;
+static const char * expect_msg;
+
+static void child_buffer_env(void)
+{
+    capture_t c;
+    const char * err;
+    pt_trace t;
+    setenv("PROF_TRACE_BUFFER_KB", buffer_kb, 1);
+    if (memory_kb != NULL)
+        setenv("PROF_TRACE_MEMORY_KB", memory_kb, 1);
+    capture_begin(&c, 2);
+    CHECK(prof_trace_open(path) == 0, "open");
+    zones(1000);
+    err = capture_end(&c);
+    CHECK(strstr(err, expect_msg) != NULL, "PROF_TRACE_BUFFER_KB=%s: stderr: %s",
+          buffer_kb, err);
+    /* a big buffer (the default's 1 MiB, or the one asked for): nothing has
+       been written yet; a 4 KiB one would have been written 7 times */
+    CHECK(load_trace(path, &t, NULL) == 0 && t.events == 0,
+          "PROF_TRACE_BUFFER_KB=%s: %llu events written early", buffer_kb,
+          (unsigned long long) t.events);
+    pt_free(&t);
+}
+
+static void test_buffer_env(void)
+{
+    /* buffer, memory cap, message (the default cap of 256 MiB behaves as
+       the small one here: 300000 KiB gave 4 KiB buffers, silently) */
+    static const char * const cases[][3] = {
+        { "64abc", NULL, "PROF_TRACE_BUFFER_KB=64abc is not a whole number of "
+                         "KiB in 4..2097152; using 1024" },
+        { "", NULL, NULL },
+        { "-8", NULL, "PROF_TRACE_BUFFER_KB=-8 is not a whole number of KiB in "
+                      "4..2097152; using 1024" },
+        { "16384", "8192", "PROF_TRACE_BUFFER_KB=16384 is more than the memory "
+                           "cap of all buffers, PROF_TRACE_MEMORY_KB=8192: " },
+        { "1024", "64k", "PROF_TRACE_MEMORY_KB=64k is not a whole number of KiB "
+                         "in 4..1073741824; using 262144" },
+    };
+    size_t i;
+    set_path("buffer-env.ptrace");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+        buffer_kb = cases[i][0];
+        memory_kb = cases[i][1];
+        expect_msg = cases[i][2] != NULL ? cases[i][2] : "";
+        CHECK(run_child(child_buffer_env) == 0, "PROF_TRACE_BUFFER_KB=%s", buffer_kb);
+    }
+}
+
+/* ---- item 21: buffers are touched when made -------------------------------- */
+
+/* A sanitizer's shadow memory faults on first use too: not counted there. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+# define SANITIZED 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#  define SANITIZED 1
+# endif
+#endif
+
+#if !defined(SANITIZED)
+static long minor_faults(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+static void child_faults(void)
+{
+    long before, after;
+    setenv("PROF_TRACE_BUFFER_KB", "8192", 1); /* 2048 pages */
+    CHECK(prof_trace_open(path) == 0, "open");
+    PROF_ZONE_BEGIN("first"); /* takes the buffer */
+    before = minor_faults();
+    zones(200000); /* 3.1 MiB of events: 781 pages if not touched before */
+    after = minor_faults();
+    PROF_ZONE_END("first");
+    CHECK(after - before < 300, "%ld page faults while recording", after - before);
+}
+#endif
+
+static void test_faults(void)
+{
+#if !defined(SANITIZED)
+    set_path("faults.ptrace");
+    CHECK(run_child(child_faults) == 0, "child failed");
+#endif
+}
+
+int main(void)
+{
+    if (mkdtemp(dir) == NULL)
+        return 1;
+    test_reopen();
+    test_long_paths();
+    test_signal_storm();
+    test_fork_before_start();
+    test_buffer_env();
+    test_faults();
+    return finish_in(dir, "test_trace_safety");
+}
