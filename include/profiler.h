@@ -255,10 +255,13 @@ static inline void prof_stop(void);
    may be NULL. Uses (and clobbers) clock 0. The first call is a warm-up
    (cold caches, page faults) and never one of the five.
    Beyond FLINT, it always ends and always sets *min and *max: a target that never
-   calls prof_start/prof_stop is timed as a whole call; one that runs for
-   seconds stops after 500 * DURATION_TARGET us with the calls it has; one
-   whose time stays below the threshold stops when count cannot grow. Each
-   case prints a profiler: message on stderr. A NULL target gives NaN. */
+   calls prof_start/prof_stop is timed as a whole call; all calls together
+   take at most 500 * DURATION_TARGET us of wall time (whole calls, set-up
+   outside prof_start/prof_stop included, whatever FLINT_CLOCKSPEED says):
+   no call is given more runs than the time left holds, and when none fits
+   it stops with the calls it has; one whose time stays below the threshold
+   stops when count cannot grow. Each case prints a profiler: message on
+   stderr. A NULL target gives NaN. */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
 
 /* ==== Memory usage ======================================================= */
