@@ -79,6 +79,18 @@ enum { NKNOWN = (int) (sizeof known / sizeof known[0]) };
 
 unsigned long prof_impl_perf_open_calls;
 
+#if defined(__linux__)
+/* Sets opened by two threads at once both count their calls. */
+static void count_open_call(void)
+{
+# if defined(__GNUC__)
+    __atomic_fetch_add(&prof_impl_perf_open_calls, 1, __ATOMIC_RELAXED);
+# else
+    prof_impl_perf_open_calls++;
+# endif
+}
+#endif
+
 int prof_impl_perf_open_syscall(void * attr, int group_fd)
 {
 #if defined(__linux__) && defined(SYS_perf_event_open)
@@ -539,7 +551,7 @@ static void open_event(prof_counters_t * c, int i)
            (and allowed at perf_event_paranoid 2). Software: everything
            first, user space only if that is all that is allowed. */
         attr.exclude_kernel = attr.exclude_hv = e->hw || attempt == 1;
-        prof_impl_perf_open_calls++;
+        count_open_call();
         fd = prof_impl_perf_open(&attr, c->leader[g]);
         if (fd >= 0)
             break;

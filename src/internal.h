@@ -51,7 +51,7 @@ void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
    counters make it (this thread, any CPU; attr is a struct perf_event_attr):
    prof_impl_perf_open points to prof_impl_perf_open_syscall unless a test
    replaces it to simulate refusals; prof_impl_perf_open_calls counts every
-   call made through it. */
+   call made through it (atomically: threads may open sets at once). */
 extern int (*prof_impl_perf_open)(void * attr, int group_fd);
 extern unsigned long prof_impl_perf_open_calls;
 int prof_impl_perf_open_syscall(void * attr, int group_fd);
