@@ -35,6 +35,20 @@
 # define PROF_LIBC_HAS_ULONG 1
 #endif
 
+/* FLINT's profiler.h includes flint.h, and FLINT programs (and some FLINT
+   2.9 headers, gmpcompat.h among them) rely on it. Do the same where FLINT's
+   headers are on the include path as FLINT programs put them ("flint.h"
+   found with the quoted search, i.e. -I .../include/flint): a FLINT program
+   builds unchanged, a program without FLINT is unaffected. Defining
+   PROF_NO_FLINT_INCLUDE turns this off. Needs __has_include (gcc >= 5,
+   clang); elsewhere include flint.h yourself first. */
+#if !defined(FLINT_H) && !defined(PROF_NO_FLINT_INCLUDE) \
+    && defined(__has_include)
+# if __has_include("flint.h")
+#  include "flint.h"
+# endif
+#endif
+
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
 # include <intrin.h>
 # pragma intrinsic(__rdtsc)
