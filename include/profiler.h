@@ -675,8 +675,10 @@ void prof_counters_close(prof_counters_t * c);
 
 /* Start counting (all available events at once, one ioctl per group) / stop
    and keep the totals. 0, or an error code: PROF_COUNTERS_ESTATE for a start
-   while running or a stop while stopped. With no available event they make
-   no system call. */
+   while running or a stop while stopped (no system call then);
+   PROF_COUNTERS_ESYS when an ioctl fails: a failed start leaves the set
+   stopped with no group counting, a failed stop leaves it running. With no
+   available event they make no system call. */
 int prof_counters_start(prof_counters_t * c);
 int prof_counters_stop(prof_counters_t * c);
 /* Set the totals to zero (running or not). 0 or an error code. */

@@ -105,6 +105,20 @@ int prof_impl_perf_open_syscall(void * attr, int group_fd)
 
 int (*prof_impl_perf_open)(void * attr, int group_fd) = prof_impl_perf_open_syscall;
 
+int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg)
+{
+#if defined(__linux__)
+    return ioctl(fd, request, arg);
+#else
+    (void) fd; (void) request; (void) arg;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg)
+    = prof_impl_perf_ioctl_syscall;
+
 /* ---- pure logic: scaling, group reads, reasons (tested with fakes) ----- */
 
 double prof_impl_counters_scale(double raw, double enabled, double running)
@@ -477,32 +491,45 @@ static int take_baseline(prof_counters_t * c)
     return 0;
 }
 
-/* Switch both groups on (hardware last) or off (hardware first). */
-static int toggle(prof_counters_t * c, int on)
+#if defined(__linux__)
+static int switch_group(const prof_counters_t * c, int g, int on)
+{
+    return c->leader[g] < 0 ? 0
+         : prof_impl_perf_ioctl(c->leader[g], on ? PERF_EVENT_IOC_ENABLE
+                                                 : PERF_EVENT_IOC_DISABLE, NULL);
+}
+#endif
+
+/* Switch both groups on (hardware last) or off (hardware first). 0, or -1
+   (errno set) with no group left on by a failed switch-on; a failed
+   switch-off still tries the other group. */
+static int toggle(const prof_counters_t * c, int on)
 {
 #if defined(__linux__)
+    int err;
     if (on)
     {
-        if (c->leader[GROUP_SW] >= 0
-            && ioctl(c->leader[GROUP_SW], PERF_EVENT_IOC_ENABLE, 0) != 0)
+        if (switch_group(c, GROUP_SW, 1) != 0)
             return -1;
-        if (c->leader[GROUP_HW] >= 0
-            && ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, 0) != 0)
-            return -1;
+        if (switch_group(c, GROUP_HW, 1) == 0)
+            return 0;
+        err = errno;
+        (void) switch_group(c, GROUP_SW, 0);
+        errno = err;
+        return -1;
     }
-    else
+    if (switch_group(c, GROUP_HW, 0) != 0)
     {
-        if (c->leader[GROUP_HW] >= 0
-            && ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, 0) != 0)
-            return -1;
-        if (c->leader[GROUP_SW] >= 0
-            && ioctl(c->leader[GROUP_SW], PERF_EVENT_IOC_DISABLE, 0) != 0)
-            return -1;
+        err = errno;
+        (void) switch_group(c, GROUP_SW, 0);
+        errno = err;
+        return -1;
     }
+    return switch_group(c, GROUP_SW, 0);
 #else
     (void) c; (void) on;
-#endif
     return 0;
+#endif
 }
 
 /* ---- open / close -------------------------------------------------------- */
@@ -562,7 +589,7 @@ static void open_event(prof_counters_t * c, int i)
     }
     if (fd < 0)
         return;
-    if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
+    if (prof_impl_perf_ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
     {
         c->err[i] = errno;
         close(fd);
@@ -584,8 +611,8 @@ static void probe_hw_group(prof_counters_t * c)
 
     if (c->leader[GROUP_HW] < 0)
         return;
-    if (ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, 0) != 0
-        || ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, 0) != 0
+    if (prof_impl_perf_ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, NULL) != 0
+        || prof_impl_perf_ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, NULL) != 0
         || read_group(c, GROUP_HW, 1, v) != 0)
     {
         close_group(c, GROUP_HW, errno);
@@ -689,9 +716,9 @@ int prof_counters_start(prof_counters_t * c)
         return not_open(c, "prof_counters_start");
     if (c->state == STATE_RUNNING)
         return bad_state("prof_counters_start", "already running (call prof_counters_stop first)");
-    c->state = STATE_RUNNING;
     if (toggle(c, 1) != 0)
         return sys_failed("prof_counters_start", "ioctl(PERF_EVENT_IOC_ENABLE)");
+    c->state = STATE_RUNNING;
     return 0;
 }
 
@@ -699,10 +726,10 @@ int prof_counters_stop(prof_counters_t * c)
 {
     if (!is_open(c))
         return not_open(c, "prof_counters_stop");
-    if (toggle(c, 0) != 0)
-        return sys_failed("prof_counters_stop", "ioctl(PERF_EVENT_IOC_DISABLE)");
     if (c->state != STATE_RUNNING)
         return bad_state("prof_counters_stop", "not running (call prof_counters_start first)");
+    if (toggle(c, 0) != 0)
+        return sys_failed("prof_counters_stop", "ioctl(PERF_EVENT_IOC_DISABLE)");
     c->state = STATE_STOPPED;
     return 0;
 }
@@ -858,6 +885,12 @@ const char * prof_counters_reason(const prof_counters_t * c, int i)
     if (!valid_index(c, i))
         return NULL;
     return c->group[i] != GROUP_NONE ? "" : c->reason[i];
+}
+
+int prof_impl_counters_leader(const prof_counters_t * c, int group)
+{
+    return is_open(c) && (group == GROUP_HW || group == GROUP_SW)
+         ? c->leader[group] : -1;
 }
 
 /* ---- reports ------------------------------------------------------------- */

@@ -55,6 +55,14 @@ void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
 extern int (*prof_impl_perf_open)(void * attr, int group_fd);
 extern unsigned long prof_impl_perf_open_calls;
 int prof_impl_perf_open_syscall(void * attr, int group_fd);
+/* Every ioctl the counters make on an event goes through
+   prof_impl_perf_ioctl (ioctl(fd, request, arg) unless a test replaces it
+   to simulate failures). */
+extern int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg);
+int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg);
+/* The file descriptor of a set's group leader (0: hardware, 1: software),
+   or -1 (none, or c not open): for tests and profile programs. */
+int prof_impl_counters_leader(const prof_counters_t * c, int group);
 
 /* raw * enabled / running: a count corrected for multiplexing; NaN if the
    event was enabled but never ran, raw if it was never enabled. */

@@ -173,6 +173,67 @@ static int fake_pmu(void * attr, int group_fd)
     return prof_impl_perf_open_syscall(attr, group_fd);
 }
 
+/* ioctl failures: on every fd, or on the hardware leader only. */
+static int fail_fd = -2;
+static int fail_ioctl(int fd, unsigned long request, void * arg)
+{
+    if (fail_fd == -2 || fd == fail_fd)
+    {
+        errno = EIO;
+        return -1;
+    }
+    return prof_impl_perf_ioctl_syscall(fd, request, arg);
+}
+
+/* A start whose ioctl fails leaves the set stopped, with nothing counting:
+   it marked itself running first, so the next start was refused. */
+static void test_failed_start(void)
+{
+    prof_counters_t c;
+    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    capture_t cap;
+    const char * out;
+    int r;
+
+    if (prof_counters_open(&c, "task-clock") != 1)
+    {
+        printf("SKIP failed start: task-clock unavailable\n");
+        prof_counters_close(&c);
+        return;
+    }
+    prof_impl_perf_ioctl = fail_ioctl;
+    fail_fd = -2;
+    capture_begin(&cap, 2);
+    r = prof_counters_start(&c);
+    out = capture_end(&cap);
+    prof_impl_perf_ioctl = prof_impl_perf_ioctl_syscall;
+    CHECK(r == PROF_COUNTERS_ESYS && strstr(out, "PERF_EVENT_IOC_ENABLE") != NULL,
+          "failed start: %d [%s]", r, out);
+    r = prof_counters_start(&c);
+    CHECK(r == 0, "start after a failed start: %d", r);
+    CHECK(prof_counters_stop(&c) == 0, "stop");
+    prof_counters_close(&c);
+
+    /* Two groups (fake PMU): the hardware leader refuses; the software
+       group, switched on first, must not be left counting. */
+    prof_impl_perf_open = fake_pmu;
+    r = prof_counters_open(&c, "cycles,task-clock");
+    prof_impl_perf_open = prof_impl_perf_open_syscall;
+    CHECK(r == 2, "both groups open: %d", r);
+    prof_impl_perf_ioctl = fail_ioctl;
+    fail_fd = prof_impl_counters_leader(&c, 0);
+    capture_begin(&cap, 2);
+    r = prof_counters_start(&c);
+    capture_end(&cap);
+    prof_impl_perf_ioctl = prof_impl_perf_ioctl_syscall;
+    CHECK(r == PROF_COUNTERS_ESYS, "hardware leader refused: %d", r);
+    spin_cpu_ms(30);                /* not counted: the start failed */
+    CHECK(prof_counters_start(&c) == 0 && prof_counters_stop(&c) == 0
+          && prof_counters_read(&c, v) == 0, "start, stop, read");
+    CHECK(v[1].value < 10e6, "task-clock counted %g ns after a failed start", v[1].value);
+    prof_counters_close(&c);
+}
+
 static void test_hooks(void)
 {
     prof_counters_t c;
@@ -267,6 +328,7 @@ static void test_hooks(void)
           "hardware group agrees with software group: %g vs %g", v[1].value, v[2].value);
     prof_counters_close(&c);
     prof_impl_perf_open = prof_impl_perf_open_syscall;
+    test_failed_start();
 }
 #endif
 
