@@ -147,7 +147,6 @@ struct prof_bench
 
 int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         double whole_ticks, double cpu_ns, long switches);
-void prof_impl_copy(char * dst, size_t size, const char * src);
 /* Print result i's markdown row (and the header before the first). */
 void prof_impl_print_row(prof_bench * b, int i);
 

@@ -17,6 +17,10 @@ void prof_impl_warn(const char * fmt, ...)
 #endif
     ;
 
+/* Copy src into dst (size bytes), cut to fit and always terminated (size 0:
+   nothing written). */
+void prof_impl_copy(char * dst, size_t size, const char * src);
+
 /* ---- output files (outfile.c) ------------------------------------------- */
 
 /* A file being written: data goes to a temporary file beside path and

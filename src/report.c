@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void prof_impl_copy(char * dst, size_t size, const char * src)
-{
-    size_t n = strlen(src);
-    if (size == 0)
-        return;
-    if (n >= size)
-        n = size - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 /* ---- context ------------------------------------------------------------- */
 
 static double overhead_ns(prof_bench * b)
