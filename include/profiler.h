@@ -643,23 +643,24 @@ typedef struct
     double running_ns;  /* time it was actually counting [ns] */
 } prof_counter_value_t;
 
-/* A set of counters. Declare one (static or automatic) and pass its
-   address; its fields are private. Calls on a set that is not open (never
-   opened, or closed) return PROF_COUNTERS_EINVAL and touch nothing. */
-typedef struct
+/* A set of counters: declare one (static or automatic) and pass its
+   address. Calls on a set that is not open (never opened, or closed) return
+   PROF_COUNTERS_EINVAL and touch nothing.
+   It is opaque storage of a fixed size, as prof_bench is an opaque type:
+   the library owns the layout (file descriptors, group ids, baselines,
+   reasons) and may change it in any release, while a program keeps
+   declaring sets without an allocation, so that opening one never fails
+   for memory and nothing is left to free. PROF_COUNTERS_STORAGE bytes
+   (the set uses about 3.2 KB today; the rest is room to grow), aligned
+   for any of the members below; counters.c checks at compile time that
+   its set fits. */
+#define PROF_COUNTERS_STORAGE 4096
+typedef union
 {
-    unsigned int magic;
-    int n, state, paranoid;
-    int leader[2];                          /* hardware, software group */
-    int kind[PROF_COUNTERS_MAX];
-    int group[PROF_COUNTERS_MAX];
-    int fd[PROF_COUNTERS_MAX];
-    int err[PROF_COUNTERS_MAX];
-    int user_only[PROF_COUNTERS_MAX];
-    unsigned long long id[PROF_COUNTERS_MAX];
-    double base_raw[PROF_COUNTERS_MAX];
-    double base_enabled[2], base_running[2];
-    char reason[PROF_COUNTERS_MAX][160];
+    unsigned char prof_impl_bytes[PROF_COUNTERS_STORAGE];
+    double prof_impl_align_double;
+    unsigned long long prof_impl_align_ull;
+    void * prof_impl_align_pointer;
 } prof_counters_t;
 
 /* Open the events of the comma-separated list (NULL: PROF_COUNTERS_DEFAULT)

@@ -52,13 +52,14 @@ double prof_impl_cpu_ns(void);
 void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
 
 /* Event counters (counters.c). The perf_event_open system call as the
-   counters make it (this thread, any CPU; attr is a struct perf_event_attr):
-   prof_impl_perf_open points to prof_impl_perf_open_syscall unless a test
-   replaces it to simulate refusals; prof_impl_perf_open_calls counts every
-   call made through it (atomically: threads may open sets at once). */
-extern int (*prof_impl_perf_open)(void * attr, int group_fd);
+   counters make it (attr is a struct perf_event_attr; pid 0: the calling
+   thread; any CPU): prof_impl_perf_open points to
+   prof_impl_perf_open_syscall unless a test replaces it to simulate
+   refusals; prof_impl_perf_open_calls counts every call made through it
+   (atomically: threads may open sets at once). */
+extern int (*prof_impl_perf_open)(void * attr, long pid, int group_fd);
 extern unsigned long prof_impl_perf_open_calls;
-int prof_impl_perf_open_syscall(void * attr, int group_fd);
+int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd);
 /* Every ioctl the counters make on an event goes through
    prof_impl_perf_ioctl (ioctl(fd, request, arg) unless a test replaces it
    to simulate failures). */
@@ -80,13 +81,21 @@ int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
         int nevents, const unsigned long long * ids, const double * base_raw,
         double base_enabled, double base_running, prof_counter_value_t * out);
 
+/* What is known of an event and of the machine, for
+   prof_impl_counters_reason: bits. */
+enum
+{
+    PROF_IMPL_WHY_HW = 1,           /* a hardware event */
+    PROF_IMPL_WHY_KERNEL_ONLY = 2,  /* an event that only happens in the kernel */
+    PROF_IMPL_WHY_LINUX = 4,        /* the system is Linux */
+    PROF_IMPL_WHY_PMU = 8,          /* a CPU PMU is among the event sources */
+    PROF_IMPL_WHY_VM = 16           /* a hypervisor is visible */
+};
 /* The one-line reason (and likely fix) for an event that failed to open with
-   errno err. hw: a hardware event; kernel_only: one that only happens in
-   the kernel; paranoid: /proc/sys/kernel/perf_event_paranoid (-1000 if
-   unreadable); on_linux, have_pmu (a CPU PMU among the event sources),
-   in_vm (a hypervisor is visible). */
-void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
-        int kernel_only, int paranoid, int on_linux, int have_pmu, int in_vm);
+   errno err; why: PROF_IMPL_WHY_* bits; paranoid:
+   /proc/sys/kernel/perf_event_paranoid (-1000 if unreadable). */
+void prof_impl_counters_reason(char * buf, size_t size, int err, unsigned why,
+        int paranoid);
 
 /* The event list parsed as prof_counters_open would (func starts the
    messages): the number of events, or -1 after a message. */
