@@ -799,6 +799,27 @@ int prof_counters_open(prof_counters_t * set, const char * events)
     return n < 0 ? n : finish_open(c);
 }
 
+int prof_impl_counters_open_child(prof_counters_t * set, const char * events,
+        long pid)
+{
+    counter_set * c = set_of(set);
+    int n;
+
+    if (pid <= 0)
+    {
+        prof_impl_warn("prof_impl_counters_open_child: process id %ld is not "
+                       "a child's", pid);
+        return PROF_COUNTERS_EINVAL;
+    }
+    n = begin_open(c, events, "prof_impl_counters_open_child");
+    if (n < 0)
+        return n;
+    c->pid = pid;
+    n = finish_open(c);
+    c->state = STATE_RUNNING;       /* from the child's exec on */
+    return n;
+}
+
 void prof_counters_close(prof_counters_t * set)
 {
     counter_set * c = set_of(set);

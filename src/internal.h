@@ -65,6 +65,19 @@ int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd);
    to simulate failures). */
 extern int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg);
 int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg);
+/* Open the events of the list (NULL: PROF_COUNTERS_DEFAULT) in c to count
+   process pid, a child of the caller, from its next exec on, with its
+   threads and the processes it starts (perf_event_open with pid, inherit
+   and enable_on_exec). The caller forks, the child waits (e.g. on a pipe)
+   while this opens the set, then execs; after the child has exited and
+   been waited for, prof_counters_read gives its totals. The set is
+   running from the open on (it counts nothing before the exec), may be
+   stopped, and is closed with prof_counters_close. Returns what
+   prof_counters_open returns: how many events can count, the others being
+   unavailable with their reason, or PROF_COUNTERS_EINVAL (also for pid <=
+   0). For prof-run (issue 11). */
+int prof_impl_counters_open_child(prof_counters_t * c, const char * events,
+        long pid);
 /* The file descriptor of a set's group leader (0: hardware, 1: software),
    or -1 (none, or c not open): for tests and profile programs. */
 int prof_impl_counters_leader(const prof_counters_t * c, int group);
