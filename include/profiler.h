@@ -275,7 +275,13 @@ static inline void prof_stop(void);
    no call is given more runs than the time left holds, and when none fits
    it stops with the calls it has; one whose time stays below the threshold
    stops when count cannot grow. Each case prints a profiler: message on
-   stderr. A NULL target gives NaN. */
+   stderr. A NULL target gives NaN. A call that would be one of the five
+   but during which the scheduler preempted the thread (its involuntary
+   context switches grew: getrusage) includes another process's time: it
+   is run again with the same count, as the runner's epochs are, while the
+   calls run again have taken less than 100 * DURATION_TARGET us (1 s) of
+   wall time; after that, calls count as they come (and if the budget
+   ends first, the preempted calls give the result, with a message). */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
 
 /* ==== Memory usage ======================================================= */

@@ -139,6 +139,12 @@ static inline double prof_impl_read(void)
 long prof_impl_switches(void);
 extern long (*prof_impl_fake_switches)(void);
 
+/* prof_repeat runs again a call that would count but was preempted
+   (prof_impl_switches grew during it) while the calls run again have taken
+   less than this many DURATION_TARGETs of wall time. Default 100; 0 turns
+   retries off (profile/p-repeat-load compares settings). */
+extern double prof_impl_repeat_retry_targets;
+
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);
 
