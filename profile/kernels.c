@@ -80,3 +80,11 @@ profile_target_t kernel_target(const kernel_t * k)
     return k->kind == 0 ? empty_target : k->kind == 1 ? chain_target
                                                       : sum_target;
 }
+
+void kernel_timed_target(void * arg, ulong count)
+{
+    profile_target_t t = kernel_target((const kernel_t *) arg);
+    prof_start();
+    t(arg, count);
+    prof_stop();
+}

@@ -30,6 +30,9 @@ int kernels_init(void);
 /* prof_bench targets: run *(const kernel_t *) arg count times, one call of
    the kernel per run. kernel_target picks the one for the kernel's kind. */
 profile_target_t kernel_target(const kernel_t * k);
+/* prof_repeat's style of target (FLINT's): the kernel's loop of count runs
+   between prof_start() and prof_stop(). */
+void kernel_timed_target(void * arg, ulong count);
 
 #ifdef __cplusplus
 }

@@ -132,6 +132,144 @@ static void test_fake_agreement(void)
     prof_impl_set_fake_clock(NULL, 0);
 }
 
+/* The budget (500 x DURATION_TARGET of wall time) covers whole calls: a
+   target whose timed section is 1 ns per run but whose run takes 4.4 us
+   made counts grow 10x per call on the timed section alone, and one call
+   took 44 s (48.5 s in all against 5 s). Fake clock, 1 tick = 1 ns. */
+static void fake_mostly_untimed(void * arg, ulong count)
+{
+    (void) arg;
+    clock_last[0] = 0.0;
+    clock_accum[0] = 1.0 * (double) count;
+    fake_now += 4401.0 * (double) count;
+}
+
+static void fake_timed_us(void * arg, ulong count)
+{
+    (void) arg;
+    clock_last[0] = 0.0;
+    clock_accum[0] = 1000.0 * (double) count;
+    fake_now += 1000.0 * (double) count;
+}
+
+static void test_budget_whole_call(void)
+{
+    capture_t cap;
+    const char * out;
+    double mn = -1, mx = -1, t0;
+
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    t0 = fake_now;
+    capture_begin(&cap, 2);
+    prof_impl_repeat(&mn, &mx, fake_mostly_untimed, NULL, 1e9, 10000.0, 5000.0);
+    out = capture_end(&cap);
+    CHECK(fake_now - t0 <= 5.0e9 * 1.001, "took %g s of a 5 s budget", (fake_now - t0) * 1e-9);
+    CHECK(strstr(out, "prof_repeat: stopped after") != NULL, "stderr [%s]", out);
+    CHECK(mn >= 0 && mn <= mx, "%g %g", mn, mx);
+
+    /* FLINT_CLOCKSPEED 1e300 gives microseconds of ~0: the count grows
+       until the budget, counted in real (here fake) seconds, ends it. */
+    t0 = fake_now;
+    capture_begin(&cap, 2);
+    prof_impl_repeat(&mn, &mx, fake_timed_us, NULL, 1e300, 10000.0, 5000.0);
+    out = capture_end(&cap);
+    CHECK(fake_now - t0 <= 5.0e9 * 1.001, "FLINT_CLOCKSPEED 1e300: took %g s",
+          (fake_now - t0) * 1e-9);
+    CHECK(strstr(out, "prof_repeat: stopped after") != NULL, "stderr [%s]", out);
+    prof_impl_set_fake_clock(NULL, 0);
+}
+
+/* Preemption, with the fake clock and a fake switch counter: calls
+   preempt_from..preempt_to are preempted (the counter grows during them)
+   and take twice as long. A call that would count and was preempted is
+   run again with the same count. */
+static long fake_switches;
+static int fake_calls, preempt_from, preempt_to;
+static double preempted_per_run = 500.0;
+static long fake_switch_read(void) { return fake_switches; }
+
+static void fake_preempted(void * arg, ulong count)
+{
+    double per_run = 250.0;
+    (void) arg;
+    fake_calls++;
+    if (fake_calls >= preempt_from && fake_calls <= preempt_to)
+    {
+        fake_switches++;
+        per_run = preempted_per_run;
+    }
+    clock_last[0] = 0.0;
+    clock_accum[0] = per_run * (double) count;
+    fake_now += per_run * (double) count;
+}
+
+static void preempted_run(int from, int to, double * mn, double * mx)
+{
+    capture_t cap;
+    fake_calls = 0;
+    preempt_from = from;
+    preempt_to = to;
+    capture_begin(&cap, 2);
+    prof_impl_repeat(mn, mx, fake_preempted, NULL, 1e9, 2000.0, 1000.0);
+    capture_end(&cap);
+}
+
+static void test_preemption(void)
+{
+    double mn, mx;
+    double retries = prof_impl_repeat_retry_targets;
+
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_impl_fake_switches = fake_switch_read;
+    /* Counts 1, 10, 100, 1000, then 10000 and 8000 x 4 count: 9 calls. */
+    preempted_run(0, -1, &mn, &mx);
+    CHECK(fake_calls == 9 && mn == 0.25 && mx == 0.25, "quiet: %d calls, %g..%g",
+          fake_calls, mn, mx);
+    /* Calls 6 and 7 (the 2nd and 3rd timings) preempted: run again. */
+    preempted_run(6, 7, &mn, &mx);
+    CHECK(fake_calls == 11 && mn == 0.25 && mx == 0.25, "two preempted: %d calls, %g..%g",
+          fake_calls, mn, mx);
+    /* A preempted ramp-up call only steers the count: no retry. */
+    preempted_run(2, 2, &mn, &mx);
+    CHECK(fake_calls == 9 && mn == 0.25 && mx == 0.25, "preempted ramp-up: %d calls, %g..%g",
+          fake_calls, mn, mx);
+    /* Always preempted: calls of 4 ms run again until they have taken
+       100 x 2 ms (50 calls), then the calls count as they are. */
+    preempted_run(5, 1000000, &mn, &mx);
+    CHECK(fake_calls == 4 + 50 + 5 && mn == 0.5 && mx == 0.5,
+          "always preempted: %d calls, %g..%g", fake_calls, mn, mx);
+    prof_impl_repeat_retry_targets = 20.0;     /* 40 ms: 10 calls */
+    preempted_run(5, 1000000, &mn, &mx);
+    CHECK(fake_calls == 4 + 10 + 5, "retries for 20 targets: %d calls", fake_calls);
+    prof_impl_repeat_retry_targets = retries;
+    /* A budget that ends during retries (a preempted call of 8000 runs at
+       200 us takes 1.6 s, more than the 1 s budget): the preempted calls
+       give the result, with a message. */
+    {
+        capture_t cap;
+        const char * out;
+        fake_calls = 0;
+        preempt_from = 5;
+        preempt_to = 1000000;
+        preempted_per_run = 200000.0;
+        capture_begin(&cap, 2);
+        prof_impl_repeat(&mn, &mx, fake_preempted, NULL, 1e9, 2000.0, 1000.0);
+        out = capture_end(&cap);
+        preempted_per_run = 500.0;
+        CHECK(mn == 200 && mx == 200 && fake_calls == 5, "budget over retries: %d calls, %g..%g",
+              fake_calls, mn, mx);
+        CHECK(strstr(out, "were all preempted") != NULL, "stderr [%s]", out);
+    }
+    /* Retries off (profile/p-repeat-load's "before"): FLINT's behaviour. */
+    prof_impl_repeat_retry_targets = 0.0;
+    preempted_run(6, 7, &mn, &mx);
+    CHECK(fake_calls == 9 + 1 && mn == 0.25 && mx == 0.5, "retries off: %d calls, %g..%g",
+          fake_calls, mn, mx);
+    prof_impl_repeat_retry_targets = retries;
+    prof_impl_fake_switches = NULL;
+    prof_impl_set_fake_clock(NULL, 0);
+}
+
 int main(void)
 {
     capture_t cap;
@@ -142,6 +280,8 @@ int main(void)
     /* Per-run, around-the-loop and whole-call timings agree exactly under
        the fake clock; with real clocks, only bounds that no load breaks. */
     test_fake_agreement();
+    test_budget_whole_call();
+    test_preemption();
     mn = mx = -1;
     capture_begin(&cap, 2);
     prof_repeat(&mn, &mx, per_run, &n);

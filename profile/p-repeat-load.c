@@ -1,0 +1,283 @@
+/* p-repeat-load: prof_repeat under load, with the retry of preempted calls
+   off (FLINT's behaviour, the "before") and on (the default), or with the
+   retry times given.
+
+   Each measurement is a separate process (fork) that runs prof_repeat on 4
+   kernels and reports their min per run. Per round: 10 processes per
+   setting on the quiet machine give the quiet figure of each kernel (the
+   median of the 10 mins); then 2 busy-loop children make about 3 runnable
+   processes on the 2 cores, 10 processes per setting run under that load,
+   and the program counts how many of the 40 loaded mins (4 kernels x 10
+   processes) are within 10% of the quiet figure. The settings alternate
+   process by process, so that all see the same machine. The busy children
+   stop themselves after 120 s (alarm) or when this program ends, and are
+   killed when the round ends. The runnable tasks seen (/proc/loadavg) say
+   what load the figures were taken under: others' work counts too.
+
+   Usage: p-repeat-load [ROUNDS [RETRY_TIME...]]: ROUNDS default 3; each
+   RETRY_TIME is prof_impl_repeat_retry_targets for one setting (0: off),
+   default "0 D" with D the library's default. Prints each round and the
+   medians over rounds. */
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "internal.h"     /* profiler.h and prof_impl_repeat_retry_targets */
+#include "kernels.h"
+
+enum { PROCS = 10, NK = 4, BUSY = 2, MAX_MODES = 4, MAX_ROUNDS = 20 };
+static const int kernel_index[NK] = { 2, 4, 5, 6 };
+static volatile uint64_t sink;
+static double setting[MAX_MODES];
+static int nmodes;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* One process: prof_repeat on the 4 kernels with retry time `retry`; mins
+   in us per run, and the seconds the 4 calls took, in out[0..NK]. */
+static int measure_in_child(double retry, double out[NK + 1])
+{
+    int fd[2], status;
+    pid_t pid;
+    ssize_t got;
+
+    if (pipe(fd) != 0 || (pid = fork()) < 0)
+        return -1;
+    if (pid == 0)
+    {
+        double r[NK + 1], mx, t0 = mono_s();
+        int k;
+        close(fd[0]);
+        prof_impl_repeat_retry_targets = retry;
+        for (k = 0; k < NK; k++)
+            prof_repeat(&r[k], &mx, kernel_timed_target,
+                        (void *) &kernels[kernel_index[k]]);
+        r[NK] = mono_s() - t0;
+        _exit(write(fd[1], r, sizeof r) == (ssize_t) sizeof r ? 0 : 1);
+    }
+    close(fd[1]);
+    got = read(fd[0], out, sizeof(double) * (NK + 1));
+    close(fd[0]);
+    waitpid(pid, &status, 0);
+    return got == (ssize_t) (sizeof(double) * (NK + 1)) && status == 0 ? 0 : -1;
+}
+
+static pid_t busy[BUSY];
+
+static void start_load(void)
+{
+    int i;
+    for (i = 0; i < BUSY; i++)
+        if ((busy[i] = fork()) == 0)
+        {
+            /* bounded, whatever happens to the parent */
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            alarm(120);
+            for (;;)
+                sink = sink * 6364136223846793005ULL + 1;
+        }
+}
+
+static void stop_load(void)
+{
+    int i;
+    for (i = 0; i < BUSY; i++)
+        if (busy[i] > 0)
+        {
+            kill(busy[i], SIGKILL);
+            waitpid(busy[i], NULL, 0);
+            busy[i] = 0;
+        }
+}
+
+static int cmp(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+static double median(double * v, int n)
+{
+    qsort(v, (size_t) n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Runnable tasks on the machine now, this one included (the 4th field of
+   /proc/loadavg). */
+static double runnable(void)
+{
+    int running = 0;
+    FILE * f = fopen("/proc/loadavg", "r");
+    if (f != NULL)
+    {
+        if (fscanf(f, "%*f %*f %*f %d", &running) != 1)
+            running = 0;
+        fclose(f);
+    }
+    return running;
+}
+
+/* 10 processes per setting, alternating: res[mode][proc][0..NK]; *load gets
+   the median of the runnable tasks seen while they ran. */
+static int measure_all(double res[MAX_MODES][PROCS][NK + 1], double * load)
+{
+    double seen[PROCS * MAX_MODES];
+    int p, m;
+    for (p = 0; p < PROCS; p++)
+        for (m = 0; m < nmodes; m++)
+        {
+            if (measure_in_child(setting[m], res[m][p]) != 0)
+                return -1;
+            seen[p * nmodes + m] = runnable();
+        }
+    *load = median(seen, PROCS * nmodes);
+    return 0;
+}
+
+typedef struct
+{
+    int within[MAX_MODES], kernel_within[MAX_MODES][NK];
+    double worst[MAX_MODES], secs_quiet[MAX_MODES], secs_loaded[MAX_MODES];
+    double load_quiet, load_loaded;     /* runnable tasks seen */
+} round_t;
+
+/* The figures of setting m from the quiet and loaded results. */
+static void score(round_t * r, int m, double quiet[MAX_MODES][PROCS][NK + 1],
+                  double loaded[MAX_MODES][PROCS][NK + 1])
+{
+    double v[PROCS];
+    int p, k;
+
+    r->within[m] = 0;
+    r->worst[m] = 1.0;
+    for (k = 0; k < NK; k++)
+    {
+        double q;
+        for (p = 0; p < PROCS; p++)
+            v[p] = quiet[m][p][k];
+        q = median(v, PROCS);
+        r->kernel_within[m][k] = 0;
+        for (p = 0; p < PROCS; p++)
+        {
+            double ratio = loaded[m][p][k] / q;
+            r->kernel_within[m][k] += fabs(ratio - 1.0) <= 0.10;
+            if (ratio > r->worst[m])
+                r->worst[m] = ratio;
+        }
+        r->within[m] += r->kernel_within[m][k];
+    }
+    for (p = 0; p < PROCS; p++)
+        v[p] = quiet[m][p][NK];
+    r->secs_quiet[m] = median(v, PROCS);
+    for (p = 0; p < PROCS; p++)
+        v[p] = loaded[m][p][NK];
+    r->secs_loaded[m] = median(v, PROCS);
+}
+
+static int run_round(round_t * r)
+{
+    static double quiet[MAX_MODES][PROCS][NK + 1], loaded[MAX_MODES][PROCS][NK + 1];
+    int m, failed;
+
+    if (measure_all(quiet, &r->load_quiet) != 0)
+        return -1;
+    start_load();
+    failed = measure_all(loaded, &r->load_loaded);
+    stop_load();
+    if (failed)
+        return -1;
+    for (m = 0; m < nmodes; m++)
+        score(r, m, quiet, loaded);
+    return 0;
+}
+
+static const char * name_of(int m)
+{
+    static char buf[MAX_MODES][48];
+    if (setting[m] == 0)
+        return "retries off (FLINT)";
+    snprintf(buf[m], sizeof buf[m], "retry time %g%s", setting[m],
+             setting[m] == prof_impl_repeat_retry_targets ? " (default)" : "");
+    return buf[m];
+}
+
+static void print_round(int i, const round_t * r)
+{
+    int m, k;
+    for (m = 0; m < nmodes; m++)
+    {
+        printf("round %d  %-26s %2d/%d within 10%%, worst %.2fx; 4 calls take "
+               "%.2f s quiet, %.2f s loaded\n", i + 1, name_of(m), r->within[m],
+               PROCS * NK, r->worst[m], r->secs_quiet[m], r->secs_loaded[m]);
+        printf("         per kernel:");
+        for (k = 0; k < NK; k++)
+            printf(" %s %d/%d", kernels[kernel_index[k]].name,
+                   r->kernel_within[m][k], PROCS);
+        printf("\n");
+    }
+    printf("         runnable tasks seen: %.0f quiet, %.0f loaded\n",
+           r->load_quiet, r->load_loaded);
+    fflush(stdout);
+}
+
+static void print_medians(const round_t * rounds, int n)
+{
+    double w[MAX_ROUNDS], x[MAX_ROUNDS], q[MAX_ROUNDS], l[MAX_ROUNDS];
+    int i, m;
+    for (m = 0; m < nmodes; m++)
+    {
+        for (i = 0; i < n; i++)
+        {
+            w[i] = rounds[i].within[m];
+            x[i] = rounds[i].worst[m];
+            q[i] = rounds[i].secs_quiet[m];
+            l[i] = rounds[i].secs_loaded[m];
+        }
+        printf("median of %d  %-26s %4.1f/%d within 10%%, worst %.2fx; 4 calls "
+               "take %.2f s quiet, %.2f s loaded\n", n, name_of(m), median(w, n),
+               PROCS * NK, median(x, n), median(q, n), median(l, n));
+    }
+}
+
+int main(int argc, char ** argv)
+{
+    static round_t rounds[MAX_ROUNDS];
+    int n = argc > 1 ? atoi(argv[1]) : 3, i;
+
+    setting[0] = 0.0;
+    setting[1] = prof_impl_repeat_retry_targets;
+    nmodes = argc > 2 ? argc - 2 : 2;
+    for (i = 2; i < argc && i - 2 < MAX_MODES; i++)
+        setting[i - 2] = atof(argv[i]);
+    if (n < 1 || n > MAX_ROUNDS || nmodes > MAX_MODES || kernels_init() != 0)
+    {
+        fprintf(stderr, "usage: p-repeat-load [ROUNDS (1..%d, default 3) "
+                "[RETRY_TIME (DURATION_TARGETs; 0: off)...(at most %d)]]\n",
+                MAX_ROUNDS, MAX_MODES);
+        return 2;
+    }
+    printf("prof_repeat mins under load (%d busy processes), %d processes x %d "
+           "kernels per setting: how many of the %d loaded results are within "
+           "10%% of the quiet median\n", BUSY, PROCS, NK, PROCS * NK);
+    for (i = 0; i < n; i++)
+    {
+        if (run_round(&rounds[i]) != 0)
+        {
+            fprintf(stderr, "p-repeat-load: a measuring process failed\n");
+            return 1;
+        }
+        print_round(i, &rounds[i]);
+    }
+    print_medians(rounds, n);
+    return 0;
+}
