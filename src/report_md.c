@@ -260,19 +260,19 @@ static void put_cell(FILE * out, const char * text, int width)
 /* The context once, the counters' line once, and a header whenever the
    columns change. */
 static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
-        const columns * cs)
+        const columns * cs, int counted)
 {
     char key[sizeof w->cols];
     int k, i;
     if (!w->header_done)
         md_context(w->out, c);
-    for (k = 0; k < cs->n && !w->counters_done; k++)
-        if (cs->c[k].kind >= COL_EVENT && cs->c[k].kind <= COL_MISS)
-        {
-            if (c->counters_line[0] != '\0')
-                fprintf(w->out, "%s\n\n", c->counters_line);
-            w->counters_done = 1;
-        }
+    if (counted && !w->counters_done)
+    {
+        /* once, even when no event counts here: it says why */
+        if (c->counters_line[0] != '\0')
+            fprintf(w->out, "%s\n\n", c->counters_line);
+        w->counters_done = 1;
+    }
     key[0] = '\0';
     for (k = 0; k < cs->n; k++)
     {
@@ -341,7 +341,7 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
     if (w->out == NULL)
         return;
     row_columns(&cs, c, ir, relative);
-    md_header(w, c, &cs);
+    md_header(w, c, &cs, r->ncounters > 0);
     for (k = 0; k < cs.n; k++)
     {
         cell(text, sizeof text, &cs.c[k], ir);
