@@ -51,7 +51,10 @@ void prof_impl_copy(char * dst, size_t size, const char * src);
    const char * field at offset text of ctx (PROF_IMPL_NO_TEXT: neither,
    for --help and --version, which print and end the parse). An optional
    value is only given with "=" (--counters[=LIST]); env names the
-   variable that sets it too (the runner's PROFILER_*), or NULL. */
+   variable that sets it too (the runner's PROFILER_*), or NULL. An option
+   whose value is several words (--parameter-scan NAME LO HI) has words > 1
+   and set_words, which gets them all (with "=", the first is in the flag:
+   --parameter-scan=NAME LO HI). */
 typedef struct
 {
     const char * name, * value, * help;
@@ -59,6 +62,9 @@ typedef struct
     size_t text;
     int optional;
     const char * env;
+    int words;
+    int (*set_words)(void * ctx, const char * name,
+                     const char * const * words);
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
 
@@ -68,6 +74,8 @@ typedef struct
     const prof_impl_option * table;
     int n;
     const char * usage_head, * usage_tail;  /* around the options in --help */
+    int dash_h;                 /* "-h" is --help too (tools; not the
+                                   runner, whose programs may take -h) */
 } prof_impl_options;
 
 /* The project's version, for --version. */

@@ -1,7 +1,8 @@
 /* The command runner (src/tools/spawn.c) that prof-compare --run uses and
    a prof-run tool is to reuse: exit status, a command not found told apart
    from one that exits 127, a signal that ended it, extra environment
-   (added and replacing), output files, resource usage, and a signal the
+   (added and replacing), output files, stdin from a file, resource usage,
+   the hold of the ending signals between runs, and a signal the
    caller receives during a run: passed on to the child, the child reaped
    (no zombie), the caller's own handler restored. */
 #include "check.h"
@@ -17,6 +18,7 @@ static int sh(const char * script, char * const * env, const char * out,
 {
     char a0[] = "sh", a1[] = "-c", * argv[4];
     prof_spawn_cmd cmd;
+    memset(&cmd, 0, sizeof cmd);
     argv[0] = a0; argv[1] = a1; argv[2] = (char *) script; argv[3] = NULL;
     cmd.argv = argv;
     cmd.env = env;
@@ -61,6 +63,65 @@ static void test_interrupt(void)
     CHECK(now.sa_handler == own_handler, "the caller's handler not restored");
     CHECK(!own_handler_ran, "the caller's handler ran during the run");
     signal(SIGTERM, SIG_DFL);
+}
+
+/* stdin from a file; the hold: signals noted between runs, the caller's
+   handler back after the release, and the release ending the process by a
+   signal it is given. */
+static void test_stdin_and_hold(void)
+{
+    char in[64], out[64], a0[] = "cat", * argv[2], buf[16] = "";
+    prof_spawn_cmd cmd;
+    prof_spawn_result r;
+    struct sigaction now;
+    FILE * f;
+    pid_t pid;
+    int status;
+
+    snprintf(in, sizeof in, "/tmp/test_spawn_in.%ld", (long) getpid());
+    snprintf(out, sizeof out, "/tmp/test_spawn_out.%ld", (long) getpid());
+    f = fopen(in, "w");
+    CHECK(f != NULL, "cannot write %s", in);
+    if (f != NULL)
+    {
+        fputs("from stdin\n", f);
+        fclose(f);
+    }
+    memset(&cmd, 0, sizeof cmd);
+    argv[0] = a0; argv[1] = NULL;
+    cmd.argv = argv;
+    cmd.stdin_path = in;
+    cmd.stdout_path = out;
+    CHECK(prof_spawn_run(&cmd, &r) == 0 && r.status == 0, "cat ran");
+    f = fopen(out, "r");
+    CHECK(f != NULL && fgets(buf, sizeof buf, f) != NULL
+          && strcmp(buf, "from stdin\n") == 0, "stdin: \"%s\"", buf);
+    if (f != NULL)
+        fclose(f);
+    remove(in);
+    remove(out);
+
+    signal(SIGINT, own_handler);
+    prof_spawn_hold();
+    CHECK(prof_spawn_held() == 0, "nothing held yet");
+    raise(SIGINT);
+    CHECK(prof_spawn_held() == SIGINT && !own_handler_ran, "held %d",
+          prof_spawn_held());
+    prof_spawn_release(0);
+    sigaction(SIGINT, NULL, &now);
+    CHECK(now.sa_handler == own_handler, "handler not restored");
+    signal(SIGINT, SIG_DFL);
+
+    pid = fork();
+    if (pid == 0)
+    {
+        prof_spawn_hold();
+        raise(SIGTERM);
+        prof_spawn_release(prof_spawn_held());
+        _exit(0);       /* not reached */
+    }
+    CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
+          && WTERMSIG(status) == SIGTERM, "release did not end by the signal");
 }
 
 int main(void)
@@ -117,5 +178,6 @@ int main(void)
           "unwritable output: end %d status %d", (int) r.end, r.status);
 
     test_interrupt();
+    test_stdin_and_hold();
     return check_report("test_spawn");
 }

@@ -109,4 +109,45 @@ void prof_impl_compare_paired(const prof_series * old,
                               const prof_series * new_, double alpha,
                               double noise, prof_verdict * out);
 
+/* ---- the gate (prof-compare --threshold, prof-run --threshold) ---------- */
+
+/* The exit statuses of the tools that gate. */
+enum { PROF_EXIT_PASS = 0, PROF_EXIT_REGRESSION = 1, PROF_EXIT_BAD_INPUT = 2,
+       PROF_EXIT_UNDECIDED = 3 };
+
+/* The gate's settings: alpha, and noise and threshold as fractions (0.02
+   is 2%); threshold < 0: report only. */
+typedef struct
+{
+    double alpha, noise, threshold;
+} prof_gate;
+
+/* alpha 0.05, noise 2%, no threshold. */
+void prof_impl_gate_default(prof_gate * g);
+/* The option name (--alpha=P, --noise=PCT or --threshold=PCT) of program
+   set to value in g: 0, or -1 after a message. */
+int prof_impl_gate_option(prof_gate * g, const char * program,
+                          const char * name, const char * value);
+/* The three rows of a tool's option table (src/internal.h), each set by
+   setter(ctx, name, value), which hands them to prof_impl_gate_option;
+   threshold_help says what the gate does. */
+#define PROF_GATE_OPTIONS(setter, threshold_help) \
+    { "--alpha", "P", "significance level of the test (0.05)", setter, \
+      PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL }, \
+    { "--noise", "PCT", "smaller changes are never called significant (2)", \
+      setter, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL }, \
+    { "--threshold", "PCT", threshold_help, setter, PROF_IMPL_NO_TEXT, 0, \
+      NULL, 0, NULL }
+/* Whether v fails the gate: significantly slower by more than the
+   threshold (never without one). */
+int prof_impl_gate_regression(const prof_gate * g, const prof_verdict * v);
+/* The fewest pairs for which the sign test can reach alpha. */
+int prof_impl_gate_pairs_needed(double alpha);
+/* The gate's conclusion on stdout, from the number of comparisons that
+   regressed and that were unsure ("N <what> significantly slower ...",
+   "the gate cannot decide: N <what> have too few <too_few>"): the exit
+   status, PROF_EXIT_PASS without a threshold. */
+int prof_impl_gate_conclude(const prof_gate * g, int regressions, int unsure,
+                            const char * what, const char * too_few);
+
 #endif

@@ -19,10 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The exit statuses (documented in --help). */
-enum { EXIT_PASS = 0, EXIT_REGRESSION = 1, EXIT_BAD_INPUT = 2,
-       EXIT_UNDECIDED = 3 };
-
 static const char usage_head[] =
 "usage: prof-compare [options] OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]\n"
 "       prof-compare --run [--pairs=N] [--max-time=S] [--keep=DIR] [options]\n"
@@ -74,7 +70,7 @@ typedef enum { STATISTIC_MIN, STATISTIC_MEDIAN } statistic;
 /* What main parsed from the command line. */
 typedef struct
 {
-    double alpha, noise, threshold;      /* threshold < 0: report only */
+    prof_gate gate;
     statistic stat;
     const char * filter, * svg, * html;
     int run;                             /* --run: lists are commands */
@@ -89,31 +85,9 @@ typedef struct
 
 #define PROGRAM "prof-compare"
 
-static int set_alpha(void * ctx, const char * name, const char * v)
+static int set_gate(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 0.0, 1.0, 1, 0, "a number in (0, 1)" };
-    return prof_impl_option_number(PROGRAM, name, v, &r,
-                                   &((options *) ctx)->alpha);
-}
-
-static int set_percent(const char * name, const char * v, double * out)
-{
-    static const prof_impl_range r = { 0.0, 1e6, 0, 0,
-                                       "a number of percent >= 0" };
-    if (prof_impl_option_number(PROGRAM, name, v, &r, out) != 0)
-        return -1;
-    *out /= 100.0;
-    return 0;
-}
-
-static int set_noise(void * ctx, const char * name, const char * v)
-{
-    return set_percent(name, v, &((options *) ctx)->noise);
-}
-
-static int set_threshold(void * ctx, const char * name, const char * v)
-{
-    return set_percent(name, v, &((options *) ctx)->threshold);
+    return prof_impl_gate_option(&((options *) ctx)->gate, PROGRAM, name, v);
 }
 
 static int set_statistic(void * ctx, const char * name, const char * v)
@@ -166,16 +140,13 @@ static int set_keep(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-#define TEXT(field) NULL, offsetof(options, field), 0, NULL
-#define SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL
+#define TEXT(field) NULL, offsetof(options, field), 0, NULL, 0, NULL
+#define SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
 
 static const prof_impl_option option_table[] = {
-    { "--alpha", "P", "significance level of the test (0.05)", SET(set_alpha) },
-    { "--noise", "PCT", "smaller changes are never called significant (2)",
-      SET(set_noise) },
-    { "--threshold", "PCT", "exit 1 if a benchmark is significantly slower by "
-      "more than PCT percent, 3 if the files cannot tell (default: none, "
-      "report only, exit 0)", SET(set_threshold) },
+    PROF_GATE_OPTIONS(set_gate, "exit 1 if a benchmark is significantly "
+      "slower by more than PCT percent, 3 if the files cannot tell (default: "
+      "none, report only, exit 0)"),
     { "--statistic", "S", "a run's figure with several files a side: min (noise "
       "only adds time, so it varies least between runs) or median of its "
       "epochs (min)", SET(set_statistic) },
@@ -199,27 +170,17 @@ static const prof_impl_option option_table[] = {
 
 static const prof_impl_options command_line = {
     PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
-    usage_head, usage_tail
+    usage_head, usage_tail, 1
 };
 
 static int parse_options(int argc, char ** argv, options * o)
 {
-    int i, n;
+    int n;
     memset(o, 0, sizeof *o);
-    o->alpha = 0.05;
-    o->noise = 0.02;
-    o->threshold = -1.0;
+    prof_impl_gate_default(&o->gate);
     o->stat = STATISTIC_MIN;
     o->plan.pairs = 12;
     o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0)
-        {
-            prof_impl_options_usage(&command_line, stdout);
-            return 1;
-        }
-        else if (strcmp(argv[i], "--") == 0)
-            break;
     n = prof_impl_options_parse(&command_line, argc, argv, o);
     if (n == PROF_IMPL_OPTIONS_EXIT)
         return 1;
@@ -460,9 +421,9 @@ static void compare_row(comparison * c, const options * o,
 
     c->common++;
     if (c->paired)
-        prof_impl_compare_paired(a, b, o->alpha, o->noise, &v);
+        prof_impl_compare_paired(a, b, o->gate.alpha, o->gate.noise, &v);
     else
-        prof_impl_compare(a, b, o->alpha, o->noise, &v);
+        prof_impl_compare(a, b, o->gate.alpha, o->gate.noise, &v);
     prof_impl_format_ns(t0, sizeof t0, a->median_ns);
     prof_impl_format_ns(t1, sizeof t1, b->median_ns);
     if (isnan(v.ci_low))
@@ -470,8 +431,7 @@ static void compare_row(comparison * c, const options * o,
     else
         snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
                  100.0 * v.ci_high);
-    regression = v.verdict == PROF_VERDICT_SLOWER && o->threshold >= 0.0
-              && v.change > o->threshold;
+    regression = prof_impl_gate_regression(&o->gate, &v);
     c->unsure += v.verdict == PROF_VERDICT_UNSURE;
     c->regressions += regression;
     if (isnan(v.change))
@@ -544,18 +504,17 @@ static void explain_unsure(const comparison * c, const options * o)
         return;
     if (c->paired)
     {
-        while (!(2.0 / pow(2.0, k) < o->alpha) && k < 60)
-            k++;
+        k = prof_impl_gate_pairs_needed(o->gate.alpha);
         printf("\n%d benchmark(s) have too few pairs of runs to tell at "
                "alpha %g: at least %d a side are needed\n", c->unsure,
-               o->alpha, k);
+               o->gate.alpha, k);
         return;
     }
     {
         /* The exact U test's smallest p with k samples a side is
            2 / C(2k, k): say how many repetitions alpha needs. */
         double smallest = 1.0;
-        while (smallest >= o->alpha && k < 1000)
+        while (smallest >= o->gate.alpha && k < 1000)
         {
             k++;
             smallest = 2.0;
@@ -564,45 +523,33 @@ static void explain_unsure(const comparison * c, const options * o)
         }
         printf("\n%d benchmark(s) have too few samples to tell at alpha "
                "%g: at least %d per side are needed (Google Benchmark: "
-               "--benchmark_repetitions=%d)\n", c->unsure, o->alpha, k, k);
+               "--benchmark_repetitions=%d)\n", c->unsure, o->gate.alpha, k, k);
     }
 }
 
 /* The pictures and the gate's verdict: the exit status. */
 static int conclude(const comparison * c, const options * o)
 {
-    int rc = EXIT_PASS;
+    int rc = PROF_EXIT_PASS;
     if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
                        c->sides[0].paths[0], c->sides[1].paths[0],
                        o->filter ? " (after --filter)" : "");
-        return EXIT_BAD_INPUT;
+        return PROF_EXIT_BAD_INPUT;
     }
     if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
             c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
-        rc = EXIT_BAD_INPUT;
+        rc = PROF_EXIT_BAD_INPUT;
     if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
             c->rows, c->nrows, &c->sides[0].files[0],
             &c->sides[1].files[0]) != 0)
-        rc = EXIT_BAD_INPUT;
-    if (rc != EXIT_PASS || o->threshold < 0.0)
+        rc = PROF_EXIT_BAD_INPUT;
+    if (rc != PROF_EXIT_PASS)
         return rc;
-    if (c->regressions > 0)
-    {
-        printf("\n%d benchmark(s) significantly slower by more than "
-               "%.3g%% (alpha %.3g)\n", c->regressions, 100.0 * o->threshold,
-               o->alpha);
-        return EXIT_REGRESSION;
-    }
-    if (c->unsure > 0)
-    {
-        printf("\nthe gate cannot decide: %d benchmark(s) have too few %s "
-               "(exit %d)\n", c->unsure, c->paired ? "pairs of runs"
-               : "samples", EXIT_UNDECIDED);
-        return EXIT_UNDECIDED;
-    }
-    return EXIT_PASS;
+    return prof_impl_gate_conclude(&o->gate, c->regressions, c->unsure,
+                                   "benchmark(s)", c->paired
+                                   ? "pairs of runs" : "samples");
 }
 
 /* The report is the gate's evidence: a table lost to a full disk or a
@@ -613,7 +560,7 @@ static int flush_report(int rc)
     {
         prof_impl_warn("prof-compare: cannot write the report: %s",
                        strerror(errno));
-        return EXIT_BAD_INPUT;
+        return PROF_EXIT_BAD_INPUT;
     }
     return rc;
 }
@@ -689,14 +636,14 @@ int main(int argc, char ** argv)
     int rc = parse_options(argc, argv, &o);
 
     if (rc != 0)
-        return rc > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+        return rc > 0 ? PROF_EXIT_PASS : PROF_EXIT_BAD_INPUT;
     if (o.filter != NULL)
     {
         if (regcomp(&o.re, o.filter, REG_EXTENDED | REG_NOSUB) != 0)
         {
             prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
                            "expression", o.filter);
-            return EXIT_BAD_INPUT;
+            return PROF_EXIT_BAD_INPUT;
         }
         o.have_re = 1;
     }
@@ -714,7 +661,7 @@ int main(int argc, char ** argv)
         rc = conclude(&c, &o);
     }
     else
-        rc = EXIT_BAD_INPUT;
+        rc = PROF_EXIT_BAD_INPUT;
     rc = flush_report(rc);
     release(&c, &o);
     prof_impl_run_clean(&files);

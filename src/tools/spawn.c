@@ -29,12 +29,56 @@ enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
 
 static volatile sig_atomic_t child_group;   /* 0 until the child exists */
 static volatile sig_atomic_t received;      /* a forwarded signal, or 0 */
+static volatile sig_atomic_t holding;       /* prof_spawn_hold is on */
+static volatile sig_atomic_t held;          /* a signal noted meanwhile */
+static struct sigaction before_hold[NFORWARDED];
 
 static void forward(int sig)
 {
     received = sig;
+    if (holding)
+        held = sig;
     if (child_group > 0)
         kill(-(pid_t) child_group, sig);
+}
+
+static void note(int sig)
+{
+    held = sig;
+}
+
+void prof_spawn_hold(void)
+{
+    struct sigaction sa;
+    int i;
+    if (holding)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = note;
+    sigemptyset(&sa.sa_mask);
+    held = 0;
+    for (i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &sa, &before_hold[i]);
+    holding = 1;
+}
+
+int prof_spawn_held(void)
+{
+    return held;
+}
+
+void prof_spawn_release(int sig)
+{
+    int i;
+    if (holding)
+        for (i = 0; i < NFORWARDED; i++)
+            sigaction(forwarded[i], &before_hold[i], NULL);
+    holding = 0;
+    if (sig != 0)
+    {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
 static double now_s(void)
@@ -72,13 +116,15 @@ static char ** child_environment(char * const * extra)
     return env;
 }
 
-/* Point descriptor fd at path (NULL: leave it): 0, or -1. */
+/* Point descriptor fd at path (NULL: leave it), for reading when fd is 0:
+   0, or -1. */
 static int redirect(int fd, const char * path)
 {
     int f;
     if (path == NULL)
         return 0;
-    f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    f = fd == 0 ? open(path, O_RDONLY)
+                : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (f < 0)
         return -1;
     if (f != fd && (dup2(f, fd) < 0 || close(f) != 0))
@@ -94,7 +140,8 @@ static void child(const prof_spawn_cmd * cmd, char ** env, int report)
     setpgid(0, 0);
     for (i = 0; i < NFORWARDED; i++)
         signal(forwarded[i], SIG_DFL);
-    if (redirect(1, cmd->stdout_path) == 0
+    if (redirect(0, cmd->stdin_path) == 0
+        && redirect(1, cmd->stdout_path) == 0
         && redirect(2, cmd->stderr_path) == 0)
     {
         environ = env;
@@ -117,8 +164,10 @@ static void fill_usage(prof_spawn_result * r, const struct rusage * ru)
     r->involuntary_switches = ru->ru_nivcsw;
 }
 
-/* In the parent: read the exec report, reap the child, fill r. */
-static int wait_child(pid_t pid, int report, prof_spawn_result * r)
+/* In the parent: read the exec report, reap the child, fill r (its wall
+   time counted from start). */
+static int wait_child(pid_t pid, int report, double start,
+                      prof_spawn_result * r)
 {
     struct rusage ru;
     int status, e = 0;
@@ -133,6 +182,7 @@ static int wait_child(pid_t pid, int report, prof_spawn_result * r)
             r->status = errno;
             return -1;
         }
+    r->wall_s = now_s() - start;
     fill_usage(r, &ru);
     if (got == (ssize_t) sizeof e)
     {
@@ -150,7 +200,7 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
     struct sigaction sa, old[NFORWARDED];
     char ** env = child_environment(cmd->env);
     int pipefd[2], i, rc = -1;
-    double start = now_s();
+    double start;
     pid_t pid;
 
     memset(r, 0, sizeof *r);
@@ -172,6 +222,7 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &sa, &old[i]);
     fflush(NULL);
+    start = now_s();
     pid = fork();
     if (pid == 0)
         child(cmd, env, pipefd[1]);
@@ -187,12 +238,11 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
         child_group = pid;
         if (received)
             kill(-pid, received);
-        rc = wait_child(pid, pipefd[0], r);
+        rc = wait_child(pid, pipefd[0], start, r);
     }
     child_group = 0;
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &old[i], NULL);
-    r->wall_s = now_s() - start;
     r->interrupted = received;
     free(env);
     return rc;

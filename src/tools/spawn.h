@@ -1,7 +1,6 @@
 /*
     Running a command as a measured child process (internal: used by
-    prof-compare --run and meant for a prof-run tool; POSIX only, not
-    installed). One call starts the command in its own process group with
+    prof-compare --run and prof-run; POSIX only, not installed). One call starts the command in its own process group with
     extra environment variables and chosen output files, waits for it, and
     returns how it ended, its wall time and its resource usage. A SIGINT,
     SIGTERM, SIGHUP or SIGQUIT that the caller receives meanwhile is passed
@@ -17,6 +16,7 @@
 
 #include <stddef.h>
 
+/* Zero it first (memset or = {0}): fields added later default to off. */
 typedef struct
 {
     char * const * argv;        /* the command; argv[0] is looked up in PATH */
@@ -27,6 +27,9 @@ typedef struct
                                    (created or truncated; "/dev/null" to
                                    drop it), or NULL: inherited */
     const char * stderr_path;   /* the same for stderr */
+    const char * stdin_path;    /* the child's stdin is read from this file
+                                   ("/dev/null": nothing), or NULL:
+                                   inherited */
 } prof_spawn_cmd;
 
 /* How a run ended. */
@@ -44,7 +47,8 @@ typedef struct
     int status;
     int interrupted;            /* the signal the caller received and passed
                                    on to the child, or 0 */
-    double wall_s;              /* from start to end, monotonic clock */
+    double wall_s;              /* from just before the fork to just after
+                                   the child is reaped, monotonic clock */
     double user_s, sys_s;       /* processor time of the child (and of its
                                    children that it waited for) */
     long max_rss_kb;            /* peak resident set size */
@@ -61,5 +65,17 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r);
    signal 9 (Killed)", "not found", for messages. */
 void prof_spawn_describe(const prof_spawn_result * r, char * buf,
                          size_t size);
+
+/* From prof_spawn_hold to prof_spawn_release, SIGINT, SIGTERM, SIGHUP and
+   SIGQUIT do not end the caller: between runs they are noted, during one
+   they are passed on to the child (as always) and noted too, so that the
+   caller can stop, clean up or report what it has, and then end by the
+   signal. */
+void prof_spawn_hold(void);
+/* The signal noted since prof_spawn_hold, or 0. */
+int prof_spawn_held(void);
+/* Restore the handlers the caller had; then, if sig is not 0, end the
+   process by sig (as it would have ended without the hold). */
+void prof_spawn_release(int sig);
 
 #endif
