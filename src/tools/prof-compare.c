@@ -9,6 +9,7 @@
 #include "../internal.h"
 #include "compare.h"
 #include "compare_run.h"
+#include "paths.h"
 #include "plot.h"
 
 #include <errno.h>
@@ -249,31 +250,6 @@ static int load_side(side_t * side)
     return 0;
 }
 
-/* The directory of path made absolute (symbolic links resolved) and its
-   last component, in buf: 0, or -1 if the directory does not exist. */
-static int canonical(const char * path, char * buf, size_t size)
-{
-    const char * slash = strrchr(path, '/');
-    char dir[4096], * real;
-    int n = slash == NULL ? 1 : slash == path ? 1 : (int) (slash - path);
-    snprintf(dir, sizeof dir, "%.*s", n, slash == NULL ? "." : path);
-    if ((real = realpath(dir, NULL)) == NULL)
-        return -1;
-    snprintf(buf, size, "%s/%s", real, slash == NULL ? path : slash + 1);
-    free(real);
-    return 0;
-}
-
-/* Two outputs that would be one file, existing or not. */
-static int same_target(const char * a, const char * b)
-{
-    char ca[8192], cb[8192];
-    if (strcmp(a, b) == 0 || prof_impl_same_file(a, b))
-        return 1;
-    return canonical(a, ca, sizeof ca) == 0 && canonical(b, cb, sizeof cb) == 0
-        && strcmp(ca, cb) == 0;
-}
-
 /* An output that would be a result file kept by --run: its name, else
    NULL. */
 static const char * kept_clash(const options * o, const char * out,
@@ -284,7 +260,7 @@ static const char * kept_clash(const options * o, const char * out,
         for (p = 1; p <= o->plan.pairs; p++)
         {
             prof_impl_run_kept_name(o->plan.keep_dir, side, p, buf, size);
-            if (same_target(out, buf))
+            if (prof_impl_same_target(out, buf))
                 return buf;
         }
     return NULL;
@@ -314,7 +290,7 @@ static int check_outputs(const options * o, const side_t sides[2])
                     return -1;
                 }
             }
-    if (outs[0] != NULL && outs[1] != NULL && same_target(outs[0], outs[1]))
+    if (outs[0] != NULL && outs[1] != NULL && prof_impl_same_target(outs[0], outs[1]))
     {
         prof_impl_warn("prof-compare: --svg and --html name the same file %s",
                        outs[0]);
