@@ -138,10 +138,7 @@ static void json_aggregate(FILE * out, const prof_impl_report_ctx * c,
     fprintf(out, ",\n      \"time_unit\": \"%s\"", c->time_unit);
 }
 
-typedef struct { double mean, median, sd; } moments;
-
-/* Mean, median and sample standard deviation of n values. */
-static void sample_stats(const double * x, int n, moments * m)
+void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m)
 {
     double * sorted = (double *) malloc((size_t) n * sizeof *sorted);
     int i;
@@ -184,13 +181,13 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
             v[e] = ir->ev_median[e];
         else if (x != NULL)
         {
-            moments mo;
+            prof_impl_moments mo;
             for (i = m = 0; i < r->epochs; i++)
                 if (!isnan(ir->ev[i * ir->nev + e]))
                     x[m++] = ir->ev[i * ir->nev + e];
             if (m > 0)
             {
-                sample_stats(x, m, &mo);
+                prof_impl_sample_moments(x, m, &mo);
                 v[e] = strcmp(agg, "mean") == 0 ? mo.mean
                      : strcmp(agg, "stddev") == 0 ? mo.sd
                      : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
@@ -378,9 +375,9 @@ static void json_aggregates(FILE * out, const prof_impl_report_ctx * c,
         const prof_impl_result * ir, family_place f)
 {
     const prof_result * r = &ir->pub;
-    moments real, cpu;
-    sample_stats(r->samples_ns, r->epochs, &real);
-    sample_stats(ir->cpu, r->epochs, &cpu);
+    prof_impl_moments real, cpu;
+    prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
+    prof_impl_sample_moments(ir->cpu, r->epochs, &cpu);
     fputs(",\n", out);
     json_aggregate(out, c, r, f.family, f.instance, "mean", real.mean,
                    cpu.mean, 0);

@@ -807,21 +807,37 @@ int prof_impl_gate_pairs_needed(double alpha)
     return k;
 }
 
-int prof_impl_gate_conclude(const prof_gate * g, int regressions, int unsure,
-                            const char * what, const char * too_few)
+int prof_impl_gate_samples_needed(double alpha)
+{
+    /* the exact U test's smallest p with k samples a side is 2 / C(2k, k) */
+    double smallest = 1.0;
+    int i, k = 1;
+    while (smallest >= alpha && k < 1000)
+    {
+        k++;
+        smallest = 2.0;
+        for (i = 1; i <= k; i++)
+            smallest = smallest * i / (k + i);
+    }
+    return k;
+}
+
+int prof_impl_gate_conclude(FILE * out, const prof_gate * g, int regressions,
+                            int unsure, const char * what,
+                            const char * too_few)
 {
     if (g->threshold < 0.0)
         return PROF_EXIT_PASS;
     if (regressions > 0)
     {
-        printf("\n%d %s significantly slower by more than %.3g%% (alpha "
-               "%.3g)\n", regressions, what, 100.0 * g->threshold, g->alpha);
+        fprintf(out, "\n%d %s significantly slower by more than %.3g%% "
+                "(alpha %.3g)\n", regressions, what, 100.0 * g->threshold, g->alpha);
         return PROF_EXIT_REGRESSION;
     }
     if (unsure > 0)
     {
-        printf("\nthe gate cannot decide: %d %s have too few %s (exit %d)\n",
-               unsure, what, too_few, PROF_EXIT_UNDECIDED);
+        fprintf(out, "\nthe gate cannot decide: %d %s have too few %s "
+                "(exit %d)\n", unsure, what, too_few, PROF_EXIT_UNDECIDED);
         return PROF_EXIT_UNDECIDED;
     }
     return PROF_EXIT_PASS;

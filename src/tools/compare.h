@@ -7,6 +7,7 @@
 #define PROF_COMPARE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One benchmark of a result file: its samples (one per repetition or
    epoch: an "iteration" entry of the file) in nanoseconds per iteration,
@@ -141,13 +142,16 @@ int prof_impl_gate_option(prof_gate * g, const char * program,
 /* Whether v fails the gate: significantly slower by more than the
    threshold (never without one). */
 int prof_impl_gate_regression(const prof_gate * g, const prof_verdict * v);
-/* The fewest pairs for which the sign test can reach alpha. */
+/* The fewest pairs for which the sign test can reach alpha; the fewest
+   samples a side for which the exact U test can. */
 int prof_impl_gate_pairs_needed(double alpha);
-/* The gate's conclusion on stdout, from the number of comparisons that
+int prof_impl_gate_samples_needed(double alpha);
+/* The gate's conclusion on out, from the number of comparisons that
    regressed and that were unsure ("N <what> significantly slower ...",
    "the gate cannot decide: N <what> have too few <too_few>"): the exit
    status, PROF_EXIT_PASS without a threshold. */
-int prof_impl_gate_conclude(const prof_gate * g, int regressions, int unsure,
-                            const char * what, const char * too_few);
+int prof_impl_gate_conclude(FILE * out, const prof_gate * g, int regressions,
+                            int unsure, const char * what,
+                            const char * too_few);
 
 #endif

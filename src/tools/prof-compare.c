@@ -475,7 +475,7 @@ static void one_sided(const comparison * c, const options * o)
    too few. */
 static void explain_unsure(const comparison * c, const options * o)
 {
-    int i, k = 1;
+    int k;
     if (c->unsure == 0)
         return;
     if (c->paired)
@@ -486,21 +486,10 @@ static void explain_unsure(const comparison * c, const options * o)
                o->gate.alpha, k);
         return;
     }
-    {
-        /* The exact U test's smallest p with k samples a side is
-           2 / C(2k, k): say how many repetitions alpha needs. */
-        double smallest = 1.0;
-        while (smallest >= o->gate.alpha && k < 1000)
-        {
-            k++;
-            smallest = 2.0;
-            for (i = 1; i <= k; i++)
-                smallest = smallest * i / (k + i);
-        }
-        printf("\n%d benchmark(s) have too few samples to tell at alpha "
-               "%g: at least %d per side are needed (Google Benchmark: "
-               "--benchmark_repetitions=%d)\n", c->unsure, o->gate.alpha, k, k);
-    }
+    k = prof_impl_gate_samples_needed(o->gate.alpha);
+    printf("\n%d benchmark(s) have too few samples to tell at alpha "
+           "%g: at least %d per side are needed (Google Benchmark: "
+           "--benchmark_repetitions=%d)\n", c->unsure, o->gate.alpha, k, k);
 }
 
 /* The pictures and the gate's verdict: the exit status. */
@@ -523,8 +512,8 @@ static int conclude(const comparison * c, const options * o)
         rc = PROF_EXIT_BAD_INPUT;
     if (rc != PROF_EXIT_PASS)
         return rc;
-    return prof_impl_gate_conclude(&o->gate, c->regressions, c->unsure,
-                                   "benchmark(s)", c->paired
+    return prof_impl_gate_conclude(stdout, &o->gate, c->regressions,
+                                   c->unsure, "benchmark(s)", c->paired
                                    ? "pairs of runs" : "samples");
 }
 
