@@ -35,6 +35,20 @@
 # define PROF_LIBC_HAS_ULONG 1
 #endif
 
+/* FLINT's profiler.h includes flint.h, and FLINT programs (and some FLINT
+   2.9 headers, gmpcompat.h among them) rely on it. Do the same where FLINT's
+   headers are on the include path as FLINT programs put them ("flint.h"
+   found with the quoted search, i.e. -I .../include/flint): a FLINT program
+   builds unchanged, a program without FLINT is unaffected. Defining
+   PROF_NO_FLINT_INCLUDE turns this off. Needs __has_include (gcc >= 5,
+   clang); elsewhere include flint.h yourself first. */
+#if !defined(FLINT_H) && !defined(PROF_NO_FLINT_INCLUDE) \
+    && defined(__has_include)
+# if __has_include("flint.h")
+#  include "flint.h"
+# endif
+#endif
+
 #if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
 # include <intrin.h>
 # pragma intrinsic(__rdtsc)
@@ -255,10 +269,13 @@ static inline void prof_stop(void);
    may be NULL. Uses (and clobbers) clock 0. The first call is a warm-up
    (cold caches, page faults) and never one of the five.
    Beyond FLINT, it always ends and always sets *min and *max: a target that never
-   calls prof_start/prof_stop is timed as a whole call; one that runs for
-   seconds stops after 500 * DURATION_TARGET us with the calls it has; one
-   whose time stays below the threshold stops when count cannot grow. Each
-   case prints a profiler: message on stderr. A NULL target gives NaN. */
+   calls prof_start/prof_stop is timed as a whole call; all calls together
+   take at most 500 * DURATION_TARGET us of wall time (whole calls, set-up
+   outside prof_start/prof_stop included, whatever FLINT_CLOCKSPEED says):
+   no call is given more runs than the time left holds, and when none fits
+   it stops with the calls it has; one whose time stays below the threshold
+   stops when count cannot grow. Each case prints a profiler: message on
+   stderr. A NULL target gives NaN. */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
 
 /* ==== Memory usage ======================================================= */
@@ -668,23 +685,24 @@ typedef struct
     double running_ns;  /* time it was actually counting [ns] */
 } prof_counter_value_t;
 
-/* A set of counters. Declare one (static or automatic) and pass its
-   address; its fields are private. Calls on a set that is not open (never
-   opened, or closed) return PROF_COUNTERS_EINVAL and touch nothing. */
-typedef struct
+/* A set of counters: declare one (static or automatic) and pass its
+   address. Calls on a set that is not open (never opened, or closed) return
+   PROF_COUNTERS_EINVAL and touch nothing.
+   It is opaque storage of a fixed size, as prof_bench is an opaque type:
+   the library owns the layout (file descriptors, group ids, baselines,
+   reasons) and may change it in any release, while a program keeps
+   declaring sets without an allocation, so that opening one never fails
+   for memory and nothing is left to free. PROF_COUNTERS_STORAGE bytes
+   (the set uses about 3.2 KB today; the rest is room to grow), aligned
+   for any of the members below; counters.c checks at compile time that
+   its set fits. */
+#define PROF_COUNTERS_STORAGE 4096
+typedef union
 {
-    unsigned int magic;
-    int n, state, paranoid;
-    int leader[2];                          /* hardware, software group */
-    int kind[PROF_COUNTERS_MAX];
-    int group[PROF_COUNTERS_MAX];
-    int fd[PROF_COUNTERS_MAX];
-    int err[PROF_COUNTERS_MAX];
-    int user_only[PROF_COUNTERS_MAX];
-    unsigned long long id[PROF_COUNTERS_MAX];
-    double base_raw[PROF_COUNTERS_MAX];
-    double base_enabled[2], base_running[2];
-    char reason[PROF_COUNTERS_MAX][160];
+    unsigned char prof_impl_bytes[PROF_COUNTERS_STORAGE];
+    double prof_impl_align_double;
+    unsigned long long prof_impl_align_ull;
+    void * prof_impl_align_pointer;
 } prof_counters_t;
 
 /* Open the events of the comma-separated list (NULL: PROF_COUNTERS_DEFAULT)
@@ -700,8 +718,10 @@ void prof_counters_close(prof_counters_t * c);
 
 /* Start counting (all available events at once, one ioctl per group) / stop
    and keep the totals. 0, or an error code: PROF_COUNTERS_ESTATE for a start
-   while running or a stop while stopped. With no available event they make
-   no system call. */
+   while running or a stop while stopped (no system call then);
+   PROF_COUNTERS_ESYS when an ioctl fails: a failed start leaves the set
+   stopped with no group counting, a failed stop leaves it running. With no
+   available event they make no system call. */
 int prof_counters_start(prof_counters_t * c);
 int prof_counters_stop(prof_counters_t * c);
 /* Set the totals to zero (running or not). 0 or an error code. */

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profiler.h"
+#include "internal.h"     /* profiler.h, and the accessor of a set's leader */
 #if defined(__linux__)
 # include <linux/perf_event.h>
 # include <sys/ioctl.h>
@@ -141,11 +141,11 @@ int main(void)
     TIME_MEDIAN(read_ns, prof_counters_read(&c, v));
     TIME_MEDIAN(reset_ns, prof_counters_reset(&c));
 #if defined(__linux__)
-    /* The bare system calls on the software group's leader (a private
-       field, read here only to compare). */
-    if (c.leader[1] >= 0)
+    /* The bare system calls on the software group's leader (private: read
+       through an internal accessor, only to compare). */
+    if (prof_impl_counters_leader(&c, 1) >= 0)
     {
-        int fd = c.leader[1];
+        int fd = prof_impl_counters_leader(&c, 1);
         TIME_MEDIAN(ioctl_leader, (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0),
                                    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0)));
         TIME_MEDIAN(ioctl_group, (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP),

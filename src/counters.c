@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,49 @@
 
 enum { STATE_FRESH, STATE_RUNNING, STATE_STOPPED };
 enum { GROUP_HW = 0, GROUP_SW = 1, GROUP_NONE = -1 };
+
+/* The set behind prof_counters_t's opaque storage. may_alias: the storage
+   is declared as the header's union and only ever read through this type. */
+typedef struct
+#if defined(__GNUC__)
+    __attribute__((may_alias))
+#endif
+counter_set
+{
+    unsigned int magic;
+    int n, state, paranoid;
+    long pid;                               /* 0: the opening thread; or a
+                                               child counted from its exec */
+    int leader[2];                          /* hardware, software group */
+    int kind[PROF_COUNTERS_MAX];
+    int group[PROF_COUNTERS_MAX];
+    int fd[PROF_COUNTERS_MAX];
+    int err[PROF_COUNTERS_MAX];
+    int user_only[PROF_COUNTERS_MAX];
+    unsigned long long id[PROF_COUNTERS_MAX];
+    double base_raw[PROF_COUNTERS_MAX];
+    double base_enabled[2], base_running[2];
+    char reason[PROF_COUNTERS_MAX][160];
+} counter_set;
+
+/* The set must fit the storage the header gives it, at an alignment the
+   storage has: a compile-time check (the array size is -1 otherwise). */
+struct counters_align_set { char c; counter_set s; };
+struct counters_align_storage { char c; prof_counters_t s; };
+typedef char prof_impl_counters_fit[
+    sizeof(counter_set) <= sizeof(prof_counters_t)
+    && offsetof(struct counters_align_set, s)
+       <= offsetof(struct counters_align_storage, s) ? 1 : -1];
+
+static counter_set * set_of(prof_counters_t * set)
+{
+    return (counter_set *) (void *) set;
+}
+
+static const counter_set * cset_of(const prof_counters_t * set)
+{
+    return (const counter_set *) (const void *) set;
+}
 
 typedef struct
 {
@@ -79,19 +123,46 @@ enum { NKNOWN = (int) (sizeof known / sizeof known[0]) };
 
 unsigned long prof_impl_perf_open_calls;
 
-int prof_impl_perf_open_syscall(void * attr, int group_fd)
+#if defined(__linux__)
+/* Sets opened by two threads at once both count their calls. */
+static void count_open_call(void)
+{
+# if defined(__GNUC__)
+    __atomic_fetch_add(&prof_impl_perf_open_calls, 1, __ATOMIC_RELAXED);
+# else
+    prof_impl_perf_open_calls++;
+# endif
+}
+#endif
+
+int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd)
 {
 #if defined(__linux__) && defined(SYS_perf_event_open)
-    return (int) syscall(SYS_perf_event_open, attr, 0 /* this thread */,
+    return (int) syscall(SYS_perf_event_open, attr, (pid_t) pid,
                          -1 /* any CPU */, group_fd, PERF_FLAG_FD_CLOEXEC);
 #else
-    (void) attr; (void) group_fd;
+    (void) attr; (void) pid; (void) group_fd;
     errno = ENOSYS;
     return -1;
 #endif
 }
 
-int (*prof_impl_perf_open)(void * attr, int group_fd) = prof_impl_perf_open_syscall;
+int (*prof_impl_perf_open)(void * attr, long pid, int group_fd)
+    = prof_impl_perf_open_syscall;
+
+int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg)
+{
+#if defined(__linux__)
+    return ioctl(fd, request, arg);
+#else
+    (void) fd; (void) request; (void) arg;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg)
+    = prof_impl_perf_ioctl_syscall;
 
 /* ---- pure logic: scaling, group reads, reasons (tested with fakes) ----- */
 
@@ -133,9 +204,15 @@ int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
     return 0;
 }
 
-void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
-        int kernel_only, int paranoid, int on_linux, int have_pmu, int in_vm)
+void prof_impl_counters_reason(char * buf, size_t size, int err, unsigned why,
+        int paranoid)
 {
+    int hw = (why & PROF_IMPL_WHY_HW) != 0;
+    int kernel_only = (why & PROF_IMPL_WHY_KERNEL_ONLY) != 0;
+    int on_linux = (why & PROF_IMPL_WHY_LINUX) != 0;
+    int have_pmu = (why & PROF_IMPL_WHY_PMU) != 0;
+    int in_vm = (why & PROF_IMPL_WHY_VM) != 0;
+
     if (!on_linux)
         snprintf(buf, size, "perf events exist only on Linux: no counters on this system");
     else if (err == ENOSYS)
@@ -259,7 +336,7 @@ static int in_virtual_machine(void)
 
 /* ---- argument checks (cold paths) -------------------------------------- */
 
-static PROF_COLD int not_open(const prof_counters_t * c, const char * func)
+static PROF_COLD int not_open(const counter_set * c, const char * func)
 {
     if (c == NULL)
         prof_impl_warn("%s: NULL counter set", func);
@@ -282,12 +359,12 @@ static PROF_COLD int sys_failed(const char * func, const char * call)
     return PROF_COUNTERS_ESYS;
 }
 
-static int is_open(const prof_counters_t * c)
+static int is_open(const counter_set * c)
 {
     return c != NULL && c->magic == MAGIC_OPEN;
 }
 
-static int valid_index(const prof_counters_t * c, int i)
+static int valid_index(const counter_set * c, int i)
 {
     return is_open(c) && i >= 0 && i < c->n;
 }
@@ -378,7 +455,7 @@ enum { GROUP_WORDS = 3 + 2 * PROF_COUNTERS_MAX };
 
 #if defined(__linux__)
 /* The events of group g (indices into the set) and their ids. */
-static int group_members(const prof_counters_t * c, int g, int * idx,
+static int group_members(const counter_set * c, int g, int * idx,
                          unsigned long long * ids, double * base)
 {
     int i, m = 0;
@@ -397,7 +474,7 @@ static int group_members(const prof_counters_t * c, int g, int * idx,
 
 /* Read group g: out[i] for its events, relative to the baseline unless
    absolute. 0 or -1 (errno set; EIO for a malformed read). */
-static int read_group(const prof_counters_t * c, int g, int absolute,
+static int read_group(const counter_set * c, int g, int absolute,
                       prof_counter_value_t * out)
 {
 #if defined(__linux__)
@@ -436,7 +513,7 @@ static void set_unavailable(prof_counter_value_t * v)
 }
 
 /* Read every group (absolute or since the baseline) into out[0 .. n-1]. */
-static int read_all(const prof_counters_t * c, int absolute, prof_counter_value_t * out)
+static int read_all(const counter_set * c, int absolute, prof_counter_value_t * out)
 {
     int i, g;
     for (i = 0; i < c->n; i++)
@@ -448,7 +525,7 @@ static int read_all(const prof_counters_t * c, int absolute, prof_counter_value_
 }
 
 /* Make the current kernel totals the zero of the set's totals. */
-static int take_baseline(prof_counters_t * c)
+static int take_baseline(counter_set * c)
 {
     prof_counter_value_t now[PROF_COUNTERS_MAX];
     int i;
@@ -465,37 +542,50 @@ static int take_baseline(prof_counters_t * c)
     return 0;
 }
 
-/* Switch both groups on (hardware last) or off (hardware first). */
-static int toggle(prof_counters_t * c, int on)
+#if defined(__linux__)
+static int switch_group(const counter_set * c, int g, int on)
+{
+    return c->leader[g] < 0 ? 0
+         : prof_impl_perf_ioctl(c->leader[g], on ? PERF_EVENT_IOC_ENABLE
+                                                 : PERF_EVENT_IOC_DISABLE, NULL);
+}
+#endif
+
+/* Switch both groups on (hardware last) or off (hardware first). 0, or -1
+   (errno set) with no group left on by a failed switch-on; a failed
+   switch-off still tries the other group. */
+static int toggle(const counter_set * c, int on)
 {
 #if defined(__linux__)
+    int err;
     if (on)
     {
-        if (c->leader[GROUP_SW] >= 0
-            && ioctl(c->leader[GROUP_SW], PERF_EVENT_IOC_ENABLE, 0) != 0)
+        if (switch_group(c, GROUP_SW, 1) != 0)
             return -1;
-        if (c->leader[GROUP_HW] >= 0
-            && ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, 0) != 0)
-            return -1;
+        if (switch_group(c, GROUP_HW, 1) == 0)
+            return 0;
+        err = errno;
+        (void) switch_group(c, GROUP_SW, 0);
+        errno = err;
+        return -1;
     }
-    else
+    if (switch_group(c, GROUP_HW, 0) != 0)
     {
-        if (c->leader[GROUP_HW] >= 0
-            && ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, 0) != 0)
-            return -1;
-        if (c->leader[GROUP_SW] >= 0
-            && ioctl(c->leader[GROUP_SW], PERF_EVENT_IOC_DISABLE, 0) != 0)
-            return -1;
+        err = errno;
+        (void) switch_group(c, GROUP_SW, 0);
+        errno = err;
+        return -1;
     }
+    return switch_group(c, GROUP_SW, 0);
 #else
     (void) c; (void) on;
-#endif
     return 0;
+#endif
 }
 
 /* ---- open / close -------------------------------------------------------- */
 
-static void close_group(prof_counters_t * c, int g, int err)
+static void close_group(counter_set * c, int g, int err)
 {
     int i;
     for (i = 0; i < c->n; i++)
@@ -517,8 +607,35 @@ static void close_group(prof_counters_t * c, int g, int err)
 }
 
 #if defined(__linux__)
+/* The attributes of event e in group g: on attempt 0 user and kernel space
+   for software events, on attempt 1 user space only. */
+static void fill_attr(struct perf_event_attr * attr, const counter_set * c,
+                      const event_info * e, int g, int attempt)
+{
+    memset(attr, 0, sizeof *attr);
+    attr->size = sizeof *attr;
+    attr->type = e->type;
+    attr->config = e->config;
+    attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID
+        | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    /* The leader starts disabled and switches the group; members follow
+       it. */
+    attr->disabled = c->leader[g] < 0;
+    /* Hardware: the code under test, not interrupts or our ioctls (and
+       allowed at perf_event_paranoid 2). Software: everything first, user
+       space only if that is all that is allowed. */
+    attr->exclude_kernel = attr->exclude_hv = e->hw || attempt == 1;
+    if (c->pid > 0)
+    {
+        /* Another process: its threads and children count too, and the
+           leader switches on at its exec. */
+        attr->inherit = 1;
+        attr->enable_on_exec = attr->disabled;
+    }
+}
+
 /* Open event i into its group; sets c->fd/err/user_only/id. */
-static void open_event(prof_counters_t * c, int i)
+static void open_event(counter_set * c, int i)
 {
     const event_info * e = &known[c->kind[i]];
     int g = e->hw ? GROUP_HW : GROUP_SW, fd, attempt;
@@ -526,21 +643,9 @@ static void open_event(prof_counters_t * c, int i)
 
     for (attempt = 0; attempt < 2; attempt++)
     {
-        memset(&attr, 0, sizeof attr);
-        attr.size = sizeof attr;
-        attr.type = e->type;
-        attr.config = e->config;
-        attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID
-            | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-        /* The leader starts disabled and switches the group; members
-           follow it. */
-        attr.disabled = c->leader[g] < 0;
-        /* Hardware: the code under test, not interrupts or our ioctls
-           (and allowed at perf_event_paranoid 2). Software: everything
-           first, user space only if that is all that is allowed. */
-        attr.exclude_kernel = attr.exclude_hv = e->hw || attempt == 1;
-        prof_impl_perf_open_calls++;
-        fd = prof_impl_perf_open(&attr, c->leader[g]);
+        fill_attr(&attr, c, e, g, attempt);
+        count_open_call();
+        fd = prof_impl_perf_open(&attr, c->pid, c->leader[g]);
         if (fd >= 0)
             break;
         c->err[i] = errno;
@@ -550,7 +655,7 @@ static void open_event(prof_counters_t * c, int i)
     }
     if (fd < 0)
         return;
-    if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
+    if (prof_impl_perf_ioctl(fd, PERF_EVENT_IOC_ID, &c->id[i]) != 0)
     {
         c->err[i] = errno;
         close(fd);
@@ -565,15 +670,14 @@ static void open_event(prof_counters_t * c, int i)
 }
 
 /* Does the hardware group ever get the PMU? Switch it on and off once. */
-static void probe_hw_group(prof_counters_t * c)
+static void probe_hw_group(counter_set * c)
 {
     prof_counter_value_t v[PROF_COUNTERS_MAX];
     int i;
 
     if (c->leader[GROUP_HW] < 0)
         return;
-    if (ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_ENABLE, 0) != 0
-        || ioctl(c->leader[GROUP_HW], PERF_EVENT_IOC_DISABLE, 0) != 0
+    if (switch_group(c, GROUP_HW, 1) != 0 || switch_group(c, GROUP_HW, 0) != 0
         || read_group(c, GROUP_HW, 1, v) != 0)
     {
         close_group(c, GROUP_HW, errno);
@@ -587,27 +691,49 @@ static void probe_hw_group(prof_counters_t * c)
             return;
         }
 }
+
+/* One group of hardware events, one of software; the totals' zero. */
+static void open_events(counter_set * c)
+{
+    int i;
+    for (i = 0; i < c->n; i++)
+        if (known[c->kind[i]].hw)
+            open_event(c, i);
+    for (i = 0; i < c->n; i++)
+        if (!known[c->kind[i]].hw)
+            open_event(c, i);
+    /* Another process's group cannot be tried before it runs: an event
+       that never got the PMU reads NaN there. */
+    if (c->pid == 0)
+        probe_hw_group(c);
+    if (take_baseline(c) != 0)
+    {
+        int err = errno;
+        close_group(c, GROUP_HW, err);
+        close_group(c, GROUP_SW, err);
+    }
+}
 #endif
 
-int prof_counters_open(prof_counters_t * c, const char * events)
+/* Check c and parse the list; c becomes a set of its events, none open
+   yet. The number of events, or PROF_COUNTERS_EINVAL after a message. */
+static int begin_open(counter_set * c, const char * events, const char * func)
 {
-    int kinds[PROF_COUNTERS_MAX], n, i, available = 0, on_linux = 0;
-    int have_pmu = 1, in_vm = 0, machine_known = 0;
+    int kinds[PROF_COUNTERS_MAX], n, i;
 
     if (c == NULL)
-        return not_open(c, "prof_counters_open");
+        return not_open(c, func);
     if (c->magic == MAGIC_OPEN)
     {
-        prof_impl_warn("prof_counters_open: the counter set is already open "
-                       "(close it first)");
+        prof_impl_warn("%s: the counter set is already open (close it first)",
+                       func);
         return PROF_COUNTERS_EINVAL;
     }
     c->magic = 0;
     n = parse_events(events != NULL ? events : PROF_COUNTERS_DEFAULT, kinds,
-                     "prof_counters_open");
+                     func);
     if (n < 0)
         return PROF_COUNTERS_EINVAL;
-
     memset(c, 0, sizeof *c);
     c->n = n;
     c->state = STATE_FRESH;
@@ -620,25 +746,21 @@ int prof_counters_open(prof_counters_t * c, const char * events)
         c->group[i] = GROUP_NONE;
         c->err[i] = ENOSYS;
     }
+    return n;
+}
+
+/* Give each unavailable event its reason; the number available. */
+static int explain_unavailable(counter_set * c)
+{
+    unsigned machine = 0;
+    int i, available = 0, machine_known = 0;
+
 #if defined(__linux__)
-    on_linux = 1;
-    for (i = 0; i < n; i++)   /* one group of hardware events, one of software */
-        if (known[kinds[i]].hw)
-            open_event(c, i);
-    for (i = 0; i < n; i++)
-        if (!known[kinds[i]].hw)
-            open_event(c, i);
-    probe_hw_group(c);
-    if (take_baseline(c) != 0)
-    {
-        int err = errno;
-        close_group(c, GROUP_HW, err);
-        close_group(c, GROUP_SW, err);
-    }
+    machine = PROF_IMPL_WHY_LINUX;
 #endif
-    for (i = 0; i < n; i++)
+    for (i = 0; i < c->n; i++)
     {
-        const event_info * e = &known[kinds[i]];
+        const event_info * e = &known[c->kind[i]];
         if (c->group[i] != GROUP_NONE)
         {
             available++;
@@ -647,21 +769,60 @@ int prof_counters_open(prof_counters_t * c, const char * events)
 #if defined(__linux__)
         if (e->hw && !machine_known)
         {
-            have_pmu = have_cpu_pmu();
-            in_vm = in_virtual_machine();
+            machine |= (have_cpu_pmu() ? PROF_IMPL_WHY_PMU : 0u)
+                     | (in_virtual_machine() ? PROF_IMPL_WHY_VM : 0u);
             machine_known = 1;
         }
 #endif
-        prof_impl_counters_reason(c->reason[i], sizeof c->reason[i], c->err[i], e->hw,
-                                  e->kernel_only, c->paranoid, on_linux, have_pmu, in_vm);
+        prof_impl_counters_reason(c->reason[i], sizeof c->reason[i], c->err[i],
+                machine | (e->hw ? PROF_IMPL_WHY_HW : 0u)
+                | (e->kernel_only ? PROF_IMPL_WHY_KERNEL_ONLY : 0u), c->paranoid);
     }
     (void) machine_known;
-    c->magic = MAGIC_OPEN;
     return available;
 }
 
-void prof_counters_close(prof_counters_t * c)
+/* Open the events of a set begun by begin_open: how many can count. */
+static int finish_open(counter_set * c)
 {
+#if defined(__linux__)
+    open_events(c);
+#endif
+    c->magic = MAGIC_OPEN;
+    return explain_unavailable(c);
+}
+
+int prof_counters_open(prof_counters_t * set, const char * events)
+{
+    counter_set * c = set_of(set);
+    int n = begin_open(c, events, "prof_counters_open");
+    return n < 0 ? n : finish_open(c);
+}
+
+int prof_impl_counters_open_child(prof_counters_t * set, const char * events,
+        long pid)
+{
+    counter_set * c = set_of(set);
+    int n;
+
+    if (pid <= 0)
+    {
+        prof_impl_warn("prof_impl_counters_open_child: process id %ld is not "
+                       "a child's", pid);
+        return PROF_COUNTERS_EINVAL;
+    }
+    n = begin_open(c, events, "prof_impl_counters_open_child");
+    if (n < 0)
+        return n;
+    c->pid = pid;
+    n = finish_open(c);
+    c->state = STATE_RUNNING;       /* from the child's exec on */
+    return n;
+}
+
+void prof_counters_close(prof_counters_t * set)
+{
+    counter_set * c = set_of(set);
     if (!is_open(c))
         return;
     close_group(c, GROUP_HW, EBADF);
@@ -671,34 +832,37 @@ void prof_counters_close(prof_counters_t * c)
 
 /* ---- the timed path ------------------------------------------------------ */
 
-int prof_counters_start(prof_counters_t * c)
+int prof_counters_start(prof_counters_t * set)
 {
+    counter_set * c = set_of(set);
     if (!is_open(c))
         return not_open(c, "prof_counters_start");
     if (c->state == STATE_RUNNING)
         return bad_state("prof_counters_start", "already running (call prof_counters_stop first)");
-    c->state = STATE_RUNNING;
     if (toggle(c, 1) != 0)
         return sys_failed("prof_counters_start", "ioctl(PERF_EVENT_IOC_ENABLE)");
+    c->state = STATE_RUNNING;
     return 0;
 }
 
-int prof_counters_stop(prof_counters_t * c)
+int prof_counters_stop(prof_counters_t * set)
 {
+    counter_set * c = set_of(set);
     if (!is_open(c))
         return not_open(c, "prof_counters_stop");
-    if (toggle(c, 0) != 0)
-        return sys_failed("prof_counters_stop", "ioctl(PERF_EVENT_IOC_DISABLE)");
     if (c->state != STATE_RUNNING)
         return bad_state("prof_counters_stop", "not running (call prof_counters_start first)");
+    if (toggle(c, 0) != 0)
+        return sys_failed("prof_counters_stop", "ioctl(PERF_EVENT_IOC_DISABLE)");
     c->state = STATE_STOPPED;
     return 0;
 }
 
 /* ---- totals -------------------------------------------------------------- */
 
-int prof_counters_reset(prof_counters_t * c)
+int prof_counters_reset(prof_counters_t * set)
 {
+    counter_set * c = set_of(set);
     if (!is_open(c))
         return not_open(c, "prof_counters_reset");
     if (take_baseline(c) != 0)
@@ -708,8 +872,9 @@ int prof_counters_reset(prof_counters_t * c)
     return 0;
 }
 
-int prof_counters_read(prof_counters_t * c, prof_counter_value_t * out)
+int prof_counters_read(prof_counters_t * set, prof_counter_value_t * out)
 {
+    counter_set * c = set_of(set);
     prof_counter_value_t v[PROF_COUNTERS_MAX];
 
     if (!is_open(c))
@@ -728,13 +893,64 @@ int prof_counters_read(prof_counters_t * c, prof_counter_value_t * out)
     return 0;
 }
 
-int prof_counters_overhead(prof_counters_t * c, prof_counter_value_t * out)
+/* prof_counters_overhead's samples: for event i and pair k, the count
+   (what = 0), the time enabled (1) and the time running (2). */
+#define PAIR_SAMPLE(d, what, i, k) \
+    (d)[((what) * PROF_COUNTERS_MAX + (i)) * OVERHEAD_PAIRS + (k)]
+
+/* Run OVERHEAD_PAIRS empty start/stop pairs, reading the totals after
+   each, into d; last gets the totals after the last pair read (first if
+   none). 0, or -1 with errno set. */
+static int count_empty_pairs(const counter_set * c, double * d,
+        const prof_counter_value_t * first, prof_counter_value_t * last)
 {
-    static const int K = OVERHEAD_PAIRS;
-    prof_counter_value_t first[PROF_COUNTERS_MAX], prev[PROF_COUNTERS_MAX];
     prof_counter_value_t now[PROF_COUNTERS_MAX];
+    int i, k;
+
+    memcpy(last, first, sizeof now);
+    for (k = 0; k < OVERHEAD_PAIRS; k++)
+    {
+        if (toggle(c, 1) != 0 || toggle(c, 0) != 0 || read_all(c, 1, now) != 0)
+            return -1;
+        for (i = 0; i < c->n; i++)
+        {
+            double en = now[i].enabled_ns - last[i].enabled_ns;
+            double run = now[i].running_ns - last[i].running_ns;
+            PAIR_SAMPLE(d, 0, i, k) =
+                prof_impl_counters_scale(now[i].raw - last[i].raw, en, run);
+            PAIR_SAMPLE(d, 1, i, k) = en;
+            PAIR_SAMPLE(d, 2, i, k) = run;
+        }
+        memcpy(last, now, sizeof now);
+    }
+    return 0;
+}
+
+/* What the pairs counted between the totals first and last is not the
+   caller's: move the zero past it. */
+static void move_zero(counter_set * c, const prof_counter_value_t * first,
+                      const prof_counter_value_t * last)
+{
+    int i, g;
+    for (i = 0; i < c->n; i++)
+        if (c->group[i] != GROUP_NONE)
+            c->base_raw[i] += last[i].raw - first[i].raw;
+    for (g = 0; g < 2; g++)
+        for (i = 0; i < c->n; i++)
+            if (c->group[i] == g)
+            {
+                c->base_enabled[g] += last[i].enabled_ns - first[i].enabled_ns;
+                c->base_running[g] += last[i].running_ns - first[i].running_ns;
+                break;
+            }
+}
+
+int prof_counters_overhead(prof_counters_t * set, prof_counter_value_t * out)
+{
+    counter_set * c = set_of(set);
+    prof_counter_value_t first[PROF_COUNTERS_MAX], last[PROF_COUNTERS_MAX];
     double * d;
-    int i, k, g;
+    int i, r;
 
     if (!is_open(c))
         return not_open(c, "prof_counters_overhead");
@@ -745,81 +961,57 @@ int prof_counters_overhead(prof_counters_t * c, prof_counter_value_t * out)
     }
     if (c->state == STATE_RUNNING)
         return bad_state("prof_counters_overhead", "running (stop it first)");
-    d = (double *) malloc(sizeof(double) * (size_t) K * 3 * PROF_COUNTERS_MAX);
+    if (read_all(c, 1, first) != 0)
+        return sys_failed("prof_counters_overhead", "read");
+    d = (double *) malloc(sizeof(double) * OVERHEAD_PAIRS * 3 * PROF_COUNTERS_MAX);
     if (d == NULL)
     {
         prof_impl_warn("prof_counters_overhead: out of memory");
         return PROF_COUNTERS_ESYS;
     }
-    if (read_all(c, 1, first) != 0)
-    {
-        free(d);
-        return sys_failed("prof_counters_overhead", "read");
-    }
-    memcpy(prev, first, sizeof prev);
-    for (k = 0; k < K; k++)
-    {
-        if (toggle(c, 1) != 0 || toggle(c, 0) != 0 || read_all(c, 1, now) != 0)
-        {
-            free(d);
-            return sys_failed("prof_counters_overhead", "ioctl or read");
-        }
-        for (i = 0; i < c->n; i++)
-        {
-            double en = now[i].enabled_ns - prev[i].enabled_ns;
-            double run = now[i].running_ns - prev[i].running_ns;
-            d[(0 * PROF_COUNTERS_MAX + i) * K + k] =
-                prof_impl_counters_scale(now[i].raw - prev[i].raw, en, run);
-            d[(1 * PROF_COUNTERS_MAX + i) * K + k] = en;
-            d[(2 * PROF_COUNTERS_MAX + i) * K + k] = run;
-        }
-        memcpy(prev, now, sizeof prev);
-    }
-    for (i = 0; i < c->n; i++)
+    r = count_empty_pairs(c, d, first, last);
+    move_zero(c, first, last);
+    for (i = 0; r == 0 && i < c->n; i++)
     {
         if (c->group[i] == GROUP_NONE)
         {
             set_unavailable(&out[i]);
             continue;
         }
-        out[i].value = prof_impl_median(d + (0 * PROF_COUNTERS_MAX + i) * K, K);
+        out[i].value = prof_impl_median(&PAIR_SAMPLE(d, 0, i, 0), OVERHEAD_PAIRS);
         out[i].raw = out[i].value;
-        out[i].enabled_ns = prof_impl_median(d + (1 * PROF_COUNTERS_MAX + i) * K, K);
-        out[i].running_ns = prof_impl_median(d + (2 * PROF_COUNTERS_MAX + i) * K, K);
-        /* What the pairs counted is not the caller's: move the zero. */
-        c->base_raw[i] += now[i].raw - first[i].raw;
+        out[i].enabled_ns = prof_impl_median(&PAIR_SAMPLE(d, 1, i, 0), OVERHEAD_PAIRS);
+        out[i].running_ns = prof_impl_median(&PAIR_SAMPLE(d, 2, i, 0), OVERHEAD_PAIRS);
     }
-    for (g = 0; g < 2; g++)
-        for (i = 0; i < c->n; i++)
-            if (c->group[i] == g)
-            {
-                c->base_enabled[g] += now[i].enabled_ns - first[i].enabled_ns;
-                c->base_running[g] += now[i].running_ns - first[i].running_ns;
-                break;
-            }
+    i = errno;
     free(d);
-    return 0;
+    errno = i;
+    return r == 0 ? 0 : sys_failed("prof_counters_overhead", "ioctl or read");
 }
 
 /* ---- what the set holds -------------------------------------------------- */
 
-int prof_counters_size(const prof_counters_t * c)
+int prof_counters_size(const prof_counters_t * set)
 {
+    const counter_set * c = cset_of(set);
     return is_open(c) ? c->n : 0;
 }
 
-const char * prof_counters_name(const prof_counters_t * c, int i)
+const char * prof_counters_name(const prof_counters_t * set, int i)
 {
+    const counter_set * c = cset_of(set);
     return valid_index(c, i) ? known[c->kind[i]].name : "";
 }
 
-const char * prof_counters_unit(const prof_counters_t * c, int i)
+const char * prof_counters_unit(const prof_counters_t * set, int i)
 {
+    const counter_set * c = cset_of(set);
     return valid_index(c, i) ? known[c->kind[i]].unit : "";
 }
 
-int prof_counters_find(const prof_counters_t * c, const char * name)
+int prof_counters_find(const prof_counters_t * set, const char * name)
 {
+    const counter_set * c = cset_of(set);
     int i, k;
     if (!is_open(c) || name == NULL || (k = lookup(name, strlen(name))) < 0)
         return -1;
@@ -829,23 +1021,33 @@ int prof_counters_find(const prof_counters_t * c, const char * name)
     return -1;
 }
 
-int prof_counters_available(const prof_counters_t * c, int i)
+int prof_counters_available(const prof_counters_t * set, int i)
 {
+    const counter_set * c = cset_of(set);
     return valid_index(c, i) && c->group[i] != GROUP_NONE;
 }
 
-int prof_counters_errno(const prof_counters_t * c, int i)
+int prof_counters_errno(const prof_counters_t * set, int i)
 {
+    const counter_set * c = cset_of(set);
     if (!valid_index(c, i))
         return -1;
     return c->group[i] != GROUP_NONE ? 0 : c->err[i];
 }
 
-const char * prof_counters_reason(const prof_counters_t * c, int i)
+const char * prof_counters_reason(const prof_counters_t * set, int i)
 {
+    const counter_set * c = cset_of(set);
     if (!valid_index(c, i))
         return NULL;
     return c->group[i] != GROUP_NONE ? "" : c->reason[i];
+}
+
+int prof_impl_counters_leader(const prof_counters_t * set, int group)
+{
+    const counter_set * c = cset_of(set);
+    return is_open(c) && (group == GROUP_HW || group == GROUP_SW)
+         ? c->leader[group] : -1;
 }
 
 /* ---- reports ------------------------------------------------------------- */
@@ -869,8 +1071,9 @@ static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
         *len += (size_t) r;
 }
 
-int prof_counters_context(const prof_counters_t * c, char * buf, size_t size)
+int prof_counters_context(const prof_counters_t * set, char * buf, size_t size)
 {
+    const counter_set * c = cset_of(set);
     size_t len = 0;
     int i, j, first, hw_counting = 0, done[PROF_COUNTERS_MAX];
 
@@ -915,8 +1118,9 @@ int prof_counters_context(const prof_counters_t * c, char * buf, size_t size)
     return (int) len;
 }
 
-void prof_counters_fprint(FILE * fs, const prof_counters_t * c)
+void prof_counters_fprint(FILE * fs, const prof_counters_t * set)
 {
+    const counter_set * c = cset_of(set);
     int i;
 
     if (fs == NULL)

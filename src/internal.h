@@ -17,6 +17,10 @@ void prof_impl_warn(const char * fmt, ...)
 #endif
     ;
 
+/* Copy src into dst (size bytes), cut to fit and always terminated (size 0:
+   nothing written). */
+void prof_impl_copy(char * dst, size_t size, const char * src);
+
 /* ---- output files (outfile.c) ------------------------------------------- */
 
 /* A file being written: data goes to a temporary file beside path and
@@ -128,13 +132,35 @@ double prof_impl_cpu_ns(void);
 void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
 
 /* Event counters (counters.c). The perf_event_open system call as the
-   counters make it (this thread, any CPU; attr is a struct perf_event_attr):
-   prof_impl_perf_open points to prof_impl_perf_open_syscall unless a test
-   replaces it to simulate refusals; prof_impl_perf_open_calls counts every
-   call made through it. */
-extern int (*prof_impl_perf_open)(void * attr, int group_fd);
+   counters make it (attr is a struct perf_event_attr; pid 0: the calling
+   thread; any CPU): prof_impl_perf_open points to
+   prof_impl_perf_open_syscall unless a test replaces it to simulate
+   refusals; prof_impl_perf_open_calls counts every call made through it
+   (atomically: threads may open sets at once). */
+extern int (*prof_impl_perf_open)(void * attr, long pid, int group_fd);
 extern unsigned long prof_impl_perf_open_calls;
-int prof_impl_perf_open_syscall(void * attr, int group_fd);
+int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd);
+/* Every ioctl the counters make on an event goes through
+   prof_impl_perf_ioctl (ioctl(fd, request, arg) unless a test replaces it
+   to simulate failures). */
+extern int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg);
+int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg);
+/* Open the events of the list (NULL: PROF_COUNTERS_DEFAULT) in c to count
+   process pid, a child of the caller, from its next exec on, with its
+   threads and the processes it starts (perf_event_open with pid, inherit
+   and enable_on_exec). The caller forks, the child waits (e.g. on a pipe)
+   while this opens the set, then execs; after the child has exited and
+   been waited for, prof_counters_read gives its totals. The set is
+   running from the open on (it counts nothing before the exec), may be
+   stopped, and is closed with prof_counters_close. Returns what
+   prof_counters_open returns: how many events can count, the others being
+   unavailable with their reason, or PROF_COUNTERS_EINVAL (also for pid <=
+   0). For prof-run (issue 11). */
+int prof_impl_counters_open_child(prof_counters_t * c, const char * events,
+        long pid);
+/* The file descriptor of a set's group leader (0: hardware, 1: software),
+   or -1 (none, or c not open): for tests and profile programs. */
+int prof_impl_counters_leader(const prof_counters_t * c, int group);
 
 /* raw * enabled / running: a count corrected for multiplexing; NaN if the
    event was enabled but never ran, raw if it was never enabled. */
@@ -148,13 +174,21 @@ int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
         int nevents, const unsigned long long * ids, const double * base_raw,
         double base_enabled, double base_running, prof_counter_value_t * out);
 
+/* What is known of an event and of the machine, for
+   prof_impl_counters_reason: bits. */
+enum
+{
+    PROF_IMPL_WHY_HW = 1,           /* a hardware event */
+    PROF_IMPL_WHY_KERNEL_ONLY = 2,  /* an event that only happens in the kernel */
+    PROF_IMPL_WHY_LINUX = 4,        /* the system is Linux */
+    PROF_IMPL_WHY_PMU = 8,          /* a CPU PMU is among the event sources */
+    PROF_IMPL_WHY_VM = 16           /* a hypervisor is visible */
+};
 /* The one-line reason (and likely fix) for an event that failed to open with
-   errno err. hw: a hardware event; kernel_only: one that only happens in
-   the kernel; paranoid: /proc/sys/kernel/perf_event_paranoid (-1000 if
-   unreadable); on_linux, have_pmu (a CPU PMU among the event sources),
-   in_vm (a hypervisor is visible). */
-void prof_impl_counters_reason(char * buf, size_t size, int err, int hw,
-        int kernel_only, int paranoid, int on_linux, int have_pmu, int in_vm);
+   errno err; why: PROF_IMPL_WHY_* bits; paranoid:
+   /proc/sys/kernel/perf_event_paranoid (-1000 if unreadable). */
+void prof_impl_counters_reason(char * buf, size_t size, int err, unsigned why,
+        int paranoid);
 
 /* The event list parsed as prof_counters_open would (func starts the
    messages): the number of events, or -1 after a message. */

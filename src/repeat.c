@@ -1,6 +1,13 @@
 /*
     prof_repeat: FLINT's adaptive repetition of a target, made to end and
     to define its results for every target.
+
+    Two time scales meet here. The results, and the count's aim at
+    DURATION_TARGET, are in the program's microseconds (its
+    FLINT_CLOCKSPEED, as in FLINT). The budget is wall time: the whole of
+    every call, set-up outside prof_start/prof_stop included, converted at
+    the counter's real rate, so that neither an untimed part nor a
+    FLINT_CLOCKSPEED far from the truth can stretch it.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -37,21 +44,35 @@ double prof_impl_call_target(profile_target_t target, void * arg,
 /* The time budget, in units of the target duration (5 s by default). */
 #define BUDGET_TARGETS 500.0
 
-void prof_impl_repeat(double * min, double * max, profile_target_t target,
-        void * arg, double ticks_per_second, double target_us,
-        double threshold_us)
+/* One prof_repeat in progress. */
+typedef struct
 {
-    double us_per_tick, spent_us = 0.0, lo = INFINITY, hi = -INFINITY;
-    double last_per_run = NAN;
-    ulong count = 1;
-    int good = 0, whole_call = 0, calls = 0;
+    profile_target_t target;
+    void * arg;
+    double us_per_tick;         /* the program's (FLINT_CLOCKSPEED) */
+    double wall_us_per_tick;    /* the counter's real rate */
+    double target_us, threshold_us, budget_us;
+    double spent_us;            /* wall time of every call so far */
+    double lo, hi, last_per_run;
+    ulong count;
+    int good, calls, whole_call;
+} repeat_run;
 
-    if (target == NULL)
+/* What one call gave: the timed section in the program's microseconds and
+   the whole call's wall time in real ones. */
+typedef struct { double timed_us, wall_us; } call_result;
+
+/* Check the arguments; replace nonsense parameters (with a message).
+   0 if there is nothing to run (a NULL target: results NaN). */
+static int start_run(repeat_run * r, double * min, double * max,
+        double ticks_per_second, double target_us, double threshold_us)
+{
+    if (r->target == NULL)
     {
         prof_impl_warn("prof_repeat: target is NULL; results set to NaN");
         if (min) *min = NAN;
         if (max) *max = NAN;
-        return;
+        return 0;
     }
     if (!(ticks_per_second > 0.0 && ticks_per_second < INFINITY))
     {
@@ -72,77 +93,122 @@ void prof_impl_repeat(double * min, double * max, profile_target_t target,
                        threshold_us);
         threshold_us = target_us / 2;
     }
-    us_per_tick = 1e6 / ticks_per_second;
+    r->us_per_tick = 1e6 / ticks_per_second;
+    r->wall_us_per_tick = 1e6 / prof_impl_read_rate();
+    r->target_us = target_us;
+    r->threshold_us = threshold_us;
+    r->budget_us = BUDGET_TARGETS * target_us;
+    r->lo = INFINITY;
+    r->hi = -INFINITY;
+    r->last_per_run = NAN;
+    r->count = 1;
+    return 1;
+}
 
+/* Call the target once with r->count runs. */
+static call_result run_call(repeat_run * r)
+{
+    call_result c;
+    double call_ticks, timed_ticks;
+
+    timed_ticks = prof_impl_call_target(r->target, r->arg, r->count,
+                                        &call_ticks);
+    c.wall_us = call_ticks * r->wall_us_per_tick;
+    r->spent_us += c.wall_us;
+    r->calls++;
+    if (isnan(timed_ticks))
+    {
+        if (!r->whole_call)
+            prof_impl_warn("prof_repeat: the target did not call "
+                           "prof_start() and prof_stop(); timing whole "
+                           "calls instead");
+        r->whole_call = 1;
+    }
+    c.timed_us = r->whole_call ? call_ticks * r->us_per_tick
+                               : timed_ticks * r->us_per_tick;
+    r->last_per_run = c.timed_us / (double) r->count;
+    return c;
+}
+
+/* Keep the call's time per run if it counts: 1 when five calls have. The
+   first call warms caches, page tables and lazy bindings up: it steers
+   count but is never a timing. */
+static int record(repeat_run * r, const call_result * c)
+{
+    if (!(c->timed_us > r->threshold_us && r->calls > 1))
+        return 0;
+    if (r->last_per_run < r->lo) r->lo = r->last_per_run;
+    if (r->last_per_run > r->hi) r->hi = r->last_per_run;
+    return ++r->good == GOOD_CALLS;
+}
+
+static void budget_spent(const repeat_run * r, const call_result * c)
+{
+    if (r->good > 0)
+        prof_impl_warn("prof_repeat: stopped after %.3g s with %d of %d "
+                       "timings (one run takes %.6g us)", r->spent_us * 1e-6,
+                       r->good, GOOD_CALLS, r->last_per_run);
+    else
+        prof_impl_warn("prof_repeat: stopped after %.3g s: a call of %lu "
+                       "runs timed %.6g us, below DURATION_THRESHOLD (%g us); "
+                       "the result is meaningless", r->spent_us * 1e-6,
+                       (unsigned long) r->count, c->timed_us, r->threshold_us);
+}
+
+/* The count of the next call: aimed at target_us of timed section, and no
+   more runs than the wall time left in the budget holds at the wall time
+   per run of this call. 0 (after a message) to stop. */
+static ulong next_count(const repeat_run * r, const call_result * c)
+{
+    double growth, next, wall_per_run, fits;
+
+    if (r->count >= MAX_COUNT)
+    {
+        prof_impl_warn("prof_repeat: %lu runs timed %.6g us, below "
+                       "DURATION_THRESHOLD (%g us): is the work optimized "
+                       "away? the result is meaningless",
+                       (unsigned long) r->count, c->timed_us, r->threshold_us);
+        return 0;
+    }
+    growth = c->timed_us > 0.0 ? r->target_us / c->timed_us : MAX_GROWTH;
+    if (!(growth <= MAX_GROWTH)) growth = MAX_GROWTH;
+    if (growth < MIN_SHRINK) growth = MIN_SHRINK;
+    next = ceil((double) r->count * growth);
+    if (next >= (double) MAX_COUNT)
+        next = (double) MAX_COUNT;
+    wall_per_run = c->wall_us / (double) r->count;
+    fits = wall_per_run > 0.0
+         ? floor((r->budget_us - r->spent_us) / wall_per_run) : INFINITY;
+    if (next > fits)
+        next = fits;
+    if (next < 1.0)
+    {
+        budget_spent(r, c);
+        return 0;
+    }
+    return (ulong) next;
+}
+
+void prof_impl_repeat(double * min, double * max, profile_target_t target,
+        void * arg, double ticks_per_second, double target_us,
+        double threshold_us)
+{
+    repeat_run r = { 0 };
+
+    r.target = target;
+    r.arg = arg;
+    if (!start_run(&r, min, max, ticks_per_second, target_us, threshold_us))
+        return;
     for (;;)
     {
-        double call_ticks, timed_ticks, call_us, timed_us, growth;
-
-        timed_ticks = prof_impl_call_target(target, arg, count, &call_ticks);
-        call_us = call_ticks * us_per_tick;
-        spent_us += call_us;
-
-        if (isnan(timed_ticks))
-        {
-            if (!whole_call)
-                prof_impl_warn("prof_repeat: the target did not call "
-                               "prof_start() and prof_stop(); timing whole "
-                               "calls instead");
-            whole_call = 1;
-        }
-        timed_us = whole_call ? call_us : timed_ticks * us_per_tick;
-        last_per_run = timed_us / (double) count;
-        calls++;
-
-        /* The first call warms caches, page tables and lazy bindings up:
-           it steers count but is never a timing. */
-        if (timed_us > threshold_us && calls > 1)
-        {
-            if (last_per_run < lo) lo = last_per_run;
-            if (last_per_run > hi) hi = last_per_run;
-            if (++good == GOOD_CALLS)
-                break;
-        }
-
-        if (spent_us > BUDGET_TARGETS * target_us)
-        {
-            if (good > 0)
-                prof_impl_warn("prof_repeat: stopped after %.3g s with %d of "
-                               "%d timings (one run takes %.6g us)",
-                               spent_us * 1e-6, good, GOOD_CALLS,
-                               last_per_run);
-            else
-                prof_impl_warn("prof_repeat: stopped after %.3g s: a call of "
-                               "%lu runs timed %.6g us, below "
-                               "DURATION_THRESHOLD (%g us); the result is "
-                               "meaningless", spent_us * 1e-6,
-                               (unsigned long) count, timed_us, threshold_us);
+        call_result c = run_call(&r);
+        if (record(&r, &c) || (r.count = next_count(&r, &c)) == 0)
             break;
-        }
-        if (count >= MAX_COUNT)
-        {
-            prof_impl_warn("prof_repeat: %lu runs timed %.6g us, below "
-                           "DURATION_THRESHOLD (%g us): is the work "
-                           "optimized away? the result is meaningless",
-                           (unsigned long) count, timed_us, threshold_us);
-            break;
-        }
-
-        /* Aim the next call at target_us. */
-        growth = timed_us > 0.0 ? target_us / timed_us : MAX_GROWTH;
-        if (!(growth <= MAX_GROWTH)) growth = MAX_GROWTH;
-        if (growth < MIN_SHRINK) growth = MIN_SHRINK;
-        {
-            double next = ceil((double) count * growth);
-            count = next >= (double) MAX_COUNT ? MAX_COUNT
-                  : next < 1.0 ? 1 : (ulong) next;
-        }
     }
-
-    if (good == 0)
-        lo = hi = last_per_run > 0.0 ? last_per_run : 0.0;
-    if (min) *min = lo;
-    if (max) *max = hi;
+    if (r.good == 0)
+        r.lo = r.hi = r.last_per_run > 0.0 ? r.last_per_run : 0.0;
+    if (min) *min = r.lo;
+    if (max) *max = r.hi;
 }
 
 void prof_repeat(double * min, double * max, profile_target_t target,

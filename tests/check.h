@@ -6,6 +6,7 @@
 #ifndef PROF_TEST_CHECK_H
 #define PROF_TEST_CHECK_H
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,18 @@ static inline char * check_slurp(FILE * f)
     n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = '\0';
     return buf;
+}
+
+/* 1 if s matches the POSIX extended regular expression re. */
+static inline int check_matches(const char * s, const char * re)
+{
+    regex_t r;
+    int ok;
+    if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) != 0)
+        return 0;
+    ok = regexec(&r, s, 0, NULL, 0) == 0;
+    regfree(&r);
+    return ok;
 }
 
 /* How many times what occurs in s, not overlapping. */

@@ -27,9 +27,13 @@ for cc in "$@"; do
         # glibc's <sys/types.h> typedefs ulong too: either order must work.
         printf '#include <stdlib.h>\n#include "profiler.h"\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u1.c"
         printf '#include "profiler.h"\n#include <sys/types.h>\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u2.c"
+        # A program without FLINT's headers on its include path gets none,
+        # even where FLINT is installed (flint.h only from "flint.h").
+        printf '#include "profiler.h"\n#ifdef FLINT_H\n#error flint.h included\n#endif\nint main(void){return 0;}\n' >"$tmp/nf.c"
         for std in c99 gnu99 c11 gnu11; do
             try "$cc -std=$std libc ulong first" "$cc" -std=$std $flags -c "$tmp/u1.c" -o "$tmp/u1.o"
             try "$cc -std=$std libc ulong after" "$cc" -std=$std $flags -c "$tmp/u2.c" -o "$tmp/u2.o"
+            try "$cc -std=$std no FLINT header" "$cc" -std=$std $flags -c "$tmp/nf.c" -o "$tmp/nf.o"
         done ;;
     esac
 done

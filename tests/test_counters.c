@@ -173,7 +173,7 @@ static void test_software(void)
     prof_counters_t c;
     prof_counter_value_t v[PROF_COUNTERS_MAX], w[PROF_COUNTERS_MAX], o[PROF_COUNTERS_MAX];
     int tc, pf, cs, k, r;
-    double cpu0, cpu1, t0;
+    double cpu0, cpu1, t0, t1;
     char * pages;
 
     r = prof_counters_open(&c, "task-clock,page-faults,context-switches,cpu-migrations");
@@ -263,11 +263,17 @@ static void test_software(void)
     spin_cpu_ms(60);
     CHECK(prof_counters_stop(&c) == 0, "stop");
     cpu1 = thread_cpu_ns();
+    t1 = mono_ns();
     CHECK(prof_counters_read(&c, v) == 0, "read");
     printf("spin 60 ms: task-clock %.3f ms, thread CPU time %.3f ms, wall %.3f ms\n",
-           v[tc].value * 1e-6, (cpu1 - cpu0) * 1e-6, (mono_ns() - t0) * 1e-6);
-    CHECK(fabs(v[tc].value - (cpu1 - cpu0)) < 0.1 * (cpu1 - cpu0) + 2e6,
-          "task-clock %g ns vs thread CPU time %g ns", v[tc].value, cpu1 - cpu0);
+           v[tc].value * 1e-6, (cpu1 - cpu0) * 1e-6, (t1 - t0) * 1e-6);
+    /* task-clock runs while the thread is on a CPU, including time the
+       hypervisor stole from the VM, which the thread's CPU time leaves out
+       (14 ms more than the CPU time of a 60 ms spin was seen): bounded by
+       the CPU time below and by the wall time above. */
+    CHECK(v[tc].value > 0.9 * (cpu1 - cpu0) - 2e6 && v[tc].value < (t1 - t0) + 2e6,
+          "task-clock %g ns, thread CPU time %g ns, wall %g ns",
+          v[tc].value, cpu1 - cpu0, t1 - t0);
     CHECK(strcmp(prof_counters_reason(&c, tc), "") == 0 && prof_counters_errno(&c, tc) == 0,
           "available: empty reason, errno 0");
     munmap(pages, 4 * PAGES * page_size());

@@ -86,12 +86,17 @@ static void test_convert(void)
     CHECK(prof_impl_counters_convert(buf, 7, 1, missing, base, 0, 0, v) == -1, "id not in read");
 }
 
-static const char * reason(int err, int hw, int kernel_only, int paranoid, int on_linux,
-                           int have_pmu, int in_vm)
+/* The event and the machine, as prof_impl_counters_reason's bits. */
+#define HW PROF_IMPL_WHY_HW
+#define KERNEL PROF_IMPL_WHY_KERNEL_ONLY
+#define LINUX PROF_IMPL_WHY_LINUX
+#define PMU PROF_IMPL_WHY_PMU
+#define VM PROF_IMPL_WHY_VM
+
+static const char * reason(int err, unsigned why, int paranoid)
 {
     static char buf[256];
-    prof_impl_counters_reason(buf, sizeof buf, err, hw, kernel_only, paranoid, on_linux,
-                              have_pmu, in_vm);
+    prof_impl_counters_reason(buf, sizeof buf, err, why, paranoid);
     CHECK(strchr(buf, '\n') == NULL && strlen(buf) > 20, "one line: %s", buf);
     return buf;
 }
@@ -105,26 +110,26 @@ static const char * reason(int err, int hw, int kernel_only, int paranoid, int o
 
 static void test_reasons(void)
 {
-    CHECK_REASON((ENOSYS, 1, 0, 2, 0, 0, 0), "only on Linux", "no counters");
-    CHECK_REASON((ENOSYS, 0, 0, 2, 1, 1, 0), "not implemented", "qemu-user");
-    CHECK_REASON((ENOENT, 1, 0, 2, 1, 0, 1), "no hardware PMU in this virtual machine", "pmu=on");
-    CHECK_REASON((EOPNOTSUPP, 1, 0, 2, 1, 0, 1), "virtual machine", "bare metal");
-    CHECK_REASON((ENOENT, 1, 0, 2, 1, 0, 0), "no hardware PMU is exposed", "/sys/bus/event_source");
-    CHECK_REASON((ENOENT, 1, 0, 2, 1, 1, 0), "no such generic event", "leave it out");
-    CHECK_REASON((ENOENT, 0, 0, 2, 1, 1, 0), "software event", "leave it out");
-    CHECK_REASON((EACCES, 0, 1, 2, 1, 1, 0), "perf_event_paranoid 2",
+    CHECK_REASON((ENOSYS, HW, 2), "only on Linux", "no counters");
+    CHECK_REASON((ENOSYS, LINUX | PMU, 2), "not implemented", "qemu-user");
+    CHECK_REASON((ENOENT, HW | LINUX | VM, 2), "no hardware PMU in this virtual machine", "pmu=on");
+    CHECK_REASON((EOPNOTSUPP, HW | LINUX | VM, 2), "virtual machine", "bare metal");
+    CHECK_REASON((ENOENT, HW | LINUX, 2), "no hardware PMU is exposed", "/sys/bus/event_source");
+    CHECK_REASON((ENOENT, HW | LINUX | PMU, 2), "no such generic event", "leave it out");
+    CHECK_REASON((ENOENT, LINUX | PMU, 2), "software event", "leave it out");
+    CHECK_REASON((EACCES, KERNEL | LINUX | PMU, 2), "perf_event_paranoid 2",
                  "sysctl kernel.perf_event_paranoid=1");
-    CHECK_REASON((EACCES, 1, 0, 3, 1, 1, 0), "perf_event_paranoid is 3", "unprivileged");
-    CHECK_REASON((EPERM, 0, 0, 4, 1, 1, 0), "perf_event_paranoid is 4", "CAP_PERFMON");
-    CHECK_REASON((EPERM, 0, 0, 2, 1, 1, 0), "seccomp", "perf_event_paranoid is 2");
-    CHECK_REASON((EACCES, 1, 0, -1000, 1, 1, 0), "unreadable", "root");
-    CHECK_REASON((EACCES, 1, 0, 1, 1, 1, 0), "perf_event_paranoid is 1", "CAP_PERFMON");
-    CHECK_REASON((EACCES, 0, 1, 1, 1, 1, 0), "perf_event_paranoid is 1", "CAP_PERFMON");
-    CHECK_REASON((EMFILE, 0, 0, 2, 1, 1, 0), "file descriptors", "ulimit -n");
-    CHECK_REASON((ENOSPC, 1, 0, 2, 1, 1, 0), "never counted", "fewer hardware events");
-    CHECK_REASON((EINVAL, 1, 0, 2, 1, 1, 0), "rejected", "alone");
-    CHECK_REASON((EBUSY, 1, 0, 2, 1, 1, 0), "busy", "exclusively");
-    CHECK_REASON((EIO, 1, 0, 2, 1, 1, 0), "perf_event_open failed: ", strerror(EIO));
+    CHECK_REASON((EACCES, HW | LINUX | PMU, 3), "perf_event_paranoid is 3", "unprivileged");
+    CHECK_REASON((EPERM, LINUX | PMU, 4), "perf_event_paranoid is 4", "CAP_PERFMON");
+    CHECK_REASON((EPERM, LINUX | PMU, 2), "seccomp", "perf_event_paranoid is 2");
+    CHECK_REASON((EACCES, HW | LINUX | PMU, -1000), "unreadable", "root");
+    CHECK_REASON((EACCES, HW | LINUX | PMU, 1), "perf_event_paranoid is 1", "CAP_PERFMON");
+    CHECK_REASON((EACCES, KERNEL | LINUX | PMU, 1), "perf_event_paranoid is 1", "CAP_PERFMON");
+    CHECK_REASON((EMFILE, LINUX | PMU, 2), "file descriptors", "ulimit -n");
+    CHECK_REASON((ENOSPC, HW | LINUX | PMU, 2), "never counted", "fewer hardware events");
+    CHECK_REASON((EINVAL, HW | LINUX | PMU, 2), "rejected", "alone");
+    CHECK_REASON((EBUSY, HW | LINUX | PMU, 2), "busy", "exclusively");
+    CHECK_REASON((EIO, HW | LINUX | PMU, 2), "perf_event_open failed: ", strerror(EIO));
 }
 
 #if defined(__linux__)
@@ -132,16 +137,16 @@ static void test_reasons(void)
 static int fake_errno;
 static unsigned long fake_kernel_calls;
 
-static int fail_all(void * attr, int group_fd)
+static int fail_all(void * attr, long pid, int group_fd)
 {
-    (void) attr; (void) group_fd;
+    (void) attr; (void) pid; (void) group_fd;
     errno = fake_errno;
     return -1;
 }
 
 /* A kernel at perf_event_paranoid 2 for an unprivileged user: anything
    that includes the kernel is refused. */
-static int paranoid2(void * attr, int group_fd)
+static int paranoid2(void * attr, long pid, int group_fd)
 {
     struct perf_event_attr * a = (struct perf_event_attr *) attr;
     if (!a->exclude_kernel)
@@ -150,12 +155,12 @@ static int paranoid2(void * attr, int group_fd)
         errno = EACCES;
         return -1;
     }
-    return prof_impl_perf_open_syscall(attr, group_fd);
+    return prof_impl_perf_open_syscall(attr, pid, group_fd);
 }
 
 /* A machine with a PMU, played by software events: "cycles" is cpu-clock
    and "instructions" task-clock, so the hardware group really opens. */
-static int fake_pmu(void * attr, int group_fd)
+static int fake_pmu(void * attr, long pid, int group_fd)
 {
     struct perf_event_attr * a = (struct perf_event_attr *) attr;
     if (a->type == PERF_TYPE_HARDWARE)
@@ -170,7 +175,68 @@ static int fake_pmu(void * attr, int group_fd)
                              | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING),
           "read format: %llx", (unsigned long long) a->read_format);
     CHECK(a->disabled == (group_fd < 0), "leaders start disabled, members follow them");
-    return prof_impl_perf_open_syscall(attr, group_fd);
+    return prof_impl_perf_open_syscall(attr, pid, group_fd);
+}
+
+/* ioctl failures: on every fd, or on the hardware leader only. */
+static int fail_fd = -2;
+static int fail_ioctl(int fd, unsigned long request, void * arg)
+{
+    if (fail_fd == -2 || fd == fail_fd)
+    {
+        errno = EIO;
+        return -1;
+    }
+    return prof_impl_perf_ioctl_syscall(fd, request, arg);
+}
+
+/* A start whose ioctl fails leaves the set stopped, with nothing counting:
+   it marked itself running first, so the next start was refused. */
+static void test_failed_start(void)
+{
+    prof_counters_t c;
+    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    capture_t cap;
+    const char * out;
+    int r;
+
+    if (prof_counters_open(&c, "task-clock") != 1)
+    {
+        printf("SKIP failed start: task-clock unavailable\n");
+        prof_counters_close(&c);
+        return;
+    }
+    prof_impl_perf_ioctl = fail_ioctl;
+    fail_fd = -2;
+    capture_begin(&cap, 2);
+    r = prof_counters_start(&c);
+    out = capture_end(&cap);
+    prof_impl_perf_ioctl = prof_impl_perf_ioctl_syscall;
+    CHECK(r == PROF_COUNTERS_ESYS && strstr(out, "PERF_EVENT_IOC_ENABLE") != NULL,
+          "failed start: %d [%s]", r, out);
+    r = prof_counters_start(&c);
+    CHECK(r == 0, "start after a failed start: %d", r);
+    CHECK(prof_counters_stop(&c) == 0, "stop");
+    prof_counters_close(&c);
+
+    /* Two groups (fake PMU): the hardware leader refuses; the software
+       group, switched on first, must not be left counting. */
+    prof_impl_perf_open = fake_pmu;
+    r = prof_counters_open(&c, "cycles,task-clock");
+    prof_impl_perf_open = prof_impl_perf_open_syscall;
+    CHECK(r == 2, "both groups open: %d", r);
+    prof_impl_perf_ioctl = fail_ioctl;
+    fail_fd = prof_impl_counters_leader(&c, 0);
+    capture_begin(&cap, 2);
+    r = prof_counters_start(&c);
+    capture_end(&cap);
+    prof_impl_perf_ioctl = prof_impl_perf_ioctl_syscall;
+    CHECK(r == PROF_COUNTERS_ESYS, "hardware leader refused: %d", r);
+    spin_cpu_ms(30);                /* not counted: the start failed */
+    CHECK(prof_counters_start(&c) == 0 && prof_counters_stop(&c) == 0
+          && prof_counters_read(&c, v) == 0, "start, stop, read");
+    CHECK(v[1].value < 10e6, "task-clock counted %g ns after a failed start", v[1].value);
+    prof_counters_close(&c);
 }
 
 static void test_hooks(void)
@@ -267,6 +333,7 @@ static void test_hooks(void)
           "hardware group agrees with software group: %g vs %g", v[1].value, v[2].value);
     prof_counters_close(&c);
     prof_impl_perf_open = prof_impl_perf_open_syscall;
+    test_failed_start();
 }
 #endif
 

@@ -4,18 +4,6 @@
 #include "profiler.h"
 
 #include <math.h>
-#include <regex.h>
-
-static int matches(const char * s, const char * re)
-{
-    regex_t r;
-    int ok;
-    if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) != 0)
-        return 0;
-    ok = regexec(&r, s, 0, NULL, 0) == 0;
-    regfree(&r);
-    return ok;
-}
 
 #define LINE_RE "^cpu/wall\\(s\\): [-+.e0-9]+ [-+.e0-9]+\n$"
 
@@ -34,7 +22,7 @@ int main(void)
         spin_cpu_ms(0.5);
     TIMEIT_STOP;
     out = capture_end(&cap);
-    CHECK(matches(out, LINE_RE), "printed [%s]", out);
+    CHECK(check_matches(out, LINE_RE), "printed [%s]", out);
     CHECK(runs == 1 || runs == 11 || runs == 111 || runs == 1111,
           "body ran %ld times, not 1 + 10 + ... + reps", runs);
 
@@ -44,7 +32,7 @@ int main(void)
         spin_cpu_ms(20);
     TIMEIT_STOP
     out = capture_end(&cap);
-    CHECK(matches(out, LINE_RE), "printed [%s]", out);
+    CHECK(check_matches(out, LINE_RE), "printed [%s]", out);
 
     /* TIMEIT_STOP_VALUES: seconds per repetition. */
     TIMEIT_START
@@ -64,7 +52,7 @@ int main(void)
     TIMEIT_ONCE_STOP;
     out = capture_end(&cap);
     CHECK(runs == 2, "ONCE ran %ld times", runs);
-    CHECK(matches(out, "^(cpu/wall\\(s\\): [-+.e0-9]+ [-+.e0-9]+\n){2}$"), "printed [%s]", out);
+    CHECK(check_matches(out, "^(cpu/wall\\(s\\): [-+.e0-9]+ [-+.e0-9]+\n){2}$"), "printed [%s]", out);
 
     /* TIMEIT_REPEAT with the caller's variables; the last round takes at
        least 100 ms of processor time. */

@@ -3,19 +3,6 @@
 #include "check.h"
 #include "../src/internal.h"
 
-#include <regex.h>
-
-static int matches(const char * s, const char * re)
-{
-    regex_t r;
-    int ok;
-    if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) != 0)
-        return 0;
-    ok = regexec(&r, s, 0, NULL, 0) == 0;
-    regfree(&r);
-    return ok;
-}
-
 /* Print to a temporary file and return the text. */
 static const char * print_to_string(const char * status_path)
 {
@@ -53,7 +40,7 @@ int main(void)
 #if defined(__linux__)
     out = print_to_string(NULL);
     printf("%s", out);
-    CHECK(matches(out, "^virt/peak/rss/peak: " SIZE_RE " / " SIZE_RE " / "
+    CHECK(check_matches(out, "^virt/peak/rss/peak: " SIZE_RE " / " SIZE_RE " / "
                        SIZE_RE " / " SIZE_RE "\n$"), "line [%s]", out);
     CHECK(strlen(out) == 20 + 4 * 7 + 3 * 3 + 1, "length %zu [%s]", strlen(out), out);
 
@@ -72,7 +59,7 @@ int main(void)
     /* Unreadable: getrusage's peak, n/a for the rest, and a message. */
     capture_begin(&cap, 2);
     out = print_to_string("/nonexistent/status");
-    CHECK(matches(out, "^virt/peak/rss/peak:     n/a /     n/a /     n/a / " SIZE_RE "\n$"),
+    CHECK(check_matches(out, "^virt/peak/rss/peak:     n/a /     n/a /     n/a / " SIZE_RE "\n$"),
           "line [%s]", out);
     out = capture_end(&cap);
     CHECK(strstr(out, "profiler: fprint_memory_usage: cannot read /nonexistent/status") != NULL,
@@ -82,7 +69,7 @@ int main(void)
     write_file(path, "VmSize: lots\n\x01\x02garbage\nVmRSS:\n");
     capture_begin(&cap, 2);
     out = print_to_string(path);
-    CHECK(matches(out, "^virt/peak/rss/peak:     n/a /     n/a /     n/a / " SIZE_RE "\n$"),
+    CHECK(check_matches(out, "^virt/peak/rss/peak:     n/a /     n/a /     n/a / " SIZE_RE "\n$"),
           "line [%s]", out);
     out = capture_end(&cap);
     CHECK(strstr(out, "lacks some of VmSize") != NULL, "stderr [%s]", out);
@@ -93,7 +80,7 @@ int main(void)
     fprint_memory_usage(NULL);
     print_memory_usage();
     out = capture_end(&cap);
-    CHECK(matches(out, "^(virt/(peak/)?rss/peak: [^\n]*\n){2}$"), "stdout [%s]", out);
+    CHECK(check_matches(out, "^(virt/(peak/)?rss/peak: [^\n]*\n){2}$"), "stdout [%s]", out);
 
     /* A full disk: a message, no crash. */
     {

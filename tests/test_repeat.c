@@ -132,6 +132,53 @@ static void test_fake_agreement(void)
     prof_impl_set_fake_clock(NULL, 0);
 }
 
+/* The budget (500 x DURATION_TARGET of wall time) covers whole calls: a
+   target whose timed section is 1 ns per run but whose run takes 4.4 us
+   made counts grow 10x per call on the timed section alone, and one call
+   took 44 s (48.5 s in all against 5 s). Fake clock, 1 tick = 1 ns. */
+static void fake_mostly_untimed(void * arg, ulong count)
+{
+    (void) arg;
+    clock_last[0] = 0.0;
+    clock_accum[0] = 1.0 * (double) count;
+    fake_now += 4401.0 * (double) count;
+}
+
+static void fake_timed_us(void * arg, ulong count)
+{
+    (void) arg;
+    clock_last[0] = 0.0;
+    clock_accum[0] = 1000.0 * (double) count;
+    fake_now += 1000.0 * (double) count;
+}
+
+static void test_budget_whole_call(void)
+{
+    capture_t cap;
+    const char * out;
+    double mn = -1, mx = -1, t0;
+
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    t0 = fake_now;
+    capture_begin(&cap, 2);
+    prof_impl_repeat(&mn, &mx, fake_mostly_untimed, NULL, 1e9, 10000.0, 5000.0);
+    out = capture_end(&cap);
+    CHECK(fake_now - t0 <= 5.0e9 * 1.001, "took %g s of a 5 s budget", (fake_now - t0) * 1e-9);
+    CHECK(strstr(out, "prof_repeat: stopped after") != NULL, "stderr [%s]", out);
+    CHECK(mn >= 0 && mn <= mx, "%g %g", mn, mx);
+
+    /* FLINT_CLOCKSPEED 1e300 gives microseconds of ~0: the count grows
+       until the budget, counted in real (here fake) seconds, ends it. */
+    t0 = fake_now;
+    capture_begin(&cap, 2);
+    prof_impl_repeat(&mn, &mx, fake_timed_us, NULL, 1e300, 10000.0, 5000.0);
+    out = capture_end(&cap);
+    CHECK(fake_now - t0 <= 5.0e9 * 1.001, "FLINT_CLOCKSPEED 1e300: took %g s",
+          (fake_now - t0) * 1e-9);
+    CHECK(strstr(out, "prof_repeat: stopped after") != NULL, "stderr [%s]", out);
+    prof_impl_set_fake_clock(NULL, 0);
+}
+
 int main(void)
 {
     capture_t cap;
@@ -142,6 +189,7 @@ int main(void)
     /* Per-run, around-the-loop and whole-call timings agree exactly under
        the fake clock; with real clocks, only bounds that no load breaks. */
     test_fake_agreement();
+    test_budget_whole_call();
     mn = mx = -1;
     capture_begin(&cap, 2);
     prof_repeat(&mn, &mx, per_run, &n);

@@ -5,4 +5,13 @@
     profiler's include directory.
     SPDX-License-Identifier: MIT
 */
+/* As FLINT's profiler.h, include flint.h first (when it is installed):
+   FLINT programs and some FLINT headers rely on it. PROF_NO_FLINT_INCLUDE
+   turns this off. */
+#if !defined(FLINT_H) && !defined(PROF_NO_FLINT_INCLUDE) \
+    && defined(__has_include)
+# if __has_include(<flint/flint.h>)
+#  include <flint/flint.h>
+# endif
+#endif
 #include <profiler.h>
