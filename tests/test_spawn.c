@@ -2,7 +2,8 @@
    a prof-run tool is to reuse: exit status, a command not found told apart
    from one that exits 127, a signal that ended it, extra environment
    (added and replacing), output files, stdin from a file, resource usage,
-   the hold of the ending signals between runs, and a signal the
+   the hold of the ending signals between runs, a call before the exec
+   (the counters' hook), and a signal the
    caller receives during a run: passed on to the child, the child reaped
    (no zombie), the caller's own handler restored. */
 #include "check.h"
@@ -124,6 +125,48 @@ static void test_stdin_and_hold(void)
           && WTERMSIG(status) == SIGTERM, "release did not end by the signal");
 }
 
+static long hook_pid;
+static int hook_refuses;
+
+static int hook(void * ctx, long pid)
+{
+    hook_pid = pid;
+    *(int *) ctx += 1;
+    if (!hook_refuses)
+        usleep(1000000);        /* not in the child's wall time */
+    return hook_refuses ? -1 : 0;
+}
+
+/* before_exec: called once with the child's pid, its time left out of the
+   wall time; refusing, the command never runs. */
+static void test_before_exec(void)
+{
+    char flag[64], script[128];
+    prof_spawn_cmd cmd;
+    prof_spawn_result r;
+    char a0[] = "sh", a1[] = "-c", * argv[4];
+    int calls = 0;
+    snprintf(flag, sizeof flag, "/tmp/test_spawn_hook.%ld", (long) getpid());
+    snprintf(script, sizeof script, ": >%s", flag);
+    argv[0] = a0; argv[1] = a1; argv[2] = script; argv[3] = NULL;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.argv = argv;
+    cmd.before_exec = hook;
+    cmd.ctx = &calls;
+    CHECK(prof_spawn_run(&cmd, &r) == 0 && r.end == PROF_SPAWN_EXITED
+          && r.status == 0 && calls == 1 && hook_pid > 0, "hook ran");
+    CHECK(r.wall_s < 0.9, "the hook's second is in the wall time: %g s",
+          r.wall_s);
+    CHECK(access(flag, F_OK) == 0, "the command ran");
+    remove(flag);
+    hook_refuses = 1;
+    CHECK(prof_spawn_run(&cmd, &r) == -1 && r.end == PROF_SPAWN_NOT_STARTED
+          && r.status == ECANCELED && calls == 2, "refused: end %d status %d",
+          (int) r.end, r.status);
+    CHECK(access(flag, F_OK) != 0, "the command ran although refused");
+    CHECK(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD, "a zombie");
+}
+
 int main(void)
 {
     char foo[] = "PROF_SPAWN_FOO=bar", bar[] = "PROF_SPAWN_NEW=1", path[64];
@@ -179,5 +222,6 @@ int main(void)
 
     test_interrupt();
     test_stdin_and_hold();
+    test_before_exec();
     return check_report("test_spawn");
 }

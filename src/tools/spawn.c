@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,14 +133,18 @@ static int redirect(int fd, const char * path)
     return 0;
 }
 
-/* In the child: set up and exec; on failure, errno goes to the pipe. Only
-   async-signal-safe calls (and execvp) after fork. */
-static void child(const prof_spawn_cmd * cmd, char ** env, int report)
+/* In the child: set up, wait for the parent's go (go >= 0) and exec; on
+   failure, errno goes to the pipe. Only async-signal-safe calls (and
+   execvp) after fork. */
+static void child(const prof_spawn_cmd * cmd, char ** env, int report, int go)
 {
     int i, e;
+    char byte;
     setpgid(0, 0);
     for (i = 0; i < NFORWARDED; i++)
         signal(forwarded[i], SIG_DFL);
+    if (go >= 0 && read(go, &byte, 1) != 1)
+        _exit(127);                     /* the parent gave up on the run */
     if (redirect(0, cmd->stdin_path) == 0
         && redirect(1, cmd->stdout_path) == 0
         && redirect(2, cmd->stderr_path) == 0)
@@ -195,25 +200,61 @@ static int wait_child(pid_t pid, int report, double start,
     return 0;
 }
 
+/* The before_exec call while the child waits on go (go[1] is written or
+   closed either way); the time it took, or -1 if it refused (the child is
+   then killed). */
+static double before_exec(const prof_spawn_cmd * cmd, pid_t pid, int go[2])
+{
+    double t0 = now_s();
+    int rc = cmd->before_exec(cmd->ctx, (long) pid);
+    if (rc != 0)
+        kill(pid, SIGKILL);
+    else if (write(go[1], "g", 1) != 1)
+        rc = -1;
+    close(go[1]);
+    return rc != 0 ? -1.0 : now_s() - t0;
+}
+
+/* Make the pipes: report (exec errors) and, with before_exec, go. 0, or
+   -1 (errno set; none left open). */
+static int pipes(const prof_spawn_cmd * cmd, int report[2], int go[2])
+{
+    int i;
+    go[0] = go[1] = -1;
+    if (pipe(report) != 0)
+        return -1;
+    if (cmd->before_exec != NULL && pipe(go) != 0)
+    {
+        close(report[0]);
+        close(report[1]);
+        return -1;
+    }
+    for (i = 0; i < 2; i++)
+    {
+        fcntl(report[i], F_SETFD, FD_CLOEXEC);
+        if (go[i] >= 0)
+            fcntl(go[i], F_SETFD, FD_CLOEXEC);
+    }
+    return 0;
+}
+
 int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
 {
     struct sigaction sa, old[NFORWARDED];
     char ** env = child_environment(cmd->env);
-    int pipefd[2], i, rc = -1;
-    double start;
+    int pipefd[2], go[2], i, rc = -1;
+    double start, held_back = 0.0;
     pid_t pid;
 
     memset(r, 0, sizeof *r);
     r->end = PROF_SPAWN_NOT_STARTED;
     r->status = ENOMEM;
-    if (env == NULL || pipe(pipefd) != 0)
+    if (env == NULL || pipes(cmd, pipefd, go) != 0)
     {
         r->status = env == NULL ? ENOMEM : errno;
         free(env);
         return -1;
     }
-    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
-    fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = forward;
     sigemptyset(&sa.sa_mask);
@@ -225,12 +266,16 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
     start = now_s();
     pid = fork();
     if (pid == 0)
-        child(cmd, env, pipefd[1]);
+        child(cmd, env, pipefd[1], go[0]);
     close(pipefd[1]);
+    if (go[0] >= 0)
+        close(go[0]);
     if (pid < 0)
     {
         r->status = errno;
         close(pipefd[0]);
+        if (go[1] >= 0)
+            close(go[1]);
     }
     else
     {
@@ -238,7 +283,15 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
         child_group = pid;
         if (received)
             kill(-pid, received);
-        rc = wait_child(pid, pipefd[0], start, r);
+        if (go[1] >= 0)
+            held_back = before_exec(cmd, pid, go);
+        rc = wait_child(pid, pipefd[0], start + fmax(held_back, 0.0), r);
+        if (held_back < 0.0 && r->end != PROF_SPAWN_NOT_STARTED)
+        {
+            r->end = PROF_SPAWN_NOT_STARTED;
+            r->status = ECANCELED;
+            rc = -1;
+        }
     }
     child_group = 0;
     for (i = 0; i < NFORWARDED; i++)

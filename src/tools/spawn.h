@@ -30,6 +30,13 @@ typedef struct
     const char * stdin_path;    /* the child's stdin is read from this file
                                    ("/dev/null": nothing), or NULL:
                                    inherited */
+    /* Called in the parent once the child exists, before it execs (it
+       waits for this), e.g. to open event counters on it; its time is not
+       in wall_s. 0 to go on; else the child is killed and the run is
+       PROF_SPAWN_NOT_STARTED (ECANCELED). NULL: none (the child execs at
+       once). */
+    int (*before_exec)(void * ctx, long pid);
+    void * ctx;
 } prof_spawn_cmd;
 
 /* How a run ended. */
