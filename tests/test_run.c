@@ -4,7 +4,7 @@
    interval, partial), the ratio of means, the gate by round (sign test)
    and unpaired (U test) with exit 0, 1 and 3, and the exports read back
    (hyperfine's JSON by the JSON reader, the runner's JSON by
-   prof-compare's loader). */
+   prof-compare's loader), and the event counts of the runs. */
 #include "check.h"
 #include "../src/tools/run.h"
 #include "../src/tools/json.h"
@@ -102,6 +102,8 @@ static void fake(prof_cmd_plan * plan, prof_cmd * cmds, int n, int runs,
         cmds[i].runs = (prof_cmd_run *) calloc((size_t) runs, sizeof *cmds[i].runs);
         for (k = 0; k < runs; k++)
         {
+            cmds[i].runs[k].ev[0] = 1000.0 * (i + 1) + k;  /* page-faults */
+            cmds[i].runs[k].ev[1] = NAN;                    /* n/a */
             cmds[i].runs[k].wall_s = ms(i, k) * 1e-3;
             cmds[i].runs[k].round = k;
             cmds[i].runs[k].max_rss_kb = 1000 + k;
@@ -258,6 +260,42 @@ static void test_exports(void)
     unfake(&plan);
 }
 
+/* Counts of the runs: their median per run in the result, each run's in
+   hyperfine's JSON (null where n/a). */
+static void test_counters(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    const prof_result * r;
+    const prof_json * ev;
+    prof_json * doc;
+    char err[256], * text;
+    size_t len;
+    FILE * f = tmpfile();
+    fake(&plan, c, 2, 10, times);
+    plan.nev = 2;
+    plan.ev_names[0] = "page-faults";
+    plan.ev_names[1] = "cycles";
+    CHECK(prof_impl_cmd_result(&plan, &c[1]) == 0, "result");
+    r = &c[1].result->pub;
+    CHECK(r->ncounters == 2 && strcmp(r->counter_names[0], "page-faults") == 0
+          && r->counters[0] == 2004.5 && isnan(r->counters[1]),
+          "median per run %g", r->counters[0]);
+    prof_impl_cmd_export(f, PROF_EXPORT_JSON, &plan);
+    text = written(f, &len);
+    doc = prof_impl_json_parse(text, len, err, sizeof err);
+    ev = doc ? prof_impl_json_get(prof_impl_json_get(doc, "results")->items[0],
+                                  "counters") : NULL;
+    CHECK(ev != NULL && prof_impl_json_get(ev, "page-faults")->count == 10
+          && prof_impl_json_get(ev, "page-faults")->items[9]->number == 1009.0
+          && prof_impl_json_get(ev, "cycles")->items[0]->kind == PROF_JSON_NULL,
+          "counters in the JSON");
+    prof_impl_json_free(doc);
+    free(text);
+    fclose(f);
+    unfake(&plan);
+}
+
 int main(void)
 {
     test_split();
@@ -265,5 +303,6 @@ int main(void)
     test_stop_rule();
     test_result_and_gate();
     test_exports();
+    test_counters();
     return check_report("test_run");
 }

@@ -53,7 +53,7 @@ typedef struct
 typedef struct
 {
     prof_gate gate;
-    const char * shell, * progress, * out, * format;
+    const char * shell, * progress, * out, * format, * counters;
     const char * exports[3];            /* json, markdown, csv */
     given prepare, cleanup, names;
     prof_cmd_param params[PROF_CMD_MAX_PARAMS];
@@ -187,6 +187,18 @@ static int set_choice(void * ctx, const char * name, const char * v)
     return 0;
 }
 
+static int set_counters(void * ctx, const char * name, const char * v)
+{
+    char what[64];
+    snprintf(what, sizeof what, PROGRAM ": %s", name);
+    if (v == NULL)
+        v = PROF_COUNTERS_DEFAULT;
+    if (prof_impl_counters_check(v, what) < 0)
+        return -1;
+    ((options *) ctx)->counters = v;
+    return 0;
+}
+
 #define TEXT(field) NULL, offsetof(options, field), 0, NULL, 0, NULL
 #define SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
 #define WORDS(n, f) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f
@@ -222,6 +234,10 @@ static const prof_impl_option option_table[] = {
       "bar (to /dev/null)", SET(set_flag) },
     { "--no-interleave", NULL, "all runs of a command, then the next "
       "(hyperfine's order; default: alternate A B B A ...)", SET(set_flag) },
+    { "--counters", "LIST", "count the events of each run of the child "
+      "(and its children), perf stat's names, comma-separated (default list: "
+      PROF_COUNTERS_DEFAULT "; default: off)", set_counters,
+      PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL },
     PROF_GATE_OPTIONS(set_gate, "exit 1 if a command is significantly slower "
       "than the first by more than PCT percent, 3 if too few runs to tell "
       "(default: none)"),
@@ -296,6 +312,7 @@ static void settings(const options * o, prof_cmd_plan * plan, FILE * summary)
     plan->progress = !o->show_output && (strcmp(o->progress, "always") == 0
                      || (strcmp(o->progress, "auto") == 0 && isatty(2)));
     plan->summary = summary;
+    plan->counters = o->counters;
 }
 
 /* ---- the outputs ------------------------------------------------------------- */

@@ -32,6 +32,8 @@ typedef struct
     int exit_code;              /* its exit status, or -1 if killed */
     int signal;                 /* the signal that ended it, or 0 */
     int round;                  /* the round it ran in, from 0 */
+    double ev[PROF_COUNTERS_MAX];   /* the child's event counts (--counters):
+                                   plan->ev_names; NaN: not counted */
 } prof_cmd_run;
 
 /* One command to time: a command line given, with one set of parameter
@@ -78,6 +80,8 @@ typedef struct
     int interleave;             /* A B B A ... (else all of A, then B) */
     int ignore_failure, show_output;
     int progress;               /* draw the progress bar on stderr */
+    const char * counters;      /* the events to count in each run, or
+                                   NULL: none */
     FILE * summary;             /* where the figures are printed */
     void (*on_done)(void * ctx, int index);     /* a command is done */
     void * ctx;
@@ -87,6 +91,10 @@ typedef struct
     /* what the runs found */
     prof_cmd_run shell_cost;    /* median of the shell's empty runs */
     int shell_runs;             /* how many (0: no shell) */
+    int nev;                    /* events counted (0: none yet) */
+    const char * ev_names[PROF_COUNTERS_MAX];   /* perf stat names */
+    char counters_line[1024];   /* which count, why the others are n/a */
+    int counters_said;          /* that line is printed */
     prof_cmd_stop stop;
     int signal;                 /* the signal that interrupted, or 0 */
     double started_s, spent_s;  /* when the runs began; their wall time */
@@ -156,7 +164,7 @@ void prof_impl_cmd_unit(double s, int ascii, const char ** name,
    -1 (no run, or out of memory). */
 int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c);
 /* c's block of figures on plan->summary. */
-void prof_impl_cmd_print(const prof_cmd_plan * plan, int index);
+void prof_impl_cmd_print(prof_cmd_plan * plan, int index);
 /* The summary: the blocks not printed yet (from plan->printed on), the
    fastest and the others relative to it, the ratios by round; with a
    threshold, the gate against the first command. Returns the gate's exit

@@ -72,7 +72,31 @@ static void cpu_means(const prof_cmd * c, double * user, double * sys)
     }
 }
 
-static void json_result(FILE * out, const prof_cmd * c, double sd)
+/* "counters": each event's count in each run (null: not counted). */
+static void json_counters(FILE * out, const prof_cmd_plan * plan,
+                          const prof_cmd * c)
+{
+    int i, k;
+    if (plan->nev == 0)
+        return;
+    fputs(",\n      \"counters\": {", out);
+    for (k = 0; k < plan->nev; k++)
+    {
+        fprintf(out, "%s\n        ", k ? "," : "");
+        prof_impl_json_string(out, plan->ev_names[k]);
+        fputs(": [", out);
+        for (i = 0; i < c->nruns; i++)
+        {
+            fputs(i ? ", " : "", out);
+            prof_impl_json_number(out, c->runs[i].ev[k]);
+        }
+        fputc(']', out);
+    }
+    fputs("\n      }", out);
+}
+
+static void json_result(FILE * out, const prof_cmd_plan * plan,
+                        const prof_cmd * c, double sd)
 {
     const prof_result * r = &c->result->pub;
     double user, sys;
@@ -87,6 +111,7 @@ static void json_result(FILE * out, const prof_cmd * c, double sd)
     json_key_number(out, "min", r->min_ns * 1e-9);
     json_key_number(out, "max", r->max_ns * 1e-9);
     json_runs(out, c);
+    json_counters(out, plan, c);
     json_parameters(out, c);
     json_key_number(out, "median_ci_low", r->ci_low_ns * 1e-9);
     json_key_number(out, "median_ci_high", r->ci_high_ns * 1e-9);
@@ -126,7 +151,7 @@ static void export_json(FILE * out, const prof_cmd_plan * plan)
         if (plan->cmds[i].result != NULL)
         {
             fputs(first ? "" : ",\n", out);
-            json_result(out, &plan->cmds[i], wall_sd(&plan->cmds[i]));
+            json_result(out, plan, &plan->cmds[i], wall_sd(&plan->cmds[i]));
             first = 0;
         }
     fprintf(out, "\n  ],\n  \"partial\": %s\n}\n",
@@ -234,7 +259,8 @@ static void export_runner(FILE * out, prof_export_kind kind,
                            &ctx.time_unit, &us);
     ctx.time_unit_ns = us * 1e9;
     ctx.optimized = 1;              /* the commands' builds are unknown */
-    ctx.compiler = ctx.flags = ctx.counters_line = "";
+    ctx.compiler = ctx.flags = "";
+    ctx.counters_line = plan->counters_line;
     ctx.overhead_ns = NAN;
     ctx.processes = 1;
     if (kind == PROF_EXPORT_RUNNER_JSON)

@@ -92,16 +92,68 @@ static void progress(const prof_cmd_plan * plan, const prof_cmd * current)
 
 /* ---- one run -------------------------------------------------------------- */
 
-static int start(const prof_cmd_plan * plan, char * const * argv,
-                 prof_spawn_result * r)
+/* The child's event counters, opened while it waits to exec. */
+typedef struct
+{
+    prof_counters_t set;
+    const char * list;
+    int opened;
+} counting;
+
+static int open_counters(void * ctx, long pid)
+{
+    counting * k = (counting *) ctx;
+    k->opened = prof_impl_counters_open_child(&k->set, k->list, pid) >= 0;
+    return 0;
+}
+
+/* The counts of the run just made into ev (NaN where not counted); the
+   first run that counts names the events and keeps the context line. */
+static void read_counters(prof_cmd_plan * plan, counting * k, double * ev)
+{
+    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    int i, n = prof_counters_size(&k->set);
+    if (!k->opened)
+        return;
+    if (prof_counters_read(&k->set, v) == 0)
+        for (i = 0; i < n; i++)
+            ev[i] = v[i].value;
+    if (plan->nev == 0)
+    {
+        for (i = 0; i < n; i++)
+            plan->ev_names[i] = prof_counters_name(&k->set, i);
+        plan->nev = n;
+        prof_counters_context(&k->set, plan->counters_line,
+                              sizeof plan->counters_line);
+    }
+    prof_counters_close(&k->set);
+}
+
+/* Run argv; with ev (a timed run, --counters), its event counts too. */
+static int start(prof_cmd_plan * plan, char * const * argv,
+                 prof_spawn_result * r, double * ev)
 {
     prof_spawn_cmd cmd;
+    counting k;
+    int rc, i;
+    for (i = 0; ev != NULL && i < PROF_COUNTERS_MAX; i++)
+        ev[i] = NAN;
     memset(&cmd, 0, sizeof cmd);
     cmd.argv = argv;
     cmd.stdin_path = "/dev/null";
     if (!plan->show_output)
         cmd.stdout_path = cmd.stderr_path = "/dev/null";
-    return prof_spawn_run(&cmd, r);
+    if (ev != NULL && plan->counters != NULL)
+    {
+        memset(&k, 0, sizeof k);
+        k.list = plan->counters;
+        cmd.before_exec = open_counters;
+        cmd.ctx = &k;
+    }
+    rc = prof_spawn_run(&cmd, r);
+    if (cmd.before_exec != NULL)
+        read_counters(plan, &k, ev);
+    return rc;
 }
 
 /* Whether a held signal came (during the run r, or before: r NULL); it
@@ -141,7 +193,7 @@ static int helper(prof_cmd_plan * plan, const prof_cmd * c,
         return 0;
     if (interrupted(plan, NULL))
         return -1;
-    rc = start(plan, argv, &r);
+    rc = start(plan, argv, &r, NULL);
     if (interrupted(plan, &r))
         return -1;
     if (rc == 0 && r.end == PROF_SPAWN_EXITED && r.status == 0)
@@ -150,11 +202,12 @@ static int helper(prof_cmd_plan * plan, const prof_cmd * c,
     return -1;
 }
 
-/* Keep run r of c in round. 0, or -1 out of memory. */
+/* Keep run r of c (its counts ev) in round. 0, or -1 out of memory. */
 static int record(prof_cmd_plan * plan, prof_cmd * c,
-                  const prof_spawn_result * r, int round)
+                  const prof_spawn_result * r, const double * ev, int round)
 {
     prof_cmd_run * k;
+    int i;
     if (prof_impl_grow(&c->runs, &c->cap, (size_t) c->nruns + 1,
                        sizeof *c->runs) != 0)
     {
@@ -170,6 +223,9 @@ static int record(prof_cmd_plan * plan, prof_cmd * c,
     k->exit_code = r->end == PROF_SPAWN_EXITED ? r->status : -1;
     k->signal = r->end == PROF_SPAWN_KILLED ? r->status : 0;
     k->round = round;
+    for (i = 0; i < PROF_COUNTERS_MAX; i++)
+        k->ev[i] = plan->shell != NULL && !isnan(plan->shell_cost.ev[i])
+                 ? fmax(0.0, ev[i] - plan->shell_cost.ev[i]) : ev[i];
     c->measured_s += r->wall_s;
     return 0;
 }
@@ -179,6 +235,7 @@ static int record(prof_cmd_plan * plan, prof_cmd * c,
 static int timed(prof_cmd_plan * plan, prof_cmd * c, int round)
 {
     prof_spawn_result r;
+    double ev[PROF_COUNTERS_MAX];
     char what[64];
     int rc;
     c->started = 1;
@@ -186,7 +243,7 @@ static int timed(prof_cmd_plan * plan, prof_cmd * c, int round)
         return -1;
     if (interrupted(plan, NULL))
         return -1;
-    rc = start(plan, c->argv, &r);
+    rc = start(plan, c->argv, &r, round >= 0 ? ev : NULL);
     if (interrupted(plan, &r))
         return -1;
     if (rc != 0 || (!plan->ignore_failure
@@ -201,7 +258,7 @@ static int timed(prof_cmd_plan * plan, prof_cmd * c, int round)
                  "shows its output)");
         return -1;
     }
-    if (round >= 0 && record(plan, c, &r, round) != 0)
+    if (round >= 0 && record(plan, c, &r, ev, round) != 0)
         return -1;
     progress(plan, c);
     return 0;
@@ -230,10 +287,26 @@ static int finish(prof_cmd_plan * plan, prof_cmd * c, int i)
 
 /* ---- the order of the runs ------------------------------------------------- */
 
+/* The median of the shell runs' event counts into the shell's cost. */
+static void shell_counts(prof_cmd_plan * plan, double (*ev)[PROF_COUNTERS_MAX],
+                         int n)
+{
+    double v[SHELL_RUNS];
+    int i, k, m;
+    for (i = 0; i < PROF_COUNTERS_MAX; i++)
+    {
+        for (k = m = 0; k < n; k++)
+            if (!isnan(ev[k][i]))
+                v[m++] = ev[k][i];
+        plan->shell_cost.ev[i] = m > 0 ? prof_impl_median(v, m) : NAN;
+    }
+}
+
 /* The shell's cost: the median of its runs of an empty command. */
 static void shell_cost(prof_cmd_plan * plan)
 {
     double wall[SHELL_RUNS], user[SHELL_RUNS], sys[SHELL_RUNS], t0 = now_s();
+    double ev[SHELL_RUNS][PROF_COUNTERS_MAX];
     char * argv[16], empty[] = "", dash_c[] = "-c";
     prof_spawn_result r;
     int n = 0, k, rc;
@@ -244,7 +317,7 @@ static void shell_cost(prof_cmd_plan * plan)
     argv[k + 2] = NULL;
     while (n < SHELL_RUNS && (n < 5 || now_s() - t0 < 1.0))
     {
-        rc = start(plan, argv, &r);
+        rc = start(plan, argv, &r, ev[n]);
         if (interrupted(plan, &r))
             return;
         if (rc != 0 || r.end != PROF_SPAWN_EXITED || r.status != 0)
@@ -260,6 +333,7 @@ static void shell_cost(prof_cmd_plan * plan)
     plan->shell_cost.wall_s = prof_impl_median(wall, n);
     plan->shell_cost.user_s = prof_impl_median(user, n);
     plan->shell_cost.sys_s = prof_impl_median(sys, n);
+    shell_counts(plan, ev, n);
 }
 
 static int warm_up(prof_cmd_plan * plan, prof_cmd * c)
@@ -319,6 +393,8 @@ void prof_impl_cmd_measure(prof_cmd_plan * plan)
     int i;
     plan->started_s = now_s();
     plan->stop = PROF_CMD_COMPLETE;
+    for (i = 0; i < PROF_COUNTERS_MAX; i++)
+        plan->shell_cost.ev[i] = NAN;
     bar.drawn_s = plan->started_s;      /* no bar in the first 0.1 s */
     if (plan->shell != NULL)
         shell_cost(plan);

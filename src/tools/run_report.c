@@ -81,7 +81,16 @@ int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c)
     }
     e.spent_ns = c->measured_s * 1e9;
     e.overhead_ns = plan->shell_cost.wall_s * 1e9;
-    if (e.samples == NULL || e.cpu == NULL || e.iters == NULL)
+    if (plan->nev > 0 && (e.ev = (double *) malloc((size_t) n * plan->nev
+                                                    * sizeof *e.ev)) != NULL)
+    {
+        e.nev = plan->nev;
+        memcpy(e.ev_names, plan->ev_names, sizeof e.ev_names);
+        for (i = 0; i < n * e.nev; i++)
+            e.ev[i] = c->runs[i / e.nev].ev[i % e.nev];
+    }
+    if (e.samples == NULL || e.cpu == NULL || e.iters == NULL
+        || (plan->nev > 0 && e.ev == NULL))
         e.got = 0;          /* result_make says "no result" and frees */
     c->result = prof_impl_result_make(&e);
     if (c->result == NULL)
@@ -178,7 +187,34 @@ void prof_impl_cmd_moments(const prof_cmd * c, prof_impl_moments * m)
     free(w);
 }
 
-void prof_impl_cmd_print(const prof_cmd_plan * plan, int index)
+/* The median counts per run (and IPC, branch-miss %), n/a where the
+   machine cannot count; the context line once, before the first. */
+static void print_counters(prof_cmd_plan * plan, const prof_result * r)
+{
+    FILE * f = plan->summary;
+    int k;
+    if (r->ncounters == 0)
+        return;
+    if (!plan->counters_said++)
+        fprintf(f, "  (%s)\n", plan->counters_line);
+    fputs("  Counters per run:   ", f);
+    for (k = 0; k < r->ncounters; k++)
+        if (isnan(r->counters[k]))
+            fprintf(f, "%s %s n/a", k ? "," : "", r->counter_names[k]);
+        else if (strcmp(r->counter_names[k], "task-clock") == 0)
+            fprintf(f, "%s task-clock %.4g ms", k ? "," : "",
+                    r->counters[k] * 1e-6);
+        else
+            fprintf(f, "%s %s %.4g", k ? "," : "", r->counter_names[k],
+                    r->counters[k]);
+    if (!isnan(r->ipc))
+        fprintf(f, ", IPC %.3f", r->ipc);
+    if (!isnan(r->branch_miss_pct))
+        fprintf(f, ", branch misses %.2f%%", r->branch_miss_pct);
+    fputc('\n', f);
+}
+
+void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
 {
     prof_cmd * c = &plan->cmds[index];
     const prof_result * r;
@@ -221,6 +257,7 @@ void prof_impl_cmd_print(const prof_cmd_plan * plan, int index)
     fprintf(plan->summary, "  Range (min \xE2\x80\xA6 max):   %s \xE2\x80\xA6 %s"
             "    %d runs    peak RSS %.1f MB\n", t[0], t[1], c->nruns,
             rss / 1024.0);
+    print_counters(plan, r);
     print_warnings(plan, c, r);
     fputc('\n', plan->summary);
     fflush(plan->summary);
