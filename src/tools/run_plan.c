@@ -234,25 +234,25 @@ static int count_fits(const char * option, int count, int a, int b,
     return -1;
 }
 
+/* Whether pat appears in one of the n texts. */
+static int any_has(const char * const * texts, int n, const char * pat)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strstr(texts[i], pat) != NULL)
+            return 1;
+    return 0;
+}
+
 /* Whether {NAME} appears in any command, name, prepare or cleanup. */
 static int param_used(const prof_cmd_spec * spec, const char * name)
 {
     char pat[300];
-    int i;
     snprintf(pat, sizeof pat, "{%s}", name);
-    for (i = 0; i < spec->ntexts; i++)
-        if (strstr(spec->texts[i], pat) != NULL)
-            return 1;
-    for (i = 0; i < spec->nnames; i++)
-        if (strstr(spec->names[i], pat) != NULL)
-            return 1;
-    for (i = 0; i < spec->nprepare; i++)
-        if (strstr(spec->prepare[i], pat) != NULL)
-            return 1;
-    for (i = 0; i < spec->ncleanup; i++)
-        if (strstr(spec->cleanup[i], pat) != NULL)
-            return 1;
-    return 0;
+    return any_has((const char * const *) spec->texts, spec->ntexts, pat)
+        || any_has(spec->names, spec->nnames, pat)
+        || any_has(spec->prepare, spec->nprepare, pat)
+        || any_has(spec->cleanup, spec->ncleanup, pat);
 }
 
 /* Every parameter's values (values[k], counts[k]) and how many commands
