@@ -19,7 +19,7 @@
 */
 #include "../src/internal.h"
 #include "../src/tools/compare.h"
-#include "../src/tools/spawn.h"
+#include "../src/tools/prof_spawn.h"
 
 #include <math.h>
 #include <stdlib.h>

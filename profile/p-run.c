@@ -7,13 +7,17 @@
          overhead every run carries) and each tool's own wall time per
          run;
       2. sleep 0.01 and a CPU-bound program of about 50 ms (tests'
-         run_child spin): the median of the invocations' medians, prof-run
-         over hyperfine, and the coefficient of variation across the
-         invocations (prof-run's median; hyperfine's mean, its headline,
-         and its median);
+         run_child spin): the median of the invocations' medians, and of
+         the ratios prof-run / hyperfine of the invocations made one after
+         the other (the load drifts between invocations: the pairs see
+         the same), and the coefficient of variation across the
+         invocations (prof-run's median; hyperfine's median, and its mean,
+         its headline);
       3. the gate: prof-run --threshold=3 on the 50 ms program against
          itself (A/A: how many invocations flag it) and against a copy
          doing 5% more work (how many catch it).
+    The ratio column is the median of the paired ratios (for the CVs,
+    their ratio).
     Usage: p-run            quick (what CI runs: about a minute at most)
            p-run full       10 invocations, 20 A/A and 10 A/B gates
     Without hyperfine in PATH, prof-run's figures only.
@@ -22,7 +26,7 @@
 #include "../src/internal.h"
 #include "../src/report.h"
 #include "../src/tools/json.h"
-#include "../src/tools/spawn.h"
+#include "../src/tools/prof_spawn.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,8 +44,9 @@ typedef struct
     int invocations, runs_true, runs_sleep, runs_cpu, aa, ab, rounds;
 } sizes;
 
-static const sizes quick = { 3, 100, 20, 10, 3, 3, 14 };
-static const sizes full = { 10, 300, 30, 20, 20, 10, 20 };
+/* rounds 0: prof-run's own stop rule (10 runs and 3 s a command) */
+static const sizes quick = { 3, 100, 20, 10, 2, 2, 20 };
+static const sizes full = { 10, 300, 30, 20, 20, 10, 0 };
 
 static char json_path[64];
 static int have_hyperfine;
@@ -154,13 +159,25 @@ static double cv(const double * v, int n)
     return m.mean > 0.0 ? m.sd / m.mean : NAN;
 }
 
-/* A row: prof-run's figure, hyperfine's, and their ratio. */
-static void row(const char * what, double ours, double theirs, double scale,
-                const char * unit)
+/* The median of the ratios a[i] / b[i] of the n pairs: each pair ran one
+   after the other, under the same load. */
+static double paired(const double * a, const double * b, int n)
+{
+    double r[MAX_INV];
+    int i;
+    for (i = 0; i < n; i++)
+        r[i] = a[i] / b[i];
+    return prof_impl_median(r, n);
+}
+
+/* A row: prof-run's figure, hyperfine's, and their ratio (given: the
+   median of the paired ratios). */
+static void row(const char * what, double ours, double theirs, double ratio,
+                double scale, const char * unit)
 {
     if (have_hyperfine)
         printf("| %s | %.4g %s | %.4g %s | %.4f |\n", what, ours * scale,
-               unit, theirs * scale, unit, ours / theirs);
+               unit, theirs * scale, unit, ratio);
     else
         printf("| %s | %.4g %s | | |\n", what, ours * scale, unit);
 }
@@ -171,9 +188,11 @@ static void report_times(const char * label, const series * s)
     if (s->n == 0)
         return;
     snprintf(what, sizeof what, "%s: median of %d medians", label, s->n);
-    row(what, med(s->median[0], s->n), med(s->median[1], s->n), 1e3, "ms");
+    row(what, med(s->median[0], s->n), med(s->median[1], s->n),
+        paired(s->median[0], s->median[1], s->n), 1e3, "ms");
     snprintf(what, sizeof what, "%s: CV of the %d medians", label, s->n);
-    row(what, cv(s->median[0], s->n), cv(s->median[1], s->n), 100.0, "%");
+    row(what, cv(s->median[0], s->n), cv(s->median[1], s->n),
+        cv(s->median[0], s->n) / cv(s->median[1], s->n), 100.0, "%");
     if (have_hyperfine)
         printf("| %s: CV of hyperfine's %d means | | %.4g %% | |\n", label,
                s->n, 100.0 * cv(s->mean[1], s->n));
@@ -197,13 +216,13 @@ static double calibrate(void)
 /* prof-run --threshold=3 on a against b, k times: how many flag it. */
 static int gate(const char * a, const char * b, int rounds, int k)
 {
-    char n[32], * argv[9];
+    char n[32], * argv[8];
     int i, flagged = 0;
-    snprintf(n, sizeof n, "%d", rounds);
+    snprintf(n, sizeof n, "--runs=%d", rounds);
     argv[0] = (char *) PROF_RUN_PATH; argv[1] = (char *) "--shell=none";
-    argv[2] = (char *) "--runs"; argv[3] = n;
-    argv[4] = (char *) "--threshold=3"; argv[5] = (char *) "--progress=never";
-    argv[6] = (char *) a; argv[7] = (char *) b; argv[8] = NULL;
+    argv[2] = (char *) "--threshold=3"; argv[3] = (char *) "--progress=never";
+    argv[4] = (char *) a; argv[5] = (char *) b;
+    argv[6] = rounds > 0 ? n : NULL; argv[7] = NULL;
     for (i = 0; i < k; i++)
         flagged += run(argv, NULL) == 1;
     return flagged;
@@ -212,23 +231,26 @@ static int gate(const char * a, const char * b, int rounds, int k)
 int main(int argc, char ** argv)
 {
     const sizes * z = argc > 1 && strcmp(argv[1], "full") == 0 ? &full : &quick;
-    char cpu[300], cpu5[300], * hv[3];
+    char cpu[300], cpu5[300], rule[48], * hv[3];
     double steps;
     series s;
     snprintf(json_path, sizeof json_path, "/tmp/p-run.%ld.json", (long) getpid());
     hv[0] = (char *) "hyperfine"; hv[1] = (char *) "--version"; hv[2] = NULL;
     have_hyperfine = run(hv, NULL) == 0;
     printf("p-run: prof-run%s, %d invocations each, alternating which goes "
-           "first (%s)\n\n| figure | prof-run | hyperfine | ratio |\n"
+           "first (%s)\n\n| figure | prof-run | hyperfine | prof-run / hyperfine "
+           "(median of the paired ratios) |\n"
            "|---|--:|--:|--:|\n", have_hyperfine ? " beside hyperfine"
            : " (hyperfine not found: its columns are empty)", z->invocations,
            z == &quick ? "quick; 'p-run full' for the full measurement"
            : "full");
     side_by_side("/bin/true", z->runs_true, z->invocations, &s);
     row("/bin/true (--shell=none, -N): median time per run", med(s.median[0],
-        s.n), med(s.median[1], s.n), 1e3, "ms");
+        s.n), med(s.median[1], s.n), paired(s.median[0], s.median[1], s.n),
+        1e3, "ms");
     row("/bin/true: the tool's own wall time per run", med(s.per_run[0], s.n),
-        med(s.per_run[1], s.n), 1e3, "ms");
+        med(s.per_run[1], s.n), paired(s.per_run[0], s.per_run[1], s.n), 1e3,
+        "ms");
     side_by_side("sleep 0.01", z->runs_sleep, z->invocations, &s);
     report_times("sleep 0.01", &s);
     steps = calibrate();
@@ -236,9 +258,11 @@ int main(int argc, char ** argv)
     snprintf(cpu5, sizeof cpu5, "%s spin %.0f", RUN_CHILD_PATH, steps * 1.05);
     side_by_side(cpu, z->runs_cpu, z->invocations, &s);
     report_times("CPU-bound ~50 ms", &s);
-    printf("\ngate, prof-run --threshold=3 --runs=%d on the ~50 ms program: "
-           "A/A flagged %d of %d; 5%% more work caught %d of %d\n", z->rounds,
-           gate(cpu, cpu, z->rounds, z->aa), z->aa,
+    snprintf(rule, sizeof rule, z->rounds > 0 ? "--runs=%d" : "its own stop "
+             "rule", z->rounds);
+    printf("\ngate, prof-run --threshold=3 (%s) on the ~50 ms program: "
+           "A/A flagged %d of %d; 5%% more work caught %d of %d\n",
+           rule, gate(cpu, cpu, z->rounds, z->aa), z->aa,
            gate(cpu, cpu5, z->rounds, z->ab), z->ab);
     return 0;
 }

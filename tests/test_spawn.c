@@ -8,10 +8,11 @@
    (no zombie), the caller's own handler restored. */
 #include "check.h"
 #include "../src/internal.h"
-#include "../src/tools/spawn.h"
+#include "../src/tools/prof_spawn.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 static int sh(const char * script, char * const * env, const char * out,
@@ -219,6 +220,23 @@ int main(void)
     CHECK(sh("true", NULL, "/nonexistent/dir/out", &r) == -1
           && r.end == PROF_SPAWN_NOT_STARTED && r.status == ENOENT,
           "unwritable output: end %d status %d", (int) r.end, r.status);
+
+    /* a script without #!: run by sh, as execvp does */
+    snprintf(path, sizeof path, "/tmp/test_spawn_script.%ld", (long) getpid());
+    f = fopen(path, "w");
+    if (f != NULL)
+    {
+        fputs("exit 7\n", f);
+        fclose(f);
+    }
+    chmod(path, 0755);
+    argv[0] = path; argv[1] = NULL;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.argv = argv;
+    CHECK(prof_spawn_run(&cmd, &r) == 0 && r.end == PROF_SPAWN_EXITED
+          && r.status == 7, "a script without #!: end %d status %d",
+          (int) r.end, r.status);
+    remove(path);
 
     test_interrupt();
     test_stdin_and_hold();

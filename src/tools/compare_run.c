@@ -10,7 +10,7 @@
 */
 #include "../internal.h"
 #include "compare_run.h"
-#include "spawn.h"
+#include "prof_spawn.h"
 
 #include <errno.h>
 #include <stdlib.h>

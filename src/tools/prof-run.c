@@ -10,7 +10,7 @@
 #include "../internal.h"
 #include "paths.h"
 #include "run.h"
-#include "spawn.h"
+#include "prof_spawn.h"
 
 #include <stddef.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 */
 #include "../internal.h"
 #include "run.h"
-#include "spawn.h"
+#include "prof_spawn.h"
 
 #include <math.h>
 #include <stdlib.h>

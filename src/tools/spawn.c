@@ -1,19 +1,21 @@
 /*
-    Running a command as a measured child process: fork, its own process
-    group, extra environment, output files, exec; wait4 for the status and
-    resource usage; signals received meanwhile passed on to the child's
-    process group. An exec failure (command not found) is sent back to the
-    parent through a close-on-exec pipe, so that it is told apart from a
-    command that ran and exited 127.
+    Running a command as a measured child process: its own process group,
+    extra environment, input and output files, exec (posix_spawnp; or fork,
+    a call before the exec, execvp); wait4 for the status and resource
+    usage; signals received meanwhile passed on to the child's process
+    group. An exec failure (command not found) is told apart from a command
+    that ran and exited 127: posix_spawnp returns it, and after a fork the
+    child sends it back through a close-on-exec pipe.
     SPDX-License-Identifier: MIT
 */
 #include "../internal.h"
-#include "spawn.h"
+#include "prof_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -169,17 +171,19 @@ static void fill_usage(prof_spawn_result * r, const struct rusage * ru)
     r->involuntary_switches = ru->ru_nivcsw;
 }
 
-/* In the parent: read the exec report, reap the child, fill r (its wall
-   time counted from start). */
+/* In the parent: read the exec report (report >= 0: forked), reap the
+   child, fill r (its wall time counted from start). */
 static int wait_child(pid_t pid, int report, double start,
                       prof_spawn_result * r)
 {
     struct rusage ru;
     int status, e = 0;
-    ssize_t got;
-    while ((got = read(report, &e, sizeof e)) < 0 && errno == EINTR)
+    ssize_t got = 0;
+    while (report >= 0 && (got = read(report, &e, sizeof e)) < 0
+           && errno == EINTR)
         ;
-    close(report);
+    if (report >= 0)
+        close(report);
     while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR)
         {
@@ -238,30 +242,60 @@ static int pipes(const prof_spawn_cmd * cmd, int report[2], int go[2])
     return 0;
 }
 
-int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
+/* Start cmd by posix_spawnp, as the forked child would set itself up:
+   0 with *pid, or the error (exec's included: the child is then reaped). */
+static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid)
 {
-    struct sigaction sa, old[NFORWARDED];
-    char ** env = child_environment(cmd->env);
-    int pipefd[2], go[2], i, rc = -1;
+    static const int out = O_WRONLY | O_CREAT | O_TRUNC;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    sigset_t dfl;
+    int i, e;
+    if ((e = posix_spawn_file_actions_init(&fa)) != 0)
+        return e;
+    if ((e = posix_spawnattr_init(&at)) != 0)
+    {
+        posix_spawn_file_actions_destroy(&fa);
+        return e;
+    }
+    sigemptyset(&dfl);
+    for (i = 0; i < NFORWARDED; i++)
+        sigaddset(&dfl, forwarded[i]);
+    e = posix_spawnattr_setsigdefault(&at, &dfl);
+    if (e == 0)
+        e = posix_spawnattr_setpgroup(&at, 0);
+    if (e == 0)
+        e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP
+                                          | POSIX_SPAWN_SETSIGDEF);
+    if (e == 0 && cmd->stdin_path != NULL)
+        e = posix_spawn_file_actions_addopen(&fa, 0, cmd->stdin_path,
+                                             O_RDONLY, 0);
+    if (e == 0 && cmd->stdout_path != NULL)
+        e = posix_spawn_file_actions_addopen(&fa, 1, cmd->stdout_path, out,
+                                             0666);
+    if (e == 0 && cmd->stderr_path != NULL)
+        e = posix_spawn_file_actions_addopen(&fa, 2, cmd->stderr_path, out,
+                                             0666);
+    if (e == 0)
+        e = posix_spawnp(pid, cmd->argv[0], &fa, &at, cmd->argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    return e;
+}
+
+/* The child of a fork: its group, the call before its exec, its end.
+   0, or -1 (r->end PROF_SPAWN_NOT_STARTED). */
+static int run_forked(const prof_spawn_cmd * cmd, char ** env,
+                      prof_spawn_result * r)
+{
+    int pipefd[2], go[2], rc = -1;
     double start, held_back = 0.0;
     pid_t pid;
-
-    memset(r, 0, sizeof *r);
-    r->end = PROF_SPAWN_NOT_STARTED;
-    r->status = ENOMEM;
-    if (env == NULL || pipes(cmd, pipefd, go) != 0)
+    if (pipes(cmd, pipefd, go) != 0)
     {
-        r->status = env == NULL ? ENOMEM : errno;
-        free(env);
+        r->status = errno;
         return -1;
     }
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = forward;
-    sigemptyset(&sa.sa_mask);
-    received = 0;
-    child_group = 0;
-    for (i = 0; i < NFORWARDED; i++)
-        sigaction(forwarded[i], &sa, &old[i]);
     fflush(NULL);
     start = now_s();
     pid = fork();
@@ -276,23 +310,64 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
         close(pipefd[0]);
         if (go[1] >= 0)
             close(go[1]);
+        return -1;
     }
-    else
+    setpgid(pid, pid);                  /* also here: no race with kill */
+    child_group = pid;
+    if (received)
+        kill(-pid, received);
+    if (go[1] >= 0)
+        held_back = before_exec(cmd, pid, go);
+    rc = wait_child(pid, pipefd[0], start + fmax(held_back, 0.0), r);
+    if (held_back < 0.0 && r->end != PROF_SPAWN_NOT_STARTED)
     {
-        setpgid(pid, pid);              /* also here: no race with kill */
-        child_group = pid;
-        if (received)
-            kill(-pid, received);
-        if (go[1] >= 0)
-            held_back = before_exec(cmd, pid, go);
-        rc = wait_child(pid, pipefd[0], start + fmax(held_back, 0.0), r);
-        if (held_back < 0.0 && r->end != PROF_SPAWN_NOT_STARTED)
-        {
-            r->end = PROF_SPAWN_NOT_STARTED;
-            r->status = ECANCELED;
-            rc = -1;
-        }
+        r->end = PROF_SPAWN_NOT_STARTED;
+        r->status = ECANCELED;
+        rc = -1;
     }
+    return rc;
+}
+
+/* The child of posix_spawnp: 0, or -1; ENOEXEC (a script without #!,
+   which execvp hands to sh) in r->status means: fork instead. */
+static int run_direct(const prof_spawn_cmd * cmd, char ** env,
+                      prof_spawn_result * r)
+{
+    double start = now_s();
+    pid_t pid;
+    int e = spawn_direct(cmd, env, &pid);
+    if (e != 0)
+    {
+        r->status = e;
+        return -1;
+    }
+    child_group = pid;                  /* its group exists: it has exec'd */
+    if (received)
+        kill(-pid, received);
+    return wait_child(pid, -1, start, r);
+}
+
+int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
+{
+    struct sigaction sa, old[NFORWARDED];
+    char ** env = child_environment(cmd->env);
+    int i, rc = -1;
+
+    memset(r, 0, sizeof *r);
+    r->end = PROF_SPAWN_NOT_STARTED;
+    r->status = ENOMEM;
+    if (env == NULL)
+        return -1;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    received = 0;
+    child_group = 0;
+    for (i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &sa, &old[i]);
+    if (cmd->before_exec != NULL
+        || ((rc = run_direct(cmd, env, r)) != 0 && r->status == ENOEXEC))
+        rc = run_forked(cmd, env, r);
     child_group = 0;
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &old[i], NULL);

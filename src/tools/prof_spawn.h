@@ -1,18 +1,23 @@
 /*
     Running a command as a measured child process (internal: used by
-    prof-compare --run and prof-run; POSIX only, not installed). One call starts the command in its own process group with
-    extra environment variables and chosen output files, waits for it, and
-    returns how it ended, its wall time and its resource usage. A SIGINT,
-    SIGTERM, SIGHUP or SIGQUIT that the caller receives meanwhile is passed
-    on to the child's whole process group, the child is reaped (no zombie),
-    and the signal is reported so that the caller can clean up and end.
-    The handlers the caller had are restored after each run. Between fork
-    and exec the child calls execvp, which is safe only when the caller is
-    single-threaded (as the tools are).
+    prof-compare --run and prof-run; POSIX only, not installed; named so
+    that it is never taken for the system's <spawn.h>). One call starts
+    the command in its own process group with extra environment variables
+    and chosen input and output files, waits for it, and returns how it
+    ended, its wall time and its resource usage. A SIGINT, SIGTERM, SIGHUP
+    or SIGQUIT that the caller receives meanwhile is passed on to the
+    child's whole process group, the child is reaped (no zombie), and the
+    signal is reported so that the caller can clean up and end. The
+    handlers the caller had are restored after each run. The child is
+    started by posix_spawnp (no copy of the caller's page tables: the
+    cheapest start, so the least overhead in every run's time), or, when
+    a call must come between its start and its exec (before_exec), by fork
+    and execvp, which is safe only when the caller is single-threaded (as
+    the tools are).
     SPDX-License-Identifier: MIT
 */
-#ifndef PROF_SPAWN_H
-#define PROF_SPAWN_H
+#ifndef PROF_PROF_SPAWN_H
+#define PROF_PROF_SPAWN_H
 
 #include <stddef.h>
 
