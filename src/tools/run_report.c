@@ -108,14 +108,19 @@ int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c)
 
 /* ---- a command's block --------------------------------------------------------- */
 
-/* "12.3 ms" in the unit u (us, ms: 1 decimal; s: 3), right-aligned in
-   width columns (the unit's µ is two bytes, one column). */
+/* "12.3 ms" in the unit u (us, ms: 1 decimal, s: 3, as hyperfine; width
+   < 0: 4 significant digits), right-aligned in |width| columns (the unit's
+   µ is two bytes, one column). */
 static void fmt(char * buf, size_t size, double s, const char * u,
                 double unit_s, int width)
 {
     char v[40];
-    snprintf(v, sizeof v, "%.*f %s", unit_s == 1.0 ? 3 : 1, s / unit_s, u);
-    snprintf(buf, size, "%*s", width + (unit_s == 1e-6), v);
+    if (width < 0)
+        snprintf(v, sizeof v, "%#.4g %s", s / unit_s, u);
+    else
+        snprintf(v, sizeof v, "%.*f %s", unit_s == 1.0 ? 3 : 1, s / unit_s,
+                 u);
+    snprintf(buf, size, "%*s", abs(width) + (unit_s == 1e-6), v);
 }
 
 /* Outliers among the wall times (sorted: a sorted copy); *first: the
@@ -241,9 +246,9 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
     fprintf(plan->summary, "Benchmark %d: %s\n  Time (mean \xC2\xB1 \xCF\x83):"
             "     %s \xC2\xB1 %s    [User: %s, System: %s]\n", index + 1,
             c->name, t[0], t[1], t[2], t[3]);
-    fmt(t[0], sizeof t[0], r->median_ns * 1e-9, u, us, 8);
-    fmt(t[1], sizeof t[1], r->ci_low_ns * 1e-9, u, us, 8);
-    fmt(t[2], sizeof t[2], r->ci_high_ns * 1e-9, u, us, 0);
+    fmt(t[0], sizeof t[0], r->median_ns * 1e-9, u, us, -8);
+    fmt(t[1], sizeof t[1], r->ci_low_ns * 1e-9, u, us, -8);
+    fmt(t[2], sizeof t[2], r->ci_high_ns * 1e-9, u, us, -1);
     if (isnan(r->ci_low_ns))
         snprintf(ci, sizeof ci, "no interval under %d runs",
                  PROF_MIN_INTERVAL_EPOCHS);
@@ -370,12 +375,12 @@ static void relative(const prof_cmd_plan * plan, const prof_gate * g)
             fprintf(f, "      by round: n/a (a time of 0 once the shell's "
                     "cost is subtracted: --shell=none)\n");
         else if (isnan(v.ci_low))
-            fprintf(f, "      by round: %.2f times (%d rounds; %d give "
+            fprintf(f, "      by round: %.3f times (%d rounds; %d give "
                     "an interval)\n", 1.0 + v.change, pairs,
                     PROF_MIN_INTERVAL_EPOCHS);
         else
-            fprintf(f, "      by round: %.2f times, %.2f \xE2\x80\xA6 "
-                    "%.2f (95%% interval, %d rounds)\n", 1.0 + v.change,
+            fprintf(f, "      by round: %.3f times, %.3f \xE2\x80\xA6 "
+                    "%.3f (95%% interval, %d rounds)\n", 1.0 + v.change,
                     1.0 + v.ci_low, 1.0 + v.ci_high, pairs);
     }
     if (shown)
