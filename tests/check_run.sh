@@ -121,6 +121,10 @@ expect 0 'Benchmark 3: .*count f3' --runs=1 --parameter-scan n 1 3 "$child count
 for i in 1 2 3; do [ "$(lines f$i)" = 1 ] || bad "--parameter-scan: f$i"; done
 expect 0 'Benchmark 3: echo 0.3' --runs=1 --parameter-scan d 0.1 0.3 --parameter-step 0.1 'echo {d}'
 expect 0 'Benchmark 4: echo b y' --runs=1 --parameter-list a a,b --parameter-list=b x,y 'echo {a} {b}'
+rm -f order
+"$tool" --runs=2 --parameter-list n a,b --prepare='echo {n} >>order' 'echo x{n} >>order' >/dev/null 2>&1
+[ "$(tr '\n' ' ' <order)" = "a xa b xb b xb a xa " ] \
+    || bad "a parameter in the prepare command: $(tr '\n' ' ' <order)"
 expect 0 'Benchmark 2: two' --runs=1 --command-name=one --command-name=two true 'echo x'
 expect 0 'Benchmark 2: run x' --runs=1 --parameter-list p w,x --command-name='run {p}' 'echo {p}'
 

@@ -5,9 +5,11 @@
     once a round, in alternating order (A B, B A, A B, ...) so that the
     machine's slow and fast phases hit all of them alike; --no-interleave
     runs all of A, then all of B (hyperfine's order). A command is done
-    when it has its --min-runs (10) and --min-time (3 s) of runs, or its
-    --max-runs; its cleanup command then runs. A failure, or a signal
-    held by the caller, stops the runs with what they have.
+    when it has its --min-runs (10) and 3 s of runs, or its --max-runs
+    (--runs: both); its cleanup command then runs. A failure, or a signal
+    held by the caller, stops the runs with what they have. With
+    --counters, each timed run's events are counted in the child from its
+    exec on.
     SPDX-License-Identifier: MIT
 */
 #include "../internal.h"
