@@ -71,6 +71,11 @@ typedef struct
                      const char * const * words);
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
+/* The rest of a table row after the help: the option stores its value in
+   the const char * field of type (TEXT), or calls f (SET). */
+#define PROF_IMPL_OPTION_TEXT(type, field) \
+    NULL, offsetof(type, field), 0, NULL, 0, NULL
+#define PROF_IMPL_OPTION_SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
 
 typedef struct
 {

@@ -133,12 +133,11 @@ int prof_impl_gate_option(prof_gate * g, const char * program,
    setter(ctx, name, value), which hands them to prof_impl_gate_option;
    threshold_help says what the gate does. */
 #define PROF_GATE_OPTIONS(setter, threshold_help) \
-    { "--alpha", "P", "significance level of the test (0.05)", setter, \
-      PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL }, \
+    { "--alpha", "P", "significance level of the test (0.05)", \
+      PROF_IMPL_OPTION_SET(setter) }, \
     { "--noise", "PCT", "smaller changes are never called significant (2)", \
-      setter, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL }, \
-    { "--threshold", "PCT", threshold_help, setter, PROF_IMPL_NO_TEXT, 0, \
-      NULL, 0, NULL }
+      PROF_IMPL_OPTION_SET(setter) }, \
+    { "--threshold", "PCT", threshold_help, PROF_IMPL_OPTION_SET(setter) }
 /* Whether v fails the gate: significantly slower by more than the
    threshold (never without one). */
 int prof_impl_gate_regression(const prof_gate * g, const prof_verdict * v);

@@ -141,8 +141,8 @@ static int set_keep(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-#define TEXT(field) NULL, offsetof(options, field), 0, NULL, 0, NULL
-#define SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
+#define TEXT(field) PROF_IMPL_OPTION_TEXT(options, field)
+#define SET(f) PROF_IMPL_OPTION_SET(f)
 
 static const prof_impl_option option_table[] = {
     PROF_GATE_OPTIONS(set_gate, "exit 1 if a benchmark is significantly "

@@ -170,6 +170,11 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index);
    threshold, the gate against the first command. Returns the gate's exit
    status (PROF_EXIT_*). */
 int prof_impl_cmd_summary(prof_cmd_plan * plan, const prof_gate * g);
+/* The mean user and system time of c's runs [s]. */
+void prof_impl_cmd_cpu(const prof_cmd * c, double * user, double * sys);
+/* The command with the least mean time (hyperfine's fastest), its result
+   made, or -1 if none ran. */
+int prof_impl_cmd_fastest(const prof_cmd_plan * plan);
 /* Mean, median and standard deviation of c's wall times [s] (zeros if
    out of memory). */
 void prof_impl_cmd_moments(const prof_cmd * c, prof_impl_moments * m);

@@ -60,18 +60,6 @@ static void json_parameters(FILE * out, const prof_cmd * c)
     fputc('}', out);
 }
 
-/* Mean user and system time of c's runs [s]. */
-static void cpu_means(const prof_cmd * c, double * user, double * sys)
-{
-    int i;
-    *user = *sys = 0.0;
-    for (i = 0; i < c->nruns; i++)
-    {
-        *user += c->runs[i].user_s / c->nruns;
-        *sys += c->runs[i].sys_s / c->nruns;
-    }
-}
-
 /* "counters": each event's count in each run (null: not counted). */
 static void json_counters(FILE * out, const prof_cmd_plan * plan,
                           const prof_cmd * c)
@@ -100,7 +88,7 @@ static void json_result(FILE * out, const prof_cmd_plan * plan,
 {
     const prof_result * r = &c->result->pub;
     double user, sys;
-    cpu_means(c, &user, &sys);
+    prof_impl_cmd_cpu(c, &user, &sys);
     fputs("    {\n      \"command\": ", out);
     prof_impl_json_string(out, c->name);
     json_key_number(out, "mean", r->mean_ns * 1e-9);
@@ -129,18 +117,6 @@ static double wall_sd(const prof_cmd * c)
     prof_impl_moments m;
     prof_impl_cmd_moments(c, &m);
     return m.sd;
-}
-
-/* The fastest mean among the results [s] (its unit is the table's). */
-static int fastest_of(const prof_cmd_plan * plan)
-{
-    int i, best = -1;
-    for (i = 0; i < plan->ncmds; i++)
-        if (plan->cmds[i].result != NULL
-            && (best < 0 || plan->cmds[i].result->pub.mean_ns
-                            < plan->cmds[best].result->pub.mean_ns))
-            best = i;
-    return best;
 }
 
 static void export_json(FILE * out, const prof_cmd_plan * plan)
@@ -173,7 +149,7 @@ static void md_code(FILE * out, const char * s)
 
 static void export_markdown(FILE * out, const prof_cmd_plan * plan)
 {
-    int i, best = fastest_of(plan);
+    int i, best = prof_impl_cmd_fastest(plan);
     const char * u = "s";
     double us = 1.0;
     if (best >= 0)
@@ -218,7 +194,7 @@ static void export_csv(FILE * out, const prof_cmd_plan * plan)
         double user, sys;
         if (c->result == NULL)
             continue;
-        cpu_means(c, &user, &sys);
+        prof_impl_cmd_cpu(c, &user, &sys);
         prof_impl_csv_string(out, c->name);
         fprintf(out, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g",
                 c->result->pub.mean_ns * 1e-9, wall_sd(c),
@@ -243,7 +219,7 @@ static void export_runner(FILE * out, prof_export_kind kind,
         ((size_t) plan->ncmds + 1) * sizeof *results);
     prof_impl_md_writer w;
     double us = 1.0;
-    int i, n = 0, best = fastest_of(plan);
+    int i, n = 0, best = prof_impl_cmd_fastest(plan);
     if (results == NULL)
     {
         prof_impl_warn("prof-run: out of memory; results not written");

@@ -180,6 +180,17 @@ static void print_warnings(const prof_cmd_plan * plan, const prof_cmd * c,
                 "machine changed speed, or the command has two paths).\n");
 }
 
+void prof_impl_cmd_cpu(const prof_cmd * c, double * user, double * sys)
+{
+    int i;
+    *user = *sys = 0.0;
+    for (i = 0; i < c->nruns; i++)
+    {
+        *user += c->runs[i].user_s / c->nruns;
+        *sys += c->runs[i].sys_s / c->nruns;
+    }
+}
+
 void prof_impl_cmd_moments(const prof_cmd * c, prof_impl_moments * m)
 {
     double * w = (double *) malloc((size_t) c->nruns * sizeof *w);
@@ -231,12 +242,9 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
     if (prof_impl_cmd_result(plan, c) != 0)
         return;
     r = &c->result->pub;
+    prof_impl_cmd_cpu(c, &user, &sys);
     for (i = 0; i < c->nruns; i++)
-    {
-        user += c->runs[i].user_s / c->nruns;
-        sys += c->runs[i].sys_s / c->nruns;
         rss = fmax(rss, (double) c->runs[i].max_rss_kb);
-    }
     prof_impl_cmd_moments(c, &wall);
     prof_impl_cmd_unit(wall.mean, 0, &u, &us);
     fmt(t[0], sizeof t[0], wall.mean, u, us, 8);
@@ -340,8 +348,7 @@ static int versus(const prof_cmd_plan * plan, const prof_gate * g,
     return rc;
 }
 
-/* The fastest command by mean (hyperfine's choice), or -1 if none ran. */
-static int fastest(const prof_cmd_plan * plan)
+int prof_impl_cmd_fastest(const prof_cmd_plan * plan)
 {
     int i, best = -1;
     for (i = 0; i < plan->ncmds; i++)
@@ -355,7 +362,7 @@ static int fastest(const prof_cmd_plan * plan)
 /* "'A' ran 1.52 ± 0.03 times faster than 'B'", and by round. */
 static void relative(const prof_cmd_plan * plan, const prof_gate * g)
 {
-    int i, best = fastest(plan), shown = 0, pairs;
+    int i, best = prof_impl_cmd_fastest(plan), shown = 0, pairs;
     FILE * f = plan->summary;
     for (i = 0; best >= 0 && i < plan->ncmds; i++)
     {
