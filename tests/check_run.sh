@@ -3,7 +3,8 @@
 # sleep): what runs, in which order and how often (each run appends a line
 # to a file), the options and their bad values (exit 2, nothing started),
 # a failing command, parameters, the exports read back (python3 when
-# installed), the runner's JSON read by prof-compare, output dropped,
+# installed), the runner's JSON read by prof-compare and compare.py,
+# the child's event counts, output dropped,
 # Ctrl-C (partial results printed and written, the child ended, exit by
 # the signal), and the progress bar at a terminal only. Nothing here
 # depends on the machine's speed: figures are checked for their form and
@@ -175,6 +176,16 @@ fi
 expect 0 'Benchmark 1: work' --runs=6 --out=old.json --command-name=work "$child sleep 1"
 "$compare" old.json old.json >out 2>&1 || { bad "prof-compare on prof-run's JSON"; cat out; }
 grep -q '| work | ' out || { bad "prof-compare: no row"; cat out; } 2>/dev/null
+# Google Benchmark's compare.py reads it too (Debian libbenchmark-tools)
+cmp=/usr/share/benchmark/compare.py
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+if [ -f "$cmp" ] && "$py" -c "import scipy" 2>/dev/null; then
+    "$py" "$cmp" benchmarks old.json old.json >cmp.txt 2>&1 \
+        && grep -q "U Test, Repetitions: 6 vs 6" cmp.txt \
+        && echo "ok   compare.py reads the runner's JSON" \
+        || { bad "compare.py on prof-run's JSON"; cat cmp.txt; }
+fi
 # --out=- : the runner's format on stdout, the figures on stderr
 "$tool" --runs=2 --format=csv true >stdout.csv 2>stderr.txt || bad "--format=csv to stdout"
 head -n 1 stdout.csv | grep -q '^name,epochs,iterations,median' || { bad "csv on stdout"; cat stdout.csv; }
