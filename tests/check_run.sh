@@ -252,5 +252,17 @@ if [ -s mark ] && kill -0 "$(cat mark)" 2>/dev/null; then
     bad "Ctrl-C: the child still runs"; kill -9 "$(cat mark)"
 fi
 
+# Ctrl-C before the runs (a shell that marks and sleeps in the checks):
+# prof-run ends by it at once, nothing written
+rm -f mark
+"$tool" --runs=2 --export-json=early.json \
+    --shell='sh -c ": >mark; sleep 60; exec sh \"\$@\"" sh' true >early.out 2>&1 &
+pid=$!
+i=0; while [ ! -e mark ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+kill -INT $pid; wait $pid; got=$?
+[ "$got" = 130 ] || { bad "Ctrl-C in the checks: exit $got, want 130"; cat early.out; }
+grep -q 'interrupted (signal 2) before any run' early.out || { bad "Ctrl-C in the checks: no message"; cat early.out; }
+[ ! -e early.json ] || bad "Ctrl-C in the checks: a file was written"
+
 [ "$fail" = 0 ] && echo "check_run: all passed"
 exit "$fail"

@@ -492,6 +492,9 @@ int main(int argc, char ** argv)
     int rc = parse(argc, argv, &o, &spec), nout = -1;
     if (rc != 0)
         return rc > 0 ? PROF_EXIT_PASS : PROF_EXIT_BAD_INPUT;
+    /* from here a Ctrl-C is held: during the checks it ends prof-run
+       before anything runs, during the runs once the results are out */
+    prof_spawn_hold();
     settings(&o, &plan, (o.out == NULL && o.format != NULL)
              || (o.out != NULL && strcmp(o.out, "-") == 0) ? stderr : stdout);
     if (prof_impl_cmd_build(&plan, &spec) != 0)
@@ -510,12 +513,15 @@ int main(int argc, char ** argv)
     }
     if (rc != 0 || nout < 0)
     {
+        if (prof_spawn_held())
+            prof_impl_warn(PROGRAM ": interrupted (signal %d) before any run",
+                           prof_spawn_held());
         prof_impl_cmd_free(&plan);
+        prof_spawn_release(prof_spawn_held());
         return PROF_EXIT_BAD_INPUT;
     }
     plan.on_done = print_done;
     plan.ctx = &plan;
-    prof_spawn_hold();
     prof_impl_cmd_measure(&plan);
     rc = conclude(&o, &plan, outs, nout);
     prof_impl_cmd_free(&plan);

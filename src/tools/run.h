@@ -138,7 +138,8 @@ typedef struct
    parameter used nowhere). */
 int prof_impl_cmd_build(prof_cmd_plan * plan, const prof_cmd_spec * spec);
 /* That every command, prepare and cleanup can start (its program is found
-   in PATH, or by the shell): 0, or -1 after a message naming it. */
+   in PATH, or by the shell): 0, or -1 after a message naming it, or
+   (quietly) when a signal held by prof_spawn_hold came meanwhile. */
 int prof_impl_cmd_check(const prof_cmd_plan * plan);
 /* Free what build and the runs made. */
 void prof_impl_cmd_free(prof_cmd_plan * plan);

@@ -482,12 +482,14 @@ static int check_one(const prof_cmd_plan * plan, char * const * argv,
                      const char * text, const char * what)
 {
     char prog[256];
+    if (prof_spawn_held())
+        return -1;              /* interrupted: the caller ends by it */
     if (argv == NULL)
         return 0;
     prof_impl_copy(prog, sizeof prog, argv[0]);
-    if (plan->shell != NULL ? shell_finds(plan, text, prog, sizeof prog)
-                            : in_path(argv[0]))
-        return 0;
+    if ((plan->shell != NULL ? shell_finds(plan, text, prog, sizeof prog)
+                             : in_path(argv[0])) || prof_spawn_held())
+        return prof_spawn_held() ? -1 : 0;
     prof_impl_warn(PROGRAM ": %s \"%s\": %s not found%s", what, text, prog,
                    plan->shell != NULL ? " by the shell"
                    : " (--shell=none runs it directly, not through a shell)");
