@@ -19,7 +19,7 @@
 */
 #include "../src/internal.h"
 #include "../src/tools/compare.h"
-#include "../src/tools/spawn.h"
+#include "../src/tools/prof_spawn.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -100,9 +100,11 @@ static int run_tool(const char * old, const char * new_, int runs,
     argv[3] = NULL;
     for (i = 0; i < runs && i < 16; i++)
     {
-        prof_spawn_cmd cmd = { NULL, NULL, "/dev/null", NULL };
+        prof_spawn_cmd cmd;
         prof_spawn_result r;
+        memset(&cmd, 0, sizeof cmd);
         cmd.argv = argv;
+        cmd.stdout_path = "/dev/null";
         if (prof_spawn_run(&cmd, &r) != 0 || r.end != PROF_SPAWN_EXITED
             || r.status > 1)
         {

@@ -185,9 +185,12 @@ static int set_wide(void * ctx, const char * name, const char * v)
 
 static int help(void * ctx, const char * name, const char * v);
 
+/* the rest of a row after the help: what it calls, whether its value may
+   be left out (then only "=" gives one), its variable */
 #define SET(f) f, PROF_IMPL_NO_TEXT
-#define VALUE 0, NULL
-#define ENV(e) 0, "PROFILER_" e
+#define VALUE 0, NULL, 0, NULL
+#define OPTIONAL(e) 1, e, 0, NULL
+#define ENV(e) 0, "PROFILER_" e, 0, NULL
 
 static const prof_impl_option table[] = {
     { "--format", "F", "the console's format: md, csv, json or none (md)",
@@ -213,8 +216,8 @@ static const prof_impl_option table[] = {
     { "--budget", "TIME", "wall time one benchmark may take (5s)",
       SET(set_budget), ENV("BUDGET") },
     { "--counters", "LIST", "count events per operation: a perf list, "
-      "default (alone) or off (off)", SET(set_counters), 1,
-      "PROFILER_COUNTERS" },
+      "default (alone) or off (off)", SET(set_counters),
+      OPTIONAL("PROFILER_COUNTERS") },
     { "--processes", "N", "run the program N times, one after another, and "
       "pool their epochs (1)", SET(set_processes), ENV("PROCESSES") },
     { "--wide", NULL, "the table with every column (op/s, min, total) "
@@ -226,18 +229,18 @@ static const prof_impl_option table[] = {
     { "--benchmark_out", "FILE", NULL, SET(set_out), VALUE },
     { "--benchmark_out_format", "F", NULL, SET(set_out_format), VALUE },
     { "--benchmark_time_unit", "U", NULL, SET(set_time_unit), VALUE },
-    { "--benchmark_list_tests", "BOOL", NULL, SET(set_list), 1, NULL },
+    { "--benchmark_list_tests", "BOOL", NULL, SET(set_list), OPTIONAL(NULL) },
 };
 
 /* prof_bench_args refuses a flag it does not know; prof_bench_init leaves
    it to the program. */
 static const prof_impl_options strict = {
     PROGRAM, table, (int) (sizeof table / sizeof table[0]), usage_head,
-    usage_tail, PROF_IMPL_UNKNOWN_ERROR
+    usage_tail, PROF_IMPL_UNKNOWN_ERROR, 0      /* -h: the program's */
 };
 static const prof_impl_options lenient = {
     PROGRAM, table, (int) (sizeof table / sizeof table[0]), usage_head,
-    usage_tail, PROF_IMPL_UNKNOWN_KEEP
+    usage_tail, PROF_IMPL_UNKNOWN_KEEP, 0
 };
 
 /* --help: the options, then exit 0 (as Google Benchmark's --help). */

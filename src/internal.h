@@ -58,7 +58,10 @@ void prof_impl_copy(char * dst, size_t size, const char * src);
    for --help and --version, which print and end the parse). An optional
    value is only given with "=" (--counters[=LIST]); env names the
    variable that sets it too (the runner's PROFILER_*), or NULL. A NULL
-   help leaves it out of --help (an alias). */
+   help leaves it out of --help (an alias). An option whose value is
+   several words (--parameter-scan NAME LO HI) has words > 1 and set_words,
+   which gets them all (with "=", the first is in the flag:
+   --parameter-scan=NAME LO HI). */
 typedef struct
 {
     const char * name, * value, * help;
@@ -66,8 +69,16 @@ typedef struct
     size_t text;
     int optional;
     const char * env;
+    int words;
+    int (*set_words)(void * ctx, const char * name,
+                     const char * const * words);
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
+/* The rest of a table row after the help: the option stores its value in
+   the const char * field of type (TEXT), or calls f (SET). */
+#define PROF_IMPL_OPTION_TEXT(type, field) \
+    NULL, offsetof(type, field), 0, NULL, 0, NULL
+#define PROF_IMPL_OPTION_SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
 
 /* What the parser does with a --flag it does not know. */
 typedef enum
@@ -83,6 +94,8 @@ typedef struct
     int n;
     const char * usage_head, * usage_tail;  /* around the options in --help */
     prof_impl_unknown unknown;
+    int dash_h;                 /* "-h" is --help too (tools; not the
+                                   runner, whose programs may take -h) */
 } prof_impl_options;
 
 /* The project's version, for --version. */

@@ -56,6 +56,27 @@ static int apply(const prof_impl_options * o, const prof_impl_option * op,
     return 1;
 }
 
+/* An option of several words: they are the value after "=" (if any) and
+   the next words. 0, or -1 after a message. */
+#define MAX_WORDS 8
+static int several(const prof_impl_options * o, const prof_impl_option * op,
+        const char * eq, int argc, char ** argv, int * i, void * ctx)
+{
+    const char * words[MAX_WORDS];
+    int k = 0;
+    if (eq != NULL)
+        words[k++] = eq + 1;
+    while (k < op->words && k < MAX_WORDS && *i + 1 < argc)
+        words[k++] = argv[++*i];
+    if (k < op->words)
+    {
+        prof_impl_warn("%s: %s needs %d values: %s %s", o->program, op->name,
+                       op->words, op->name, op->value);
+        return -1;
+    }
+    return op->set_words(ctx, op->name, words) != 0 ? -1 : 0;
+}
+
 /* Apply the option argv[*i] (its value from "=VALUE" or, for an option
    that needs one, the next word): 0, 1 (--help, --version: exit 0), 2 (an
    unknown option to keep), -1 (after a message). */
@@ -72,6 +93,8 @@ static int one(const prof_impl_options * o, int argc, char ** argv, int * i,
         prof_impl_warn("%s: unknown option %s (see --help)", o->program, a);
         return -1;
     }
+    if (op->words > 1)
+        return several(o, op, eq, argc, argv, i, ctx);
     if (op->value == NULL && eq != NULL)
     {
         prof_impl_warn("%s: %s takes no value", o->program, op->name);
@@ -103,6 +126,11 @@ int prof_impl_options_parse(const prof_impl_options * o, int argc,
         {
             ended = 1;
             continue;
+        }
+        if (!ended && o->dash_h && strcmp(a, "-h") == 0)
+        {
+            prof_impl_options_usage(o, stdout);
+            return PROF_IMPL_OPTIONS_EXIT;
         }
         rc = !ended && a[0] == '-' && a[1] == '-'
            ? one(o, argc, argv, &i, ctx) : 2;
@@ -164,7 +192,8 @@ void prof_impl_options_usage(const prof_impl_options * o, FILE * f)
         if (op->help == NULL)
             continue;           /* an alias, said in the tail */
         snprintf(flag, sizeof flag, "%s%s%s%s%s", op->name,
-                 op->optional ? "[" : "", op->value ? "=" : "",
+                 op->optional ? "[" : "", !op->value ? ""
+                 : op->words > 1 ? " " : "=",
                  op->value ? op->value : "", op->optional ? "]" : "");
         snprintf(help, sizeof help, "%s%s%s%s", op->help,
                  op->env ? " [" : "", op->env ? op->env : "",

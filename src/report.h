@@ -42,6 +42,17 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 
+/* s as a JSON string (quoted, escaped); v as a JSON number that reads
+   back exactly (NaN and infinities: null). */
+void prof_impl_json_string(FILE * out, const char * s);
+void prof_impl_json_number(FILE * out, double v);
+/* Mean, median and sample standard deviation (0 for one value) of x[0 ..
+   n), n >= 1 (the median NaN if out of memory). */
+typedef struct { double mean, median, sd; } prof_impl_moments;
+void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m);
+/* s as a CSV field, always quoted ("" for a quote inside). */
+void prof_impl_csv_string(FILE * out, const char * s);
+
 /* Write results[from .. n) (the JSON's family indexes count them all). */
 void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n);

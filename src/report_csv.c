@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-static void csv_string(FILE * out, const char * s)
+void prof_impl_csv_string(FILE * out, const char * s)
 {
     fputc('"', out);
     for (; *s; s++)
@@ -61,7 +61,7 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     const prof_result * r = &ir->pub;
     double sc = ir->time_unit_ns;
     int k;
-    csv_string(out, r->name);
+    prof_impl_csv_string(out, r->name);
     fprintf(out, ",%d,%lu", r->epochs, (unsigned long) r->iterations);
     csv_number(out, r->median_ns / sc, "%.9g");
     csv_number(out, r->mean_ns / sc, "%.9g");
@@ -73,14 +73,14 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     csv_number(out, r->ci_level, "%.4f");
     csv_number(out, r->cpu_ns / sc, "%.9g");
     fprintf(out, ",%s,", ir->time_unit);
-    csv_string(out, r->unit);
+    prof_impl_csv_string(out, r->unit);
     csv_number(out, r->batch, "%.9g");
     csv_number(out, r->total_s, "%.6f");
     csv_number(out, r->overhead_ns, "%.4g");
     csv_number(out, r->complexity_n, "%.9g");
     csv_number(out, r->relative_pct, "%.4f");
     fprintf(out, ",%d,", r->flags);
-    csv_string(out, r->warning);
+    prof_impl_csv_string(out, r->warning);
     fputs(",\"", out);
     for (k = 0; k < r->epochs; k++)
         fprintf(out, "%s%.9g", k ? ";" : "", r->samples_ns[k] / sc);

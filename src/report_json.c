@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void json_string(FILE * out, const char * s)
+void prof_impl_json_string(FILE * out, const char * s)
 {
     fputc('"', out);
     for (; *s; s++)
@@ -27,8 +27,7 @@ static void json_string(FILE * out, const char * s)
     fputc('"', out);
 }
 
-/* A number JSON accepts: NaN and infinities become null. */
-static void json_number(FILE * out, double v)
+void prof_impl_json_number(FILE * out, double v)
 {
     if (v == v && v - v == 0.0)
     {
@@ -51,11 +50,11 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
     int i, nw = prof_impl_build_warnings(c, w);
     prof_impl_sysinfo_read(&si);
     fputs("{\n  \"context\": {\n    \"date\": ", out);
-    json_string(out, si.date);
+    prof_impl_json_string(out, si.date);
     fputs(",\n    \"host_name\": ", out);
-    json_string(out, si.host);
+    prof_impl_json_string(out, si.host);
     fputs(",\n    \"executable\": ", out);
-    json_string(out, si.exe);
+    prof_impl_json_string(out, si.exe);
     fprintf(out, ",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": %d,\n"
             "    \"cpu_scaling_enabled\": %s,\n    \"caches\": [\n", si.cores,
             (int) (si.mhz > 0.0 ? si.mhz + 0.5 : prof_impl_read_rate() * 1e-6 + 0.5),
@@ -64,7 +63,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
     for (i = 0; i < si.ncaches; i++)
     {
         fputs("      {\n        \"type\": ", out);
-        json_string(out, si.caches[i].type);
+        prof_impl_json_string(out, si.caches[i].type);
         fprintf(out, ",\n        \"level\": %d,\n        \"size\": %ld,\n"
                 "        \"num_sharing\": %d\n      }%s\n", si.caches[i].level,
                 si.caches[i].size, si.caches[i].sharing,
@@ -74,15 +73,15 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
             "    \"library_build_type\": \"%s\",\n    \"cpu_model\": ",
             si.load[0], si.load[1], si.load[2],
             c->optimized ? "release" : "debug");
-    json_string(out, si.cpu);
+    prof_impl_json_string(out, si.cpu);
     fputs(",\n    \"profiler_tick_rate_hz\": ", out);
-    json_number(out, prof_impl_read_rate());
+    prof_impl_json_number(out, prof_impl_read_rate());
     fputs(",\n    \"profiler_counter_overhead_ns\": ", out);
-    json_number(out, c->overhead_ns);
+    prof_impl_json_number(out, c->overhead_ns);
     fputs(",\n    \"profiler_compiler\": ", out);
-    json_string(out, c->compiler);
+    prof_impl_json_string(out, c->compiler);
     fputs(",\n    \"profiler_compile_flags\": ", out);
-    json_string(out, c->flags);
+    prof_impl_json_string(out, c->flags);
     fprintf(out, ",\n    \"profiler_processes\": %d", c->processes);
     {
         int any = 0;
@@ -91,14 +90,14 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
         if (any && c->counters_line[0] != '\0')
         {
             fputs(",\n    \"profiler_counters\": ", out);
-            json_string(out, c->counters_line);
+            prof_impl_json_string(out, c->counters_line);
         }
     }
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < nw; i++)
     {
         fputs(i ? ", " : "", out);
-        json_string(out, w[i]);
+        prof_impl_json_string(out, w[i]);
     }
     fputs("]\n  },\n", out);
 }
@@ -112,11 +111,11 @@ static void json_head(FILE * out, const prof_result * r, const char * suffix,
     if (suffix != NULL)
         strcat(name, suffix);
     fputs("    {\n      \"name\": ", out);
-    json_string(out, name);
+    prof_impl_json_string(out, name);
     fprintf(out, ",\n      \"family_index\": %d,\n"
             "      \"per_family_instance_index\": %d,\n      \"run_name\": ",
             family, instance);
-    json_string(out, r->name);
+    prof_impl_json_string(out, r->name);
     fprintf(out, ",\n      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n",
             run_type, r->epochs);
 }
@@ -134,16 +133,13 @@ static void json_aggregate(FILE * out, const prof_impl_result * ir,
             "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
             "      \"real_time\": ", agg, percentage ? "percentage" : "time",
             r->epochs);
-    json_number(out, percentage ? real : real / ir->time_unit_ns);
+    prof_impl_json_number(out, percentage ? real : real / ir->time_unit_ns);
     fputs(",\n      \"cpu_time\": ", out);
-    json_number(out, percentage ? cpu : cpu / ir->time_unit_ns);
+    prof_impl_json_number(out, percentage ? cpu : cpu / ir->time_unit_ns);
     fprintf(out, ",\n      \"time_unit\": \"%s\"", ir->time_unit);
 }
 
-typedef struct { double mean, median, sd; } moments;
-
-/* Mean, median and sample standard deviation of n values. */
-static void sample_stats(const double * x, int n, moments * m)
+void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m)
 {
     double * sorted = (double *) malloc((size_t) n * sizeof *sorted);
     int i;
@@ -186,13 +182,13 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
             v[e] = ir->ev_median[e];
         else if (x != NULL)
         {
-            moments mo;
+            prof_impl_moments mo;
             for (i = m = 0; i < r->epochs; i++)
                 if (!isnan(ir->ev[i * ir->nev + e]))
                     x[m++] = ir->ev[i * ir->nev + e];
             if (m > 0)
             {
-                sample_stats(x, m, &mo);
+                prof_impl_sample_moments(x, m, &mo);
                 v[e] = strcmp(agg, "mean") == 0 ? mo.mean
                      : strcmp(agg, "stddev") == 0 ? mo.sd
                      : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
@@ -201,7 +197,7 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
         if (!isnan(v[e]))
         {
             fprintf(out, ",\n      \"%s\": ", ir->ev_names[e]);
-            json_number(out, v[e]);
+            prof_impl_json_number(out, v[e]);
         }
     }
     free(x);
@@ -212,12 +208,12 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
         if (!isnan(ipc))
         {
             fputs(",\n      \"ipc\": ", out);
-            json_number(out, ipc);
+            prof_impl_json_number(out, ipc);
         }
         if (!isnan(miss_pct))
         {
             fputs(",\n      \"branch_miss_pct\": ", out);
-            json_number(out, miss_pct);
+            prof_impl_json_number(out, miss_pct);
         }
     }
 }
@@ -230,11 +226,11 @@ static void json_family_head(FILE * out, int fam, const char * fam_name,
     char nm[300];
     snprintf(nm, sizeof nm, "%s_%s", fam_name, aggregate);
     fputs(",\n    {\n      \"name\": ", out);
-    json_string(out, nm);
+    prof_impl_json_string(out, nm);
     fprintf(out, ",\n      \"family_index\": %d,\n"
             "      \"per_family_instance_index\": 0,\n"
             "      \"run_name\": ", fam);
-    json_string(out, fam_name);
+    prof_impl_json_string(out, fam_name);
     fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
             "      \"repetitions\": 1,\n      \"threads\": 1,\n"
             "      \"aggregate_name\": \"%s\",\n"
@@ -311,9 +307,9 @@ static void json_iterations(FILE * out, const prof_impl_result * ir,
                 "      \"threads\": 1,\n      \"iterations\": %lu,\n"
                 "      \"real_time\": ", k,
                 (unsigned long) r->epoch_iters[k]);
-        json_number(out, r->samples_ns[k] / sc);
+        prof_impl_json_number(out, r->samples_ns[k] / sc);
         fputs(",\n      \"cpu_time\": ", out);
-        json_number(out, ir->cpu[k] / sc);
+        prof_impl_json_number(out, ir->cpu[k] / sc);
         fprintf(out, ",\n      \"time_unit\": \"%s\"", ir->time_unit);
         if (r->processes > 1)
             fprintf(out, ",\n      \"process_index\": %d",
@@ -323,7 +319,7 @@ static void json_iterations(FILE * out, const prof_impl_result * ir,
         {
             fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
                     ? "bytes_per_second" : "items_per_second");
-            json_number(out, r->samples_ns[k] > 0.0
+            prof_impl_json_number(out, r->samples_ns[k] > 0.0
                              ? 1e9 / r->samples_ns[k] : NAN);
         }
         fputs("\n    }", out);
@@ -335,44 +331,44 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
 {
     const prof_result * r = &ir->pub;
     double sc = ir->time_unit_ns;
-    fputs(",\n      \"err_pct\": ", out); json_number(out, r->err_pct);
-    fputs(",\n      \"ci_low\": ", out); json_number(out, r->ci_low_ns / sc);
-    fputs(",\n      \"ci_high\": ", out); json_number(out, r->ci_high_ns / sc);
-    fputs(",\n      \"ci_level\": ", out); json_number(out, r->ci_level);
-    fputs(",\n      \"min\": ", out); json_number(out, r->min_ns / sc);
-    fputs(",\n      \"max\": ", out); json_number(out, r->max_ns / sc);
-    fputs(",\n      \"total_s\": ", out); json_number(out, r->total_s);
-    fputs(",\n      \"overhead_ns\": ", out); json_number(out, r->overhead_ns);
-    fputs(",\n      \"batch\": ", out); json_number(out, r->batch);
-    fputs(",\n      \"unit\": ", out); json_string(out, r->unit);
+    fputs(",\n      \"err_pct\": ", out); prof_impl_json_number(out, r->err_pct);
+    fputs(",\n      \"ci_low\": ", out); prof_impl_json_number(out, r->ci_low_ns / sc);
+    fputs(",\n      \"ci_high\": ", out); prof_impl_json_number(out, r->ci_high_ns / sc);
+    fputs(",\n      \"ci_level\": ", out); prof_impl_json_number(out, r->ci_level);
+    fputs(",\n      \"min\": ", out); prof_impl_json_number(out, r->min_ns / sc);
+    fputs(",\n      \"max\": ", out); prof_impl_json_number(out, r->max_ns / sc);
+    fputs(",\n      \"total_s\": ", out); prof_impl_json_number(out, r->total_s);
+    fputs(",\n      \"overhead_ns\": ", out); prof_impl_json_number(out, r->overhead_ns);
+    fputs(",\n      \"batch\": ", out); prof_impl_json_number(out, r->batch);
+    fputs(",\n      \"unit\": ", out); prof_impl_json_string(out, r->unit);
     if (r->complexity_n > 0.0)
     {
         fputs(",\n      \"complexity_n\": ", out);
-        json_number(out, r->complexity_n);
+        prof_impl_json_number(out, r->complexity_n);
     }
     if (!isnan(r->relative_pct))
     {
         fputs(",\n      \"relative_pct\": ", out);
-        json_number(out, r->relative_pct);
+        prof_impl_json_number(out, r->relative_pct);
     }
     if (r->processes > 1)
     {
         int k;
         fprintf(out, ",\n      \"processes\": %d,\n      \"between_pct\": ",
                 r->processes);
-        json_number(out, r->between_pct);
+        prof_impl_json_number(out, r->between_pct);
         fputs(",\n      \"within_pct\": ", out);
-        json_number(out, r->within_pct);
+        prof_impl_json_number(out, r->within_pct);
         fputs(",\n      \"process_medians\": [", out);
         for (k = 0; k < r->processes; k++)
         {
             fputs(k ? ", " : "", out);
-            json_number(out, r->process_median_ns[k] / sc);
+            prof_impl_json_number(out, r->process_median_ns[k] / sc);
         }
         fputc(']', out);
     }
     fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
-    json_string(out, r->warning);
+    prof_impl_json_string(out, r->warning);
 }
 
 /* The mean, median, stddev and cv entries. */
@@ -380,9 +376,9 @@ static void json_aggregates(FILE * out, const prof_impl_result * ir,
         family_place f)
 {
     const prof_result * r = &ir->pub;
-    moments real, cpu;
-    sample_stats(r->samples_ns, r->epochs, &real);
-    sample_stats(ir->cpu, r->epochs, &cpu);
+    prof_impl_moments real, cpu;
+    prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
+    prof_impl_sample_moments(ir->cpu, r->epochs, &cpu);
     fputs(",\n", out);
     json_aggregate(out, ir, f.family, f.instance, "mean", real.mean,
                    cpu.mean, 0);
@@ -432,16 +428,16 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
                 cc = cpu[j].coefficient;
         json_family_head(out, family, fam_name, "BigO", "time");
         fputs("      \"cpu_coefficient\": ", out);
-        json_number(out, cc / last->time_unit_ns);
+        prof_impl_json_number(out, cc / last->time_unit_ns);
     }
     fputs(",\n      \"real_coefficient\": ", out);
-    json_number(out, real[0].coefficient / last->time_unit_ns);
+    prof_impl_json_number(out, real[0].coefficient / last->time_unit_ns);
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
             "      \"time_unit\": \"%s\"\n    }",
             big_o_name(real[0].name), last->time_unit);
     json_family_head(out, family, fam_name, "RMS", "percentage");
     fputs("      \"rms\": ", out);
-    json_number(out, real[0].rms_pct / 100.0);
+    prof_impl_json_number(out, real[0].rms_pct / 100.0);
     fputs("\n    }", out);
 }
 

@@ -9,6 +9,8 @@ mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 test -f "$work/prefix/include/profiler.h"
 test -x "$work/prefix/bin/prof-trace"   # the trace report tool
+test -x "$work/prefix/bin/prof-compare" # and the other tools beside it
+test -x "$work/prefix/bin/prof-run"
 test ! -e "$work/prefix/include/flint/profiler.h"   # opt-in only
 
 cmake -S "$consumer" -B "$work/cmake-build" -DCMAKE_C_COMPILER="$cc" \

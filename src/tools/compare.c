@@ -783,3 +783,77 @@ void prof_impl_compare_paired(const prof_series * old,
     out->verdict = verdict(out->p, out->change, 2.0 / pow(2.0, n), alpha,
                            noise);
 }
+
+/* ---- the gate ------------------------------------------------------------- */
+
+void prof_impl_gate_default(prof_gate * g)
+{
+    g->alpha = 0.05;
+    g->noise = 0.02;
+    g->threshold = -1.0;
+}
+
+int prof_impl_gate_option(prof_gate * g, const char * program,
+                          const char * name, const char * value)
+{
+    static const prof_impl_range alpha = { 0.0, 1.0, 1, 0, "a number in (0, 1)" };
+    static const prof_impl_range pct = { 0.0, 1e6, 0, 0,
+                                         "a number of percent >= 0" };
+    double * out = strcmp(name, "--noise") == 0 ? &g->noise : &g->threshold;
+    if (strcmp(name, "--alpha") == 0)
+        return prof_impl_option_number(program, name, value, &alpha, &g->alpha);
+    if (prof_impl_option_number(program, name, value, &pct, out) != 0)
+        return -1;
+    *out /= 100.0;
+    return 0;
+}
+
+int prof_impl_gate_regression(const prof_gate * g, const prof_verdict * v)
+{
+    return v->verdict == PROF_VERDICT_SLOWER && g->threshold >= 0.0
+        && v->change > g->threshold;
+}
+
+int prof_impl_gate_pairs_needed(double alpha)
+{
+    int k = 1;
+    while (!(2.0 / pow(2.0, k) < alpha) && k < 60)
+        k++;
+    return k;
+}
+
+int prof_impl_gate_samples_needed(double alpha)
+{
+    /* the exact U test's smallest p with k samples a side is 2 / C(2k, k) */
+    double smallest = 1.0;
+    int i, k = 1;
+    while (smallest >= alpha && k < 1000)
+    {
+        k++;
+        smallest = 2.0;
+        for (i = 1; i <= k; i++)
+            smallest = smallest * i / (k + i);
+    }
+    return k;
+}
+
+int prof_impl_gate_conclude(FILE * out, const prof_gate * g, int regressions,
+                            int unsure, const char * what,
+                            const char * too_few)
+{
+    if (g->threshold < 0.0)
+        return PROF_EXIT_PASS;
+    if (regressions > 0)
+    {
+        fprintf(out, "\n%d %s significantly slower by more than %.3g%% "
+                "(alpha %.3g)\n", regressions, what, 100.0 * g->threshold, g->alpha);
+        return PROF_EXIT_REGRESSION;
+    }
+    if (unsure > 0)
+    {
+        fprintf(out, "\nthe gate cannot decide: %d %s have too few %s "
+                "(exit %d)\n", unsure, what, too_few, PROF_EXIT_UNDECIDED);
+        return PROF_EXIT_UNDECIDED;
+    }
+    return PROF_EXIT_PASS;
+}

@@ -7,6 +7,7 @@
 #define PROF_COMPARE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One benchmark of a result file: its samples (one per repetition or
    epoch: an "iteration" entry of the file) in nanoseconds per iteration,
@@ -108,5 +109,48 @@ void prof_impl_change_interval(const prof_series * old,
 void prof_impl_compare_paired(const prof_series * old,
                               const prof_series * new_, double alpha,
                               double noise, prof_verdict * out);
+
+/* ---- the gate (prof-compare --threshold, prof-run --threshold) ---------- */
+
+/* The exit statuses of the tools that gate. */
+enum { PROF_EXIT_PASS = 0, PROF_EXIT_REGRESSION = 1, PROF_EXIT_BAD_INPUT = 2,
+       PROF_EXIT_UNDECIDED = 3 };
+
+/* The gate's settings: alpha, and noise and threshold as fractions (0.02
+   is 2%); threshold < 0: report only. */
+typedef struct
+{
+    double alpha, noise, threshold;
+} prof_gate;
+
+/* alpha 0.05, noise 2%, no threshold. */
+void prof_impl_gate_default(prof_gate * g);
+/* The option name (--alpha=P, --noise=PCT or --threshold=PCT) of program
+   set to value in g: 0, or -1 after a message. */
+int prof_impl_gate_option(prof_gate * g, const char * program,
+                          const char * name, const char * value);
+/* The three rows of a tool's option table (src/internal.h), each set by
+   setter(ctx, name, value), which hands them to prof_impl_gate_option;
+   threshold_help says what the gate does. */
+#define PROF_GATE_OPTIONS(setter, threshold_help) \
+    { "--alpha", "P", "significance level of the test (0.05)", \
+      PROF_IMPL_OPTION_SET(setter) }, \
+    { "--noise", "PCT", "smaller changes are never called significant (2)", \
+      PROF_IMPL_OPTION_SET(setter) }, \
+    { "--threshold", "PCT", threshold_help, PROF_IMPL_OPTION_SET(setter) }
+/* Whether v fails the gate: significantly slower by more than the
+   threshold (never without one). */
+int prof_impl_gate_regression(const prof_gate * g, const prof_verdict * v);
+/* The fewest pairs for which the sign test can reach alpha; the fewest
+   samples a side for which the exact U test can. */
+int prof_impl_gate_pairs_needed(double alpha);
+int prof_impl_gate_samples_needed(double alpha);
+/* The gate's conclusion on out, from the number of comparisons that
+   regressed and that were unsure ("N <what> significantly slower ...",
+   "the gate cannot decide: N <what> have too few <too_few>"): the exit
+   status, PROF_EXIT_PASS without a threshold. */
+int prof_impl_gate_conclude(FILE * out, const prof_gate * g, int regressions,
+                            int unsure, const char * what,
+                            const char * too_few);
 
 #endif

@@ -10,10 +10,9 @@
 */
 #include "../internal.h"
 #include "compare_run.h"
-#include "spawn.h"
+#include "prof_spawn.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,47 +22,8 @@
 static const char * side_name[2] = { "old", "new" };
 
 /* From prof_impl_run_pairs to prof_impl_run_clean, the signals that end a
-   run are caught (between the runs; spawn.c passes them on during one), so
-   that the work directory is removed before the process ends by them. */
-static const int ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-enum { NENDING = sizeof ending / sizeof ending[0] };
-static struct sigaction before[NENDING];
-static volatile sig_atomic_t caught;
-static int catching;
-
-static void note_signal(int sig)
-{
-    caught = sig;
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    int i;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = note_signal;
-    sigemptyset(&sa.sa_mask);
-    caught = 0;
-    for (i = 0; i < NENDING; i++)
-        sigaction(ending[i], &sa, &before[i]);
-    catching = 1;
-}
-
-/* Restore the handlers; a signal caught meanwhile now ends the process. */
-static void release_signals(int sig)
-{
-    int i;
-    if (!catching)
-        return;
-    for (i = 0; i < NENDING; i++)
-        sigaction(ending[i], &before[i], NULL);
-    catching = 0;
-    if (sig != 0)
-    {
-        signal(sig, SIG_DFL);
-        raise(sig);
-    }
-}
+   run are held (prof_spawn_hold), so that the work directory is removed
+   before the process ends by them. */
 
 static double now_s(void)
 {
@@ -216,6 +176,7 @@ static int run_one(const prof_run_plan * plan, prof_run_files * files,
     prof_spawn_result r;
     int used = 0, rc = -1;
 
+    memset(&c, 0, sizeof c);
     snprintf(name, sizeof name, "%s-%02d.json", side_name[side], pair);
     path = join(files->work, name);
     if (path != NULL && err_path != NULL)
@@ -234,7 +195,8 @@ static int run_one(const prof_run_plan * plan, prof_run_files * files,
         c.stdout_path = "/dev/null";
         c.stderr_path = err_path;
         rc = check_run(plan, side, prof_spawn_run(&c, &r), &r, path, err_path);
-        files->interrupted = r.interrupted ? r.interrupted : caught;
+        files->interrupted = r.interrupted ? r.interrupted
+                                           : prof_spawn_held();
     }
     if (rc == 0)
         files->paths[side][pair - 1] = path;
@@ -253,7 +215,7 @@ int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files)
     double start = now_s();
     int p, k;
     memset(files, 0, sizeof *files);
-    catch_signals();
+    prof_spawn_hold();
     if ((files->work = make_work_dir(plan->keep_dir)) == NULL)
         return -1;
     for (p = 0; p < plan->pairs; p++)
@@ -265,10 +227,10 @@ int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files)
         {
             int side = p % 2 == 0 ? k : 1 - k;    /* old new, new old, ... */
             progress(plan, 2 * p + k, side, now_s() - start);
-            if (caught || run_one(plan, files, side, p + 1) != 0)
+            if (prof_spawn_held() || run_one(plan, files, side, p + 1) != 0)
             {
                 files->interrupted = files->interrupted ? files->interrupted
-                                   : caught;
+                                   : prof_spawn_held();
                 return -1;
             }
         }
@@ -324,5 +286,6 @@ void prof_impl_run_clean(prof_run_files * files)
         rmdir(files->work);
     free(files->work);
     files->work = NULL;
-    release_signals(files->interrupted ? files->interrupted : caught);
+    prof_spawn_release(files->interrupted ? files->interrupted
+                                          : prof_spawn_held());
 }

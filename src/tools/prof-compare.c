@@ -9,6 +9,7 @@
 #include "../internal.h"
 #include "compare.h"
 #include "compare_run.h"
+#include "paths.h"
 #include "plot.h"
 
 #include <errno.h>
@@ -18,10 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The exit statuses (documented in --help). */
-enum { EXIT_PASS = 0, EXIT_REGRESSION = 1, EXIT_BAD_INPUT = 2,
-       EXIT_UNDECIDED = 3 };
 
 static const char usage_head[] =
 "usage: prof-compare [options] OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]\n"
@@ -74,7 +71,7 @@ typedef enum { STATISTIC_MIN, STATISTIC_MEDIAN } statistic;
 /* What main parsed from the command line. */
 typedef struct
 {
-    double alpha, noise, threshold;      /* threshold < 0: report only */
+    prof_gate gate;
     statistic stat;
     const char * filter, * svg, * html;
     int run;                             /* --run: lists are commands */
@@ -89,31 +86,9 @@ typedef struct
 
 #define PROGRAM "prof-compare"
 
-static int set_alpha(void * ctx, const char * name, const char * v)
+static int set_gate(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 0.0, 1.0, 1, 0, "a number in (0, 1)" };
-    return prof_impl_option_number(PROGRAM, name, v, &r,
-                                   &((options *) ctx)->alpha);
-}
-
-static int set_percent(const char * name, const char * v, double * out)
-{
-    static const prof_impl_range r = { 0.0, 1e6, 0, 0,
-                                       "a number of percent >= 0" };
-    if (prof_impl_option_number(PROGRAM, name, v, &r, out) != 0)
-        return -1;
-    *out /= 100.0;
-    return 0;
-}
-
-static int set_noise(void * ctx, const char * name, const char * v)
-{
-    return set_percent(name, v, &((options *) ctx)->noise);
-}
-
-static int set_threshold(void * ctx, const char * name, const char * v)
-{
-    return set_percent(name, v, &((options *) ctx)->threshold);
+    return prof_impl_gate_option(&((options *) ctx)->gate, PROGRAM, name, v);
 }
 
 static int set_statistic(void * ctx, const char * name, const char * v)
@@ -166,16 +141,13 @@ static int set_keep(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-#define TEXT(field) NULL, offsetof(options, field), 0, NULL
-#define SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL
+#define TEXT(field) PROF_IMPL_OPTION_TEXT(options, field)
+#define SET(f) PROF_IMPL_OPTION_SET(f)
 
 static const prof_impl_option option_table[] = {
-    { "--alpha", "P", "significance level of the test (0.05)", SET(set_alpha) },
-    { "--noise", "PCT", "smaller changes are never called significant (2)",
-      SET(set_noise) },
-    { "--threshold", "PCT", "exit 1 if a benchmark is significantly slower by "
-      "more than PCT percent, 3 if the files cannot tell (default: none, "
-      "report only, exit 0)", SET(set_threshold) },
+    PROF_GATE_OPTIONS(set_gate, "exit 1 if a benchmark is significantly "
+      "slower by more than PCT percent, 3 if the files cannot tell (default: "
+      "none, report only, exit 0)"),
     { "--statistic", "S", "a run's figure with several files a side: min (noise "
       "only adds time, so it varies least between runs) or median of its "
       "epochs (min)", SET(set_statistic) },
@@ -199,27 +171,17 @@ static const prof_impl_option option_table[] = {
 
 static const prof_impl_options command_line = {
     PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
-    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1
 };
 
 static int parse_options(int argc, char ** argv, options * o)
 {
-    int i, n;
+    int n;
     memset(o, 0, sizeof *o);
-    o->alpha = 0.05;
-    o->noise = 0.02;
-    o->threshold = -1.0;
+    prof_impl_gate_default(&o->gate);
     o->stat = STATISTIC_MIN;
     o->plan.pairs = 12;
     o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0)
-        {
-            prof_impl_options_usage(&command_line, stdout);
-            return 1;
-        }
-        else if (strcmp(argv[i], "--") == 0)
-            break;
     n = prof_impl_options_parse(&command_line, argc, argv, o);
     if (n == PROF_IMPL_OPTIONS_EXIT)
         return 1;
@@ -288,31 +250,6 @@ static int load_side(side_t * side)
     return 0;
 }
 
-/* The directory of path made absolute (symbolic links resolved) and its
-   last component, in buf: 0, or -1 if the directory does not exist. */
-static int canonical(const char * path, char * buf, size_t size)
-{
-    const char * slash = strrchr(path, '/');
-    char dir[4096], * real;
-    int n = slash == NULL ? 1 : slash == path ? 1 : (int) (slash - path);
-    snprintf(dir, sizeof dir, "%.*s", n, slash == NULL ? "." : path);
-    if ((real = realpath(dir, NULL)) == NULL)
-        return -1;
-    snprintf(buf, size, "%s/%s", real, slash == NULL ? path : slash + 1);
-    free(real);
-    return 0;
-}
-
-/* Two outputs that would be one file, existing or not. */
-static int same_target(const char * a, const char * b)
-{
-    char ca[8192], cb[8192];
-    if (strcmp(a, b) == 0 || prof_impl_same_file(a, b))
-        return 1;
-    return canonical(a, ca, sizeof ca) == 0 && canonical(b, cb, sizeof cb) == 0
-        && strcmp(ca, cb) == 0;
-}
-
 /* An output that would be a result file kept by --run: its name, else
    NULL. */
 static const char * kept_clash(const options * o, const char * out,
@@ -323,7 +260,7 @@ static const char * kept_clash(const options * o, const char * out,
         for (p = 1; p <= o->plan.pairs; p++)
         {
             prof_impl_run_kept_name(o->plan.keep_dir, side, p, buf, size);
-            if (same_target(out, buf))
+            if (prof_impl_same_target(out, buf))
                 return buf;
         }
     return NULL;
@@ -353,7 +290,7 @@ static int check_outputs(const options * o, const side_t sides[2])
                     return -1;
                 }
             }
-    if (outs[0] != NULL && outs[1] != NULL && same_target(outs[0], outs[1]))
+    if (outs[0] != NULL && outs[1] != NULL && prof_impl_same_target(outs[0], outs[1]))
     {
         prof_impl_warn("prof-compare: --svg and --html name the same file %s",
                        outs[0]);
@@ -460,9 +397,9 @@ static void compare_row(comparison * c, const options * o,
 
     c->common++;
     if (c->paired)
-        prof_impl_compare_paired(a, b, o->alpha, o->noise, &v);
+        prof_impl_compare_paired(a, b, o->gate.alpha, o->gate.noise, &v);
     else
-        prof_impl_compare(a, b, o->alpha, o->noise, &v);
+        prof_impl_compare(a, b, o->gate.alpha, o->gate.noise, &v);
     prof_impl_format_ns(t0, sizeof t0, a->median_ns);
     prof_impl_format_ns(t1, sizeof t1, b->median_ns);
     if (isnan(v.ci_low))
@@ -470,8 +407,7 @@ static void compare_row(comparison * c, const options * o,
     else
         snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
                  100.0 * v.ci_high);
-    regression = v.verdict == PROF_VERDICT_SLOWER && o->threshold >= 0.0
-              && v.change > o->threshold;
+    regression = prof_impl_gate_regression(&o->gate, &v);
     c->unsure += v.verdict == PROF_VERDICT_UNSURE;
     c->regressions += regression;
     if (isnan(v.change))
@@ -539,70 +475,46 @@ static void one_sided(const comparison * c, const options * o)
    too few. */
 static void explain_unsure(const comparison * c, const options * o)
 {
-    int i, k = 1;
+    int k;
     if (c->unsure == 0)
         return;
     if (c->paired)
     {
-        while (!(2.0 / pow(2.0, k) < o->alpha) && k < 60)
-            k++;
+        k = prof_impl_gate_pairs_needed(o->gate.alpha);
         printf("\n%d benchmark(s) have too few pairs of runs to tell at "
                "alpha %g: at least %d a side are needed\n", c->unsure,
-               o->alpha, k);
+               o->gate.alpha, k);
         return;
     }
-    {
-        /* The exact U test's smallest p with k samples a side is
-           2 / C(2k, k): say how many repetitions alpha needs. */
-        double smallest = 1.0;
-        while (smallest >= o->alpha && k < 1000)
-        {
-            k++;
-            smallest = 2.0;
-            for (i = 1; i <= k; i++)
-                smallest = smallest * i / (k + i);
-        }
-        printf("\n%d benchmark(s) have too few samples to tell at alpha "
-               "%g: at least %d per side are needed (Google Benchmark: "
-               "--benchmark_repetitions=%d)\n", c->unsure, o->alpha, k, k);
-    }
+    k = prof_impl_gate_samples_needed(o->gate.alpha);
+    printf("\n%d benchmark(s) have too few samples to tell at alpha "
+           "%g: at least %d per side are needed (Google Benchmark: "
+           "--benchmark_repetitions=%d)\n", c->unsure, o->gate.alpha, k, k);
 }
 
 /* The pictures and the gate's verdict: the exit status. */
 static int conclude(const comparison * c, const options * o)
 {
-    int rc = EXIT_PASS;
+    int rc = PROF_EXIT_PASS;
     if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
                        c->sides[0].paths[0], c->sides[1].paths[0],
                        o->filter ? " (after --filter)" : "");
-        return EXIT_BAD_INPUT;
+        return PROF_EXIT_BAD_INPUT;
     }
     if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
             c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
-        rc = EXIT_BAD_INPUT;
+        rc = PROF_EXIT_BAD_INPUT;
     if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
             c->rows, c->nrows, &c->sides[0].files[0],
             &c->sides[1].files[0]) != 0)
-        rc = EXIT_BAD_INPUT;
-    if (rc != EXIT_PASS || o->threshold < 0.0)
+        rc = PROF_EXIT_BAD_INPUT;
+    if (rc != PROF_EXIT_PASS)
         return rc;
-    if (c->regressions > 0)
-    {
-        printf("\n%d benchmark(s) significantly slower by more than "
-               "%.3g%% (alpha %.3g)\n", c->regressions, 100.0 * o->threshold,
-               o->alpha);
-        return EXIT_REGRESSION;
-    }
-    if (c->unsure > 0)
-    {
-        printf("\nthe gate cannot decide: %d benchmark(s) have too few %s "
-               "(exit %d)\n", c->unsure, c->paired ? "pairs of runs"
-               : "samples", EXIT_UNDECIDED);
-        return EXIT_UNDECIDED;
-    }
-    return EXIT_PASS;
+    return prof_impl_gate_conclude(stdout, &o->gate, c->regressions,
+                                   c->unsure, "benchmark(s)", c->paired
+                                   ? "pairs of runs" : "samples");
 }
 
 /* The report is the gate's evidence: a table lost to a full disk or a
@@ -613,7 +525,7 @@ static int flush_report(int rc)
     {
         prof_impl_warn("prof-compare: cannot write the report: %s",
                        strerror(errno));
-        return EXIT_BAD_INPUT;
+        return PROF_EXIT_BAD_INPUT;
     }
     return rc;
 }
@@ -689,14 +601,14 @@ int main(int argc, char ** argv)
     int rc = parse_options(argc, argv, &o);
 
     if (rc != 0)
-        return rc > 0 ? EXIT_PASS : EXIT_BAD_INPUT;
+        return rc > 0 ? PROF_EXIT_PASS : PROF_EXIT_BAD_INPUT;
     if (o.filter != NULL)
     {
         if (regcomp(&o.re, o.filter, REG_EXTENDED | REG_NOSUB) != 0)
         {
             prof_impl_warn("prof-compare: --filter=%s: not a valid regular "
                            "expression", o.filter);
-            return EXIT_BAD_INPUT;
+            return PROF_EXIT_BAD_INPUT;
         }
         o.have_re = 1;
     }
@@ -714,7 +626,7 @@ int main(int argc, char ** argv)
         rc = conclude(&c, &o);
     }
     else
-        rc = EXIT_BAD_INPUT;
+        rc = PROF_EXIT_BAD_INPUT;
     rc = flush_report(rc);
     release(&c, &o);
     prof_impl_run_clean(&files);

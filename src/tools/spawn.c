@@ -1,18 +1,21 @@
 /*
-    Running a command as a measured child process: fork, its own process
-    group, extra environment, output files, exec; wait4 for the status and
-    resource usage; signals received meanwhile passed on to the child's
-    process group. An exec failure (command not found) is sent back to the
-    parent through a close-on-exec pipe, so that it is told apart from a
-    command that ran and exited 127.
+    Running a command as a measured child process: its own process group,
+    extra environment, input and output files, exec (posix_spawnp; or fork,
+    a call before the exec, execvp); wait4 for the status and resource
+    usage; signals received meanwhile passed on to the child's process
+    group. An exec failure (command not found) is told apart from a command
+    that ran and exited 127: posix_spawnp returns it, and after a fork the
+    child sends it back through a close-on-exec pipe.
     SPDX-License-Identifier: MIT
 */
 #include "../internal.h"
-#include "spawn.h"
+#include "prof_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -29,12 +32,56 @@ enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
 
 static volatile sig_atomic_t child_group;   /* 0 until the child exists */
 static volatile sig_atomic_t received;      /* a forwarded signal, or 0 */
+static volatile sig_atomic_t holding;       /* prof_spawn_hold is on */
+static volatile sig_atomic_t held;          /* a signal noted meanwhile */
+static struct sigaction before_hold[NFORWARDED];
 
 static void forward(int sig)
 {
     received = sig;
+    if (holding)
+        held = sig;
     if (child_group > 0)
         kill(-(pid_t) child_group, sig);
+}
+
+static void note(int sig)
+{
+    held = sig;
+}
+
+void prof_spawn_hold(void)
+{
+    struct sigaction sa;
+    int i;
+    if (holding)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = note;
+    sigemptyset(&sa.sa_mask);
+    held = 0;
+    for (i = 0; i < NFORWARDED; i++)
+        sigaction(forwarded[i], &sa, &before_hold[i]);
+    holding = 1;
+}
+
+int prof_spawn_held(void)
+{
+    return held;
+}
+
+void prof_spawn_release(int sig)
+{
+    int i;
+    if (holding)
+        for (i = 0; i < NFORWARDED; i++)
+            sigaction(forwarded[i], &before_hold[i], NULL);
+    holding = 0;
+    if (sig != 0)
+    {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
 static double now_s(void)
@@ -72,13 +119,15 @@ static char ** child_environment(char * const * extra)
     return env;
 }
 
-/* Point descriptor fd at path (NULL: leave it): 0, or -1. */
+/* Point descriptor fd at path (NULL: leave it), for reading when fd is 0:
+   0, or -1. */
 static int redirect(int fd, const char * path)
 {
     int f;
     if (path == NULL)
         return 0;
-    f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    f = fd == 0 ? open(path, O_RDONLY)
+                : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (f < 0)
         return -1;
     if (f != fd && (dup2(f, fd) < 0 || close(f) != 0))
@@ -86,15 +135,20 @@ static int redirect(int fd, const char * path)
     return 0;
 }
 
-/* In the child: set up and exec; on failure, errno goes to the pipe. Only
-   async-signal-safe calls (and execvp) after fork. */
-static void child(const prof_spawn_cmd * cmd, char ** env, int report)
+/* In the child: set up, wait for the parent's go (go >= 0) and exec; on
+   failure, errno goes to the pipe. Only async-signal-safe calls (and
+   execvp) after fork. */
+static void child(const prof_spawn_cmd * cmd, char ** env, int report, int go)
 {
     int i, e;
+    char byte;
     setpgid(0, 0);
     for (i = 0; i < NFORWARDED; i++)
         signal(forwarded[i], SIG_DFL);
-    if (redirect(1, cmd->stdout_path) == 0
+    if (go >= 0 && read(go, &byte, 1) != 1)
+        _exit(127);                     /* the parent gave up on the run */
+    if (redirect(0, cmd->stdin_path) == 0
+        && redirect(1, cmd->stdout_path) == 0
         && redirect(2, cmd->stderr_path) == 0)
     {
         environ = env;
@@ -117,15 +171,19 @@ static void fill_usage(prof_spawn_result * r, const struct rusage * ru)
     r->involuntary_switches = ru->ru_nivcsw;
 }
 
-/* In the parent: read the exec report, reap the child, fill r. */
-static int wait_child(pid_t pid, int report, prof_spawn_result * r)
+/* In the parent: read the exec report (report >= 0: forked), reap the
+   child, fill r (its wall time counted from start). */
+static int wait_child(pid_t pid, int report, double start,
+                      prof_spawn_result * r)
 {
     struct rusage ru;
     int status, e = 0;
-    ssize_t got;
-    while ((got = read(report, &e, sizeof e)) < 0 && errno == EINTR)
+    ssize_t got = 0;
+    while (report >= 0 && (got = read(report, &e, sizeof e)) < 0
+           && errno == EINTR)
         ;
-    close(report);
+    if (report >= 0)
+        close(report);
     while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR)
         {
@@ -133,6 +191,7 @@ static int wait_child(pid_t pid, int report, prof_spawn_result * r)
             r->status = errno;
             return -1;
         }
+    r->wall_s = now_s() - start;
     fill_usage(r, &ru);
     if (got == (ssize_t) sizeof e)
     {
@@ -145,25 +204,160 @@ static int wait_child(pid_t pid, int report, prof_spawn_result * r)
     return 0;
 }
 
+/* The before_exec call while the child waits on go (go[1] is written or
+   closed either way); the time it took, or -1 if it refused (the child is
+   then killed). */
+static double before_exec(const prof_spawn_cmd * cmd, pid_t pid, int go[2])
+{
+    double t0 = now_s();
+    int rc = cmd->before_exec(cmd->ctx, (long) pid);
+    if (rc != 0)
+        kill(pid, SIGKILL);
+    else if (write(go[1], "g", 1) != 1)
+        rc = -1;
+    close(go[1]);
+    return rc != 0 ? -1.0 : now_s() - t0;
+}
+
+/* Make the pipes: report (exec errors) and, with before_exec, go. 0, or
+   -1 (errno set; none left open). */
+static int pipes(const prof_spawn_cmd * cmd, int report[2], int go[2])
+{
+    int i;
+    go[0] = go[1] = -1;
+    if (pipe(report) != 0)
+        return -1;
+    if (cmd->before_exec != NULL && pipe(go) != 0)
+    {
+        close(report[0]);
+        close(report[1]);
+        return -1;
+    }
+    for (i = 0; i < 2; i++)
+    {
+        fcntl(report[i], F_SETFD, FD_CLOEXEC);
+        if (go[i] >= 0)
+            fcntl(go[i], F_SETFD, FD_CLOEXEC);
+    }
+    return 0;
+}
+
+/* Start cmd by posix_spawnp, as the forked child would set itself up:
+   0 with *pid, or the error (exec's included: the child is then reaped). */
+static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid)
+{
+    static const int out = O_WRONLY | O_CREAT | O_TRUNC;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    sigset_t dfl;
+    int i, e;
+    if ((e = posix_spawn_file_actions_init(&fa)) != 0)
+        return e;
+    if ((e = posix_spawnattr_init(&at)) != 0)
+    {
+        posix_spawn_file_actions_destroy(&fa);
+        return e;
+    }
+    sigemptyset(&dfl);
+    for (i = 0; i < NFORWARDED; i++)
+        sigaddset(&dfl, forwarded[i]);
+    e = posix_spawnattr_setsigdefault(&at, &dfl);
+    if (e == 0)
+        e = posix_spawnattr_setpgroup(&at, 0);
+    if (e == 0)
+        e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP
+                                          | POSIX_SPAWN_SETSIGDEF);
+    if (e == 0 && cmd->stdin_path != NULL)
+        e = posix_spawn_file_actions_addopen(&fa, 0, cmd->stdin_path,
+                                             O_RDONLY, 0);
+    if (e == 0 && cmd->stdout_path != NULL)
+        e = posix_spawn_file_actions_addopen(&fa, 1, cmd->stdout_path, out,
+                                             0666);
+    if (e == 0 && cmd->stderr_path != NULL)
+        e = posix_spawn_file_actions_addopen(&fa, 2, cmd->stderr_path, out,
+                                             0666);
+    if (e == 0)
+        e = posix_spawnp(pid, cmd->argv[0], &fa, &at, cmd->argv, env);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    return e;
+}
+
+/* The child of a fork: its group, the call before its exec, its end.
+   0, or -1 (r->end PROF_SPAWN_NOT_STARTED). */
+static int run_forked(const prof_spawn_cmd * cmd, char ** env,
+                      prof_spawn_result * r)
+{
+    int pipefd[2], go[2], rc = -1;
+    double start, held_back = 0.0;
+    pid_t pid;
+    if (pipes(cmd, pipefd, go) != 0)
+    {
+        r->status = errno;
+        return -1;
+    }
+    fflush(NULL);
+    start = now_s();
+    pid = fork();
+    if (pid == 0)
+        child(cmd, env, pipefd[1], go[0]);
+    close(pipefd[1]);
+    if (go[0] >= 0)
+        close(go[0]);
+    if (pid < 0)
+    {
+        r->status = errno;
+        close(pipefd[0]);
+        if (go[1] >= 0)
+            close(go[1]);
+        return -1;
+    }
+    setpgid(pid, pid);                  /* also here: no race with kill */
+    child_group = pid;
+    if (received)
+        kill(-pid, received);
+    if (go[1] >= 0)
+        held_back = before_exec(cmd, pid, go);
+    rc = wait_child(pid, pipefd[0], start + fmax(held_back, 0.0), r);
+    if (held_back < 0.0 && r->end != PROF_SPAWN_NOT_STARTED)
+    {
+        r->end = PROF_SPAWN_NOT_STARTED;
+        r->status = ECANCELED;
+        rc = -1;
+    }
+    return rc;
+}
+
+/* The child of posix_spawnp: 0, or -1; ENOEXEC (a script without #!,
+   which execvp hands to sh) in r->status means: fork instead. */
+static int run_direct(const prof_spawn_cmd * cmd, char ** env,
+                      prof_spawn_result * r)
+{
+    double start = now_s();
+    pid_t pid;
+    int e = spawn_direct(cmd, env, &pid);
+    if (e != 0)
+    {
+        r->status = e;
+        return -1;
+    }
+    child_group = pid;                  /* its group exists: it has exec'd */
+    if (received)
+        kill(-pid, received);
+    return wait_child(pid, -1, start, r);
+}
+
 int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
 {
     struct sigaction sa, old[NFORWARDED];
     char ** env = child_environment(cmd->env);
-    int pipefd[2], i, rc = -1;
-    double start = now_s();
-    pid_t pid;
+    int i, rc = -1;
 
     memset(r, 0, sizeof *r);
     r->end = PROF_SPAWN_NOT_STARTED;
     r->status = ENOMEM;
-    if (env == NULL || pipe(pipefd) != 0)
-    {
-        r->status = env == NULL ? ENOMEM : errno;
-        free(env);
+    if (env == NULL)
         return -1;
-    }
-    fcntl(pipefd[0], F_SETFD, FD_CLOEXEC);
-    fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = forward;
     sigemptyset(&sa.sa_mask);
@@ -171,28 +365,12 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
     child_group = 0;
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &sa, &old[i]);
-    fflush(NULL);
-    pid = fork();
-    if (pid == 0)
-        child(cmd, env, pipefd[1]);
-    close(pipefd[1]);
-    if (pid < 0)
-    {
-        r->status = errno;
-        close(pipefd[0]);
-    }
-    else
-    {
-        setpgid(pid, pid);              /* also here: no race with kill */
-        child_group = pid;
-        if (received)
-            kill(-pid, received);
-        rc = wait_child(pid, pipefd[0], r);
-    }
+    if (cmd->before_exec != NULL
+        || ((rc = run_direct(cmd, env, r)) != 0 && r->status == ENOEXEC))
+        rc = run_forked(cmd, env, r);
     child_group = 0;
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &old[i], NULL);
-    r->wall_s = now_s() - start;
     r->interrupted = received;
     free(env);
     return rc;

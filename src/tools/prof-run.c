@@ -1,0 +1,530 @@
+/*
+    prof-run: time whole commands as hyperfine does, with the runner's
+    statistics: the commands alternate (A B B A ...), each command's
+    median has its distribution-free interval, the ratio of two commands
+    is also taken by round with its interval, and --threshold gates on
+    prof-compare's rule. Exports hyperfine's JSON, markdown and CSV and
+    the runner's formats (Google Benchmark's JSON for prof-compare).
+    SPDX-License-Identifier: MIT
+*/
+#include "../internal.h"
+#include "paths.h"
+#include "run.h"
+#include "prof_spawn.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROGRAM "prof-run"
+
+static const char usage_head[] =
+"usage: prof-run [options] COMMAND...\n"
+"Times each COMMAND (a shell command line, one argument each) as a whole:\n"
+"a shell's own cost is measured first and subtracted. By default the\n"
+"commands alternate, A B, B A, A B, ..., each running until it has at least\n"
+"10 runs and 3 s of runs; the output goes to /dev/null. Prints per command\n"
+"the mean and standard deviation, the median with its 95% interval, min and\n"
+"max, user and system time and peak RSS, then how many times faster the\n"
+"fastest ran, also as the median ratio by round with its interval.\n"
+"Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
+
+static const char usage_tail[] =
+"Exit status:\n"
+"  0  the commands ran (and with --threshold, none is slower)\n"
+"  1  with --threshold: a command significantly slower than the first by\n"
+"     more than the threshold\n"
+"  2  bad options, a command not found, an output that cannot be written,\n"
+"     a command that failed (unless --ignore-failure)\n"
+"  3  with --threshold: too few runs to tell, and none slower\n"
+"Interrupted (Ctrl-C), it prints and writes what it has, marked partial,\n"
+"and ends by the signal.\n";
+
+enum { MAX_GIVEN = 256 };
+
+/* A list of an option's values, as given. */
+typedef struct
+{
+    const char * v[MAX_GIVEN];
+    int n;
+} given;
+
+typedef struct
+{
+    prof_gate gate;
+    const char * shell, * progress, * out, * format, * counters;
+    const char * exports[3];            /* json, markdown, csv */
+    given prepare, cleanup, names;
+    prof_cmd_param params[PROF_CMD_MAX_PARAMS];
+    int nparams, scans;
+    double step;
+    int warmup, runs, min_runs, max_runs;
+    int ignore_failure, show_output, no_interleave;
+} options;
+
+/* ---- the command line ------------------------------------------------------ */
+
+static int set_gate(void * ctx, const char * name, const char * v)
+{
+    return prof_impl_gate_option(&((options *) ctx)->gate, PROGRAM, name, v);
+}
+
+static int set_count(void * ctx, const char * name, const char * v)
+{
+    static const prof_impl_range runs = { 1.0, 1e7, 0, 1,
+                                          "a whole number from 1 to 10^7" };
+    static const prof_impl_range warm = { 0.0, 1e7, 0, 1,
+                                          "a whole number from 0 to 10^7" };
+    options * o = (options *) ctx;
+    int * field = strcmp(name, "--warmup") == 0 ? &o->warmup
+                : strcmp(name, "--runs") == 0 ? &o->runs
+                : strcmp(name, "--min-runs") == 0 ? &o->min_runs : &o->max_runs;
+    double n;
+    if (prof_impl_option_number(PROGRAM, name, v, field == &o->warmup
+                                ? &warm : &runs, &n) != 0)
+        return -1;
+    *field = (int) n;
+    return 0;
+}
+
+static int set_flag(void * ctx, const char * name, const char * v)
+{
+    options * o = (options *) ctx;
+    (void) v;
+    *(strcmp(name, "--ignore-failure") == 0 ? &o->ignore_failure
+      : strcmp(name, "--show-output") == 0 ? &o->show_output
+      : &o->no_interleave) = 1;
+    return 0;
+}
+
+static int set_given(void * ctx, const char * name, const char * v)
+{
+    options * o = (options *) ctx;
+    given * g = strcmp(name, "--prepare") == 0 ? &o->prepare
+              : strcmp(name, "--cleanup") == 0 ? &o->cleanup : &o->names;
+    if (g->n == MAX_GIVEN)
+    {
+        prof_impl_warn(PROGRAM ": %s: more than %d given", name, MAX_GIVEN);
+        return -1;
+    }
+    g->v[g->n++] = v;
+    return 0;
+}
+
+/* A new parameter called name: NULL after a message if there are too
+   many. */
+static prof_cmd_param * new_param(options * o, const char * name)
+{
+    prof_cmd_param * p;
+    if (o->nparams == PROF_CMD_MAX_PARAMS)
+    {
+        prof_impl_warn(PROGRAM ": more than %d parameters",
+                       PROF_CMD_MAX_PARAMS);
+        return NULL;
+    }
+    p = &o->params[o->nparams++];
+    memset(p, 0, sizeof *p);
+    p->name = name;
+    return p;
+}
+
+static int set_scan(void * ctx, const char * name, const char * const * w)
+{
+    static const prof_impl_range r = { -1e15, 1e15, 0, 0, "a number" };
+    options * o = (options *) ctx;
+    prof_cmd_param * p;
+    if (o->scans++ > 0)
+    {
+        prof_impl_warn(PROGRAM ": %s is given once (--parameter-list may be "
+                       "given several times)", name);
+        return -1;
+    }
+    if ((p = new_param(o, w[0])) == NULL)
+        return -1;
+    p->is_scan = 1;
+    return prof_impl_option_number(PROGRAM, name, w[1], &r, &p->lo) != 0
+        || prof_impl_option_number(PROGRAM, name, w[2], &r, &p->hi) != 0
+        ? -1 : 0;
+}
+
+static int set_list(void * ctx, const char * name, const char * const * w)
+{
+    prof_cmd_param * p;
+    if (*w[1] == '\0')
+    {
+        prof_impl_warn(PROGRAM ": %s %s: no value given", name, w[0]);
+        return -1;
+    }
+    if ((p = new_param((options *) ctx, w[0])) == NULL)
+        return -1;
+    p->list = w[1];
+    return 0;
+}
+
+static int set_step(void * ctx, const char * name, const char * v)
+{
+    static const prof_impl_range r = { 0.0, 1e15, 1, 0, "a number > 0" };
+    return prof_impl_option_number(PROGRAM, name, v, &r,
+                                   &((options *) ctx)->step);
+}
+
+/* A text option's value, one of the words of choices ("a|b|c"). */
+static int set_choice(void * ctx, const char * name, const char * v)
+{
+    options * o = (options *) ctx;
+    int format = strcmp(name, "--format") == 0;
+    const char * choices = format ? "|md|csv|json|" : "|auto|always|never|";
+    char word[32];
+    snprintf(word, sizeof word, "|%s|", v);
+    if (strchr(v, '|') != NULL || strstr(choices, word) == NULL)
+    {
+        prof_impl_warn(PROGRAM ": %s=%s: one of %.*s is expected", name, v,
+                       (int) strlen(choices) - 2, choices + 1);
+        return -1;
+    }
+    *(format ? &o->format : &o->progress) = v;
+    return 0;
+}
+
+static int set_counters(void * ctx, const char * name, const char * v)
+{
+    char what[64];
+    snprintf(what, sizeof what, PROGRAM ": %s", name);
+    if (v == NULL)
+        v = PROF_COUNTERS_DEFAULT;
+    if (prof_impl_counters_check(v, what) < 0)
+        return -1;
+    ((options *) ctx)->counters = v;
+    return 0;
+}
+
+#define TEXT(field) PROF_IMPL_OPTION_TEXT(options, field)
+#define SET(f) PROF_IMPL_OPTION_SET(f)
+#define WORDS(n, f) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f
+
+static const prof_impl_option option_table[] = {
+    { "--warmup", "N", "runs of each command before the timed ones (0)",
+      SET(set_count) },
+    { "--runs", "N", "exactly N runs of each command (default: by --min-runs, "
+      "--max-runs and 3 s)", SET(set_count) },
+    { "--min-runs", "N", "at least N runs of each command, and at least 3 s "
+      "of runs (10)", SET(set_count) },
+    { "--max-runs", "N", "at most N runs of each command (no limit)",
+      SET(set_count) },
+    { "--prepare", "CMD", "run CMD before each run, untimed; once for all "
+      "commands or once per command (none)", SET(set_given) },
+    { "--cleanup", "CMD", "run CMD after the last run of each command; once "
+      "for all or once per command (none)", SET(set_given) },
+    { "--shell", "SHELL", "none: run each command's words directly, else "
+      "SHELL -c COMMAND with the shell's own cost subtracted (sh)",
+      TEXT(shell) },
+    { "--parameter-scan", "NAME LO HI", "a command for each value from LO to "
+      "HI, {NAME} in the commands replaced by it (whole numbers, unless "
+      "--parameter-step)", WORDS(3, set_scan) },
+    { "--parameter-step", "STEP", "the step of --parameter-scan (1)",
+      SET(set_step) },
+    { "--parameter-list", "NAME A,B,C", "a command for each value of the list "
+      "(several lists: each combination)", WORDS(2, set_list) },
+    { "--command-name", "NAME", "the name shown and exported, once per command "
+      "(the command line)", SET(set_given) },
+    { "--ignore-failure", NULL, "time a command that exits non-zero, not "
+      "stop (stop)", SET(set_flag) },
+    { "--show-output", NULL, "let the commands' output through, no progress "
+      "bar (to /dev/null)", SET(set_flag) },
+    { "--no-interleave", NULL, "all runs of a command, then the next "
+      "(hyperfine's order; default: alternate A B B A ...)", SET(set_flag) },
+    { "--counters", "LIST", "count the events of each run of the child "
+      "(and its children), perf stat's names, comma-separated (default list: "
+      PROF_COUNTERS_DEFAULT "; default: off)", set_counters,
+      PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL },
+    PROF_GATE_OPTIONS(set_gate, "exit 1 if a command is significantly slower "
+      "than the first by more than PCT percent, 3 if too few runs to tell "
+      "(default: none)"),
+    { "--export-json", "FILE", "hyperfine's JSON: figures and each run's time "
+      "in seconds (none)", TEXT(exports[0]) },
+    { "--export-markdown", "FILE", "hyperfine's markdown table (none)",
+      TEXT(exports[1]) },
+    { "--export-csv", "FILE", "hyperfine's CSV, in seconds (none)",
+      TEXT(exports[2]) },
+    { "--out", "FILE", "write the runner's --format to FILE (- or none: "
+      "stdout, and the figures to stderr)", TEXT(out) },
+    { "--format", "F", "md, csv or json: the runner's formats, json being "
+      "Google Benchmark's, one iteration entry per run (json)",
+      SET(set_choice) },
+    { "--progress", "WHEN", "the progress bar on stderr: auto (at a "
+      "terminal), always or never (auto)", SET(set_choice) },
+    { "--help", NULL, "print this help and exit", SET(NULL) },
+    { "--version", NULL, "print the version and exit", SET(NULL) },
+};
+
+static const prof_impl_options command_line = {
+    PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1
+};
+
+/* The defaults of what was not given, and options given together that do
+   not go together: 0, or -1 after a message. */
+static int check_options(options * o, int n, char ** commands)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (commands[i][0] == '-')
+        {
+            prof_impl_warn(PROGRAM ": %s: unknown option (options are long: "
+                           "hyperfine's -N is --shell=none, -w --warmup, -r "
+                           "--runs, -i --ignore-failure; see --help)",
+                           commands[i]);
+            return -1;
+        }
+    if (n == 0)
+        prof_impl_warn(PROGRAM ": no command given (see --help)");
+    else if (o->runs > 0 && (o->min_runs > 0 || o->max_runs > 0))
+        prof_impl_warn(PROGRAM ": --runs goes alone, without --min-runs or "
+                       "--max-runs");
+    else if (o->min_runs > 0 && o->max_runs > 0 && o->min_runs > o->max_runs)
+        prof_impl_warn(PROGRAM ": --min-runs=%d is above --max-runs=%d",
+                       o->min_runs, o->max_runs);
+    else if (o->step > 0.0 && o->scans == 0)
+        prof_impl_warn(PROGRAM ": --parameter-step goes with "
+                       "--parameter-scan");
+    else
+    {
+        for (i = 0; i < o->nparams; i++)
+            if (o->params[i].is_scan)
+                o->params[i].step = o->step;
+        return 0;
+    }
+    return -1;
+}
+
+/* The plan's settings from the options. */
+static void settings(const options * o, prof_cmd_plan * plan, FILE * summary)
+{
+    plan->warmup = o->warmup;
+    plan->min_runs = o->runs > 0 ? o->runs : o->min_runs > 0 ? o->min_runs
+                   : o->max_runs > 0 && o->max_runs < 10 ? o->max_runs : 10;
+    plan->max_runs = o->runs > 0 ? o->runs : o->max_runs;
+    plan->min_time_s = o->runs > 0 ? 0.0 : 3.0;
+    plan->interleave = !o->no_interleave;
+    plan->ignore_failure = o->ignore_failure;
+    plan->show_output = o->show_output;
+    plan->progress = !o->show_output && (strcmp(o->progress, "always") == 0
+                     || (strcmp(o->progress, "auto") == 0 && isatty(2)));
+    plan->summary = summary;
+    plan->counters = o->counters;
+}
+
+/* ---- the outputs ------------------------------------------------------------- */
+
+typedef struct
+{
+    const char * option, * path;
+    prof_export_kind kind;
+    prof_impl_outfile f;
+} output;
+
+/* Whether path is a file one of the commands names (it would be
+   replaced): 1 after a message. */
+static int is_input(const prof_cmd_plan * plan, const char * option,
+                    const char * path)
+{
+    int i, k, w;
+    for (i = 0; i < plan->ncmds; i++)
+    {
+        const prof_cmd * c = &plan->cmds[i];
+        const char * texts[3];
+        texts[0] = c->text;
+        texts[1] = c->prepare_text;
+        texts[2] = c->cleanup_text;
+        for (k = 0; k < 3; k++)
+        {
+            char ** words = texts[k] ? prof_impl_cmd_split(texts[k], NULL)
+                                     : NULL;
+            for (w = 0; words != NULL && words[w] != NULL; w++)
+                if (prof_impl_same_file(path, words[w]))
+                {
+                    prof_impl_warn(PROGRAM ": %s=%s is %s, which a command "
+                                   "names: refused (it would be replaced)",
+                                   option, path, words[w]);
+                    free(words);
+                    return 1;
+                }
+            free(words);
+        }
+    }
+    return 0;
+}
+
+/* The outputs asked for, checked and opened (nothing has run yet): their
+   number, or -1 after a message (the opened ones are closed). */
+static int open_outputs(const options * o, const prof_cmd_plan * plan,
+                        output * outs)
+{
+    static const char * names[3] = { "--export-json", "--export-markdown",
+                                     "--export-csv" };
+    const char * f = o->format != NULL ? o->format : "json";
+    int i, j, n = 0;
+    for (i = 0; i < 3; i++)
+        if (o->exports[i] != NULL)
+        {
+            outs[n].option = names[i];
+            outs[n].path = o->exports[i];
+            outs[n++].kind = (prof_export_kind) i;
+        }
+    if (o->out != NULL || o->format != NULL)
+    {
+        outs[n].option = "--out";
+        outs[n].path = o->out != NULL ? o->out : "-";
+        outs[n++].kind = strcmp(f, "md") == 0 ? PROF_EXPORT_RUNNER_MD
+                       : strcmp(f, "csv") == 0 ? PROF_EXPORT_RUNNER_CSV
+                       : PROF_EXPORT_RUNNER_JSON;
+    }
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++)
+            if (prof_impl_same_target(outs[i].path, outs[j].path))
+            {
+                prof_impl_warn(PROGRAM ": %s and %s name the same file %s",
+                               outs[i].option, outs[j].option, outs[i].path);
+                return -1;
+            }
+    for (i = 0; i < n; i++)
+        if (is_input(plan, outs[i].option, outs[i].path)
+            || prof_impl_outfile_open(&outs[i].f, outs[i].path) != 0)
+        {
+            while (i-- > 0)
+                prof_impl_outfile_abort(&outs[i].f);
+            return -1;
+        }
+    return n;
+}
+
+/* Write the outputs (none if no command ran: an older file is kept): 0,
+   or -1 after a message. */
+static int write_outputs(output * outs, int n, const prof_cmd_plan * plan)
+{
+    int i, ran = 0, rc = 0;
+    for (i = 0; i < plan->ncmds; i++)
+        ran |= plan->cmds[i].nruns > 0;
+    for (i = 0; i < n; i++)
+    {
+        if (!ran)
+        {
+            prof_impl_outfile_abort(&outs[i].f);
+            continue;
+        }
+        prof_impl_cmd_export(outs[i].f.f, outs[i].kind, plan);
+        if (prof_impl_outfile_commit(&outs[i].f) != 0)
+            rc = -1;
+    }
+    if (!ran && n > 0)
+        prof_impl_warn(PROGRAM ": no run completed: no file written");
+    return rc;
+}
+
+/* ---- main ------------------------------------------------------------------- */
+
+/* A command is done: print the blocks of the done commands in their
+   order, as far as it goes (alternated, they end in any order). */
+static void print_done(void * ctx, int index)
+{
+    prof_cmd_plan * plan = (prof_cmd_plan *) ctx;
+    (void) index;
+    while (plan->printed < plan->ncmds && plan->cmds[plan->printed].done)
+        prof_impl_cmd_print(plan, plan->printed++);
+}
+
+/* The options into o, the commands into spec: 0, 1 (--help or --version
+   printed), or -1 after a message. */
+static int parse(int argc, char ** argv, options * o, prof_cmd_spec * spec)
+{
+    int n;
+    memset(o, 0, sizeof *o);
+    memset(spec, 0, sizeof *spec);
+    prof_impl_gate_default(&o->gate);
+    o->progress = "auto";
+    o->shell = "sh";
+    n = prof_impl_options_parse(&command_line, argc, argv, o);
+    if (n == PROF_IMPL_OPTIONS_EXIT)
+        return 1;
+    if (n < 0 || check_options(o, n - 1, argv + 1) != 0)
+        return -1;
+    spec->texts = argv + 1;
+    spec->ntexts = n - 1;
+    spec->names = o->names.v;
+    spec->nnames = o->names.n;
+    spec->prepare = o->prepare.v;
+    spec->nprepare = o->prepare.n;
+    spec->cleanup = o->cleanup.v;
+    spec->ncleanup = o->cleanup.n;
+    spec->params = o->params;
+    spec->nparams = o->nparams;
+    spec->shell = o->shell;
+    return 0;
+}
+
+/* After the runs: the summary, the files, the exit status. */
+static int conclude(const options * o, prof_cmd_plan * plan, output * outs,
+                    int nout)
+{
+    int rc = prof_impl_cmd_summary(plan, &o->gate);
+    if (plan->stop == PROF_CMD_INTERRUPTED)
+        prof_impl_warn(PROGRAM ": interrupted (signal %d): the results so far "
+                       "are partial", plan->signal);
+    if (plan->stop != PROF_CMD_COMPLETE)
+        rc = PROF_EXIT_BAD_INPUT;
+    if (write_outputs(outs, nout, plan) != 0)
+        rc = PROF_EXIT_BAD_INPUT;
+    if (fflush(plan->summary) != 0 || ferror(plan->summary))
+    {
+        prof_impl_warn(PROGRAM ": cannot write the figures");
+        rc = PROF_EXIT_BAD_INPUT;
+    }
+    return rc;
+}
+
+int main(int argc, char ** argv)
+{
+    static options o;
+    static prof_cmd_plan plan;
+    prof_cmd_spec spec;
+    output outs[4];
+    int rc = parse(argc, argv, &o, &spec), nout = -1;
+    if (rc != 0)
+        return rc > 0 ? PROF_EXIT_PASS : PROF_EXIT_BAD_INPUT;
+    /* from here a Ctrl-C is held: during the checks it ends prof-run
+       before anything runs, during the runs once the results are out */
+    prof_spawn_hold();
+    settings(&o, &plan, (o.out == NULL && o.format != NULL)
+             || (o.out != NULL && strcmp(o.out, "-") == 0) ? stderr : stdout);
+    if (prof_impl_cmd_build(&plan, &spec) != 0)
+        rc = -1;
+    else if (o.gate.threshold >= 0.0 && plan.ncmds < 2)
+    {
+        prof_impl_warn(PROGRAM ": --threshold compares commands with the "
+                       "first: give two or more");
+        rc = -1;
+    }
+    if (rc == 0 && (nout = open_outputs(&o, &plan, outs)) >= 0
+        && prof_impl_cmd_check(&plan) != 0)
+    {
+        while (nout-- > 0)
+            prof_impl_outfile_abort(&outs[nout].f);
+    }
+    if (rc != 0 || nout < 0)
+    {
+        if (prof_spawn_held())
+            prof_impl_warn(PROGRAM ": interrupted (signal %d) before any run",
+                           prof_spawn_held());
+        prof_impl_cmd_free(&plan);
+        prof_spawn_release(prof_spawn_held());
+        return PROF_EXIT_BAD_INPUT;
+    }
+    plan.on_done = print_done;
+    plan.ctx = &plan;
+    prof_impl_cmd_measure(&plan);
+    rc = conclude(&o, &plan, outs, nout);
+    prof_impl_cmd_free(&plan);
+    prof_spawn_release(plan.signal);
+    return rc;
+}

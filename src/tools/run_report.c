@@ -1,0 +1,442 @@
+/*
+    prof-run's figures. Each command's runs become a runner result (one
+    epoch per run, one iteration each: prof_impl_result_make gives the
+    median, its distribution-free interval, err% and the unstable and
+    bimodal warnings); the block printed per command adds hyperfine's mean
+    and standard deviation, user and system time, min and max, the peak
+    RSS and an outlier warning. The summary says how many times faster the
+    fastest command ran (hyperfine's ratio of means) and, with the runs
+    alternated, the median ratio by round with its interval; with
+    --threshold, the gate compares each command with the first by
+    prof-compare's rule.
+    SPDX-License-Identifier: MIT
+*/
+#include "../internal.h"
+#include "run.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A run this many robust standard deviations (1.4826 MAD) from the median
+   is an outlier. */
+#define OUTLIER_SIGMAS 10.0
+/* Under this, the shell's own cost is of the size of the command's. */
+#define SHELL_WARN_S 0.005
+
+void prof_impl_cmd_unit(double s, int ascii, const char ** name,
+                        double * unit_s)
+{
+    if (s < 1e-3)
+    {
+        *name = ascii ? "us" : "\xC2\xB5s";
+        *unit_s = 1e-6;
+    }
+    else if (s < 1.0)
+    {
+        *name = "ms";
+        *unit_s = 1e-3;
+    }
+    else
+    {
+        *name = "s";
+        *unit_s = 1.0;
+    }
+}
+
+/* ---- the result ------------------------------------------------------------- */
+
+/* Append text to the result's warning. */
+static void warn_more(prof_impl_result * r, const char * text)
+{
+    size_t n = strlen(r->warning);
+    snprintf(r->warning + n, sizeof r->warning - n, "%s%s", n ? " " : "",
+             text);
+}
+
+int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c)
+{
+    prof_impl_epochs e;
+    int i, n = c->nruns;
+    char line[160];
+    if (c->result != NULL || n == 0)
+        return c->result != NULL ? 0 : -1;
+    memset(&e, 0, sizeof e);
+    e.name = c->name;
+    prof_impl_settings_default(&e.s);
+    e.s.epochs = n;
+    prof_impl_copy(e.s.unit, sizeof e.s.unit, "run");
+    e.got = n;
+    e.processes = 1;
+    e.samples = (double *) malloc((size_t) n * sizeof *e.samples);
+    e.cpu = (double *) malloc((size_t) n * sizeof *e.cpu);
+    e.iters = (ulong *) malloc((size_t) n * sizeof *e.iters);
+    for (i = 0; e.samples && e.cpu && e.iters && i < n; i++)
+    {
+        e.samples[i] = c->runs[i].wall_s * 1e9;
+        e.cpu[i] = (c->runs[i].user_s + c->runs[i].sys_s) * 1e9;
+        e.iters[i] = 1;
+        e.net_ns_sum += e.samples[i];
+        e.cpu_ns_sum += e.cpu[i];
+    }
+    e.spent_ns = c->measured_s * 1e9;
+    e.overhead_ns = plan->shell_cost.wall_s * 1e9;
+    if (plan->nev > 0 && (e.ev = (double *) malloc((size_t) n * plan->nev
+                                                    * sizeof *e.ev)) != NULL)
+    {
+        e.nev = plan->nev;
+        memcpy(e.ev_names, plan->ev_names, sizeof e.ev_names);
+        for (i = 0; i < n * e.nev; i++)
+            e.ev[i] = c->runs[i / e.nev].ev[i % e.nev];
+    }
+    if (e.samples == NULL || e.cpu == NULL || e.iters == NULL
+        || (plan->nev > 0 && e.ev == NULL))
+        e.got = 0;          /* result_make says "no result" and frees */
+    c->result = prof_impl_result_make(&e);
+    if (c->result == NULL)
+        return -1;
+    if (!c->done)
+    {
+        c->result->pub.flags |= PROF_RESULT_PARTIAL;
+        snprintf(line, sizeof line, "partial: stopped after %d run%s (%s).",
+                 n, n == 1 ? "" : "s", plan->stop == PROF_CMD_INTERRUPTED
+                 ? "interrupted" : "a failure");
+        warn_more(c->result, line);
+    }
+    return 0;
+}
+
+/* ---- a command's block --------------------------------------------------------- */
+
+/* "12.3 ms" in the unit u (us, ms: 1 decimal, s: 3, as hyperfine; width
+   < 0: 4 significant digits), right-aligned in |width| columns (the unit's
+   µ is two bytes, one column). */
+static void fmt(char * buf, size_t size, double s, const char * u,
+                double unit_s, int width)
+{
+    char v[40];
+    if (width < 0)
+        snprintf(v, sizeof v, "%#.4g %s", s / unit_s, u);
+    else
+        snprintf(v, sizeof v, "%.*f %s", unit_s == 1.0 ? 3 : 1, s / unit_s,
+                 u);
+    snprintf(buf, size, "%*s", abs(width) + (unit_s == 1e-6), v);
+}
+
+/* Outliers among the wall times (sorted: a sorted copy); *first: the
+   first run is one of them and slower. */
+static int outliers(const prof_cmd * c, double * sorted, int * first)
+{
+    int i, n = c->nruns, count = 0;
+    double med, mad, * dev = sorted + n;
+    for (i = 0; i < n; i++)
+        sorted[i] = c->runs[i].wall_s;
+    med = prof_impl_median(sorted, n);
+    for (i = 0; i < n; i++)
+        dev[i] = fabs(sorted[i] - med);
+    mad = prof_impl_median(dev, n);
+    *first = 0;
+    for (i = 0; i < n; i++)
+        if (fabs(c->runs[i].wall_s - med) > OUTLIER_SIGMAS * 1.4826 * mad)
+        {
+            count++;
+            *first |= i == 0 && c->runs[0].wall_s > med;
+        }
+    return count;
+}
+
+/* The warnings under a command's figures. */
+static void print_warnings(const prof_cmd_plan * plan, const prof_cmd * c,
+                           const prof_result * r)
+{
+    FILE * f = plan->summary;
+    double * work = (double *) malloc(2 * (size_t) c->nruns * sizeof *work);
+    int first = 0, out = work != NULL ? outliers(c, work, &first) : 0;
+    free(work);
+    if (r->flags & PROF_RESULT_PARTIAL)
+        fprintf(f, "  Warning: partial: the runs stopped (%s) before this "
+                "command had its runs.\n", plan->stop == PROF_CMD_INTERRUPTED
+                ? "interrupted" : "a failure");
+    if (plan->shell != NULL && r->mean_ns * 1e-9 < SHELL_WARN_S)
+        fprintf(f, "  Warning: under %g ms: the shell's own cost (%.3g ms, "
+                "subtracted) is of the same size; --shell=none runs the "
+                "command without it.\n", SHELL_WARN_S * 1e3,
+                plan->shell_cost.wall_s * 1e3);
+    if (first)
+        fprintf(f, "  Warning: the first run was much slower than the rest "
+                "(%.4g ms): caches it filled? --warmup=N runs some first.\n",
+                c->runs[0].wall_s * 1e3);
+    else if (out > 0)
+        fprintf(f, "  Warning: %d statistical outlier%s (over %g robust "
+                "standard deviations from the median): other programs "
+                "interfered? Rerun on a quiet machine; --warmup and "
+                "--prepare may help.\n", out, out == 1 ? "" : "s",
+                OUTLIER_SIGMAS);
+    if (r->flags & PROF_RESULT_UNSTABLE)
+        fprintf(f, "  Warning: unstable: err%% %.1f%%: the runs scatter "
+                "(other load, frequency changes).\n", r->err_pct);
+    if (r->flags & PROF_RESULT_BIMODAL)
+        fprintf(f, "  Warning: bimodal: the runs form two groups (the "
+                "machine changed speed, or the command has two paths).\n");
+}
+
+void prof_impl_cmd_cpu(const prof_cmd * c, double * user, double * sys)
+{
+    int i;
+    *user = *sys = 0.0;
+    for (i = 0; i < c->nruns; i++)
+    {
+        *user += c->runs[i].user_s / c->nruns;
+        *sys += c->runs[i].sys_s / c->nruns;
+    }
+}
+
+void prof_impl_cmd_moments(const prof_cmd * c, prof_impl_moments * m)
+{
+    double * w = (double *) malloc((size_t) c->nruns * sizeof *w);
+    int i;
+    memset(m, 0, sizeof *m);
+    for (i = 0; w != NULL && i < c->nruns; i++)
+        w[i] = c->runs[i].wall_s;
+    if (w != NULL && c->nruns > 0)
+        prof_impl_sample_moments(w, c->nruns, m);
+    free(w);
+}
+
+/* The median counts per run (and IPC, branch-miss %), n/a where the
+   machine cannot count; the context line once, before the first. */
+static void print_counters(prof_cmd_plan * plan, const prof_result * r)
+{
+    FILE * f = plan->summary;
+    int k;
+    if (r->ncounters == 0)
+        return;
+    if (!plan->counters_said++)
+        fprintf(f, "  (%s)\n", plan->counters_line);
+    fputs("  Counters per run:   ", f);
+    for (k = 0; k < r->ncounters; k++)
+        if (isnan(r->counters[k]))
+            fprintf(f, "%s %s n/a", k ? "," : "", r->counter_names[k]);
+        else if (strcmp(r->counter_names[k], "task-clock") == 0)
+            fprintf(f, "%s task-clock %.4g ms", k ? "," : "",
+                    r->counters[k] * 1e-6);
+        else
+            fprintf(f, "%s %s %.4g", k ? "," : "", r->counter_names[k],
+                    r->counters[k]);
+    if (!isnan(r->ipc))
+        fprintf(f, ", IPC %.3f", r->ipc);
+    if (!isnan(r->branch_miss_pct))
+        fprintf(f, ", branch misses %.2f%%", r->branch_miss_pct);
+    fputc('\n', f);
+}
+
+void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
+{
+    prof_cmd * c = &plan->cmds[index];
+    const prof_result * r;
+    prof_impl_moments wall;
+    double user = 0.0, sys = 0.0, rss = 0.0, us;
+    char t[4][48], ci[128];
+    const char * u;
+    int i;
+    if (prof_impl_cmd_result(plan, c) != 0)
+        return;
+    r = &c->result->pub;
+    prof_impl_cmd_cpu(c, &user, &sys);
+    for (i = 0; i < c->nruns; i++)
+        rss = fmax(rss, (double) c->runs[i].max_rss_kb);
+    prof_impl_cmd_moments(c, &wall);
+    prof_impl_cmd_unit(wall.mean, 0, &u, &us);
+    fmt(t[0], sizeof t[0], wall.mean, u, us, 8);
+    fmt(t[1], sizeof t[1], wall.sd, u, us, 8);
+    fmt(t[2], sizeof t[2], user, u, us, 0);
+    fmt(t[3], sizeof t[3], sys, u, us, 0);
+    fprintf(plan->summary, "Benchmark %d: %s\n  Time (mean \xC2\xB1 \xCF\x83):"
+            "     %s \xC2\xB1 %s    [User: %s, System: %s]\n", index + 1,
+            c->name, t[0], t[1], t[2], t[3]);
+    fmt(t[0], sizeof t[0], r->median_ns * 1e-9, u, us, -8);
+    fmt(t[1], sizeof t[1], r->ci_low_ns * 1e-9, u, us, -8);
+    fmt(t[2], sizeof t[2], r->ci_high_ns * 1e-9, u, us, -1);
+    if (isnan(r->ci_low_ns))
+        snprintf(ci, sizeof ci, "no interval under %d runs",
+                 PROF_MIN_INTERVAL_EPOCHS);
+    else
+        snprintf(ci, sizeof ci, "%s \xE2\x80\xA6 %s    %.0f%% interval",
+                 t[1], t[2], 100.0 * fmin(r->ci_level, PROF_CI_LEVEL));
+    fprintf(plan->summary, "  Time (median):       %s    err%% %.1f\n"
+            "  Median interval:     %s\n", t[0], r->err_pct, ci);
+    fmt(t[0], sizeof t[0], r->min_ns * 1e-9, u, us, 8);
+    fmt(t[1], sizeof t[1], r->max_ns * 1e-9, u, us, 8);
+    fprintf(plan->summary, "  Range (min \xE2\x80\xA6 max):   %s \xE2\x80\xA6 %s"
+            "    %d runs    peak RSS %.1f MB\n", t[0], t[1], c->nruns,
+            rss / 1024.0);
+    print_counters(plan, r);
+    print_warnings(plan, c, r);
+    fputc('\n', plan->summary);
+    fflush(plan->summary);
+}
+
+/* ---- comparisons ------------------------------------------------------------- */
+
+void prof_impl_cmd_ratio(const prof_cmd * a, const prof_cmd * b,
+                         double * ratio, double * sd)
+{
+    prof_impl_moments ma, mb;
+    prof_impl_cmd_moments(a, &ma);
+    prof_impl_cmd_moments(b, &mb);
+    *ratio = mb.mean / ma.mean;
+    *sd = *ratio * sqrt(pow(ma.sd / ma.mean, 2.0) + pow(mb.sd / mb.mean, 2.0));
+}
+
+/* The series to compare old a with new b: their runs in the rounds both
+   ran in (paired), or all their runs. 0, or -1 out of memory. */
+static int series_of(const prof_cmd * a, const prof_cmd * b, int paired,
+                     prof_series * sa, prof_series * sb)
+{
+    int i = 0, j = 0;
+    memset(sa, 0, sizeof *sa);
+    memset(sb, 0, sizeof *sb);
+    sa->name = a->name;
+    sb->name = b->name;
+    sa->samples_ns = (double *) malloc(2 * (size_t) a->nruns * sizeof(double));
+    sb->samples_ns = (double *) malloc(2 * (size_t) b->nruns * sizeof(double));
+    if (sa->samples_ns == NULL || sb->samples_ns == NULL)
+        return -1;
+    while (i < a->nruns || j < b->nruns)
+    {
+        int ra = i < a->nruns ? a->runs[i].round : -1;
+        int rb = j < b->nruns ? b->runs[j].round : -1;
+        if (paired && (ra < 0 || rb < 0))
+            break;
+        if (!paired || ra == rb)
+        {
+            if (i < a->nruns)
+                sa->samples_ns[sa->count++] = a->runs[i].wall_s * 1e9;
+            if (j < b->nruns)
+                sb->samples_ns[sb->count++] = b->runs[j].wall_s * 1e9;
+            i++;
+            j++;
+        }
+        else if (ra < rb)
+            i++;
+        else
+            j++;
+    }
+    /* the second half is scratch space for the median */
+    memcpy(sa->samples_ns + sa->count, sa->samples_ns, sa->count * sizeof(double));
+    memcpy(sb->samples_ns + sb->count, sb->samples_ns, sb->count * sizeof(double));
+    sa->median_ns = prof_impl_median(sa->samples_ns + sa->count, sa->count);
+    sb->median_ns = prof_impl_median(sb->samples_ns + sb->count, sb->count);
+    return 0;
+}
+
+/* old against new: v; -1 out of memory. *pairs: the pairs (rounds) or the
+   runs of new compared. */
+static int versus(const prof_cmd_plan * plan, const prof_gate * g,
+                  const prof_cmd * old, const prof_cmd * new_,
+                  prof_verdict * v, int * pairs)
+{
+    prof_series a, b;
+    int rc = series_of(old, new_, plan->interleave, &a, &b);
+    if (rc == 0 && plan->interleave)
+        prof_impl_compare_paired(&a, &b, g->alpha, g->noise, v);
+    else if (rc == 0)
+        prof_impl_compare(&a, &b, g->alpha, g->noise, v);
+    *pairs = b.count;
+    free(a.samples_ns);
+    free(b.samples_ns);
+    return rc;
+}
+
+int prof_impl_cmd_fastest(const prof_cmd_plan * plan)
+{
+    int i, best = -1;
+    for (i = 0; i < plan->ncmds; i++)
+        if (prof_impl_cmd_result(plan, &plan->cmds[i]) == 0
+            && (best < 0 || plan->cmds[i].result->pub.mean_ns
+                            < plan->cmds[best].result->pub.mean_ns))
+            best = i;
+    return best;
+}
+
+/* "'A' ran 1.52 ± 0.03 times faster than 'B'", and by round. */
+static void relative(const prof_cmd_plan * plan, const prof_gate * g)
+{
+    int i, best = prof_impl_cmd_fastest(plan), shown = 0, pairs;
+    FILE * f = plan->summary;
+    for (i = 0; best >= 0 && i < plan->ncmds; i++)
+    {
+        const prof_cmd * c = &plan->cmds[i], * b = &plan->cmds[best];
+        double ratio, sd;
+        prof_verdict v;
+        if (i == best || c->result == NULL)
+            continue;
+        if (!shown++)
+            fprintf(f, "Summary\n  '%s' ran\n", b->name);
+        prof_impl_cmd_ratio(b, c, &ratio, &sd);
+        fprintf(f, "    %.2f \xC2\xB1 %.2f times faster than '%s'\n", ratio,
+                sd, c->name);
+        if (!plan->interleave || versus(plan, g, b, c, &v, &pairs) != 0)
+            continue;
+        if (!isfinite(v.change) || isinf(v.ci_high))
+            fprintf(f, "      by round: n/a (a time of 0 once the shell's "
+                    "cost is subtracted: --shell=none)\n");
+        else if (isnan(v.ci_low))
+            fprintf(f, "      by round: %.3f times (%d rounds; %d give "
+                    "an interval)\n", 1.0 + v.change, pairs,
+                    PROF_MIN_INTERVAL_EPOCHS);
+        else
+            fprintf(f, "      by round: %.3f times, %.3f \xE2\x80\xA6 "
+                    "%.3f (95%% interval, %d rounds)\n", 1.0 + v.change,
+                    1.0 + v.ci_low, 1.0 + v.ci_high, pairs);
+    }
+    if (shown)
+        fputc('\n', f);
+}
+
+/* With a threshold: each command against the first. The exit status. */
+static int gate(const prof_cmd_plan * plan, const prof_gate * g)
+{
+    const prof_cmd * ref = &plan->cmds[0];
+    int i, pairs = 0, regressions = 0, unsure = 0;
+    FILE * f = plan->summary;
+    if (g->threshold < 0.0)
+        return PROF_EXIT_PASS;
+    fprintf(f, "Gate: each command against the first, '%s' (threshold "
+            "%.3g%%, alpha %.3g, noise %.3g%%, %s)\n", ref->name,
+            100.0 * g->threshold, g->alpha, 100.0 * g->noise, plan->interleave
+            ? "sign test by round" : "U test on the runs");
+    for (i = 1; ref->result != NULL && i < plan->ncmds; i++)
+    {
+        const prof_cmd * c = &plan->cmds[i];
+        prof_verdict v;
+        int regression;
+        if (c->result == NULL || versus(plan, g, ref, c, &v, &pairs) != 0)
+            continue;
+        regression = prof_impl_gate_regression(g, &v);
+        regressions += regression;
+        unsure += v.verdict == PROF_VERDICT_UNSURE;
+        fprintf(f, "  '%s': %+.1f%%", c->name, 100.0 * v.change);
+        if (!isnan(v.ci_low))
+            fprintf(f, ", %+.1f%% \xE2\x80\xA6 %+.1f%%", 100.0 * v.ci_low,
+                    100.0 * v.ci_high);
+        fprintf(f, ", p %.3g, %s%s\n", v.p, prof_impl_verdict_name(v.verdict),
+                regression ? " (regression)" : "");
+    }
+    pairs = plan->interleave ? prof_impl_gate_pairs_needed(g->alpha)
+                             : prof_impl_gate_samples_needed(g->alpha);
+    if (unsure > 0)
+        fprintf(f, "  too few %s to tell at alpha %g: at least %d are needed "
+                "(--min-runs=%d)\n", plan->interleave ? "rounds" : "runs",
+                g->alpha, pairs, pairs);
+    return prof_impl_gate_conclude(f, g, regressions, unsure, "command(s)",
+                                   plan->interleave ? "rounds" : "runs");
+}
+
+int prof_impl_cmd_summary(prof_cmd_plan * plan, const prof_gate * g)
+{
+    for (; plan->printed < plan->ncmds; plan->printed++)
+        prof_impl_cmd_print(plan, plan->printed);  /* the partial ones */
+    relative(plan, g);
+    return gate(plan, g);
+}

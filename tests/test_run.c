@@ -1,0 +1,308 @@
+/* prof-run's parts that do not run anything, on made-up runs so that every
+   figure is exact: the words of a command line, the parameters' values
+   and their substitution, the stop rule, a command's result (median,
+   interval, partial), the ratio of means, the gate by round (sign test)
+   and unpaired (U test) with exit 0, 1 and 3, and the exports read back
+   (hyperfine's JSON by the JSON reader, the runner's JSON by
+   prof-compare's loader), and the event counts of the runs. */
+#include "check.h"
+#include "../src/tools/run.h"
+#include "../src/tools/json.h"
+
+#include <math.h>
+
+static void test_split(void)
+{
+    char ** w = prof_impl_cmd_split("  a 'b c' \"d \\\"e\\\" $f\" g\\ h 'i'j  ",
+                                    "test");
+    CHECK(w != NULL && w[0] && strcmp(w[0], "a") == 0
+          && strcmp(w[1], "b c") == 0 && strcmp(w[2], "d \"e\" $f") == 0
+          && strcmp(w[3], "g h") == 0 && strcmp(w[4], "ij") == 0
+          && w[5] == NULL, "the words");
+    free(w);
+    w = prof_impl_cmd_split("''", "test");
+    CHECK(w != NULL && strcmp(w[0], "") == 0 && w[1] == NULL, "an empty word");
+    free(w);
+    CHECK(prof_impl_cmd_split("a 'b", NULL) == NULL, "unclosed quote");
+    CHECK(prof_impl_cmd_split(" \t", NULL) == NULL, "nothing");
+}
+
+/* Build a plan from texts and parameters (shell "none"): 0 or -1. */
+static int build(prof_cmd_plan * plan, char ** texts, int n,
+                 const prof_cmd_param * params, int np)
+{
+    prof_cmd_spec spec;
+    memset(plan, 0, sizeof *plan);
+    memset(&spec, 0, sizeof spec);
+    spec.texts = texts;
+    spec.ntexts = n;
+    spec.params = params;
+    spec.nparams = np;
+    spec.shell = "none";
+    return prof_impl_cmd_build(plan, &spec);
+}
+
+static void test_parameters(void)
+{
+    char a[] = "echo {x} {d}", b[] = "true {x}", * texts[2];
+    prof_cmd_param p[2];
+    prof_cmd_plan plan;
+    texts[0] = a;
+    texts[1] = b;
+    memset(p, 0, sizeof p);
+    p[0].name = "x";
+    p[0].list = "1,two";
+    p[1].name = "d";
+    p[1].is_scan = 1;
+    p[1].lo = 0.1;
+    p[1].hi = 0.3;
+    p[1].step = 0.1;
+    CHECK(build(&plan, texts, 2, p, 2) == 0 && plan.ncmds == 12,
+          "2 x 3 values x 2 commands: %d", plan.ncmds);
+    if (plan.ncmds == 12)
+    {
+        /* each value (the first parameter outermost), then each command */
+        CHECK(strcmp(plan.cmds[0].text, "echo 1 0.1") == 0, "%s", plan.cmds[0].text);
+        CHECK(strcmp(plan.cmds[1].text, "true 1") == 0, "%s", plan.cmds[1].text);
+        CHECK(strcmp(plan.cmds[5].text, "true 1") == 0, "%s", plan.cmds[5].text);
+        CHECK(strcmp(plan.cmds[10].text, "echo two 0.3") == 0, "%s",
+              plan.cmds[10].text);
+        CHECK(strcmp(plan.cmds[10].argv[2], "0.3") == 0
+              && strcmp(plan.cmds[10].name, "echo two 0.3") == 0, "argv, name");
+        CHECK(plan.cmds[10].nparams == 2
+              && strcmp(plan.cmds[10].param_values[1], "0.3") == 0, "values");
+    }
+    prof_impl_cmd_free(&plan);
+    p[1].lo = 5;                    /* LO above HI */
+    CHECK(build(&plan, texts, 2, p, 2) != 0, "LO > HI");
+    prof_impl_cmd_free(&plan);
+    p[0].name = "unused";
+    CHECK(build(&plan, texts, 1, p, 1) != 0, "a parameter used nowhere");
+    prof_impl_cmd_free(&plan);
+}
+
+/* A plan of n commands with made-up runs: times[i][k] ms, in rounds k. */
+static void fake(prof_cmd_plan * plan, prof_cmd * cmds, int n, int runs,
+                 double (*ms)(int cmd, int run))
+{
+    static char * names[] = { "A", "B", "C" };
+    int i, k;
+    memset(plan, 0, sizeof *plan);
+    memset(cmds, 0, (size_t) n * sizeof *cmds);
+    plan->cmds = cmds;
+    plan->ncmds = n;
+    plan->interleave = 1;
+    plan->min_runs = 10;
+    plan->min_time_s = 3.0;
+    plan->summary = tmpfile();
+    for (i = 0; i < n; i++)
+    {
+        cmds[i].name = names[i];
+        cmds[i].text = names[i];
+        cmds[i].runs = (prof_cmd_run *) calloc((size_t) runs, sizeof *cmds[i].runs);
+        for (k = 0; k < runs; k++)
+        {
+            cmds[i].runs[k].ev[0] = 1000.0 * (i + 1) + k;  /* page-faults */
+            cmds[i].runs[k].ev[1] = NAN;                    /* n/a */
+            cmds[i].runs[k].wall_s = ms(i, k) * 1e-3;
+            cmds[i].runs[k].round = k;
+            cmds[i].runs[k].max_rss_kb = 1000 + k;
+            cmds[i].measured_s += ms(i, k) * 1e-3;
+        }
+        cmds[i].nruns = runs;
+        cmds[i].done = 1;
+    }
+}
+
+static void unfake(prof_cmd_plan * plan)
+{
+    int i;
+    for (i = 0; i < plan->ncmds; i++)
+    {
+        free(plan->cmds[i].runs);
+        prof_impl_result_free(plan->cmds[i].result);
+    }
+    fclose(plan->summary);
+}
+
+/* A at 10, 11, ..., B 20% slower in every round; C the same as A. */
+static double times(int cmd, int run)
+{
+    double a = 10.0 + run % 5;
+    return cmd == 1 ? 1.2 * a : a;
+}
+
+static double equal(int cmd, int run)
+{
+    (void) cmd;
+    return 10.0 + run % 3;
+}
+
+static void test_stop_rule(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[1];
+    fake(&plan, c, 1, 12, equal);      /* 12 runs of ~11 ms: 0.13 s */
+    CHECK(!prof_impl_cmd_enough(&plan, &c[0]), "3 s not reached");
+    plan.min_time_s = 0.1;
+    CHECK(prof_impl_cmd_enough(&plan, &c[0]), "10 runs and 0.1 s");
+    plan.min_runs = 13;
+    CHECK(!prof_impl_cmd_enough(&plan, &c[0]), "13 runs not reached");
+    plan.max_runs = 12;
+    CHECK(prof_impl_cmd_enough(&plan, &c[0]), "--max-runs caps");
+    unfake(&plan);
+}
+
+static void test_result_and_gate(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[3];
+    prof_gate g;
+    double ratio, sd;
+    const prof_result * r;
+
+    fake(&plan, c, 3, 10, times);
+    CHECK(prof_impl_cmd_result(&plan, &c[0]) == 0, "result");
+    r = &c[0].result->pub;
+    /* 10 11 12 13 14 10 11 12 13 14 ms: median 12, mean 12 */
+    CHECK(fabs(r->median_ns - 12e6) < 1.0 && fabs(r->mean_ns - 12e6) < 1.0
+          && r->epochs == 10 && strcmp(r->unit, "run") == 0,
+          "median %g mean %g", r->median_ns, r->mean_ns);
+    CHECK(!isnan(r->ci_low_ns) && r->ci_low_ns <= r->median_ns
+          && r->ci_high_ns >= r->median_ns && !(r->flags & PROF_RESULT_PARTIAL),
+          "interval");
+    prof_impl_cmd_result(&plan, &c[1]);
+    prof_impl_cmd_ratio(&c[0], &c[1], &ratio, &sd);
+    CHECK(fabs(ratio - 1.2) < 1e-12 && sd > 0.0, "ratio %g sd %g", ratio, sd);
+
+    prof_impl_gate_default(&g);
+    CHECK(prof_impl_cmd_summary(&plan, &g) == PROF_EXIT_PASS, "no threshold");
+    g.threshold = 0.05;             /* B is 20% slower in all 10 rounds */
+    CHECK(prof_impl_cmd_summary(&plan, &g) == PROF_EXIT_REGRESSION, "B");
+    g.threshold = 0.25;
+    CHECK(prof_impl_cmd_summary(&plan, &g) == PROF_EXIT_PASS, "under 25%%");
+    plan.interleave = 0;            /* the U test on all runs */
+    g.threshold = 0.05;
+    CHECK(prof_impl_cmd_summary(&plan, &g) == PROF_EXIT_REGRESSION, "U test");
+    unfake(&plan);
+
+    fake(&plan, c, 2, 5, times);    /* 5 rounds: the sign test cannot tell */
+    c[1].done = 0;                  /* and B was stopped: partial */
+    CHECK(prof_impl_cmd_summary(&plan, &g) == PROF_EXIT_UNDECIDED, "5 rounds");
+    CHECK(c[1].result != NULL && (c[1].result->pub.flags & PROF_RESULT_PARTIAL)
+          && strstr(c[1].result->pub.warning, "partial") != NULL, "partial");
+    unfake(&plan);
+}
+
+/* What an export wrote, read back from the file. */
+static char * written(FILE * f, size_t * len)
+{
+    char * text;
+    long n;
+    fflush(f);
+    n = ftell(f);
+    text = (char *) calloc((size_t) n + 1, 1);
+    rewind(f);
+    *len = fread(text, 1, (size_t) n, f);
+    return text;
+}
+
+static void test_exports(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    prof_result_file rf;
+    const prof_json * results, * b, * t;
+    prof_json * doc;
+    char err[256], * text;
+    size_t len;
+    FILE * f = tmpfile();
+
+    fake(&plan, c, 2, 10, times);
+    c[1].runs[3].exit_code = -1;
+    c[1].runs[3].signal = 9;
+    prof_impl_cmd_export(f, PROF_EXPORT_JSON, &plan);
+    text = written(f, &len);
+    doc = prof_impl_json_parse(text, len, err, sizeof err);
+    CHECK(doc != NULL, "hyperfine JSON: %s", err);
+    results = doc ? prof_impl_json_get(doc, "results") : NULL;
+    CHECK(results != NULL && results->count == 2, "results");
+    if (results != NULL && results->count == 2)
+    {
+        b = results->items[1];
+        CHECK(strcmp(prof_impl_json_get(b, "command")->string, "B") == 0, "command");
+        CHECK(fabs(prof_impl_json_get(b, "median")->number - 0.0144) < 1e-12,
+              "median %g", prof_impl_json_get(b, "median")->number);
+        t = prof_impl_json_get(b, "times");
+        CHECK(t != NULL && t->count == 10
+              && fabs(t->items[4]->number - 0.0168) < 1e-12, "times");
+        t = prof_impl_json_get(b, "exit_codes");
+        CHECK(t != NULL && t->count == 10 && t->items[3]->kind == PROF_JSON_NULL
+              && t->items[2]->number == 0.0, "exit_codes");
+        CHECK(prof_impl_json_get(b, "stddev")->number > 0.0, "stddev");
+    }
+    prof_impl_json_free(doc);
+    free(text);
+
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
+    prof_impl_cmd_export(f, PROF_EXPORT_RUNNER_JSON, &plan);
+    text = written(f, &len);
+    CHECK(prof_impl_results_parse(text, len, &rf, err, sizeof err) == 0,
+          "runner JSON: %s", err);
+    CHECK(rf.count == 2 && rf.series[1].count == 10
+          && fabs(rf.series[1].samples_ns[4] - 16.8e6) < 1.0,
+          "one iteration entry per run: %d, %g", rf.series[1].count,
+          rf.series[1].samples_ns[4]);
+    prof_impl_results_free(&rf);
+    free(text);
+    fclose(f);
+    unfake(&plan);
+}
+
+/* Counts of the runs: their median per run in the result, each run's in
+   hyperfine's JSON (null where n/a). */
+static void test_counters(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    const prof_result * r;
+    const prof_json * ev;
+    prof_json * doc;
+    char err[256], * text;
+    size_t len;
+    FILE * f = tmpfile();
+    fake(&plan, c, 2, 10, times);
+    plan.nev = 2;
+    plan.ev_names[0] = "page-faults";
+    plan.ev_names[1] = "cycles";
+    CHECK(prof_impl_cmd_result(&plan, &c[1]) == 0, "result");
+    r = &c[1].result->pub;
+    CHECK(r->ncounters == 2 && strcmp(r->counter_names[0], "page-faults") == 0
+          && r->counters[0] == 2004.5 && isnan(r->counters[1]),
+          "median per run %g", r->counters[0]);
+    prof_impl_cmd_export(f, PROF_EXPORT_JSON, &plan);
+    text = written(f, &len);
+    doc = prof_impl_json_parse(text, len, err, sizeof err);
+    ev = doc ? prof_impl_json_get(prof_impl_json_get(doc, "results")->items[0],
+                                  "counters") : NULL;
+    CHECK(ev != NULL && prof_impl_json_get(ev, "page-faults")->count == 10
+          && prof_impl_json_get(ev, "page-faults")->items[9]->number == 1009.0
+          && prof_impl_json_get(ev, "cycles")->items[0]->kind == PROF_JSON_NULL,
+          "counters in the JSON");
+    prof_impl_json_free(doc);
+    free(text);
+    fclose(f);
+    unfake(&plan);
+}
+
+int main(void)
+{
+    test_split();
+    test_parameters();
+    test_stop_rule();
+    test_result_and_gate();
+    test_exports();
+    test_counters();
+    return check_report("test_run");
+}
