@@ -61,6 +61,25 @@
 # define PROF_COLD
 #endif
 
+/* Storage of one's own in every thread (the clocks, the runner's user
+   counters). initial-exec: one %fs-relative access, also from position-
+   independent code. Without a known spelling the storage is shared by all
+   threads, and the runner runs no target on several threads. */
+#if defined(__GNUC__) && !defined(_WIN32)
+# define PROF_IMPL_TLS __thread __attribute__((tls_model("initial-exec")))
+#elif defined(__GNUC__)
+# define PROF_IMPL_TLS __thread
+#elif defined(_MSC_VER)
+# define PROF_IMPL_TLS __declspec(thread)
+#elif defined(__cplusplus) && __cplusplus >= 201103L
+# define PROF_IMPL_TLS thread_local
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+# define PROF_IMPL_TLS _Thread_local
+#else
+# define PROF_IMPL_TLS
+# define PROF_IMPL_NO_TLS 1
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -217,9 +236,13 @@ double prof_tick_overhead(void);
 static inline double get_cycle_counter(void);
 
 /* Clock state: the counter at the last start_clock(n), and the ticks
-   accumulated by start_clock(n)/stop_clock(n) pairs. */
-extern double clock_last[FLINT_NUM_CLOCKS];
-extern double clock_accum[FLINT_NUM_CLOCKS];
+   accumulated by start_clock(n)/stop_clock(n) pairs. Each thread has its
+   own (FLINT's are shared, so that two threads timing at once race): a
+   single-threaded program sees no difference, clock 0 of a target that the
+   runner runs on several threads is that thread's, and get_clock reads
+   the calling thread's clocks (zero in a thread that never used them). */
+extern PROF_IMPL_TLS double clock_last[FLINT_NUM_CLOCKS];
+extern PROF_IMPL_TLS double clock_accum[FLINT_NUM_CLOCKS];
 
 /* Clocks 0 <= n < FLINT_NUM_CLOCKS. Any other n touches no memory: it prints
    a profiler: message and get_clock returns NaN. */
