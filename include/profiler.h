@@ -398,6 +398,17 @@ typedef struct prof_result
     const double * counters;            /* per unit [ncounters] */
     double ipc;             /* instructions / cycles of the medians, or NaN */
     double branch_miss_pct; /* 100 * branch-misses / branches, or NaN */
+    /* User measures and counters (prof_bench_add_measure,
+       prof_user_counter): the measures in the order added, then the
+       counters added to during the measured epochs, in the order they
+       were first looked up. Each is the median over the measured epochs
+       of the epoch's amount / (iterations x threads x batch), or with
+       PROF_USER_RATE of the epoch's amount per second of its time. */
+    int nuser;
+    const char * const * user_names;    /* [nuser] */
+    const char * const * user_units;    /* a measure's unit, or "" */
+    const int * user_flags;             /* PROF_USER_RATE, PROF_USER_MEASURE */
+    const double * user;                /* [nuser] */
 } prof_result;
 
 /* A new suite with the default settings below, writing markdown to stdout;
@@ -588,6 +599,59 @@ double prof_result_percentile(const prof_result * r, double p);
    r->counters; NaN if it was not counted or is unavailable, and NaN with a
    message for a NULL r or an unknown name. */
 double prof_result_counter(const prof_result * r, const char * event);
+/* r's user counter or measure called name, as in r->user; NaN if r has
+   none of that name, and NaN with a message for a NULL r or name. */
+double prof_result_user(const prof_result * r, const char * name);
+
+/* User counters: amounts a target counts itself (bytes, items, nodes
+   visited), reported per unit like the event counters. Look a counter up
+   once, outside the loop, then add to it in the loop:
+
+       int bytes = prof_user_counter("bytes", 0);
+       for (i = 0; i < count; i++)
+       {
+           copy(dst, src, 4096);
+           prof_user_count(bytes, 4096);
+       }
+
+   prof_user_count adds into the calling thread's slot for the running
+   epoch: one addition, no lookup, no lock, no call (profile/p-user
+   measures it). It needs no suite, so a prof_repeat-shaped target can
+   count. Every result reports the counters added to (0 included) during
+   its measured epochs: the median over them of the epoch's total per
+   unit, or with PROF_USER_RATE per second of the epoch's time (Google
+   Benchmark's kIsRate). Counters are the process's, shared by all suites;
+   adds outside a run and from threads the runner did not start are not
+   seen. */
+#define PROF_USER_COUNTERS_MAX 32
+#define PROF_USER_RATE 1        /* report per second, not per unit */
+#define PROF_USER_MEASURE 2     /* (prof_result.user_flags: a measure) */
+/* The handle of the counter called name, registering it on first use
+   (flags: 0 or PROF_USER_RATE; a later lookup keeps the first flags). A
+   name is 1 to 31 printable ASCII characters without , " \ | and is not
+   a perf event name, a measure's name or a field of the outputs
+   ("median", "real_time", ...): else -1 with a message. Beyond
+   PROF_USER_COUNTERS_MAX names, a message and a handle whose adds are
+   dropped (counted in the message; results that got such adds say so). */
+int prof_user_counter(const char * name, int flags);
+/* Add amount to the counter of handle counter in the running epoch. */
+static inline void prof_user_count(int counter, double amount);
+
+/* User measures (Haskell perf's Measure): start(arg) is called before
+   every epoch and stop(arg) after it, both outside the timed interval;
+   the epoch's amount is stop - start (a reading at each end, or a start
+   that resets and returns 0). Reported as a user counter (prof_result.user)
+   per unit, its unit shown in the table's header and the JSON context.
+   Applies to the benchmarks run or added after the call. name as for
+   prof_user_counter, and not a user counter's; unit 0 to 15 such
+   characters (NULL: none). Returns 0, or -1 with a message for a NULL
+   suite or callback, a bad or repeated name, or more than
+   PROF_MEASURES_MAX measures. */
+#define PROF_MEASURES_MAX 8
+typedef double (*prof_measure_fn)(void * arg);
+int prof_bench_add_measure(prof_bench * b, const char * name,
+        const char * unit, prof_measure_fn start, prof_measure_fn stop,
+        void * arg);
 
 /* Write the results not yet written in the CSV or JSON format to the
    output, with the JSON context (benchmarks still queued are run first, with
@@ -1011,6 +1075,14 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
 prof_loop prof_impl_loop_begin(prof_bench * b, const char * name);
 int prof_impl_loop_next(prof_loop * loop);
 void prof_impl_escape(const void * p);
+/* The user counters' slots of the calling thread; the last one takes the
+   adds of refused handles. */
+extern PROF_IMPL_TLS double prof_impl_user_slots[PROF_USER_COUNTERS_MAX + 1];
+PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
+{
+    prof_impl_user_slots[(unsigned) counter < PROF_USER_COUNTERS_MAX
+                         ? counter : PROF_USER_COUNTERS_MAX] += amount;
+}
 
 /* ---- the trace recorder ------------------------------------------------- */
 

@@ -53,8 +53,12 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
     if (r->ctr.n > 0)
         r->ev_samples = (double *) calloc((size_t) s->epochs * (size_t) r->ctr.n,
                                           sizeof *r->ev_samples);
+    prof_impl_user_init(&r->user, s);
+    r->user_samples = (double *) calloc((size_t) s->epochs
+                                        * PROF_IMPL_USER_RAW,
+                                        sizeof *r->user_samples);
     if (r->samples == NULL || r->iters == NULL || r->cpu_samples == NULL
-        || (r->ctr.n > 0 && r->ev_samples == NULL))
+        || (r->ctr.n > 0 && r->ev_samples == NULL) || r->user_samples == NULL)
     {
         prof_impl_warn("%s: out of memory", name);
         r->phase = PH_DONE;
@@ -141,6 +145,9 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
     r->cpu_samples[i] = cpu_ns / ((double) r->count * r->s.batch);
     for (k = 0; k < r->ctr.n; k++)
         r->ev_samples[i * r->ctr.n + k] = r->ctr.epoch[k]
+                                        / ((double) r->count * r->s.batch);
+    for (k = 0; k < PROF_IMPL_USER_RAW; k++)
+        r->user_samples[i * PROF_IMPL_USER_RAW + k] = r->user.epoch[k]
                                         / ((double) r->count * r->s.batch);
     r->cpu_ns_sum += cpu_ns;
 }
@@ -249,15 +256,21 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
 void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
 {
     double whole, timed, c0, c1, cpu;
-    long s0 = prof_impl_switches();
+    long s0, switches;
+    /* The measures, the user counters' slots and the event counters come
+       around the whole call, outside the clock reads. */
+    prof_impl_measures_start(&r->user);
+    prof_impl_user_reset();
+    s0 = prof_impl_switches();
     c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
-    /* The counters run around the whole call, their ioctls outside the
-       clock reads. */
     prof_impl_bench_counters_start(&r->ctr);
     timed = prof_impl_call_target(f, arg, r->count, &whole);
     prof_impl_bench_counters_stop(&r->ctr, r->count);
     c1 = prof_impl_fake_read ? whole * prof_impl_ns_per_tick()
                              : prof_impl_cpu_ns();
+    switches = prof_impl_switches() - s0;
+    prof_impl_user_harvest(r->user.epoch);
+    prof_impl_measures_stop(&r->user);
     cpu = c1 - c0;
     if (isnan(timed))
         timed = whole;
@@ -266,8 +279,7 @@ void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
            real time only prof_start..prof_stop: cap it at the timed wall
            time, which one thread cannot exceed there (doc/runner.md). */
         cpu = timed * prof_impl_ns_per_tick();
-    (void) prof_impl_run_step(r, timed, whole, cpu,
-                              prof_impl_switches() - s0);
+    (void) prof_impl_run_step(r, timed, whole, cpu, switches);
 }
 
 void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
@@ -283,7 +295,8 @@ void prof_impl_run_free(prof_impl_run * r)
     free(r->iters);
     free(r->cpu_samples);
     free(r->ev_samples);
-    r->samples = r->cpu_samples = r->ev_samples = NULL;
+    free(r->user_samples);
+    r->samples = r->cpu_samples = r->ev_samples = r->user_samples = NULL;
     r->iters = NULL;
 }
 
@@ -309,6 +322,10 @@ void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
     e->low_epochs = r->low_epochs;
     e->at_max_iters = r->base >= MAX_ITERS;
     e->budget_hit = r->budget_hit;
-    r->samples = r->cpu_samples = r->ev_samples = NULL;
+    if (prof_impl_user_take(&r->user, r->user_samples, r->got, e) != 0)
+        prof_impl_warn("%s: out of memory; the user counters are lost",
+                       r->name);
+    free(r->user_samples);
+    r->samples = r->cpu_samples = r->ev_samples = r->user_samples = NULL;
     r->iters = NULL;
 }

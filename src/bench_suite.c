@@ -38,6 +38,7 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->terminal = -1;
     b->started_ns = prof_impl_now_ns();
     b->processes = 1;
+    b->s.measures = b->measures;
     b->suite_number = suites_made++;
     if (prof_impl_worker_mode())
     {
@@ -439,14 +440,18 @@ int prof_impl_loop_next(prof_loop * l)
         double timed = t1 - r->t0;
         double cpu = prof_impl_fake_read ? timed * prof_impl_ns_per_tick()
                                          : c1 - r->c0;
-        if (!prof_impl_run_step(r, timed, timed, cpu,
-                                prof_impl_switches() - r->sw0))
+        long switches = prof_impl_switches() - r->sw0;
+        prof_impl_user_harvest(r->user.epoch);
+        prof_impl_measures_stop(&r->user);
+        if (!prof_impl_run_step(r, timed, timed, cpu, switches))
             return loop_end(l, lr, 1);
     }
     else if (r->phase == PH_DONE)
         return loop_end(l, lr, 0);
     r->started = 1;
     l->iterations = r->count;
+    prof_impl_measures_start(&r->user);
+    prof_impl_user_reset();
     r->sw0 = prof_impl_switches();
     r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     prof_impl_bench_counters_start(&r->ctr);        /* before the clock read */

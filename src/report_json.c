@@ -43,6 +43,33 @@ static void json_number(FILE * out, double v)
         fputs("null", out);
 }
 
+/* The units of the user measures that have one, once per name:
+   "profiler_user_units": {"heap": "B"}. */
+static void json_user_units(FILE * out, prof_impl_result * const * results,
+        int n)
+{
+    const char * seen[PROF_IMPL_USER_COLS];
+    int i, k, j, nseen = 0;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < results[i]->nuser; k++)
+        {
+            const char * name = results[i]->user_names[k];
+            if (results[i]->user_units[k][0] == '\0')
+                continue;
+            for (j = 0; j < nseen && strcmp(seen[j], name) != 0; j++)
+                ;
+            if (j < nseen || nseen == PROF_IMPL_USER_COLS)
+                continue;
+            fputs(nseen ? ", " : ",\n    \"profiler_user_units\": {", out);
+            seen[nseen++] = name;
+            json_string(out, name);
+            fputs(": ", out);
+            json_string(out, results[i]->user_units[k]);
+        }
+    if (nseen > 0)
+        fputc('}', out);
+}
+
 static void json_context(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int n)
 {
@@ -94,6 +121,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
             json_string(out, c->counters_line);
         }
     }
+    json_user_units(out, results, n);
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < nw; i++)
     {
@@ -164,62 +192,76 @@ static void sample_stats(const double * x, int n, moments * m)
     }
 }
 
+/* Column c of the table v[epochs][cols] as one figure: epoch k's (k >=
+   0), else the aggregate agg ("mean", "median": the given median,
+   "stddev", "cv") over the epochs that have one (NaN if none); x has room
+   for the epochs. */
+static double column_value(const double * v, int epochs, int cols, int c,
+        int k, const char * agg, double median, double * x)
+{
+    moments mo;
+    int i, m;
+    if (k >= 0)
+        return v[k * cols + c];
+    if (strcmp(agg, "median") == 0)
+        return median;
+    for (i = m = 0; x != NULL && i < epochs; i++)
+        if (!isnan(v[i * cols + c]))
+            x[m++] = v[i * cols + c];
+    if (m == 0)
+        return NAN;
+    sample_stats(x, m, &mo);
+    return strcmp(agg, "mean") == 0 ? mo.mean
+         : strcmp(agg, "stddev") == 0 ? mo.sd
+         : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
+}
+
+static void json_field(FILE * out, const char * name, double v)
+{
+    fprintf(out, ",\n      \"%s\": ", name);
+    json_number(out, v);
+}
+
 /* A result's counters as extra numeric fields of an entry (as Google
    Benchmark writes user counters), per unit: epoch k's values for k >= 0,
    else the aggregate agg ("mean", "median", "stddev", "cv") over the
-   epochs. An unavailable event is left out (the context says why). */
+   epochs. An unavailable event is left out (the context says why); then
+   the user measures and counters, the same way (per second for a rate),
+   one without a value left out. */
 static void json_counters(FILE * out, const prof_impl_result * ir, int k,
         const char * agg)
 {
     const prof_result * r = &ir->pub;
     double v[PROF_COUNTERS_MAX], * x;
-    int e, i, m;
-    if (ir->nev == 0)
+    int e;
+    if (ir->nev == 0 && ir->nuser == 0)
         return;
     x = (double *) malloc((size_t) r->epochs * sizeof *x);
     for (e = 0; e < ir->nev; e++)
     {
-        v[e] = NAN;
-        if (k >= 0)
-            v[e] = ir->ev[k * ir->nev + e];
-        else if (strcmp(agg, "median") == 0)
-            v[e] = ir->ev_median[e];
-        else if (x != NULL)
-        {
-            moments mo;
-            for (i = m = 0; i < r->epochs; i++)
-                if (!isnan(ir->ev[i * ir->nev + e]))
-                    x[m++] = ir->ev[i * ir->nev + e];
-            if (m > 0)
-            {
-                sample_stats(x, m, &mo);
-                v[e] = strcmp(agg, "mean") == 0 ? mo.mean
-                     : strcmp(agg, "stddev") == 0 ? mo.sd
-                     : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
-            }
-        }
+        v[e] = column_value(ir->ev, r->epochs, ir->nev, e, k, agg,
+                            ir->ev_median[e], x);
         if (!isnan(v[e]))
-        {
-            fprintf(out, ",\n      \"%s\": ", ir->ev_names[e]);
-            json_number(out, v[e]);
-        }
+            json_field(out, ir->ev_names[e], v[e]);
     }
-    free(x);
-    if (k >= 0 || strcmp(agg, "mean") == 0 || strcmp(agg, "median") == 0)
+    if (ir->nev > 0 && (k >= 0 || strcmp(agg, "mean") == 0
+                        || strcmp(agg, "median") == 0))
     {
         double ipc, miss_pct;
         prof_impl_derive(ir->ev_names, ir->nev, v, &ipc, &miss_pct);
         if (!isnan(ipc))
-        {
-            fputs(",\n      \"ipc\": ", out);
-            json_number(out, ipc);
-        }
+            json_field(out, "ipc", ipc);
         if (!isnan(miss_pct))
-        {
-            fputs(",\n      \"branch_miss_pct\": ", out);
-            json_number(out, miss_pct);
-        }
+            json_field(out, "branch_miss_pct", miss_pct);
     }
+    for (e = 0; e < ir->nuser; e++)
+    {
+        double u = column_value(ir->user, r->epochs, ir->nuser, e, k, agg,
+                                ir->user_median[e], x);
+        if (!isnan(u))
+            json_field(out, ir->user_names[e], u);
+    }
+    free(x);
 }
 
 /* The opening of a family's aggregate entry (Google Benchmark's BigO and
