@@ -711,6 +711,29 @@ int prof_bench_add_complexity(prof_bench * b, const char * name,
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family);
 
+/* Size sweeps (Google Benchmark's Range, Haskell perf's ns): run target
+   once per size as a benchmark named "family/N" with its N set
+   (prof_bench_set_complexity_n; the setting is restored after), then,
+   with markdown on the console, print the family's complexity fits
+   (prof_bench_print_complexity). target(arg, count) gets arg pointing to
+   the size, a const ulong: ulong n = *(const ulong *) arg. sizes: n
+   sizes, each > 0, in increasing order, at most PROF_SIZES_MAX. Returns
+   the number of sizes run (the filter may leave some out), or -1 with a
+   message for a NULL suite, target or sizes, a family that is empty or
+   holds a '/', or a bad list. */
+#define PROF_SIZES_MAX 4096
+int prof_bench_run_sizes(prof_bench * b, const char * family,
+        profile_target_t target, const ulong * sizes, int n);
+/* The same over lo, lo * multiplier, lo * multiplier^2, ... up to hi
+   (included when reached): lo > 0, hi >= lo, multiplier >= 2. */
+int prof_bench_run_range(prof_bench * b, const char * family,
+        profile_target_t target, ulong lo, ulong hi, ulong multiplier);
+/* on != 0: prof_bench_args and prof_bench_init take --sizes=LIST (and
+   PROFILER_SIZES), whose sizes then replace those of every sweep of the
+   suite: "8,64,512", or a range "LO..HI" (multiplier 2) or "LO..HIxM".
+   Call before them; off (the default), --sizes is an unknown flag. */
+int prof_bench_set_sizes_flag(prof_bench * b, int on);
+
 /* Inline code as a benchmark: PROF_BENCH_LOOP(b, "name") { code }. The
    code runs (epochs x iterations) times; each iteration costs one decrement
    and one branch beyond the code. The fixed cost of an epoch is measured

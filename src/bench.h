@@ -418,6 +418,9 @@ struct prof_bench
     int list_only;          /* --list: print the names, run nothing */
     int wide;               /* --wide: the table with every column */
     prof_impl_measure measures[PROF_MEASURES_MAX];
+    int sizes_flag;         /* prof_bench_set_sizes_flag */
+    ulong * cli_sizes;      /* --sizes, or NULL */
+    int ncli_sizes;
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
@@ -447,6 +450,12 @@ void prof_impl_output_set(prof_bench * b, FILE * out);
 int prof_impl_output_file(prof_bench * b, const char * path);
 /* The format a file's name suggests: .json, .csv, .md (JSON otherwise). */
 prof_format prof_impl_format_of(const char * path);
+
+/* ---- size sweeps (bench_sizes.c) --------------------------------------- */
+
+/* The sizes of --sizes=text ("8,64,512", "LO..HI", "LO..HIxM") into *out
+   (malloc'd): their number, or -1 after a message starting with what. */
+int prof_impl_sizes_parse(const char * text, ulong ** out, const char * what);
 
 /* ---- the terminal (terminal.c) ------------------------------------------ */
 

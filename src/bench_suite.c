@@ -63,6 +63,7 @@ void prof_bench_free(prof_bench * b)
     free(b->queue);
     prof_impl_filter_free(b);
     free(b->file.path);
+    free(b->cli_sizes);
     free(b);
 }
 
