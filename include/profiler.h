@@ -306,12 +306,13 @@ void print_memory_usage(void);
    epoch runs the code a calibrated number of times (its iterations) and is
    timed as a whole, so each epoch gives one sample of time per iteration;
    the result is the median of the samples with an interval for it.
-   Not thread-safe: run one benchmark at a time in the process. Every run
-   uses clock 0 (to see whether the target calls prof_start/prof_stop,
-   which share it with prof_repeat) and the process's one counter set, so
-   suites running at the same time on two threads race (ThreadSanitizer
-   reports it) and can mistime each other. A suite may run on any thread
-   while no other runs.
+   Run one suite at a time in the process: suites share the process's
+   event counter set, the worker processes' numbering of suites and the
+   progress line, so suites running at the same time on two threads race.
+   A suite may run on any thread while no other runs; the threads of a
+   multi-threaded benchmark (prof_bench_set_threads) are the runner's own,
+   and the clocks are per thread (prof_repeat elsewhere shares nothing
+   with it).
    Setters return 0, or -1 with a profiler: message for bad input (NULL
    suite, zero, negative, NaN), leaving the setting unchanged. */
 typedef struct prof_bench prof_bench;
@@ -409,6 +410,14 @@ typedef struct prof_result
     const char * const * user_units;    /* a measure's unit, or "" */
     const int * user_flags;             /* PROF_USER_RATE, PROF_USER_MEASURE */
     const double * user;                /* [nuser] */
+    /* Threads that ran the target at once (prof_bench_set_threads; 1
+       otherwise). With several, the times are per operation over all
+       threads (an epoch's wall time / (threads x iterations x batch):
+       Google Benchmark's real_time), cpu_ns the processor time per
+       operation (its per-thread cpu_time), iterations counts every
+       thread's, epoch_iters one thread's; the time one thread takes per
+       operation is median_ns x threads. */
+    int threads;
 } prof_result;
 
 /* A new suite with the default settings below, writing markdown to stdout;
@@ -569,6 +578,25 @@ int prof_bench_args(prof_bench * b, int argc, char ** argv);
    program's own arguments are then argv[1 .. *argc), NULL after them, and
    the program refuses what it does not know itself. */
 int prof_bench_init(prof_bench * b, int * argc, char ** argv);
+
+/* Multi-threaded benchmarks (Google Benchmark's Threads): the next
+   benchmarks run their target on n threads at once, this one and n - 1
+   others started together behind a barrier; each thread calls
+   target(arg, count) with the same count per epoch, and the epoch's time
+   is the wall time from the first thread's start to the last one's end.
+   The result's name gets "/threads:N" (N > 1) and its figures are per
+   operation over all threads (prof_result.threads). Each thread has its
+   own clock 0 (prof_start/prof_stop time that thread: the slowest one's
+   timed section is the epoch's) and its own user-counter slots (added
+   up); the measures are read around all threads, the event counters
+   count this thread. The loop macro runs on one thread. 1 (default) to
+   PROF_THREADS_MAX; -1 with a message otherwise, or for more than 1
+   where the build has no threads (Windows). */
+#define PROF_THREADS_MAX 256
+int prof_bench_set_threads(prof_bench * b, int n);
+/* prof_bench_run on threads threads, the setting unchanged after. */
+const prof_result * prof_bench_run_threads(prof_bench * b, const char * name,
+        profile_target_t target, void * arg, int threads);
 
 /* Run target(arg, iterations) epoch by epoch and return its result (also
    kept in the suite), after printing its markdown row. A target that calls

@@ -47,6 +47,7 @@ typedef struct
     char time_unit[4];      /* the outputs' time unit: ns, us, ms, s */
     double complexity_n;
     char counters[256];     /* event list; "" = counters off */
+    int threads;            /* threads that run the target at once */
     int nmeasures;          /* the suite's first nmeasures measures */
     const struct prof_impl_measure * measures;  /* the suite's (not sent by
                                                    worker processes) */
@@ -149,6 +150,45 @@ void prof_impl_user_sum(double * acc, const double * add);
 void prof_impl_measures_start(prof_impl_run_user * u);
 void prof_impl_measures_stop(prof_impl_run_user * u);
 
+/* ---- threads that run a target at once (bench_threads.c) --------------- */
+
+/* Where a target can run on several threads: POSIX threads, thread-local
+   clocks and slots, GNU atomics. */
+#if !defined(_WIN32) && !defined(PROF_IMPL_NO_TLS) && defined(__GNUC__)
+# define PROF_IMPL_HAVE_THREADS 1
+#endif
+
+/* One thread's share of an epoch. */
+typedef struct
+{
+    double start, end;      /* the clock before and after its call [ticks]
+                               (threaded epochs only) */
+    double timed;           /* clock 0's ticks, NaN if not prof_start'ed */
+    double whole;           /* the call's ticks */
+    double cpu_ns;          /* processor time of the call */
+    long switches;          /* involuntary context switches during it */
+    double user[PROF_USER_COUNTERS_MAX + 1];    /* its user counts */
+} prof_impl_share;
+
+typedef struct prof_impl_pool prof_impl_pool;
+
+/* Run f(arg, count) once on this thread into sh, the event counters ctr
+   (NULL: none) around the call; with pool (a threaded epoch), first meet
+   the pool's other threads at its barrier, and read the clock before and
+   after the call and the thread's own processor time. */
+void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
+        void * arg, ulong count, prof_impl_run_counters * ctr,
+        prof_impl_pool * pool);
+/* A pool of threads - 1 threads waiting for epochs (shared with other
+   runs of the same number alive at the time), or NULL after a message. */
+prof_impl_pool * prof_impl_pool_get(int threads);
+void prof_impl_pool_put(prof_impl_pool * p);
+/* Run f(arg, count) on the pool's threads and this one at once; their
+   shares, this thread's first (with the counters ctr). */
+const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
+        profile_target_t f, void * arg, ulong count,
+        prof_impl_run_counters * ctr);
+
 /* ---- one benchmark's run (bench_run.c) ---------------------------------- */
 
 enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
@@ -183,6 +223,8 @@ typedef struct
     double * ev_samples;    /* per unit, [epochs * ctr.n] */
     prof_impl_run_user user;
     double * user_samples;  /* per unit, [epochs * PROF_IMPL_USER_RAW] */
+    prof_impl_pool * pool;  /* threads > 1: the threads, from the first
+                               epoch to the end of the run */
 } prof_impl_run;
 
 /* Set r up for a run of name with settings s; pair_ticks is the cost of
@@ -424,9 +466,11 @@ struct prof_bench
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
-   message; buf has room for it), or NULL if the filter rejects it. */
+   message; with threads > 1, "/threads:N" follows), made in buf of
+   PROF_IMPL_NAME_BUF bytes; or NULL if the filter rejects it. */
+#define PROF_IMPL_NAME_BUF 640
 const char * prof_impl_run_name(prof_bench * b, const char * name,
-        char * buf);
+        int threads, char * buf);
 #define PROF_IMPL_BASELINE_FILTERED (-2)
 /* Whether rows have a relative column. */
 #define PROF_IMPL_RELATIVE(b) ((b)->baseline != -1)

@@ -198,6 +198,8 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
         p->iterations += res->iters[i];
     }
     p->mean_ns /= n;
+    p->threads = e->s.threads > 1 ? e->s.threads : 1;
+    p->iterations *= (ulong) p->threads;    /* every thread's */
     p->cpu_ns = e->cpu_ns_sum / ((double) p->iterations * e->s.batch);
     p->err_pct = prof_impl_mdape(sorted, n);
     if (!(p->err_pct >= 0.0))

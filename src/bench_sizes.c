@@ -172,7 +172,12 @@ static int sweep(prof_bench * b, const char * family, profile_target_t target,
         ran += prof_bench_run(b, name, target, &size) != NULL;
     }
     b->s.complexity_n = saved;
-    print_fits(b, family, ran);
+    /* the rows' family: on several threads, a family of its own */
+    if (b->s.threads > 1)
+        snprintf(name, sizeof name, "%s/threads:%d", family, b->s.threads);
+    else
+        snprintf(name, sizeof name, "%s", family);
+    print_fits(b, name, ran);
     return ran;
 }
 

@@ -80,6 +80,7 @@ typedef struct
     int nev, derived;
     const char * user[2 * PROF_IMPL_USER_COLS];
     int nuser;
+    int threads;            /* a result ran on several threads */
 } csv_fields;
 
 static void csv_row(FILE * out, const prof_impl_result * ir,
@@ -118,6 +119,8 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
         csv_number(out, r->between_pct, "%.4f");
         csv_number(out, r->within_pct, "%.4f");
     }
+    if (f->threads)
+        fprintf(out, ",%d", r->threads);
     for (k = 0; k < f->nev; k++)
         csv_number(out, prof_impl_result_event(r, f->ev[k]), "%.9g");
     if (f->derived & PROF_IMPL_HAS_IPC)
@@ -137,13 +140,19 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     (void) c;                   /* the rows carry all CSV says */
     f.nev = counter_fields(results, from, n, f.ev, &f.derived);
     f.nuser = user_fields(results, from, n, f.user);
+    f.threads = 0;
     for (i = from; i < n; i++)
+    {
         many |= results[i]->pub.processes > 1;
+        f.threads |= results[i]->pub.threads > 1;
+    }
     fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
             "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
     /* with worker processes: how many, and their spread */
     fputs(many ? ",processes,between_pct,within_pct" : "", out);
+    /* with several threads: how many (the times are over all of them) */
+    fputs(f.threads ? ",threads" : "", out);
     /* counters per unit: an empty field where unavailable */
     for (k = 0; k < f.nev; k++)
         fprintf(out, ",%s", f.ev[k]);

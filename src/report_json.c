@@ -158,10 +158,10 @@ static void json_aggregate(FILE * out, const prof_impl_result * ir,
     char suffix[32];
     sprintf(suffix, "_%s", agg);
     json_head(out, r, suffix, family, instance, "aggregate");
-    fprintf(out, "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+    fprintf(out, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n"
             "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
-            "      \"real_time\": ", agg, percentage ? "percentage" : "time",
-            r->epochs);
+            "      \"real_time\": ", r->threads, agg,
+            percentage ? "percentage" : "time", r->epochs);
     json_number(out, percentage ? real : real / ir->time_unit_ns);
     fputs(",\n      \"cpu_time\": ", out);
     json_number(out, percentage ? cpu : cpu / ir->time_unit_ns);
@@ -267,7 +267,7 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
 /* The opening of a family's aggregate entry (Google Benchmark's BigO and
    RMS), up to its first own field: ",\n    {\n ... \"aggregate_unit\": ...,\n". */
 static void json_family_head(FILE * out, int fam, const char * fam_name,
-                             const char * aggregate, const char * unit)
+        int threads, const char * aggregate, const char * unit)
 {
     char nm[300];
     snprintf(nm, sizeof nm, "%s_%s", fam_name, aggregate);
@@ -278,9 +278,9 @@ static void json_family_head(FILE * out, int fam, const char * fam_name,
             "      \"run_name\": ", fam);
     json_string(out, fam_name);
     fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
-            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
+            "      \"repetitions\": 1,\n      \"threads\": %d,\n"
             "      \"aggregate_name\": \"%s\",\n"
-            "      \"aggregate_unit\": \"%s\",\n", aggregate, unit);
+            "      \"aggregate_unit\": \"%s\",\n", threads, aggregate, unit);
 }
 
 static const char * big_o_name(const char * name)
@@ -349,10 +349,11 @@ static void json_iterations(FILE * out, const prof_impl_result * ir,
         fputs(*first ? "" : ",\n", out);
         *first = 0;
         json_head(out, r, NULL, f.family, f.instance, "iteration");
+        /* Google Benchmark's iterations: every thread's */
         fprintf(out, "      \"repetition_index\": %d,\n"
-                "      \"threads\": 1,\n      \"iterations\": %lu,\n"
-                "      \"real_time\": ", k,
-                (unsigned long) r->epoch_iters[k]);
+                "      \"threads\": %d,\n      \"iterations\": %lu,\n"
+                "      \"real_time\": ", k, r->threads,
+                (unsigned long) r->epoch_iters[k] * (unsigned long) r->threads);
         json_number(out, r->samples_ns[k] / sc);
         fputs(",\n      \"cpu_time\": ", out);
         json_number(out, ir->cpu[k] / sc);
@@ -456,23 +457,20 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     char fam_name[256];
     const char * name = last->pub.name;
     int j, nf, nc;
-    size_t fl = prof_impl_family_len(name);
     nf = prof_impl_fits(results, n, name, PROF_IMPL_FIT_REAL, c->fit_name,
                         c->fit_f, real, 8);
     nc = prof_impl_fits(results, n, name, PROF_IMPL_FIT_CPU, c->fit_name,
                         c->fit_f, cpu, 8);
     if (nf == 0)
         return;
-    if (fl >= sizeof fam_name)
-        fl = sizeof fam_name - 1;
-    memcpy(fam_name, name, fl);
-    fam_name[fl] = '\0';
+    prof_impl_family_name(name, fam_name, sizeof fam_name);
     {
         double cc = real[0].coefficient;
         for (j = 0; j < nc; j++)
             if (strcmp(cpu[j].name, real[0].name) == 0)
                 cc = cpu[j].coefficient;
-        json_family_head(out, family, fam_name, "BigO", "time");
+        json_family_head(out, family, fam_name, last->pub.threads, "BigO",
+                         "time");
         fputs("      \"cpu_coefficient\": ", out);
         json_number(out, cc / last->time_unit_ns);
     }
@@ -481,7 +479,8 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
             "      \"time_unit\": \"%s\"\n    }",
             big_o_name(real[0].name), last->time_unit);
-    json_family_head(out, family, fam_name, "RMS", "percentage");
+    json_family_head(out, family, fam_name, last->pub.threads, "RMS",
+                     "percentage");
     fputs("      \"rms\": ", out);
     json_number(out, real[0].rms_pct / 100.0);
     fputs("\n    }", out);

@@ -41,8 +41,8 @@ static void md_context(FILE * out, const prof_impl_report_ctx * c)
 
 typedef enum
 {
-    COL_RELATIVE, COL_TIME, COL_RATE, COL_ERR, COL_INTERVAL, COL_MIN,
-    COL_USER, COL_EVENT, COL_IPC, COL_MISS, COL_TOTAL
+    COL_RELATIVE, COL_TIME, COL_THREAD, COL_RATE, COL_ERR, COL_INTERVAL,
+    COL_MIN, COL_USER, COL_EVENT, COL_IPC, COL_MISS, COL_TOTAL
 } column_kind;
 
 typedef struct
@@ -169,6 +169,12 @@ static void row_columns(columns * cs, const prof_impl_report_ctx * c,
         add(cs, COL_RELATIVE, -1, 12, "relative");
     snprintf(head, sizeof head, "%s/%s", ir->time_unit, r->unit);
     add(cs, COL_TIME, -1, 10, head);
+    if (c->wide && r->threads > 1)
+    {
+        /* the time over all threads is the first; one thread's here */
+        snprintf(head, sizeof head, "%s/%s/thread", ir->time_unit, r->unit);
+        add(cs, COL_THREAD, -1, 10, head);
+    }
     if (c->wide)
     {
         snprintf(head, sizeof head, "%s/s", r->unit);
@@ -251,6 +257,9 @@ static void cell(char * out, size_t size, const column * col,
     {
     case COL_RELATIVE: relative_cell(out, size, r); break;
     case COL_TIME: snprintf(out, size, "%.2f", r->median_ns / scale); break;
+    case COL_THREAD:
+        snprintf(out, size, "%.2f", r->median_ns * r->threads / scale);
+        break;
     case COL_RATE:
         if (r->median_ns > 0.0)
             grouped(out, 1e9 / r->median_ns);

@@ -273,6 +273,7 @@ static void test_wire(void)
     r.a.name = "bench/64";
     prof_impl_settings_default(&r.a.s);
     r.a.s.batch = 64;
+    r.a.s.threads = 3;
     strcpy(r.a.s.unit, "byte");
     r.a.got = 3;
     r.a.samples = samples;
@@ -307,6 +308,7 @@ static void test_wire(void)
           && back.a.user_cols[0].flags == 0 && isnan(back.a.user[1])
           && back.a.user[2] == -3 && back.a.user[5] == 6
           && back.a.user_dropped == 1, "round trip: user columns");
+    CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
     prof_impl_wire_free(&back);
     for (i = 0; i < len; i++)
     {
