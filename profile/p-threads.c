@@ -12,94 +12,43 @@
    - One call of prof_bench_run_range sweeping the sum over 1 KiB..32 MiB
      (x8) on one thread: the rows and the complexity the runner prints.
    Usage: p-threads [rounds] (default 5). */
-#include "profiler.h"
+#include "../src/internal.h"
+#include "kernels.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define BIG (1UL << 22)         /* 32 MiB of uint64_t per thread */
-#define SMALL 256UL             /* 2 KiB */
 
-static unsigned long long * arrays[2];
+static uint64_t * arrays[2];
 static pthread_t runner;
 
-/* This thread's array: the runner's thread reads arrays[0], the other
-   one arrays[1]. */
-static const unsigned long long * mine(void)
+/* A sum over the first N numbers of this thread's array (the runner's
+   thread reads arrays[0], the other one arrays[1]); N comes as arg, a
+   const ulong (the sweep's shape). */
+static void sum_n(void * arg, ulong count)
 {
-    return arrays[pthread_equal(pthread_self(), runner) ? 0 : 1];
-}
-
-static unsigned long long sum_of(const unsigned long long * a, ulong n)
-{
-    unsigned long long s = 0;
-    ulong k;
-    for (k = 0; k < n; k++)
-        s += a[k];
-    return s;
-}
-
-static void sum_big(void * arg, ulong count)
-{
-    const unsigned long long * a = mine();
+    const uint64_t * a = arrays[pthread_equal(pthread_self(), runner) ? 0 : 1];
+    long n = (long) *(const ulong *) arg;
     ulong i;
-    (void) arg;
     for (i = 0; i < count; i++)
     {
-        unsigned long long s = sum_of(a, BIG);
-        PROF_DO_NOT_OPTIMIZE(s);
-    }
-}
-
-static void sum_small(void * arg, ulong count)
-{
-    const unsigned long long * a = mine();
-    ulong i;
-    (void) arg;
-    for (i = 0; i < count; i++)
-    {
-        unsigned long long s = sum_of(a, SMALL);
+        uint64_t s = kernel_sum(a, n);
         PROF_DO_NOT_OPTIMIZE(s);
     }
 }
 
 static void chain(void * arg, ulong count)
 {
-    unsigned long long x = (unsigned long long) (size_t) arg;
+    uint64_t x = 7;
     ulong i;
-    int k;
+    (void) arg;
     for (i = 0; i < count; i++)
     {
-        for (k = 0; k < 1000; k++)
-            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        x = kernel_chain(x, 1000);
         PROF_DO_NOT_OPTIMIZE(x);
     }
-}
-
-/* The sweep's target: a sum over the first N numbers of this thread's
-   array. */
-static void sum_n(void * arg, ulong count)
-{
-    const unsigned long long * a = mine();
-    ulong n = *(const ulong *) arg, i;
-    for (i = 0; i < count; i++)
-    {
-        unsigned long long s = sum_of(a, n);
-        PROF_DO_NOT_OPTIMIZE(s);
-    }
-}
-
-static int cmp(const void * a, const void * b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double * d, int n)
-{
-    qsort(d, (size_t) n, sizeof d[0], cmp);
-    return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
 }
 
 int main(int argc, char ** argv)
@@ -107,7 +56,8 @@ int main(int argc, char ** argv)
     enum { MAXR = 51, K = 3 };
     static const char * names[K] = { "chain 1000", "sum 2 KiB",
                                       "sum 32 MiB" };
-    profile_target_t targets[K] = { chain, sum_small, sum_big };
+    static const ulong sizes[K] = { 0, 256, BIG };     /* 2 KiB, 32 MiB */
+    profile_target_t targets[K] = { chain, sum_n, sum_n };
     double t[K][2][MAXR], cpu[K][2][MAXR];
     int rounds = argc > 1 ? atoi(argv[1]) : 5, i, k, j;
     prof_bench * b;
@@ -117,7 +67,7 @@ int main(int argc, char ** argv)
     runner = pthread_self();
     for (j = 0; j < 2; j++)
     {
-        arrays[j] = (unsigned long long *) malloc(BIG * sizeof **arrays);
+        arrays[j] = (uint64_t *) malloc(BIG * sizeof **arrays);
         if (arrays[j] == NULL)
             return 1;
         for (n = 0; n < BIG; n++)
@@ -132,7 +82,7 @@ int main(int argc, char ** argv)
             {
                 int threads = (i + j) % 2 + 1;  /* alternate the order */
                 const prof_result * r = prof_bench_run_threads(b, names[k],
-                        targets[k], (void *) 7, threads);
+                        targets[k], (void *) &sizes[k], threads);
                 t[k][threads - 1][i] = r ? r->median_ns : -1.0;
                 cpu[k][threads - 1][i] = r ? r->cpu_ns : -1.0;
             }
@@ -147,10 +97,11 @@ int main(int argc, char ** argv)
            "------------:|------------:|\n", rounds);
     for (k = 0; k < K; k++)
     {
-        double t1 = median(t[k][0], rounds), t2 = median(t[k][1], rounds);
+        double t1 = prof_impl_median(t[k][0], rounds);
+        double t2 = prof_impl_median(t[k][1], rounds);
         printf("| %-10s | %14.1f | %15.1f | %8.2f | %11.1f | %11.1f |\n",
-               names[k], t1, t2, t1 / t2, median(cpu[k][0], rounds),
-               median(cpu[k][1], rounds));
+               names[k], t1, t2, t1 / t2, prof_impl_median(cpu[k][0], rounds),
+               prof_impl_median(cpu[k][1], rounds));
     }
     printf("\na size sweep in one call: prof_bench_run_range(b, \"sum\", "
            "sum_n, 128, 1 << 22, 8)\n\n");

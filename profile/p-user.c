@@ -25,65 +25,28 @@ static int handle;
 #define KEEP_REG(x) __asm__ __volatile__ ("" : : "r" (x))
 #define LCG(x) ((x) * 6364136223846793005ULL + 1442695040888963407ULL)
 
-static void lcg(void * arg, ulong count)
-{
-    unsigned long long x = (unsigned long long) (size_t) arg;
-    ulong i;
-    for (i = 0; i < count; i++)
-    {
-        x = LCG(x);
-        KEEP_REG(x);
+/* A target that runs body count times, with an LCG state x and the
+   counter's handle h. */
+#define LOOP_TARGET(name, body) \
+    static void name(void * arg, ulong count) \
+    { \
+        unsigned long long x = (unsigned long long) (size_t) arg; \
+        int h = handle; \
+        ulong i; \
+        (void) h; \
+        for (i = 0; i < count; i++) \
+        { \
+            body \
+        } \
+        KEEP_REG(x); \
     }
-}
 
-static void lcg_add(void * arg, ulong count)
-{
-    unsigned long long x = (unsigned long long) (size_t) arg;
-    int h = handle;
-    ulong i;
-    for (i = 0; i < count; i++)
-    {
-        x = LCG(x);
-        KEEP_REG(x);
-        prof_user_count(h, 8.0);
-    }
-}
-
-static void lcg_clobber(void * arg, ulong count)
-{
-    unsigned long long x = (unsigned long long) (size_t) arg;
-    ulong i;
-    for (i = 0; i < count; i++)
-    {
-        x = LCG(x);
-        PROF_DO_NOT_OPTIMIZE(x);
-    }
-}
-
-static void lcg_clobber_add(void * arg, ulong count)
-{
-    unsigned long long x = (unsigned long long) (size_t) arg;
-    int h = handle;
-    ulong i;
-    for (i = 0; i < count; i++)
-    {
-        x = LCG(x);
-        PROF_DO_NOT_OPTIMIZE(x);
-        prof_user_count(h, 8.0);
-    }
-}
-
-static void adds_only(void * arg, ulong count)
-{
-    int h = handle;
-    ulong i;
-    (void) arg;
-    for (i = 0; i < count; i++)
-    {
-        prof_user_count(h, 8.0);
-        PROF_CLOBBER();
-    }
-}
+LOOP_TARGET(lcg, x = LCG(x); KEEP_REG(x);)
+LOOP_TARGET(lcg_add, x = LCG(x); KEEP_REG(x); prof_user_count(h, 8.0);)
+LOOP_TARGET(lcg_clobber, x = LCG(x); PROF_DO_NOT_OPTIMIZE(x);)
+LOOP_TARGET(lcg_clobber_add, x = LCG(x); PROF_DO_NOT_OPTIMIZE(x);
+            prof_user_count(h, 8.0);)
+LOOP_TARGET(adds_only, prof_user_count(h, 8.0); PROF_CLOBBER();)
 
 static void lookup_add(void * arg, ulong count)
 {
@@ -133,18 +96,6 @@ static double measures_ns(int n, int slots)
     return (t1 - t0) / reps;
 }
 
-static int cmp(const void * a, const void * b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double * d, int n)
-{
-    qsort(d, (size_t) n, sizeof d[0], cmp);
-    return n % 2 ? d[n / 2] : 0.5 * (d[n / 2 - 1] + d[n / 2]);
-}
-
 int main(int argc, char ** argv)
 {
     enum { MAXR = 101, V = 6, M = 5 };
@@ -183,7 +134,7 @@ int main(int argc, char ** argv)
            "|:--------------------------|----------:|\n");
     for (v = 0; v < V; v++)
     {
-        med[v] = median(t[v], rounds);
+        med[v] = prof_impl_median(t[v], rounds);
         printf("| %-25s | %9.3f |\n", names[v], med[v]);
     }
     printf("\none add in a loop that works: %.3f ns (slot in a register), "
@@ -201,7 +152,7 @@ int main(int argc, char ** argv)
                      mcount[v], mcount[v] == 1 ? "" : "s");
         else
             snprintf(what, sizeof what, "user counters' slots (reset + read)");
-        printf("| %-35s | %9.2f |\n", what, median(mt[v], rounds));
+        printf("| %-35s | %9.2f |\n", what, prof_impl_median(mt[v], rounds));
     }
     return 0;
 }

@@ -3,6 +3,7 @@
    --sizes where the program opts in, and every bad input. */
 #include "check.h"
 #include "../src/bench.h"
+#include "bench_check.h"
 
 #include <math.h>
 
@@ -18,12 +19,7 @@ static void linear(void * arg, ulong count)
 
 static prof_bench * suite(FILE * out)
 {
-    prof_bench * b = prof_bench_new();
-    prof_bench_set_output(b, out);
-    prof_bench_set_format(b, out ? PROF_FORMAT_MD : PROF_FORMAT_NONE);
-    prof_bench_set_epoch_jitter(b, 0.0);
-    prof_bench_set_terminal(b, PROF_TERMINAL_NEVER);
-    return b;
+    return check_suite(out, PROF_FORMAT_MD);
 }
 
 static void test_list(void)

@@ -12,6 +12,7 @@
    same time, as they would behind the barrier. */
 #include "check.h"
 #include "../src/bench.h"
+#include "bench_check.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -104,11 +105,7 @@ static void reset_callers(void)
 
 static prof_bench * suite(FILE * out, prof_format format)
 {
-    prof_bench * b = prof_bench_new();
-    prof_bench_set_output(b, out);
-    prof_bench_set_format(b, out ? format : PROF_FORMAT_NONE);
-    prof_bench_set_epoch_jitter(b, 0.0);
-    prof_bench_set_terminal(b, PROF_TERMINAL_NEVER);
+    prof_bench * b = check_suite(out, format);
     prof_bench_add_measure(b, "sync", NULL, sync_epoch, sync_epoch, NULL);
     return b;
 }

@@ -4,6 +4,7 @@
    parsed JSON fields; the limit of counters and every bad input. */
 #include "check.h"
 #include "../src/bench.h"
+#include "bench_check.h"
 #include "../src/tools/json.h"
 
 #include <math.h>
@@ -11,15 +12,6 @@
 static double fake_now;
 static double fake_read(void) { return fake_now; }
 
-static prof_bench * quiet_suite(FILE * out, prof_format format)
-{
-    prof_bench * b = prof_bench_new();
-    prof_bench_set_output(b, out);
-    prof_bench_set_format(b, out ? format : PROF_FORMAT_NONE);
-    prof_bench_set_epoch_jitter(b, 0.0);
-    prof_bench_set_terminal(b, PROF_TERMINAL_NEVER);
-    return b;
-}
 
 /* 5 ns per iteration; adds 4096 to "bytes", 1 to "items" (a rate), 0 to
    "zero" per iteration, looking them up once per call. */
@@ -68,7 +60,7 @@ static int near(double a, double b)
 
 static void test_counters(void)
 {
-    prof_bench * b = quiet_suite(NULL, PROF_FORMAT_NONE);
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
     const prof_result * r = prof_bench_run(b, "counting", counting, NULL);
     int k;
     CHECK(r != NULL && r->nuser == 3, "%d user columns", r ? r->nuser : -1);
@@ -115,7 +107,7 @@ static void test_counters(void)
 static void test_measures(void)
 {
     static double per_call = 700.0;
-    prof_bench * b = quiet_suite(NULL, PROF_FORMAT_NONE);
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
     const prof_result * r;
     CHECK(prof_bench_add_measure(b, "allocs", NULL, read_allocs, read_allocs,
                                  NULL) == 0, "add allocs");
@@ -150,7 +142,7 @@ static void test_measures(void)
 static void test_outputs(void)
 {
     FILE * f = tmpfile(), * csv = tmpfile(), * g = tmpfile();
-    prof_bench * b = quiet_suite(f, PROF_FORMAT_MD);
+    prof_bench * b = check_suite(f, PROF_FORMAT_MD);
     const char * s;
     char err[200];
     prof_json * j;
@@ -209,7 +201,7 @@ static void test_bad_input(void)
     static const char * bad[] = { "", "a,b", "quote\"", "back\\slash",
         "pi|pe", " lead", "tab\there", "cycles", "page-faults", "faults",
         "median", "real_time", "0123456789012345678901234567890123" };
-    prof_bench * b = quiet_suite(NULL, PROF_FORMAT_NONE);
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
     capture_t cap;
     const char * err;
     char name[32];
@@ -286,7 +278,7 @@ static void refused(void * arg, ulong count)
 
 static void test_dropped(void)
 {
-    prof_bench * b = quiet_suite(NULL, PROF_FORMAT_NONE);
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
     capture_t cap;
     const prof_result * r;
     capture_begin(&cap, 2);
