@@ -412,13 +412,11 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
     if (name == NULL || prof_impl_listed(b, name))
         return l;
     s = b->s;
-    if (s.threads > 1)
-    {
+    if (s.threads > 1 && !prof_impl_worker_mode())   /* said once */
         prof_impl_warn("PROF_BENCH_LOOP(\"%s\"): inline code runs on one "
                        "thread; the %d threads of prof_bench_set_threads are "
                        "for function targets", name, s.threads);
-        s.threads = 1;
-    }
+    s.threads = 1;
     if (prof_impl_workers_ready(b))
     {
         /* the workers ran the code: the result is theirs, the body is

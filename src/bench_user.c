@@ -64,7 +64,7 @@ static const char * const reserved[] = {
     "bytes_per_second", "items_per_second", "aggregate_name",
     "aggregate_unit", "process_medians", "cpu_coefficient",
     "real_coefficient", "big_o", "rms", "label", "error_occurred",
-    "error_message", "per_thread" };
+    "error_message" };
 
 /* The characters of a name or unit: printable ASCII but , " \ | (CSV,
    JSON and the markdown table keep their shape). */
