@@ -311,10 +311,6 @@ void prof_impl_measures_stop(prof_impl_run_user * u)
 
 /* ---- a run's columns ----------------------------------------------------- */
 
-/* The columns of a run's measured epochs (raw: [got * PROF_IMPL_USER_RAW]
-   per unit) into e: the measures, then the counters added to in any of
-   them; e->user_dropped if the refused handles' slot was. 0, or -1 out of
-   memory. */
 int prof_impl_user_take(const prof_impl_run_user * u, const double * raw,
         int got, prof_impl_epochs * e)
 {
@@ -330,15 +326,14 @@ int prof_impl_user_take(const prof_impl_run_user * u, const double * raw,
             ;
         if (i == got)
             continue;
-        if (k == PROF_IMPL_USER_DROPPED)
-        {
-            e->user_dropped = 1;
-            continue;
-        }
         LOCK();
-        e->user_cols[n] = reg.counter[k];
+        if (k < reg.n)
+            e->user_cols[n] = reg.counter[k];
         UNLOCK();
-        map[n++] = k;
+        if (k == PROF_IMPL_USER_DROPPED || k >= reg.n)
+            e->user_dropped = 1;    /* refused, or a handle never given */
+        else
+            map[n++] = k;
     }
     e->nuser = n;
     e->user = NULL;

@@ -276,6 +276,14 @@ static void refused(void * arg, ulong count)
     fake_now += 5.0 * (double) count;
 }
 
+/* A handle in range that no lookup gave (run before the slots fill). */
+static void unregistered(void * arg, ulong count)
+{
+    (void) arg;
+    prof_user_count(PROF_USER_COUNTERS_MAX - 1, (double) count);
+    fake_now += 5.0 * (double) count;
+}
+
 static void test_dropped(void)
 {
     prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
@@ -289,9 +297,23 @@ static void test_dropped(void)
     prof_bench_free(b);
 }
 
+static void test_unregistered(void)
+{
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
+    capture_t cap;
+    const prof_result * r;
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "unregistered", unregistered, NULL);
+    capture_end(&cap);
+    CHECK(r && r->nuser == 0 && strstr(r->warning, "refused user-counter "
+          "handles") != NULL, "warning: %s", r ? r->warning : "");
+    prof_bench_free(b);
+}
+
 int main(void)
 {
     prof_impl_set_fake_clock(fake_read, 1e9);
+    test_unregistered();
     test_counters();
     test_measures();
     test_outputs();
