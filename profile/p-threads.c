@@ -9,12 +9,16 @@
      operation over all threads (Google Benchmark's real_time), the
      speed-up in operations per second (time on 1 / time on 2), and the
      processor time per operation.
+   - For reference, what the machine gives now without the runner: two
+     plain pthreads each running a chain, against one (the speed-up the
+     runner's figures can show; other load on a shared machine lowers it).
    - One call of prof_bench_run_range sweeping the sum over 1 KiB..32 MiB
      (x8) on one thread: the rows and the complexity the runner prints.
    Usage: p-threads [rounds] (default 5). */
 #include "../src/internal.h"
 #include "kernels.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +55,32 @@ static void chain(void * arg, ulong count)
     }
 }
 
+/* The machine's parallelism now, without the runner: the time of a
+   chain of multiply-adds on this thread alone, then on this thread and
+   one more at once; the speed-up in work per second (2 x t1 / t2). */
+static void * raw_chain(void * arg)
+{
+    *(uint64_t *) arg = kernel_chain(*(uint64_t *) arg, 20000000);
+    return NULL;
+}
+
+static double raw_speedup(void)
+{
+    uint64_t x = 7, y = 9;
+    pthread_t th;
+    double t0, t1, t2;
+    t0 = prof_impl_now_ns();
+    raw_chain(&x);
+    t1 = prof_impl_now_ns();
+    if (pthread_create(&th, NULL, raw_chain, &y) != 0)
+        return NAN;
+    raw_chain(&x);
+    pthread_join(th, NULL);
+    t2 = prof_impl_now_ns();
+    PROF_DO_NOT_OPTIMIZE(x);
+    return 2.0 * (t1 - t0) / (t2 - t1);
+}
+
 int main(int argc, char ** argv)
 {
     enum { MAXR = 51, K = 3 };
@@ -58,7 +88,7 @@ int main(int argc, char ** argv)
                                       "sum 32 MiB" };
     static const ulong sizes[K] = { 0, 256, BIG };     /* 2 KiB, 32 MiB */
     profile_target_t targets[K] = { chain, sum_n, sum_n };
-    double t[K][2][MAXR], cpu[K][2][MAXR];
+    double t[K][2][MAXR], cpu[K][2][MAXR], raw[MAXR];
     int rounds = argc > 1 ? atoi(argv[1]) : 5, i, k, j;
     prof_bench * b;
     ulong n;
@@ -87,6 +117,7 @@ int main(int argc, char ** argv)
                 cpu[k][threads - 1][i] = r ? r->cpu_ns : -1.0;
             }
         prof_bench_free(b);
+        raw[i] = raw_speedup();
     }
     printf("1 and 2 threads (each thread the same iterations), medians over "
            "%d rounds:\ntime per operation over all threads, speed-up in "
@@ -103,6 +134,9 @@ int main(int argc, char ** argv)
                names[k], t1, t2, t1 / t2, prof_impl_median(cpu[k][0], rounds),
                prof_impl_median(cpu[k][1], rounds));
     }
+    printf("\nthe machine now, without the runner: 2 threads of a chain of "
+           "multiply-adds (pthread_create) do %.2fx the work per second of "
+           "1\n", prof_impl_median(raw, rounds));
     printf("\na size sweep in one call: prof_bench_run_range(b, \"sum\", "
            "sum_n, 128, 1 << 22, 8)\n\n");
     fflush(stdout);
