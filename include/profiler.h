@@ -75,6 +75,25 @@
 # define PROF_COLD
 #endif
 
+/* Storage of one's own in every thread (the clocks, the runner's user
+   counters). initial-exec: one %fs-relative access, also from position-
+   independent code. Without a known spelling the storage is shared by all
+   threads, and the runner runs no target on several threads. */
+#if defined(__GNUC__) && !defined(_WIN32)
+# define PROF_IMPL_TLS __thread __attribute__((tls_model("initial-exec")))
+#elif defined(__GNUC__)
+# define PROF_IMPL_TLS __thread
+#elif defined(_MSC_VER)
+# define PROF_IMPL_TLS __declspec(thread)
+#elif defined(__cplusplus) && __cplusplus >= 201103L
+# define PROF_IMPL_TLS thread_local
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+# define PROF_IMPL_TLS _Thread_local
+#else
+# define PROF_IMPL_TLS
+# define PROF_IMPL_NO_TLS 1
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -231,9 +250,13 @@ double prof_tick_overhead(void);
 static inline double get_cycle_counter(void);
 
 /* Clock state: the counter at the last start_clock(n), and the ticks
-   accumulated by start_clock(n)/stop_clock(n) pairs. */
-extern double clock_last[FLINT_NUM_CLOCKS];
-extern double clock_accum[FLINT_NUM_CLOCKS];
+   accumulated by start_clock(n)/stop_clock(n) pairs. Each thread has its
+   own (FLINT's are shared, so that two threads timing at once race): a
+   single-threaded program sees no difference, clock 0 of a target that the
+   runner runs on several threads is that thread's, and get_clock reads
+   the calling thread's clocks (zero in a thread that never used them). */
+extern PROF_IMPL_TLS double clock_last[FLINT_NUM_CLOCKS];
+extern PROF_IMPL_TLS double clock_accum[FLINT_NUM_CLOCKS];
 
 /* Clocks 0 <= n < FLINT_NUM_CLOCKS. Any other n touches no memory: it prints
    a profiler: message and get_clock returns NaN. */
@@ -306,12 +329,13 @@ void print_memory_usage(void);
    epoch runs the code a calibrated number of times (its iterations) and is
    timed as a whole, so each epoch gives one sample of time per iteration;
    the result is the median of the samples with an interval for it.
-   Not thread-safe: run one benchmark at a time in the process. Every run
-   uses clock 0 (to see whether the target calls prof_start/prof_stop,
-   which share it with prof_repeat) and the process's one counter set, so
-   suites running at the same time on two threads race (ThreadSanitizer
-   reports it) and can mistime each other. A suite may run on any thread
-   while no other runs.
+   Run one suite at a time in the process: suites share the process's
+   event counter set, the worker processes' numbering of suites and the
+   progress line, so suites running at the same time on two threads race.
+   A suite may run on any thread while no other runs; the threads of a
+   multi-threaded benchmark (prof_bench_set_threads) are the runner's own,
+   and the clocks are per thread (prof_repeat elsewhere shares nothing
+   with it).
    Setters return 0, or -1 with a profiler: message for bad input (NULL
    suite, zero, negative, NaN), leaving the setting unchanged. */
 typedef struct prof_bench prof_bench;
@@ -398,6 +422,25 @@ typedef struct prof_result
     const double * counters;            /* per unit [ncounters] */
     double ipc;             /* instructions / cycles of the medians, or NaN */
     double branch_miss_pct; /* 100 * branch-misses / branches, or NaN */
+    /* User measures and counters (prof_bench_add_measure,
+       prof_user_counter): the measures in the order added, then the
+       counters added to during the measured epochs, in the order they
+       were first looked up. Each is the median over the measured epochs
+       of the epoch's amount / (iterations x threads x batch), or with
+       PROF_USER_RATE of the epoch's amount per second of its time. */
+    int nuser;
+    const char * const * user_names;    /* [nuser] */
+    const char * const * user_units;    /* a measure's unit, or "" */
+    const int * user_flags;             /* PROF_USER_RATE, PROF_USER_MEASURE */
+    const double * user;                /* [nuser] */
+    /* Threads that ran the target at once (prof_bench_set_threads; 1
+       otherwise). With several, the times are per operation over all
+       threads (an epoch's wall time / (threads x iterations x batch):
+       Google Benchmark's real_time), cpu_ns the processor time per
+       operation (its per-thread cpu_time), iterations counts every
+       thread's, epoch_iters one thread's; the time one thread takes per
+       operation is median_ns x threads. */
+    int threads;
 } prof_result;
 
 /* A new suite with the default settings below, writing markdown to stdout;
@@ -559,6 +602,25 @@ int prof_bench_args(prof_bench * b, int argc, char ** argv);
    the program refuses what it does not know itself. */
 int prof_bench_init(prof_bench * b, int * argc, char ** argv);
 
+/* Multi-threaded benchmarks (Google Benchmark's Threads): the next
+   benchmarks run their target on n threads at once, this one and n - 1
+   others started together behind a barrier; each thread calls
+   target(arg, count) with the same count per epoch, and the epoch's time
+   is the wall time from the first thread's start to the last one's end.
+   The result's name gets "/threads:N" (N > 1) and its figures are per
+   operation over all threads (prof_result.threads). Each thread has its
+   own clock 0 (prof_start/prof_stop time that thread: the slowest one's
+   timed section is the epoch's) and its own user-counter slots (added
+   up); the measures are read around all threads, the event counters
+   count this thread. The loop macro runs on one thread. 1 (default) to
+   PROF_THREADS_MAX; -1 with a message otherwise, or for more than 1
+   where the build has no threads (Windows). */
+#define PROF_THREADS_MAX 256
+int prof_bench_set_threads(prof_bench * b, int n);
+/* prof_bench_run on threads threads, the setting unchanged after. */
+const prof_result * prof_bench_run_threads(prof_bench * b, const char * name,
+        profile_target_t target, void * arg, int threads);
+
 /* Run target(arg, iterations) epoch by epoch and return its result (also
    kept in the suite), after printing its markdown row. A target that calls
    prof_start()/prof_stop() (as prof_repeat's do) is timed between them only,
@@ -588,6 +650,59 @@ double prof_result_percentile(const prof_result * r, double p);
    r->counters; NaN if it was not counted or is unavailable, and NaN with a
    message for a NULL r or an unknown name. */
 double prof_result_counter(const prof_result * r, const char * event);
+/* r's user counter or measure called name, as in r->user; NaN if r has
+   none of that name, and NaN with a message for a NULL r or name. */
+double prof_result_user(const prof_result * r, const char * name);
+
+/* User counters: amounts a target counts itself (bytes, items, nodes
+   visited), reported per unit like the event counters. Look a counter up
+   once, outside the loop, then add to it in the loop:
+
+       int bytes = prof_user_counter("bytes", 0);
+       for (i = 0; i < count; i++)
+       {
+           copy(dst, src, 4096);
+           prof_user_count(bytes, 4096);
+       }
+
+   prof_user_count adds into the calling thread's slot for the running
+   epoch: one addition, no lookup, no lock, no call (profile/p-user
+   measures it). It needs no suite, so a prof_repeat-shaped target can
+   count. Every result reports the counters added to (0 included) during
+   its measured epochs: the median over them of the epoch's total per
+   unit, or with PROF_USER_RATE per second of the epoch's time (Google
+   Benchmark's kIsRate). Counters are the process's, shared by all suites;
+   adds outside a run and from threads the runner did not start are not
+   seen. */
+#define PROF_USER_COUNTERS_MAX 32
+#define PROF_USER_RATE 1        /* report per second, not per unit */
+#define PROF_USER_MEASURE 2     /* (prof_result.user_flags: a measure) */
+/* The handle of the counter called name, registering it on first use
+   (flags: 0 or PROF_USER_RATE; a later lookup keeps the first flags). A
+   name is 1 to 31 printable ASCII characters without , " \ | and is not
+   a perf event name, a measure's name or a field of the outputs
+   ("median", "real_time", ...): else -1 with a message. Beyond
+   PROF_USER_COUNTERS_MAX names, a message and a handle whose adds are
+   dropped (counted in the message; results that got such adds say so). */
+int prof_user_counter(const char * name, int flags);
+/* Add amount to the counter of handle counter in the running epoch. */
+static inline void prof_user_count(int counter, double amount);
+
+/* User measures (Haskell perf's Measure): start(arg) is called before
+   every epoch and stop(arg) after it, both outside the timed interval;
+   the epoch's amount is stop - start (a reading at each end, or a start
+   that resets and returns 0). Reported as a user counter (prof_result.user)
+   per unit, its unit shown in the table's header and the JSON context.
+   Applies to the benchmarks run or added after the call. name as for
+   prof_user_counter, and not a user counter's; unit 0 to 15 such
+   characters (NULL: none). Returns 0, or -1 with a message for a NULL
+   suite or callback, a bad or repeated name, or more than
+   PROF_MEASURES_MAX measures. */
+#define PROF_MEASURES_MAX 8
+typedef double (*prof_measure_fn)(void * arg);
+int prof_bench_add_measure(prof_bench * b, const char * name,
+        const char * unit, prof_measure_fn start, prof_measure_fn stop,
+        void * arg);
 
 /* Write the results not yet written in the CSV or JSON format to the
    output, with the JSON context (benchmarks still queued are run first, with
@@ -646,6 +761,29 @@ int prof_bench_add_complexity(prof_bench * b, const char * name,
    fits. */
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family);
+
+/* Size sweeps (Google Benchmark's Range, Haskell perf's ns): run target
+   once per size as a benchmark named "family/N" with its N set
+   (prof_bench_set_complexity_n; the setting is restored after), then,
+   with markdown on the console, print the family's complexity fits
+   (prof_bench_print_complexity). target(arg, count) gets arg pointing to
+   the size, a const ulong: ulong n = *(const ulong *) arg. sizes: n
+   sizes, each > 0, in increasing order, at most PROF_SIZES_MAX. Returns
+   the number of sizes run (the filter may leave some out), or -1 with a
+   message for a NULL suite, target or sizes, a family that is empty or
+   holds a '/', or a bad list. */
+#define PROF_SIZES_MAX 4096
+int prof_bench_run_sizes(prof_bench * b, const char * family,
+        profile_target_t target, const ulong * sizes, int n);
+/* The same over lo, lo * multiplier, lo * multiplier^2, ... up to hi
+   (included when reached): lo > 0, hi >= lo, multiplier >= 2. */
+int prof_bench_run_range(prof_bench * b, const char * family,
+        profile_target_t target, ulong lo, ulong hi, ulong multiplier);
+/* on != 0: prof_bench_args and prof_bench_init take --sizes=LIST (and
+   PROFILER_SIZES), whose sizes then replace those of every sweep of the
+   suite: "8,64,512", or a range "LO..HI" (multiplier 2) or "LO..HIxM".
+   Call before them; off (the default), --sizes is an unknown flag. */
+int prof_bench_set_sizes_flag(prof_bench * b, int on);
 
 /* Inline code as a benchmark: PROF_BENCH_LOOP(b, "name") { code }. The
    code runs (epochs x iterations) times; each iteration costs one decrement
@@ -1023,6 +1161,14 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
 prof_loop prof_impl_loop_begin(prof_bench * b, const char * name);
 int prof_impl_loop_next(prof_loop * loop);
 void prof_impl_escape(const void * p);
+/* The user counters' slots of the calling thread; the last one takes the
+   adds of refused handles. */
+extern PROF_IMPL_TLS double prof_impl_user_slots[PROF_USER_COUNTERS_MAX + 1];
+PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
+{
+    prof_impl_user_slots[(unsigned) counter < PROF_USER_COUNTERS_MAX
+                         ? counter : PROF_USER_COUNTERS_MAX] += amount;
+}
 
 /* ---- the trace recorder ------------------------------------------------- */
 

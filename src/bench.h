@@ -3,7 +3,7 @@
     Not installed. The arrows point one way:
 
         bench_args -> bench_settings
-        bench_suite -> bench_run -> bench_counters, stats
+        bench_suite -> bench_run -> bench_counters, bench_user, stats
                     -> bench_result -> stats
                     -> report_{md,csv,json} -> complexity, sysinfo, terminal
         bench_compare -> bench_run
@@ -47,6 +47,10 @@ typedef struct
     char time_unit[4];      /* the outputs' time unit: ns, us, ms, s */
     double complexity_n;
     char counters[256];     /* event list; "" = counters off */
+    int threads;            /* threads that run the target at once */
+    int nmeasures;          /* the suite's first nmeasures measures */
+    const struct prof_impl_measure * measures;  /* the suite's (not sent by
+                                                   worker processes) */
 } prof_impl_settings;
 
 /* Nanoseconds in a time unit of prof_bench_set_time_unit (0 if unknown). */
@@ -96,6 +100,95 @@ extern double (*prof_impl_fake_counts)(const char * event, ulong iterations);
    the set was never opened (buf ""), else 1. */
 int prof_impl_bench_counters_context(char * buf, size_t size);
 
+/* ---- user counters and measures (bench_user.c) ------------------------- */
+
+/* A column of user figures: a measure or a user counter. */
+#define PROF_IMPL_USER_NAME 32
+#define PROF_IMPL_USER_UNIT 16
+#define PROF_IMPL_USER_COLS (PROF_USER_COUNTERS_MAX + PROF_MEASURES_MAX)
+typedef struct
+{
+    char name[PROF_IMPL_USER_NAME];
+    char unit[PROF_IMPL_USER_UNIT];
+    int flags;              /* PROF_USER_RATE, PROF_USER_MEASURE */
+} prof_impl_user_col;
+
+/* A measure of the suite (prof_bench_add_measure). */
+typedef struct prof_impl_measure
+{
+    prof_impl_user_col col;
+    prof_measure_fn start, stop;
+    void * arg;
+} prof_impl_measure;
+
+/* An epoch's raw amounts: the user counters' slots (NaN: not added to),
+   the slot of refused handles, then the measures. */
+#define PROF_IMPL_USER_DROPPED PROF_USER_COUNTERS_MAX
+#define PROF_IMPL_USER_RAW (PROF_USER_COUNTERS_MAX + 1 + PROF_MEASURES_MAX)
+typedef struct
+{
+    int nmeasures;
+    const prof_impl_measure * measures;
+    double started[PROF_MEASURES_MAX];
+    double epoch[PROF_IMPL_USER_RAW];
+} prof_impl_run_user;
+
+/* Whether name is a good user name (1..31 printable ASCII bytes without
+   , " \ |, no event or output field): 1, or 0 after a message starting
+   with func when func is not NULL. unit: the same rules, empty allowed. */
+int prof_impl_user_name_ok(const char * name, const char * func);
+int prof_impl_user_unit_ok(const char * unit, const char * func);
+/* Set u up for the measures of s. */
+void prof_impl_user_init(prof_impl_run_user * u, const prof_impl_settings * s);
+/* This thread's user counters to "not added to" (before an epoch), and
+   their amounts into raw[0 .. PROF_IMPL_USER_DROPPED] (after it). */
+void prof_impl_user_reset(void);
+void prof_impl_user_harvest(double * raw);
+/* acc[k] += add[k] for the counters' slots, NaN meaning "not added to". */
+void prof_impl_user_sum(double * acc, const double * add);
+/* Read the measures before an epoch / after it (into u->epoch). */
+void prof_impl_measures_start(prof_impl_run_user * u);
+void prof_impl_measures_stop(prof_impl_run_user * u);
+
+/* ---- threads that run a target at once (bench_threads.c) --------------- */
+
+/* Where a target can run on several threads: POSIX threads, thread-local
+   clocks and slots, GNU atomics. */
+#if !defined(_WIN32) && !defined(PROF_IMPL_NO_TLS) && defined(__GNUC__)
+# define PROF_IMPL_HAVE_THREADS 1
+#endif
+
+/* One thread's share of an epoch. */
+typedef struct
+{
+    double start, end;      /* the clock before and after its call [ticks]
+                               (threaded epochs only) */
+    double timed;           /* clock 0's ticks, NaN if not prof_start'ed */
+    double whole;           /* the call's ticks */
+    double cpu_ns;          /* processor time of the call */
+    long switches;          /* involuntary context switches during it */
+    double user[PROF_USER_COUNTERS_MAX + 1];    /* its user counts */
+} prof_impl_share;
+
+typedef struct prof_impl_pool prof_impl_pool;
+
+/* Run f(arg, count) once on this thread into sh, the event counters ctr
+   (NULL: none) around the call; with pool (a threaded epoch), first meet
+   the pool's other threads at its barrier, and read the clock before and
+   after the call and the thread's own processor time. */
+void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
+        void * arg, ulong count, prof_impl_run_counters * ctr,
+        prof_impl_pool * pool);
+/* A pool of threads - 1 threads waiting for epochs (shared with other
+   runs of the same number alive at the time), or NULL after a message. */
+prof_impl_pool * prof_impl_pool_get(int threads);
+void prof_impl_pool_put(prof_impl_pool * p);
+/* Run f(arg, count) on the pool's threads and this one at once; their
+   shares, this thread's first (with the counters ctr). */
+const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
+        profile_target_t f, void * arg, ulong count,
+        prof_impl_run_counters * ctr);
+
 /* ---- one benchmark's run (bench_run.c) ---------------------------------- */
 
 enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
@@ -128,6 +221,10 @@ typedef struct
     double t0, c0;      /* the loop macro's epoch start */
     prof_impl_run_counters ctr;
     double * ev_samples;    /* per unit, [epochs * ctr.n] */
+    prof_impl_run_user user;
+    double * user_samples;  /* per unit, [epochs * PROF_IMPL_USER_RAW] */
+    prof_impl_pool * pool;  /* threads > 1: the threads, from the first
+                               epoch to the end of the run */
 } prof_impl_run;
 
 /* Set r up for a run of name with settings s; pair_ticks is the cost of
@@ -173,6 +270,11 @@ typedef struct
     int nev;
     const char * ev_names[PROF_COUNTERS_MAX];   /* static perf stat names */
     double * ev;            /* [got * nev] per unit, or NULL */
+    int nuser;              /* user measures and counters */
+    prof_impl_user_col user_cols[PROF_IMPL_USER_COLS];
+    double * user;          /* [got * nuser] per unit (NaN: not added to),
+                               or NULL */
+    int user_dropped;       /* adds to refused user counters were dropped */
     double cpu_ns_sum;      /* processor time of the measured epochs */
     double spent_ns;        /* wall time spent, calibration included */
     double overhead_ns;     /* subtracted from each epoch */
@@ -182,6 +284,12 @@ typedef struct
     int budget_hit;
 } prof_impl_epochs;
 
+/* The user columns of a run's measured epochs (raw: [got *
+   PROF_IMPL_USER_RAW] per unit) into e: the measures, then the counters
+   added to in any of them; e->user_dropped if refused handles were. 0, or
+   -1 out of memory (e then has none). */
+int prof_impl_user_take(const prof_impl_run_user * u, const double * raw,
+        int got, prof_impl_epochs * e);
 /* Move a finished run's epochs into e (r keeps no array). */
 void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e);
 void prof_impl_epochs_free(prof_impl_epochs * e);
@@ -204,6 +312,14 @@ typedef struct
     double * ev;        /* per unit, epoch k event i at ev[k * nev + i] */
     int * process;      /* [epochs] */
     double * process_median;    /* [processes] */
+    int nuser;
+    prof_impl_user_col user_cols[PROF_IMPL_USER_COLS];
+    const char * user_names[PROF_IMPL_USER_COLS];
+    const char * user_units[PROF_IMPL_USER_COLS];
+    int user_flags[PROF_IMPL_USER_COLS];
+    double user_median[PROF_IMPL_USER_COLS];
+    double * user;      /* as reported (per unit or per second), epoch k
+                           column u at user[k * nuser + u] */
 } prof_impl_result;
 
 /* Which of IPC and branch-miss % the events names[0 .. n) can give
@@ -343,12 +459,18 @@ struct prof_bench
     int nbench;             /* benchmarks started (the workers' numbering) */
     int list_only;          /* --list: print the names, run nothing */
     int wide;               /* --wide: the table with every column */
+    prof_impl_measure measures[PROF_MEASURES_MAX];
+    int sizes_flag;         /* prof_bench_set_sizes_flag */
+    ulong * cli_sizes;      /* --sizes, or NULL */
+    int ncli_sizes;
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
-   message; buf has room for it), or NULL if the filter rejects it. */
+   message; with threads > 1, "/threads:N" follows), made in buf of
+   PROF_IMPL_NAME_BUF bytes; or NULL if the filter rejects it. */
+#define PROF_IMPL_NAME_BUF 640
 const char * prof_impl_run_name(prof_bench * b, const char * name,
-        char * buf);
+        int threads, char * buf);
 #define PROF_IMPL_BASELINE_FILTERED (-2)
 /* Whether rows have a relative column. */
 #define PROF_IMPL_RELATIVE(b) ((b)->baseline != -1)
@@ -372,6 +494,12 @@ void prof_impl_output_set(prof_bench * b, FILE * out);
 int prof_impl_output_file(prof_bench * b, const char * path);
 /* The format a file's name suggests: .json, .csv, .md (JSON otherwise). */
 prof_format prof_impl_format_of(const char * path);
+
+/* ---- size sweeps (bench_sizes.c) --------------------------------------- */
+
+/* The sizes of --sizes=text ("8,64,512", "LO..HI", "LO..HIxM") into *out
+   (malloc'd): their number, or -1 after a message starting with what. */
+int prof_impl_sizes_parse(const char * text, ulong ** out, const char * what);
 
 /* ---- the terminal (terminal.c) ------------------------------------------ */
 

@@ -183,6 +183,22 @@ static int set_wide(void * ctx, const char * name, const char * v)
          : prof_bench_set_wide((prof_bench *) ctx, on);
 }
 
+static int set_sizes(void * ctx, const char * name, const char * v)
+{
+    prof_bench * b = (prof_bench *) ctx;
+    char what[64];
+    ulong * sizes;
+    int n;
+    snprintf(what, sizeof what, PROGRAM ": %s", name);
+    n = prof_impl_sizes_parse(v, &sizes, what);
+    if (n < 0)
+        return -1;
+    free(b->cli_sizes);
+    b->cli_sizes = sizes;
+    b->ncli_sizes = n;
+    return 0;
+}
+
 static int help(void * ctx, const char * name, const char * v);
 
 /* the rest of a row after the help: what it calls, whether its value may
@@ -222,6 +238,9 @@ static const prof_impl_option table[] = {
       "pool their epochs (1)", SET(set_processes), ENV("PROCESSES") },
     { "--wide", NULL, "the table with every column (op/s, min, total) "
       "(default: fits in 100 columns)", SET(set_wide), VALUE },
+    /* only where the program opts in (prof_bench_set_sizes_flag) */
+    { "--sizes", "LIST", "the sizes of the program's sweeps: 8,64,512 or "
+      "LO..HI[xM] (the program's)", SET(set_sizes), ENV("SIZES") },
     { "--help", NULL, "print this help and exit", SET(help), VALUE },
     /* Google Benchmark's spellings */
     { "--benchmark_filter", "REGEX", NULL, SET(set_filter), VALUE },
@@ -243,13 +262,31 @@ static const prof_impl_options lenient = {
     usage_tail, PROF_IMPL_UNKNOWN_KEEP, 0
 };
 
+enum { NTABLE = (int) (sizeof table / sizeof table[0]) };
+
+/* The options of b: base's, without --sizes unless the program opted in
+   (t has room for the table). */
+static prof_impl_options options_of(const prof_bench * b,
+        const prof_impl_options * base, prof_impl_option * t)
+{
+    prof_impl_options o = *base;
+    int k;
+    o.n = 0;
+    for (k = 0; k < NTABLE; k++)
+        if (b->sizes_flag || table[k].set != set_sizes)
+            t[o.n++] = table[k];
+    o.table = t;
+    return o;
+}
+
 /* --help: the options, then exit 0 (as Google Benchmark's --help). */
 static int help(void * ctx, const char * name, const char * v)
 {
-    (void) ctx;
+    prof_impl_option t[NTABLE];
+    prof_impl_options o = options_of((const prof_bench *) ctx, &strict, t);
     (void) name;
     (void) v;
-    prof_impl_options_usage(&strict, stdout);
+    prof_impl_options_usage(&o, stdout);
     fflush(stdout);
     exit(0);
 }
@@ -257,22 +294,25 @@ static int help(void * ctx, const char * name, const char * v)
 /* Apply the environment, then argv[0 .. *argc) with o; *argc gets the
    words left. */
 static int parse(prof_bench * b, int * argc, char ** argv,
-        const prof_impl_options * o)
+        const prof_impl_options * base)
 {
+    prof_impl_option t[NTABLE];
+    prof_impl_options o;
     int n;
     if (b == NULL || argc == NULL)
     {
-        prof_impl_warn("%s: the %s is NULL", o == &strict ? "prof_bench_args"
-                       : "prof_bench_init", b == NULL ? "suite"
-                       : "argument count");
+        prof_impl_warn("%s: the %s is NULL", base == &strict
+                       ? "prof_bench_args" : "prof_bench_init",
+                       b == NULL ? "suite" : "argument count");
         return -1;
     }
+    o = options_of(b, base, t);
     prof_impl_workers_argv(*argc, argv);    /* before argv changes */
-    if (prof_impl_options_env(o, b) != 0)
+    if (prof_impl_options_env(&o, b) != 0)
         return -1;
     if (argv == NULL || *argc < 1)
         return 0;
-    n = prof_impl_options_parse(o, *argc, argv, b);
+    n = prof_impl_options_parse(&o, *argc, argv, b);
     if (n < 0)
         return -1;
     *argc = n;

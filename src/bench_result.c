@@ -30,6 +30,7 @@ void prof_impl_result_free(prof_impl_result * r)
     free(r->ev);
     free(r->process);
     free(r->process_median);
+    free(r->user);
     free(r);
 }
 
@@ -40,7 +41,8 @@ void prof_impl_epochs_free(prof_impl_epochs * e)
     free(e->iters);
     free(e->process);
     free(e->ev);
-    e->samples = e->cpu = e->ev = NULL;
+    free(e->user);
+    e->samples = e->cpu = e->ev = e->user = NULL;
     e->iters = NULL;
     e->process = NULL;
 }
@@ -77,6 +79,18 @@ static void append(char * buf, size_t size, const char * text)
         prof_impl_copy(buf + n, size - n, text);
 }
 
+/* The median of column k of v[rows][cols], NaN cells left out (NaN if
+   all are); work has room for the rows. */
+static double column_median(const double * v, int rows, int cols, int k,
+        double * work)
+{
+    int i, m;
+    for (i = m = 0; i < rows; i++)
+        if (!isnan(v[i * cols + k]))
+            work[m++] = v[i * cols + k];
+    return m > 0 ? prof_impl_median(work, m) : NAN;
+}
+
 /* The per-unit median over the measured epochs of each counted event (NaN
    epochs left out: a failed read), IPC and branch-miss % from those
    medians; work has room for the epochs. */
@@ -84,23 +98,67 @@ static void counter_results(prof_impl_result * res, prof_impl_epochs * e,
         double * work)
 {
     prof_result * p = &res->pub;
-    int i, k, m, n = e->got, nev = e->nev;
+    int k, n = e->got, nev = e->nev;
     res->nev = nev;
     res->ev = e->ev;
     e->ev = NULL;
     for (k = 0; k < nev; k++)
     {
-        for (i = m = 0; i < n; i++)
-            if (!isnan(res->ev[i * nev + k]))
-                work[m++] = res->ev[i * nev + k];
         res->ev_names[k] = e->ev_names[k];
-        res->ev_median[k] = m > 0 ? prof_impl_median(work, m) : NAN;
+        res->ev_median[k] = column_median(res->ev, n, nev, k, work);
     }
     p->ncounters = nev;
     p->counter_names = nev > 0 ? res->ev_names : NULL;
     p->counters = nev > 0 ? res->ev_median : NULL;
     prof_impl_derive(res->ev_names, nev, res->ev_median, &p->ipc,
                      &p->branch_miss_pct);
+}
+
+/* The user measures and counters: each epoch's amount as reported (per
+   unit, or per second of the epoch's time with PROF_USER_RATE) and the
+   median over the epochs that have one. */
+static void user_results(prof_impl_result * res, prof_impl_epochs * e,
+        double * work)
+{
+    prof_result * p = &res->pub;
+    int i, k, n = e->got, nu = e->nuser;
+    res->nuser = nu;
+    res->user = e->user;
+    e->user = NULL;
+    for (k = 0; k < nu; k++)
+    {
+        res->user_cols[k] = e->user_cols[k];
+        res->user_names[k] = res->user_cols[k].name;
+        res->user_units[k] = res->user_cols[k].unit;
+        res->user_flags[k] = res->user_cols[k].flags;
+        for (i = 0; (res->user_flags[k] & PROF_USER_RATE) && i < n; i++)
+        {
+            /* per unit / ns per unit: per ns of the epoch's time */
+            double * v = &res->user[i * nu + k];
+            *v = res->samples[i] > 0.0 ? *v / res->samples[i] * 1e9 : NAN;
+        }
+        res->user_median[k] = column_median(res->user, n, nu, k, work);
+    }
+    p->nuser = nu;
+    p->user_names = nu > 0 ? res->user_names : NULL;
+    p->user_units = nu > 0 ? res->user_units : NULL;
+    p->user_flags = nu > 0 ? res->user_flags : NULL;
+    p->user = nu > 0 ? res->user_median : NULL;
+}
+
+double prof_result_user(const prof_result * r, const char * name)
+{
+    int k;
+    if (r == NULL || name == NULL)
+    {
+        prof_impl_warn("prof_result_user: the %s is NULL", r == NULL
+                       ? "result" : "name");
+        return NAN;
+    }
+    for (k = 0; k < r->nuser; k++)
+        if (strcmp(r->user_names[k], name) == 0)
+            return r->user[k];
+    return NAN;
 }
 
 double prof_result_counter(const prof_result * r, const char * event)
@@ -140,6 +198,8 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
         p->iterations += res->iters[i];
     }
     p->mean_ns /= n;
+    p->threads = e->s.threads > 1 ? e->s.threads : 1;
+    p->iterations *= (ulong) p->threads;    /* every thread's */
     p->cpu_ns = e->cpu_ns_sum / ((double) p->iterations * e->s.batch);
     p->err_pct = prof_impl_mdape(sorted, n);
     if (!(p->err_pct >= 0.0))
@@ -180,6 +240,13 @@ static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
         snprintf(line, sizeof line, "%d of %d worker processes failed: "
                  "their epochs are missing. ", e->failed,
                  e->processes + e->failed);
+        append(res->warning, sizeof res->warning, line);
+    }
+    if (e->user_dropped)
+    {
+        snprintf(line, sizeof line, "counts added with refused user-counter "
+                 "handles (a bad name, or beyond PROF_USER_COUNTERS_MAX = "
+                 "%d) were dropped. ", PROF_USER_COUNTERS_MAX);
         append(res->warning, sizeof res->warning, line);
     }
     if (e->processes > 1 && p->ci_level < PROF_CI_LEVEL)
@@ -334,6 +401,7 @@ prof_impl_result * prof_impl_result_make(prof_impl_epochs * e)
     }
     warnings(res, e, sorted);
     counter_results(res, e, sorted);    /* sorted is spent: work space */
+    user_results(res, e, sorted);
     free(sorted);
     return res;
 }

@@ -53,8 +53,12 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
     if (r->ctr.n > 0)
         r->ev_samples = (double *) calloc((size_t) s->epochs * (size_t) r->ctr.n,
                                           sizeof *r->ev_samples);
+    prof_impl_user_init(&r->user, s);
+    r->user_samples = (double *) calloc((size_t) s->epochs
+                                        * PROF_IMPL_USER_RAW,
+                                        sizeof *r->user_samples);
     if (r->samples == NULL || r->iters == NULL || r->cpu_samples == NULL
-        || (r->ctr.n > 0 && r->ev_samples == NULL))
+        || (r->ctr.n > 0 && r->ev_samples == NULL) || r->user_samples == NULL)
     {
         prof_impl_warn("%s: out of memory", name);
         r->phase = PH_DONE;
@@ -130,6 +134,10 @@ static void set_measure_count(prof_impl_run * r)
 static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
 {
     double npt = prof_impl_ns_per_tick();
+    /* the epoch's operations: every thread ran count iterations (the
+       event counters count the runner's thread only) */
+    double ops = (double) r->count * r->s.batch
+               * (r->s.threads > 1 ? r->s.threads : 1);
     int i = r->got++, k;
     r->iters[i] = r->count;
     r->net_ticks_sum += net_ticks;
@@ -137,11 +145,13 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
         r->low_epochs++;
     if (net_ticks < 0.0)
         net_ticks = 0.0;
-    r->samples[i] = net_ticks * npt / ((double) r->count * r->s.batch);
-    r->cpu_samples[i] = cpu_ns / ((double) r->count * r->s.batch);
+    r->samples[i] = net_ticks * npt / ops;
+    r->cpu_samples[i] = cpu_ns / ops;
     for (k = 0; k < r->ctr.n; k++)
         r->ev_samples[i * r->ctr.n + k] = r->ctr.epoch[k]
                                         / ((double) r->count * r->s.batch);
+    for (k = 0; k < PROF_IMPL_USER_RAW; k++)
+        r->user_samples[i * PROF_IMPL_USER_RAW + k] = r->user.epoch[k] / ops;
     r->cpu_ns_sum += cpu_ns;
 }
 
@@ -246,28 +256,53 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
     return 1;
 }
 
-void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
+/* Feed the epoch of n threads' shares: its time from the first start to
+   the last end (one thread: its call), clock 0's the slowest thread's,
+   the processor times, switches and user counts added up. */
+static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
 {
-    double whole, timed, c0, c1, cpu;
-    long s0 = prof_impl_switches();
-    c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
-    /* The counters run around the whole call, their ioctls outside the
-       clock reads. */
-    prof_impl_bench_counters_start(&r->ctr);
-    timed = prof_impl_call_target(f, arg, r->count, &whole);
-    prof_impl_bench_counters_stop(&r->ctr, r->count);
-    c1 = prof_impl_fake_read ? whole * prof_impl_ns_per_tick()
-                             : prof_impl_cpu_ns();
-    cpu = c1 - c0;
+    double start = sh[0].start, end = sh[0].end, timed = sh[0].timed;
+    double cpu = 0.0, whole;
+    long switches = 0;
+    int k;
+    memcpy(r->user.epoch, sh[0].user, sizeof sh[0].user);
+    for (k = 0; k < n; k++)
+    {
+        if (sh[k].start < start) start = sh[k].start;
+        if (sh[k].end > end) end = sh[k].end;
+        if (isnan(sh[k].timed) || isnan(timed))
+            timed = NAN;                /* one did not time: the wall */
+        else if (sh[k].timed > timed)
+            timed = sh[k].timed;
+        cpu += sh[k].cpu_ns;
+        switches += sh[k].switches;
+        if (k > 0)
+            prof_impl_user_sum(r->user.epoch, sh[k].user);
+    }
+    whole = n > 1 ? end - start : sh[0].whole;
     if (isnan(timed))
         timed = whole;
-    else if (cpu > timed * prof_impl_ns_per_tick())
-        /* The processor time covers the whole call, set-up included, the
-           real time only prof_start..prof_stop: cap it at the timed wall
-           time, which one thread cannot exceed there (doc/runner.md). */
-        cpu = timed * prof_impl_ns_per_tick();
-    (void) prof_impl_run_step(r, timed, whole, cpu,
-                              prof_impl_switches() - s0);
+    (void) prof_impl_run_step(r, timed, whole, cpu, switches);
+}
+
+void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
+{
+    prof_impl_share one;
+    const prof_impl_share * sh = &one;
+    int n = r->s.threads > 1 ? r->s.threads : 1;
+    if (n > 1 && r->pool == NULL && (r->pool = prof_impl_pool_get(n)) == NULL)
+    {
+        r->phase = PH_DONE;     /* said why; no more epochs */
+        return;
+    }
+    /* the measures around the threads' calls, outside their clock reads */
+    prof_impl_measures_start(&r->user);
+    if (n > 1)
+        sh = prof_impl_pool_run(r->pool, f, arg, r->count, &r->ctr);
+    else
+        prof_impl_share_run(&one, f, arg, r->count, &r->ctr, NULL);
+    prof_impl_measures_stop(&r->user);
+    step_shares(r, sh, n);
 }
 
 void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
@@ -279,17 +314,22 @@ void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
 
 void prof_impl_run_free(prof_impl_run * r)
 {
+    prof_impl_pool_put(r->pool);
+    r->pool = NULL;
     free(r->samples);
     free(r->iters);
     free(r->cpu_samples);
     free(r->ev_samples);
-    r->samples = r->cpu_samples = r->ev_samples = NULL;
+    free(r->user_samples);
+    r->samples = r->cpu_samples = r->ev_samples = r->user_samples = NULL;
     r->iters = NULL;
 }
 
 void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
 {
     double npt = prof_impl_ns_per_tick();
+    prof_impl_pool_put(r->pool);
+    r->pool = NULL;
     memset(e, 0, sizeof *e);
     e->name = r->name;
     e->s = r->s;
@@ -309,6 +349,10 @@ void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
     e->low_epochs = r->low_epochs;
     e->at_max_iters = r->base >= MAX_ITERS;
     e->budget_hit = r->budget_hit;
-    r->samples = r->cpu_samples = r->ev_samples = NULL;
+    if (prof_impl_user_take(&r->user, r->user_samples, r->got, e) != 0)
+        prof_impl_warn("%s: out of memory; the user counters are lost",
+                       r->name);
+    free(r->user_samples);
+    r->samples = r->cpu_samples = r->ev_samples = r->user_samples = NULL;
     r->iters = NULL;
 }

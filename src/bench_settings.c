@@ -86,6 +86,7 @@ void prof_impl_settings_default(prof_impl_settings * s)
     strcpy(s->unit, "op");
     strcpy(s->time_unit, "ns");
     s->complexity_n = 0.0;
+    s->threads = 1;
 }
 
 int prof_bench_set_epochs(prof_bench * b, int epochs)
@@ -281,6 +282,23 @@ int prof_bench_set_processes(prof_bench * b, int n)
     if (n < 1 || n > PROF_PROCESSES_MAX)
         return bad("prof_bench_set_processes: must be 1..1000", n);
     b->processes = n;
+    return 0;
+}
+
+int prof_bench_set_threads(prof_bench * b, int n)
+{
+    NEED_SUITE(b, "prof_bench_set_threads");
+    if (n < 1 || n > PROF_THREADS_MAX)
+        return bad("prof_bench_set_threads: threads must be 1..256", n);
+#if !defined(PROF_IMPL_HAVE_THREADS)
+    if (n > 1)
+    {
+        prof_impl_warn("prof_bench_set_threads(%d): this build runs a target "
+                       "on one thread only; setting unchanged", n);
+        return -1;
+    }
+#endif
+    b->s.threads = n;
     return 0;
 }
 

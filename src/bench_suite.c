@@ -38,6 +38,7 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->terminal = -1;
     b->started_ns = prof_impl_now_ns();
     b->processes = 1;
+    b->s.measures = b->measures;
     b->suite_number = suites_made++;
     if (prof_impl_worker_mode())
     {
@@ -62,15 +63,24 @@ void prof_bench_free(prof_bench * b)
     free(b->queue);
     prof_impl_filter_free(b);
     free(b->file.path);
+    free(b->cli_sizes);
     free(b);
 }
 
-const char * prof_impl_run_name(prof_bench * b, const char * name, char * buf)
+const char * prof_impl_run_name(prof_bench * b, const char * name,
+        int threads, char * buf)
 {
     if (name == NULL)
     {
         sprintf(buf, "benchmark %d", b->nresults + b->nqueue + 1);
         prof_impl_warn("benchmark name is NULL; named \"%s\"", buf);
+        name = buf;
+    }
+    if (threads > 1)
+    {
+        char copy[PROF_IMPL_NAME_BUF];
+        prof_impl_copy(copy, sizeof copy, name);
+        snprintf(buf, PROF_IMPL_NAME_BUF, "%.600s/threads:%d", copy, threads);
         name = buf;
     }
     if (prof_impl_filter_match(b, name))
@@ -182,7 +192,7 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
         profile_target_t target, void * arg)
 {
     prof_impl_run r;
-    char buf[32];
+    char buf[PROF_IMPL_NAME_BUF];
     int index;
     if (b == NULL || target == NULL)
     {
@@ -190,7 +200,7 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
                        name ? name : "(null)", b == NULL ? "suite" : "target");
         return NULL;
     }
-    name = prof_impl_run_name(b, name, buf);
+    name = prof_impl_run_name(b, name, b->s.threads, buf);
     if (name == NULL || prof_impl_listed(b, name))
         return NULL;
     index = b->nbench++;
@@ -204,10 +214,26 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
     return prof_impl_suite_finish_run(b, &r, index);
 }
 
+const prof_result * prof_bench_run_threads(prof_bench * b, const char * name,
+        profile_target_t target, void * arg, int threads)
+{
+    const prof_result * r;
+    int saved = b != NULL ? b->s.threads : 1;
+    if (prof_bench_set_threads(b, threads) != 0)
+    {
+        prof_impl_warn("prof_bench_run_threads(\"%s\"): nothing run",
+                       name ? name : "(null)");
+        return NULL;
+    }
+    r = prof_bench_run(b, name, target, arg);
+    b->s.threads = saved;
+    return r;
+}
+
 int prof_bench_add(prof_bench * b, const char * name,
         profile_target_t target, void * arg)
 {
-    char buf[32];
+    char buf[PROF_IMPL_NAME_BUF];
     prof_impl_queued * q;
     NEED_SUITE(b, "prof_bench_add");
     if (target == NULL)
@@ -216,7 +242,7 @@ int prof_bench_add(prof_bench * b, const char * name,
                        name ? name : "(null)");
         return -1;
     }
-    name = prof_impl_run_name(b, name, buf);
+    name = prof_impl_run_name(b, name, b->s.threads, buf);
     if (name == NULL)
         return 0;
     if (prof_impl_grow(&b->queue, &b->capqueue, (size_t) b->nqueue + 1,
@@ -372,7 +398,8 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
 {
     prof_loop l;
     loop_run * lr;
-    char buf[32];
+    prof_impl_settings s;
+    char buf[PROF_IMPL_NAME_BUF];
     l.iterations = 0;
     l.impl = NULL;
     if (b == NULL)
@@ -381,9 +408,15 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
                        "is not run", name ? name : "(null)");
         return l;
     }
-    name = prof_impl_run_name(b, name, buf);
+    name = prof_impl_run_name(b, name, 1, buf);
     if (name == NULL || prof_impl_listed(b, name))
         return l;
+    s = b->s;
+    if (s.threads > 1 && !prof_impl_worker_mode())   /* said once */
+        prof_impl_warn("PROF_BENCH_LOOP(\"%s\"): inline code runs on one "
+                       "thread; the %d threads of prof_bench_set_threads are "
+                       "for function targets", name, s.threads);
+    s.threads = 1;
     if (prof_impl_workers_ready(b))
     {
         /* the workers ran the code: the result is theirs, the body is
@@ -400,7 +433,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
     prof_impl_progress(b, name, b->nresults + 1, 0);
     {
         char * copy = prof_impl_strdup(name);
-        start_run(b, &lr->r, copy ? copy : "", &b->s, PROF_IMPL_RUN_LOOP,
+        start_run(b, &lr->r, copy ? copy : "", &s, PROF_IMPL_RUN_LOOP,
                   b->relative_next);
         lr->r.owned_name = copy;
     }
@@ -439,14 +472,18 @@ int prof_impl_loop_next(prof_loop * l)
         double timed = t1 - r->t0;
         double cpu = prof_impl_fake_read ? timed * prof_impl_ns_per_tick()
                                          : c1 - r->c0;
-        if (!prof_impl_run_step(r, timed, timed, cpu,
-                                prof_impl_switches() - r->sw0))
+        long switches = prof_impl_switches() - r->sw0;
+        prof_impl_user_harvest(r->user.epoch);
+        prof_impl_measures_stop(&r->user);
+        if (!prof_impl_run_step(r, timed, timed, cpu, switches))
             return loop_end(l, lr, 1);
     }
     else if (r->phase == PH_DONE)
         return loop_end(l, lr, 0);
     r->started = 1;
     l->iterations = r->count;
+    prof_impl_measures_start(&r->user);
+    prof_impl_user_reset();
     r->sw0 = prof_impl_switches();
     r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
     prof_impl_bench_counters_start(&r->ctr);        /* before the clock read */

@@ -93,6 +93,7 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     put_str(o, e->s.time_unit);
     put_f64(o, e->s.complexity_n);
     put_f64(o, e->s.budget_s);
+    put_u32(o, (unsigned long) e->s.threads);
     put_u32(o, (unsigned long) e->is_baseline);
     put_u32(o, (unsigned long) e->got);
     for (i = 0; i < e->got; i++)
@@ -106,6 +107,16 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
         put_str(o, e->ev_names[k]);
     for (i = 0; i < e->got * e->nev; i++)
         put_f64(o, e->ev[i]);
+    put_u32(o, (unsigned long) e->nuser);
+    for (k = 0; k < e->nuser; k++)
+    {
+        put_str(o, e->user_cols[k].name);
+        put_str(o, e->user_cols[k].unit);
+        put_u32(o, (unsigned long) e->user_cols[k].flags);
+    }
+    for (i = 0; i < e->got * e->nuser; i++)
+        put_f64(o, e->user[i]);
+    put_u32(o, (unsigned long) e->user_dropped);
     put_f64(o, e->cpu_ns_sum);
     put_f64(o, e->spent_ns);
     put_f64(o, e->overhead_ns);
@@ -246,9 +257,36 @@ static int alloc_epochs(in_buf * in, prof_impl_epochs * e)
     return in->bad ? -1 : 0;
 }
 
+/* A per-epoch table of cols numbers each (NaN allowed: a count that is
+   unavailable or not added to; negative ones if negative_ok; never an
+   infinity) into a malloc'd array; NULL when empty. */
+static double * get_table(in_buf * in, int rows, int cols, int negative_ok)
+{
+    double * v;
+    int i;
+    if (in->bad || rows == 0 || cols == 0)
+        return NULL;
+    if ((size_t) rows * (size_t) cols > (in->n - in->pos) / 8)
+    {
+        in->bad = "the record ends early";
+        return NULL;
+    }
+    v = (double *) malloc((size_t) rows * (size_t) cols * sizeof *v);
+    if (v == NULL)
+        in->bad = "out of memory";
+    for (i = 0; !in->bad && i < rows * cols; i++)
+    {
+        v[i] = get_f64(in);
+        if (!isnan(v[i]) && !((negative_ok || v[i] >= 0.0)
+                              && v[i] > -INFINITY && v[i] < INFINITY))
+            in->bad = "a count is negative or infinite";
+    }
+    return v;
+}
+
 static void get_events(in_buf * in, prof_impl_epochs * e)
 {
-    int k, i;
+    int k;
     e->nev = get_count(in, PROF_COUNTERS_MAX, "too many events");
     for (k = 0; k < e->nev && !in->bad; k++)
     {
@@ -258,18 +296,39 @@ static void get_events(in_buf * in, prof_impl_epochs * e)
             in->bad = "an unknown event name";
         free(name);
     }
-    if (in->bad || e->nev == 0)
-        return;
-    if ((size_t) e->got * (size_t) e->nev > (in->n - in->pos) / 8)
+    e->ev = get_table(in, e->got, e->nev, 0);
+}
+
+/* A string into dst (size bytes) if ok(string) holds; else the record is
+   bad (why). */
+static void get_checked(in_buf * in, char * dst, size_t size,
+        int (*ok)(const char *, const char *), const char * why)
+{
+    char * s = get_str(in);
+    if (s != NULL && !ok(s, NULL) && !in->bad)
+        in->bad = why;
+    if (s != NULL)
+        prof_impl_copy(dst, size, s);
+    free(s);
+}
+
+/* The user measures and counters: their columns, then the table. */
+static void get_user(in_buf * in, prof_impl_epochs * e)
+{
+    int k;
+    e->nuser = get_count(in, PROF_IMPL_USER_COLS, "too many user counters");
+    for (k = 0; k < e->nuser && !in->bad; k++)
     {
-        in->bad = "the record ends early";
-        return;
+        prof_impl_user_col * c = &e->user_cols[k];
+        get_checked(in, c->name, sizeof c->name, prof_impl_user_name_ok,
+                    "a bad user counter name");
+        get_checked(in, c->unit, sizeof c->unit, prof_impl_user_unit_ok,
+                    "a bad user counter unit");
+        c->flags = get_count(in, PROF_USER_RATE | PROF_USER_MEASURE,
+                             "user counter flags out of range");
     }
-    e->ev = (double *) malloc((size_t) e->got * (size_t) e->nev * sizeof *e->ev);
-    if (e->ev == NULL)
-        in->bad = "out of memory";
-    for (i = 0; !in->bad && i < e->got * e->nev; i++)
-        e->ev[i] = get_time(in, 1);
+    e->user = get_table(in, e->got, e->nuser, 1);
+    e->user_dropped = get_count(in, 1, "a flag is not 0 or 1");
 }
 
 static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
@@ -294,6 +353,9 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     free(unit);
     e->s.complexity_n = get_time(in, 0);
     e->s.budget_s = get_time(in, 0);
+    e->s.threads = get_count(in, PROF_THREADS_MAX, "threads out of range");
+    if (e->s.threads < 1 && !in->bad)
+        in->bad = "threads out of range";
     e->is_baseline = get_count(in, 1, "a flag is not 0 or 1");
     e->got = get_count(in, MAX_EPOCHS, "too many epochs");
     if (in->bad || (size_t) e->got > (in->n - in->pos) / 24
@@ -312,6 +374,7 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
             in->bad = "an epoch of 0 iterations";
     }
     get_events(in, e);
+    get_user(in, e);
     e->cpu_ns_sum = get_time(in, 1);
     e->spent_ns = get_time(in, 0);
     e->overhead_ns = get_time(in, 0);

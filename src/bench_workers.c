@@ -168,6 +168,48 @@ static prof_impl_wire_record * find(worker_log * w, int suite, int index)
     return NULL;
 }
 
+/* The user columns of src appended to dst's got epochs (src's columns
+   matched by name; one dst lacks becomes a new column, NaN in dst's
+   epochs, as a column src lacks is in its epochs). 0, or -1 out of
+   memory (dst unchanged). */
+static int append_user(prof_impl_epochs * dst, int got,
+        const prof_impl_epochs * src)
+{
+    int map[PROF_IMPL_USER_COLS], i, k, j, nu = dst->nuser;
+    size_t rows = (size_t) got + (size_t) src->got;
+    double * v;
+    for (k = 0; k < src->nuser; k++)
+    {
+        for (j = 0; j < nu; j++)
+            if (strcmp(dst->user_cols[j].name, src->user_cols[k].name) == 0)
+                break;
+        if (j == nu && nu == PROF_IMPL_USER_COLS)
+            j = -1;             /* no room: left out */
+        else if (j == nu)
+            dst->user_cols[nu++] = src->user_cols[k];
+        map[k] = j;
+    }
+    if (nu == 0)
+        return 0;
+    v = (double *) malloc(rows * (size_t) nu * sizeof *v);
+    if (v == NULL)
+        return -1;
+    for (i = 0; i < (int) rows * nu; i++)
+        v[i] = NAN;
+    for (i = 0; i < got; i++)
+        for (j = 0; j < dst->nuser; j++)
+            v[i * nu + j] = dst->user[i * dst->nuser + j];
+    for (i = 0; i < src->got; i++)
+        for (k = 0; k < src->nuser; k++)
+            if (map[k] >= 0)
+                v[(got + i) * nu + map[k]] = src->user[i * src->nuser + k];
+    free(dst->user);
+    dst->user = v;
+    dst->nuser = nu;
+    dst->user_dropped |= src->user_dropped;
+    return 0;
+}
+
 /* Append src's epochs to dst, process number p. 0, or -1 out of memory. */
 static int append_epochs(prof_impl_epochs * dst, const prof_impl_epochs * src,
         int p)
@@ -188,7 +230,8 @@ static int append_epochs(prof_impl_epochs * dst, const prof_impl_epochs * src,
         if (ev != NULL)
             dst->ev = ev;
     }
-    if (pr == NULL || (src->nev > 0 && ev == NULL))
+    if (pr == NULL || (src->nev > 0 && ev == NULL)
+        || append_user(dst, dst->got, src) != 0)
         return -1;
     memcpy(dst->samples + dst->got, src->samples, (size_t) src->got * sizeof *s);
     memcpy(dst->cpu + dst->got, src->cpu, (size_t) src->got * sizeof *c);

@@ -15,8 +15,9 @@
 # include <sys/resource.h>
 #endif
 
-double clock_last[FLINT_NUM_CLOCKS];
-double clock_accum[FLINT_NUM_CLOCKS];
+/* one set per thread (profiler.h: PROF_IMPL_TLS) */
+PROF_IMPL_TLS double clock_last[FLINT_NUM_CLOCKS];
+PROF_IMPL_TLS double clock_accum[FLINT_NUM_CLOCKS];
 
 double (*prof_impl_fake_read)(void);
 double prof_impl_fake_rate;

@@ -15,10 +15,37 @@ size_t prof_impl_family_len(const char * name)
     return slash ? (size_t) (slash - name) : strlen(name);
 }
 
+/* N of a name's last "/threads:N" (prof_bench_set_threads), else 1. */
+static long name_threads(const char * name)
+{
+    const char * t = strstr(name, "/threads:"), * last = NULL;
+    char * end;
+    long v;
+    for (; t != NULL; t = strstr(t + 1, "/threads:"))
+        last = t;
+    if (last == NULL)
+        return 1;
+    v = strtol(last + 9, &end, 10);
+    return *end == '\0' && v > 0 ? v : 1;
+}
+
+/* One family: the name up to the first '/', and the same threads (the
+   sizes of a sweep on 2 threads are not those of one on 1). */
 int prof_impl_same_family(const char * a, const char * b)
 {
     size_t n = prof_impl_family_len(a);
-    return n == prof_impl_family_len(b) && strncmp(a, b, n) == 0;
+    return n == prof_impl_family_len(b) && strncmp(a, b, n) == 0
+        && name_threads(a) == name_threads(b);
+}
+
+void prof_impl_family_name(const char * name, char * buf, size_t size)
+{
+    long t = name_threads(name);
+    int n = (int) prof_impl_family_len(name);
+    if (t > 1)
+        snprintf(buf, size, "%.*s/threads:%ld", n, name, t);
+    else
+        snprintf(buf, size, "%.*s", n, name);
 }
 
 static double f_one(double n) { (void) n; return 1.0; }
@@ -144,21 +171,21 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
     prof_fit fits[8];
+    char fam[300];
     int i, sizes, n = prof_bench_complexity(b, family, fits, 8);
     if (out == NULL)
         out = stdout;
     if (n == 0)
         return;
+    prof_impl_family_name(family ? family : "all", fam, sizeof fam);
     sizes = sizes_of(b, family);
     if (sizes < 4)
         prof_impl_warn("complexity of %s: %d sizes; 4 or more tell the "
-                       "growth functions apart", family ? family : "all",
-                       sizes);
-    fprintf(out, "\ncomplexity of `%.*s` (%d sizes; coefficient in ns "
+                       "growth functions apart", fam, sizes);
+    fprintf(out, "\ncomplexity of `%s` (%d sizes; coefficient in ns "
             "per unit of f(N)):\n\n| %15s | %7s | complexity\n"
             "|----------------:|--------:|:-----------\n",
-            family ? (int) prof_impl_family_len(family) : 3,
-            family ? family : "all", sizes, "coefficient", "rms%");
+            fam, sizes, "coefficient", "rms%");
     for (i = 0; i < n; i++)
         fprintf(out, "| %15.6g | %6.1f%% | %s\n", fits[i].coefficient,
                 fits[i].rms_pct, fits[i].name);

@@ -71,8 +71,11 @@ int prof_impl_fits(prof_impl_result * const * results, int n,
         const char * family, prof_impl_fit_time time, const char * fit_name,
         double (*fit_f)(double), prof_fit * fits, int max);
 /* Length of the family part of a name (up to the first '/'), and whether
-   two names are of one family. */
+   two names are of one family (that part, and the same "/threads:N"). */
 size_t prof_impl_family_len(const char * name);
 int prof_impl_same_family(const char * a, const char * b);
+/* The family of a name as shown: "sum", or "sum/threads:2" (results on
+   several threads form a family of their own). */
+void prof_impl_family_name(const char * name, char * buf, size_t size);
 
 #endif

@@ -29,6 +29,18 @@ static void csv_number(FILE * out, double v, const char * fmt)
         fprintf(out, fmt, v);
 }
 
+/* names[0 .. *n) with name added unless it is there already (at most
+   max names). */
+static void add_field(const char ** names, int * n, int max,
+        const char * name)
+{
+    int j;
+    for (j = 0; j < *n && strcmp(names[j], name) != 0; j++)
+        ;
+    if (j == *n && *n < max)
+        names[(*n)++] = name;
+}
+
 /* The counter fields of the results written: every event name any of them
    counted, in order of first appearance, and whether IPC and branch-miss %
    can be derived (PROF_IMPL_HAS_* bits in *derived). Returns the number of
@@ -36,27 +48,43 @@ static void csv_number(FILE * out, double v, const char * fmt)
 static int counter_fields(prof_impl_result * const * results, int from,
         int n, const char ** names, int * derived)
 {
-    int i, k, j, nf = 0;
+    int i, k, nf = 0;
     *derived = 0;
     for (i = from; i < n; i++)
     {
         const prof_result * r = &results[i]->pub;
         for (k = 0; k < r->ncounters; k++)
-        {
-            for (j = 0; j < nf; j++)
-                if (strcmp(names[j], r->counter_names[k]) == 0)
-                    break;
-            if (j == nf && nf < 2 * PROF_COUNTERS_MAX)
-                names[nf++] = r->counter_names[k];
-        }
+            add_field(names, &nf, 2 * PROF_COUNTERS_MAX, r->counter_names[k]);
         *derived |= prof_impl_derive(r->counter_names, r->ncounters, NULL,
                                      NULL, NULL);
     }
     return nf;
 }
 
+/* The user fields: every user measure's and counter's name of the
+   results written, in order of first appearance. Returns their number. */
+static int user_fields(prof_impl_result * const * results, int from, int n,
+        const char ** names)
+{
+    int i, k, nf = 0;
+    for (i = from; i < n; i++)
+        for (k = 0; k < results[i]->nuser; k++)
+            add_field(names, &nf, 2 * PROF_IMPL_USER_COLS,
+                      results[i]->user_names[k]);
+    return nf;
+}
+
+typedef struct
+{
+    const char * ev[2 * PROF_COUNTERS_MAX];
+    int nev, derived;
+    const char * user[2 * PROF_IMPL_USER_COLS];
+    int nuser;
+    int threads;            /* a result ran on several threads */
+} csv_fields;
+
 static void csv_row(FILE * out, const prof_impl_result * ir,
-        const char * const * fields, int nf, int derived, int many)
+        const csv_fields * f, int many)
 {
     const prof_result * r = &ir->pub;
     double sc = ir->time_unit_ns;
@@ -91,35 +119,49 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
         csv_number(out, r->between_pct, "%.4f");
         csv_number(out, r->within_pct, "%.4f");
     }
-    for (k = 0; k < nf; k++)
-        csv_number(out, prof_impl_result_event(r, fields[k]), "%.9g");
-    if (derived & PROF_IMPL_HAS_IPC)
+    if (f->threads)
+        fprintf(out, ",%d", r->threads);
+    for (k = 0; k < f->nev; k++)
+        csv_number(out, prof_impl_result_event(r, f->ev[k]), "%.9g");
+    if (f->derived & PROF_IMPL_HAS_IPC)
         csv_number(out, r->ipc, "%.6g");
-    if (derived & PROF_IMPL_HAS_MISS)
+    if (f->derived & PROF_IMPL_HAS_MISS)
         csv_number(out, r->branch_miss_pct, "%.6g");
+    for (k = 0; k < f->nuser; k++)
+        csv_number(out, prof_result_user(r, f->user[k]), "%.9g");
     fputc('\n', out);
 }
 
 void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
-    int i, k, nf, derived, many = 0;
-    const char * fields[2 * PROF_COUNTERS_MAX];
+    int i, k, many = 0;
+    csv_fields f;
     (void) c;                   /* the rows carry all CSV says */
-    nf = counter_fields(results, from, n, fields, &derived);
+    f.nev = counter_fields(results, from, n, f.ev, &f.derived);
+    f.nuser = user_fields(results, from, n, f.user);
+    f.threads = 0;
     for (i = from; i < n; i++)
+    {
         many |= results[i]->pub.processes > 1;
+        f.threads |= results[i]->pub.threads > 1;
+    }
     fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
             "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
     /* with worker processes: how many, and their spread */
     fputs(many ? ",processes,between_pct,within_pct" : "", out);
+    /* with several threads: how many (the times are over all of them) */
+    fputs(f.threads ? ",threads" : "", out);
     /* counters per unit: an empty field where unavailable */
-    for (k = 0; k < nf; k++)
-        fprintf(out, ",%s", fields[k]);
-    fputs(derived & PROF_IMPL_HAS_IPC ? ",ipc" : "", out);
-    fputs(derived & PROF_IMPL_HAS_MISS ? ",branch_miss_pct" : "", out);
+    for (k = 0; k < f.nev; k++)
+        fprintf(out, ",%s", f.ev[k]);
+    fputs(f.derived & PROF_IMPL_HAS_IPC ? ",ipc" : "", out);
+    fputs(f.derived & PROF_IMPL_HAS_MISS ? ",branch_miss_pct" : "", out);
+    /* user measures and counters, per unit (per second for a rate) */
+    for (k = 0; k < f.nuser; k++)
+        fprintf(out, ",%s", f.user[k]);
     fputc('\n', out);
     for (i = from; i < n; i++)
-        csv_row(out, results[i], fields, nf, derived, many);
+        csv_row(out, results[i], &f, many);
 }

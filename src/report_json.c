@@ -42,6 +42,33 @@ void prof_impl_json_number(FILE * out, double v)
         fputs("null", out);
 }
 
+/* The units of the user measures that have one, once per name:
+   "profiler_user_units": {"heap": "B"}. */
+static void json_user_units(FILE * out, prof_impl_result * const * results,
+        int n)
+{
+    const char * seen[PROF_IMPL_USER_COLS];
+    int i, k, j, nseen = 0;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < results[i]->nuser; k++)
+        {
+            const char * name = results[i]->user_names[k];
+            if (results[i]->user_units[k][0] == '\0')
+                continue;
+            for (j = 0; j < nseen && strcmp(seen[j], name) != 0; j++)
+                ;
+            if (j < nseen || nseen == PROF_IMPL_USER_COLS)
+                continue;
+            fputs(nseen ? ", " : ",\n    \"profiler_user_units\": {", out);
+            seen[nseen++] = name;
+            prof_impl_json_string(out, name);
+            fputs(": ", out);
+            prof_impl_json_string(out, results[i]->user_units[k]);
+        }
+    if (nseen > 0)
+        fputc('}', out);
+}
+
 static void json_context(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int n)
 {
@@ -93,6 +120,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
             prof_impl_json_string(out, c->counters_line);
         }
     }
+    json_user_units(out, results, n);
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < nw; i++)
     {
@@ -129,10 +157,10 @@ static void json_aggregate(FILE * out, const prof_impl_result * ir,
     char suffix[32];
     sprintf(suffix, "_%s", agg);
     json_head(out, r, suffix, family, instance, "aggregate");
-    fprintf(out, "      \"threads\": 1,\n      \"aggregate_name\": \"%s\",\n"
+    fprintf(out, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n"
             "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
-            "      \"real_time\": ", agg, percentage ? "percentage" : "time",
-            r->epochs);
+            "      \"real_time\": ", r->threads, agg,
+            percentage ? "percentage" : "time", r->epochs);
     prof_impl_json_number(out, percentage ? real : real / ir->time_unit_ns);
     fputs(",\n      \"cpu_time\": ", out);
     prof_impl_json_number(out, percentage ? cpu : cpu / ir->time_unit_ns);
@@ -160,68 +188,82 @@ void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m)
     }
 }
 
+/* Column c of the table v[epochs][cols] as one figure: epoch k's (k >=
+   0), else the aggregate agg ("mean", "median": the given median,
+   "stddev", "cv") over the epochs that have one (NaN if none); x has room
+   for the epochs. */
+static double column_value(const double * v, int epochs, int cols, int c,
+        int k, const char * agg, double median, double * x)
+{
+    prof_impl_moments mo;
+    int i, m;
+    if (k >= 0)
+        return v[k * cols + c];
+    if (strcmp(agg, "median") == 0)
+        return median;
+    for (i = m = 0; x != NULL && i < epochs; i++)
+        if (!isnan(v[i * cols + c]))
+            x[m++] = v[i * cols + c];
+    if (m == 0)
+        return NAN;
+    prof_impl_sample_moments(x, m, &mo);
+    return strcmp(agg, "mean") == 0 ? mo.mean
+         : strcmp(agg, "stddev") == 0 ? mo.sd
+         : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
+}
+
+static void json_field(FILE * out, const char * name, double v)
+{
+    fprintf(out, ",\n      \"%s\": ", name);
+    prof_impl_json_number(out, v);
+}
+
 /* A result's counters as extra numeric fields of an entry (as Google
    Benchmark writes user counters), per unit: epoch k's values for k >= 0,
    else the aggregate agg ("mean", "median", "stddev", "cv") over the
-   epochs. An unavailable event is left out (the context says why). */
+   epochs. An unavailable event is left out (the context says why); then
+   the user measures and counters, the same way (per second for a rate),
+   one without a value left out. */
 static void json_counters(FILE * out, const prof_impl_result * ir, int k,
         const char * agg)
 {
     const prof_result * r = &ir->pub;
     double v[PROF_COUNTERS_MAX], * x;
-    int e, i, m;
-    if (ir->nev == 0)
+    int e;
+    if (ir->nev == 0 && ir->nuser == 0)
         return;
     x = (double *) malloc((size_t) r->epochs * sizeof *x);
     for (e = 0; e < ir->nev; e++)
     {
-        v[e] = NAN;
-        if (k >= 0)
-            v[e] = ir->ev[k * ir->nev + e];
-        else if (strcmp(agg, "median") == 0)
-            v[e] = ir->ev_median[e];
-        else if (x != NULL)
-        {
-            prof_impl_moments mo;
-            for (i = m = 0; i < r->epochs; i++)
-                if (!isnan(ir->ev[i * ir->nev + e]))
-                    x[m++] = ir->ev[i * ir->nev + e];
-            if (m > 0)
-            {
-                prof_impl_sample_moments(x, m, &mo);
-                v[e] = strcmp(agg, "mean") == 0 ? mo.mean
-                     : strcmp(agg, "stddev") == 0 ? mo.sd
-                     : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
-            }
-        }
+        v[e] = column_value(ir->ev, r->epochs, ir->nev, e, k, agg,
+                            ir->ev_median[e], x);
         if (!isnan(v[e]))
-        {
-            fprintf(out, ",\n      \"%s\": ", ir->ev_names[e]);
-            prof_impl_json_number(out, v[e]);
-        }
+            json_field(out, ir->ev_names[e], v[e]);
     }
-    free(x);
-    if (k >= 0 || strcmp(agg, "mean") == 0 || strcmp(agg, "median") == 0)
+    if (ir->nev > 0 && (k >= 0 || strcmp(agg, "mean") == 0
+                        || strcmp(agg, "median") == 0))
     {
         double ipc, miss_pct;
         prof_impl_derive(ir->ev_names, ir->nev, v, &ipc, &miss_pct);
         if (!isnan(ipc))
-        {
-            fputs(",\n      \"ipc\": ", out);
-            prof_impl_json_number(out, ipc);
-        }
+            json_field(out, "ipc", ipc);
         if (!isnan(miss_pct))
-        {
-            fputs(",\n      \"branch_miss_pct\": ", out);
-            prof_impl_json_number(out, miss_pct);
-        }
+            json_field(out, "branch_miss_pct", miss_pct);
     }
+    for (e = 0; e < ir->nuser; e++)
+    {
+        double u = column_value(ir->user, r->epochs, ir->nuser, e, k, agg,
+                                ir->user_median[e], x);
+        if (!isnan(u))
+            json_field(out, ir->user_names[e], u);
+    }
+    free(x);
 }
 
 /* The opening of a family's aggregate entry (Google Benchmark's BigO and
    RMS), up to its first own field: ",\n    {\n ... \"aggregate_unit\": ...,\n". */
 static void json_family_head(FILE * out, int fam, const char * fam_name,
-                             const char * aggregate, const char * unit)
+        int threads, const char * aggregate, const char * unit)
 {
     char nm[300];
     snprintf(nm, sizeof nm, "%s_%s", fam_name, aggregate);
@@ -232,9 +274,9 @@ static void json_family_head(FILE * out, int fam, const char * fam_name,
             "      \"run_name\": ", fam);
     prof_impl_json_string(out, fam_name);
     fprintf(out, ",\n      \"run_type\": \"aggregate\",\n"
-            "      \"repetitions\": 1,\n      \"threads\": 1,\n"
+            "      \"repetitions\": 1,\n      \"threads\": %d,\n"
             "      \"aggregate_name\": \"%s\",\n"
-            "      \"aggregate_unit\": \"%s\",\n", aggregate, unit);
+            "      \"aggregate_unit\": \"%s\",\n", threads, aggregate, unit);
 }
 
 static const char * big_o_name(const char * name)
@@ -303,10 +345,11 @@ static void json_iterations(FILE * out, const prof_impl_result * ir,
         fputs(*first ? "" : ",\n", out);
         *first = 0;
         json_head(out, r, NULL, f.family, f.instance, "iteration");
+        /* Google Benchmark's iterations: every thread's */
         fprintf(out, "      \"repetition_index\": %d,\n"
-                "      \"threads\": 1,\n      \"iterations\": %lu,\n"
-                "      \"real_time\": ", k,
-                (unsigned long) r->epoch_iters[k]);
+                "      \"threads\": %d,\n      \"iterations\": %lu,\n"
+                "      \"real_time\": ", k, r->threads,
+                (unsigned long) r->epoch_iters[k] * (unsigned long) r->threads);
         prof_impl_json_number(out, r->samples_ns[k] / sc);
         fputs(",\n      \"cpu_time\": ", out);
         prof_impl_json_number(out, ir->cpu[k] / sc);
@@ -410,23 +453,20 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     char fam_name[256];
     const char * name = last->pub.name;
     int j, nf, nc;
-    size_t fl = prof_impl_family_len(name);
     nf = prof_impl_fits(results, n, name, PROF_IMPL_FIT_REAL, c->fit_name,
                         c->fit_f, real, 8);
     nc = prof_impl_fits(results, n, name, PROF_IMPL_FIT_CPU, c->fit_name,
                         c->fit_f, cpu, 8);
     if (nf == 0)
         return;
-    if (fl >= sizeof fam_name)
-        fl = sizeof fam_name - 1;
-    memcpy(fam_name, name, fl);
-    fam_name[fl] = '\0';
+    prof_impl_family_name(name, fam_name, sizeof fam_name);
     {
         double cc = real[0].coefficient;
         for (j = 0; j < nc; j++)
             if (strcmp(cpu[j].name, real[0].name) == 0)
                 cc = cpu[j].coefficient;
-        json_family_head(out, family, fam_name, "BigO", "time");
+        json_family_head(out, family, fam_name, last->pub.threads, "BigO",
+                         "time");
         fputs("      \"cpu_coefficient\": ", out);
         prof_impl_json_number(out, cc / last->time_unit_ns);
     }
@@ -435,7 +475,8 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
             "      \"time_unit\": \"%s\"\n    }",
             big_o_name(real[0].name), last->time_unit);
-    json_family_head(out, family, fam_name, "RMS", "percentage");
+    json_family_head(out, family, fam_name, last->pub.threads, "RMS",
+                     "percentage");
     fputs("      \"rms\": ", out);
     prof_impl_json_number(out, real[0].rms_pct / 100.0);
     fputs("\n    }", out);

@@ -41,8 +41,8 @@ static void md_context(FILE * out, const prof_impl_report_ctx * c)
 
 typedef enum
 {
-    COL_RELATIVE, COL_TIME, COL_RATE, COL_ERR, COL_INTERVAL, COL_MIN,
-    COL_EVENT, COL_IPC, COL_MISS, COL_TOTAL
+    COL_RELATIVE, COL_TIME, COL_THREAD, COL_RATE, COL_ERR, COL_INTERVAL,
+    COL_MIN, COL_USER, COL_EVENT, COL_IPC, COL_MISS, COL_TOTAL
 } column_kind;
 
 typedef struct
@@ -55,7 +55,7 @@ typedef struct
 
 typedef struct
 {
-    column c[PROF_COUNTERS_MAX + 10];
+    column c[PROF_IMPL_USER_COLS + PROF_COUNTERS_MAX + 10];
     int n;
 } columns;
 
@@ -84,9 +84,32 @@ static const char * short_name(const char * event)
     return event;
 }
 
-/* The counter columns: nanobench's ins, cyc, IPC, bra, miss% first, then
-   the other events in the order asked for; none for an event that is n/a
-   (unavailable here); at most limit of them. */
+/* The user measures' and counters' columns ("allocs/op", "heap B/op",
+   "bytes/s"), none for one without a value; at most limit of them.
+   Returns how many. */
+static int user_columns(columns * cs, const prof_result * r, int limit)
+{
+    char head[80];
+    int k, n = 0;
+    for (k = 0; k < r->nuser && n < limit; k++)
+    {
+        if (isnan(r->user[k]))
+            continue;
+        if (r->user_flags[k] & PROF_USER_RATE)
+            snprintf(head, sizeof head, "%s/s", r->user_names[k]);
+        else
+            snprintf(head, sizeof head, "%s%s%s/%s", r->user_names[k],
+                     r->user_units[k][0] ? " " : "", r->user_units[k],
+                     r->unit);
+        add(cs, COL_USER, k, 9, head);
+        n++;
+    }
+    return n;
+}
+
+/* The counter columns: the user's first, then nanobench's ins, cyc, IPC,
+   bra, miss%, then the other events in the order asked for; none for an
+   event that is n/a (unavailable here); at most limit of them. */
 static void counter_columns(columns * cs, const prof_result * r, int limit)
 {
     int ins = prof_impl_result_event_index(r, "instructions");
@@ -105,6 +128,7 @@ static void counter_columns(columns * cs, const prof_result * r, int limit)
         if (k != ins && k != cyc && k != bra && (k != miss || bra < 0))
             WANT(COL_EVENT, k);
 #undef WANT
+    limit -= user_columns(cs, r, limit);
     for (k = 0; k < n && limit > 0; k++)
     {
         double v = kinds[k] == COL_IPC ? r->ipc : kinds[k] == COL_MISS
@@ -145,6 +169,12 @@ static void row_columns(columns * cs, const prof_impl_report_ctx * c,
         add(cs, COL_RELATIVE, -1, 12, "relative");
     snprintf(head, sizeof head, "%s/%s", ir->time_unit, r->unit);
     add(cs, COL_TIME, -1, 10, head);
+    if (c->wide && r->threads > 1)
+    {
+        /* the time over all threads is the first; one thread's here */
+        snprintf(head, sizeof head, "%s/%s/thread", ir->time_unit, r->unit);
+        add(cs, COL_THREAD, -1, 10, head);
+    }
     if (c->wide)
     {
         snprintf(head, sizeof head, "%s/s", r->unit);
@@ -202,14 +232,17 @@ static void counter_cell(char * cell, size_t size, const column * col,
         const prof_result * r)
 {
     double v = col->kind == COL_IPC ? r->ipc : col->kind == COL_MISS
-             ? r->branch_miss_pct : r->counters[col->ev];
+             ? r->branch_miss_pct : col->kind == COL_USER ? r->user[col->ev]
+             : r->counters[col->ev];
     if (isnan(v))
         snprintf(cell, size, "n/a");
+    else if (fabs(v) >= 1e7)    /* a rate: 4.096e+09 */
+        snprintf(cell, size, "%.4g", v);
     else if (col->kind == COL_IPC)
         snprintf(cell, size, "%.3f", v);
     else if (col->kind == COL_MISS)
         snprintf(cell, size, "%.2f%%", v);
-    else if (v >= 100.0 || v == 0.0)
+    else if (fabs(v) >= 100.0 || v == 0.0)
         snprintf(cell, size, "%.1f", v);
     else        /* 4 significant digits: 0.0002 faults/op is not 0 */
         snprintf(cell, size, "%.4g", v);
@@ -224,6 +257,9 @@ static void cell(char * out, size_t size, const column * col,
     {
     case COL_RELATIVE: relative_cell(out, size, r); break;
     case COL_TIME: snprintf(out, size, "%.2f", r->median_ns / scale); break;
+    case COL_THREAD:
+        snprintf(out, size, "%.2f", r->median_ns * r->threads / scale);
+        break;
     case COL_RATE:
         if (r->median_ns > 0.0)
             grouped(out, 1e9 / r->median_ns);

@@ -1,8 +1,9 @@
 /* The runner's outputs under the fake clock, compared byte for byte with a
    golden file (tests/data/golden_outputs.txt): markdown, CSV and JSON of
    one suite with relative mode, a batch unit, a time unit, complexity
-   families, fake event counters, a loop macro and a comparison. Lines that
-   depend on the machine or the day (the context) are replaced by a marker.
+   families, fake event counters, a loop macro, a comparison, a size
+   sweep, user counters and a user measure. Lines that depend on the machine or the
+   day (the context) are replaced by a marker.
        golden_outputs GOLDEN-FILE     compare (exit 1 on a difference)
        golden_outputs --print         write the outputs to stdout */
 #include "check.h"
@@ -38,6 +39,28 @@ static double fake_counts(const char * event, ulong iterations)
 }
 
 static double f_sqrt(double n) { return sqrt(n); }
+
+/* Half a ns per unit of size: a sweep's target. */
+static void sized(void * arg, ulong count)
+{
+    fake_now += 0.5 * (double) *(const ulong *) arg * (double) count;
+}
+
+/* User counters and a measure: 64 bytes, 2 items (a rate), 48 bytes of
+   heap per iteration. */
+static double heap;
+static double read_heap(void * arg) { return *(const double *) arg; }
+
+static void user_target(void * arg, ulong count)
+{
+    int bytes = prof_user_counter("bytes", 0);
+    int items = prof_user_counter("items", PROF_USER_RATE);
+    (void) arg;
+    prof_user_count(bytes, 64.0 * (double) count);
+    prof_user_count(items, 2.0 * (double) count);
+    heap += 48.0 * (double) count;
+    fake_now += 8.0 * (double) count;
+}
 
 /* Print s with the context masked: the markdown context line, and the
    JSON "context" object. */
@@ -112,6 +135,12 @@ static void suite(prof_format format)
     }
     prof_bench_compare(b, "five", cost, (void *) &five, "seven", cost,
                        (void *) &seven);
+    {
+        static const ulong sizes[3] = { 100, 200, 400 };
+        prof_bench_run_sizes(b, "sweep", sized, sizes, 3);
+    }
+    prof_bench_add_measure(b, "heap", "B", read_heap, read_heap, &heap);
+    prof_bench_run(b, "user", user_target, NULL);
     prof_bench_finish(b);
     fprintf(out, "==== format %d\n", (int) format);
     print_masked(check_slurp(f));

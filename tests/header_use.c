@@ -17,6 +17,15 @@ static void target(void * arg, ulong count)
 
 static double fit_sqrt(double n) { return n * 0.5; }
 
+static double reading(void * arg) { (void) arg; return 1.0; }
+
+static void counting(void * arg, ulong count)
+{
+    int h = prof_user_counter("bytes", PROF_USER_RATE);
+    (void) arg;
+    prof_user_count(h, (double) count);
+}
+
 static void use_bench(void)
 {
     prof_bench * b = prof_bench_new();
@@ -46,6 +55,9 @@ static void use_bench(void)
     prof_bench_set_interleave(b, 1);
     prof_bench_set_terminal(b, PROF_TERMINAL_AUTO);
     prof_bench_set_counters(b, NULL);
+    prof_bench_set_threads(b, 1);
+    prof_bench_set_sizes_flag(b, 1);
+    prof_bench_add_measure(b, "reads", "B", reading, reading, NULL);
     prof_bench_set_output(b, stdout);
     (void) prof_bench_set_output_path;
     prof_bench_set_filter(b, "");
@@ -60,6 +72,18 @@ static void use_bench(void)
         (void) (r->counters[0] + r->ipc + r->branch_miss_pct
                 + (double) (r->counter_names[0][0]));
     (void) prof_bench_result(b, prof_bench_count(b) - 1);
+    r = prof_bench_run_threads(b, "t", counting, NULL, 2);
+    (void) prof_result_user(r, "bytes");
+    if (r != NULL && r->nuser > 0)
+        (void) (r->user[0] + r->user_flags[0] + r->threads
+                + (double) (r->user_names[0][0] + r->user_units[0][0]));
+    {
+        static const ulong sizes[2] = { 1, 2 };
+        (void) prof_bench_run_sizes(b, "s", target, sizes, 2);
+        (void) prof_bench_run_range(b, "s", target, 1, 4, 2);
+        (void) (PROF_SIZES_MAX + PROF_THREADS_MAX + PROF_MEASURES_MAX
+                + PROF_USER_COUNTERS_MAX + PROF_USER_MEASURE);
+    }
     c = prof_bench_compare(b, "a", target, NULL, "b", target, NULL);
     prof_bench_add_complexity(b, "O(n/2)", fit_sqrt);
     (void) prof_bench_complexity(b, NULL, fits, 8);

@@ -1,8 +1,9 @@
 /* Threads that use the library at once: the first prof_tick_rate() call is
-   measured once and every thread sees the same value (run under TSan in CI).
-   The accumulating clocks are global, as in FLINT: not for use from two
-   threads at once. Each thread also opens, uses and closes a counter set of
-   its own at the same time as the others (one set per thread is allowed). */
+   measured once and every thread sees the same value; each thread has its
+   own clocks, so that clocks and prof_repeat (clock 0) are used from
+   several threads at once; each thread also opens, uses and closes a
+   counter set of its own at the same time as the others (one set per
+   thread is allowed). Run under TSan in CI. */
 #include "check.h"
 #include "profiler.h"
 
@@ -30,6 +31,19 @@ static int own_counters(void)
     return ok;
 }
 
+static double own[THREADS], repeat_min[THREADS];
+
+/* A prof_repeat target timed between prof_start and prof_stop. */
+static void timed_target(void * arg, ulong count)
+{
+    volatile ulong x = (ulong) (size_t) arg;
+    ulong i;
+    prof_start();
+    for (i = 0; i < count; i++)
+        x = x * 3 + 1;
+    prof_stop();
+}
+
 static void * worker(void * arg)
 {
     int i = (int) (size_t) arg;
@@ -42,6 +56,16 @@ static void * worker(void * arg)
     counted[i] = own_counters();
     timeit_stop(t);
     walls[i] = t->wall;
+    /* the clocks are this thread's: what another thread does at the same
+       time does not show */
+    init_clock(3);
+    clock_accum[3] = (double) (i + 1);
+    pthread_barrier_wait(&barrier);
+    start_clock(5);
+    stop_clock(5);
+    pthread_barrier_wait(&barrier);
+    own[i] = clock_accum[3];
+    prof_repeat(&repeat_min[i], NULL, timed_target, (void *) (size_t) i);
     return NULL;
 }
 
@@ -64,7 +88,13 @@ int main(void)
         CHECK(overheads[i] >= 0 && overheads[i] < 1e6, "overhead %g", overheads[i]);
         CHECK(walls[i] >= 4, "wall %ld ms", (long) walls[i]);
         CHECK(counted[i], "thread %d: its own counter set failed", i);
+        CHECK(own[i] == (double) (i + 1), "thread %d's clock 3 reads %g", i,
+              own[i]);
+        CHECK(repeat_min[i] > 0.0 && repeat_min[i] < 1e6, "prof_repeat %g us",
+              repeat_min[i]);
     }
     CHECK(prof_tick_rate() == rates[0], "rate changed after the threads");
+    CHECK(clock_accum[3] == 0.0, "the main thread's clock 3 reads %g",
+          clock_accum[3]);
     return check_report("test_threads");
 }

@@ -26,8 +26,16 @@ static int worker_number(void)
     return comma ? atoi(comma + 1) : -1;
 }
 
-/* Iterations cost 10 + k ns in worker k; in "b", worker 1 misbehaves as
-   the mode says. */
+/* A measure: the iterations run so far. */
+static double iterations_run;
+static double read_iterations(void * arg)
+{
+    (void) arg;
+    return iterations_run;
+}
+
+/* Iterations cost 10 + k ns in worker k, and count 2 in "twice" (5 in
+   "only3" in worker 3); in "b", worker 1 misbehaves as the mode says. */
 static void target(void * arg, ulong count)
 {
     const char * name = (const char *) arg;
@@ -48,6 +56,10 @@ static void target(void * arg, ulong count)
         }
     }
     fake_now += (10.0 + (k > 0 ? k : 0)) * (double) count;
+    iterations_run += (double) count;
+    prof_user_count(prof_user_counter("twice", 0), 2.0 * (double) count);
+    if (k == 2)     /* a column only worker 3 has */
+        prof_user_count(prof_user_counter("only3", 0), 5.0 * (double) count);
 }
 
 static int near(double a, double b)
@@ -67,6 +79,8 @@ static int suite(int processes, const char ** err)
     prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_budget_s(b, 0.05);
     CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
+    prof_bench_add_measure(b, "iters", NULL, read_iterations,
+                           read_iterations, NULL);
     if (parent)
         capture_begin(&cap, 2);
     r[0] = prof_bench_run(b, "a", target, na);
@@ -104,6 +118,13 @@ static int suite(int processes, const char ** err)
         CHECK(x && strstr(x->warning, "3 processes: the interval's level is "
                           "75.0% (6 give 95%)"), "warning: %s",
               x ? x->warning : "");
+        /* the user columns pooled: a column of one worker only has its
+           epochs */
+        CHECK(x && x->nuser == 3 && prof_result_user(x, "iters") == 1.0
+              && prof_result_user(x, "twice") == 2.0
+              && prof_result_user(x, "only3") == 5.0
+              && strcmp(x->user_names[2], "only3") == 0, "user: %d columns",
+              x ? x->nuser : -1);
     }
     prof_bench_free(b);
     return rc;
@@ -238,6 +259,7 @@ static void test_wire(void)
 {
     double samples[3] = { 1.5, 2.25, 1e300 }, cpu[3] = { 1, NAN, 3 };
     double ev[6] = { 1, 2, 3, 4, NAN, 6 };
+    double user[6] = { 1, NAN, -3, 4.5, 5, 6 };
     ulong iters[3] = { 7, 8, 9 };
     prof_impl_wire_record r, back;
     unsigned char * buf;
@@ -251,6 +273,7 @@ static void test_wire(void)
     r.a.name = "bench/64";
     prof_impl_settings_default(&r.a.s);
     r.a.s.batch = 64;
+    r.a.s.threads = 3;
     strcpy(r.a.s.unit, "byte");
     r.a.got = 3;
     r.a.samples = samples;
@@ -262,6 +285,13 @@ static void test_wire(void)
     r.a.ev = ev;
     r.a.spent_ns = 12345.5;
     r.a.budget_hit = 1;
+    r.a.nuser = 2;
+    strcpy(r.a.user_cols[0].name, "bytes");
+    strcpy(r.a.user_cols[1].name, "heap");
+    strcpy(r.a.user_cols[1].unit, "B");
+    r.a.user_cols[1].flags = PROF_USER_MEASURE;
+    r.a.user = user;
+    r.a.user_dropped = 1;
     CHECK(prof_impl_wire_encode(&r, &buf, &len) == 0, "encode");
     CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) == (long) len,
           "decode: %s", msg);
@@ -272,6 +302,13 @@ static void test_wire(void)
           && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
           && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5
           && back.a.budget_hit == 1, "round trip");
+    CHECK(back.a.nuser == 2 && strcmp(back.a.user_cols[1].name, "heap") == 0
+          && strcmp(back.a.user_cols[1].unit, "B") == 0
+          && back.a.user_cols[1].flags == PROF_USER_MEASURE
+          && back.a.user_cols[0].flags == 0 && isnan(back.a.user[1])
+          && back.a.user[2] == -3 && back.a.user[5] == 6
+          && back.a.user_dropped == 1, "round trip: user columns");
+    CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
     prof_impl_wire_free(&back);
     for (i = 0; i < len; i++)
     {

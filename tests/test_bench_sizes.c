@@ -1,0 +1,183 @@
+/* Size sweeps under the fake clock: the rows of a list and of a range,
+   their names and N, the complexity printed for the family, the filter,
+   --sizes where the program opts in, and every bad input. */
+#include "check.h"
+#include "../src/bench.h"
+#include "bench_check.h"
+
+#include <math.h>
+
+static double fake_now;
+static double fake_read(void) { return fake_now; }
+
+/* 3 ns per unit of size per iteration: linear in N. */
+static void linear(void * arg, ulong count)
+{
+    ulong n = *(const ulong *) arg;
+    fake_now += 3.0 * (double) n * (double) count;
+}
+
+static prof_bench * suite(FILE * out)
+{
+    return check_suite(out, PROF_FORMAT_MD);
+}
+
+static void test_list(void)
+{
+    static const ulong sizes[3] = { 10, 100, 1000 };
+    FILE * f = tmpfile();
+    prof_bench * b = suite(f);
+    const prof_result * r;
+    const char * s;
+    capture_t cap;
+    int i, n;
+    capture_begin(&cap, 2);     /* "3 sizes; 4 or more tell ..." */
+    n = prof_bench_run_sizes(b, "lin", linear, sizes, 3);
+    capture_end(&cap);
+    CHECK(n == 3 && prof_bench_count(b) == 3, "%d run", n);
+    for (i = 0; i < 3 && i < prof_bench_count(b); i++)
+    {
+        char name[32];
+        r = prof_bench_result(b, i);
+        sprintf(name, "lin/%lu", (unsigned long) sizes[i]);
+        CHECK(strcmp(r->name, name) == 0 && r->complexity_n == (double) sizes[i]
+              && r->median_ns == 3.0 * (double) sizes[i], "%s: N %g, %g ns",
+              r->name, r->complexity_n, r->median_ns);
+    }
+    s = check_slurp(f);
+    CHECK(strstr(s, "`lin/1000`\n\ncomplexity of `lin` (3 sizes; ")
+          && strstr(s, "|               3 |    0.0% | O(n)\n"), "output: %s", s);
+    /* N is restored after the sweep */
+    r = prof_bench_run(b, "after", linear, (void *) &sizes[0]);
+    CHECK(r && r->complexity_n == 0.0, "N after the sweep: %g",
+          r ? r->complexity_n : -1);
+    prof_bench_free(b);
+    fclose(f);
+}
+
+static void test_range(void)
+{
+    prof_bench * b = suite(NULL);
+    capture_t cap;
+    int n;
+    n = prof_bench_run_range(b, "lin", linear, 16, 1024, 4);
+    CHECK(n == 4 && strcmp(prof_bench_result(b, 3)->name, "lin/1024") == 0
+          && strcmp(prof_bench_result(b, 1)->name, "lin/64") == 0,
+          "16..1024 x4: %d", n);
+    /* hi is kept only when reached: 3, 6, ..., 96 */
+    n = prof_bench_run_range(b, "odd", linear, 3, 100, 2);
+    CHECK(n == 6 && strcmp(prof_bench_result(b, 9)->name, "odd/96") == 0,
+          "3..100 x2: %d", n);
+    n = prof_bench_run_range(b, "one", linear, 5, 5, 10);
+    CHECK(n == 1 && strcmp(prof_bench_result(b, 10)->name, "one/5") == 0,
+          "5..5: %d", n);
+    /* the filter: one size left, no fit (and no message about it) */
+    prof_bench_set_filter(b, "^lin/64$");
+    capture_begin(&cap, 2);
+    n = prof_bench_run_range(b, "lin", linear, 16, 1024, 4);
+    CHECK(capture_end(&cap)[0] == '\0', "a message with one size");
+    CHECK(n == 1, "filtered: %d", n);
+    prof_bench_free(b);
+}
+
+static void test_bad(void)
+{
+    static const ulong unsorted[2] = { 10, 5 }, twice[2] = { 5, 5 },
+                       zero[2] = { 0, 5 }, good[2] = { 5, 10 };
+    prof_bench * b = suite(NULL);
+    capture_t cap;
+    const char * err;
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_run_sizes(NULL, "f", linear, good, 2) == -1, "NULL suite");
+    CHECK(prof_bench_run_sizes(b, "f", NULL, good, 2) == -1, "NULL target");
+    CHECK(prof_bench_run_sizes(b, "f", linear, NULL, 2) == -1, "NULL sizes");
+    CHECK(prof_bench_run_sizes(b, "f", linear, good, 0) == -1, "no sizes");
+    CHECK(prof_bench_run_sizes(b, "f", linear, good, -1) == -1, "-1 sizes");
+    CHECK(prof_bench_run_sizes(b, "f", linear, good, PROF_SIZES_MAX + 1) == -1,
+          "too many");
+    CHECK(prof_bench_run_sizes(b, "f", linear, unsorted, 2) == -1, "unsorted");
+    CHECK(prof_bench_run_sizes(b, "f", linear, twice, 2) == -1, "repeated");
+    CHECK(prof_bench_run_sizes(b, "f", linear, zero, 2) == -1, "size 0");
+    CHECK(prof_bench_run_sizes(b, NULL, linear, good, 2) == -1
+          && prof_bench_run_sizes(b, "", linear, good, 2) == -1
+          && prof_bench_run_sizes(b, "a/b", linear, good, 2) == -1, "family");
+    CHECK(prof_bench_run_range(b, "f", linear, 0, 8, 2) == -1, "lo 0");
+    CHECK(prof_bench_run_range(b, "f", linear, 8, 4, 2) == -1, "hi < lo");
+    CHECK(prof_bench_run_range(b, "f", linear, 1, 8, 1) == -1
+          && prof_bench_run_range(b, "f", linear, 1, 8, 0) == -1, "multiplier");
+    CHECK(prof_bench_run_range(NULL, "f", linear, 1, 8, 2) == -1
+          && prof_bench_run_range(b, "f", NULL, 1, 8, 2) == -1, "NULLs");
+    CHECK(prof_bench_set_sizes_flag(NULL, 1) == -1, "NULL suite");
+    err = capture_end(&cap);
+    CHECK(prof_bench_count(b) == 0, "%d results", prof_bench_count(b));
+    CHECK(strstr(err, "profiler: prof_bench_run_sizes: size 2 is 5: sizes are "
+                 "above 0 and in increasing order")
+          && strstr(err, "profiler: prof_bench_run_sizes: size 1 is 0:")
+          && strstr(err, "profiler: prof_bench_run_sizes(\"a/b\"): a family "
+                    "name holds no '/'; nothing run")
+          && strstr(err, "profiler: prof_bench_run_range: the range 8..4 x2: ")
+          && strstr(err, "no sizes; 1 to 4096 sizes are expected"),
+          "messages: %s", err);
+    prof_bench_free(b);
+}
+
+/* prof_bench_args with one argument; 0 or -1. */
+static int args(prof_bench * b, const char * arg)
+{
+    char a0[] = "prog", a1[64];
+    char * argv[] = { a0, a1, NULL };
+    snprintf(a1, sizeof a1, "%s", arg);
+    return prof_bench_args(b, 2, argv);
+}
+
+static void test_flag(void)
+{
+    static const char * bad[] = { "--sizes=", "--sizes=0,1", "--sizes=3,2",
+        "--sizes=a", "--sizes=1..", "--sizes=4..2", "--sizes=1..8x1",
+        "--sizes=1,,2", "--sizes=1..8x", "--sizes=99999999999999999999999" };
+    static const ulong sizes[2] = { 10, 100 };
+    prof_bench * b = suite(NULL);
+    capture_t cap;
+    const char * err;
+    int i;
+    capture_begin(&cap, 2);
+    CHECK(args(b, "--sizes=8,16") == -1, "--sizes taken without opting in");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "unknown option --sizes=8,16"), "message: %s", err);
+    prof_bench_set_sizes_flag(b, 1);
+    CHECK(args(b, "--sizes=8,16") == 0, "--sizes=8,16");
+    CHECK(prof_bench_run_sizes(b, "lin", linear, sizes, 2) == 2
+          && strcmp(prof_bench_result(b, 0)->name, "lin/8") == 0
+          && strcmp(prof_bench_result(b, 1)->name, "lin/16") == 0,
+          "--sizes replaces the list");
+    CHECK(args(b, "--sizes=2..32x4") == 0
+          && prof_bench_run_range(b, "r", linear, 1, 2, 2) == 3
+          && strcmp(prof_bench_result(b, 4)->name, "r/32") == 0,
+          "--sizes=2..32x4 replaces the range");
+    CHECK(args(b, "--sizes=5..20") == 0 && b->ncli_sizes == 3
+          && b->cli_sizes[2] == 20, "LO..HI: x2");
+    setenv("PROFILER_SIZES", "7", 1);
+    CHECK(prof_bench_args(b, 0, NULL) == 0 && b->ncli_sizes == 1
+          && b->cli_sizes[0] == 7, "PROFILER_SIZES");
+    unsetenv("PROFILER_SIZES");
+    for (i = 0; i < (int) (sizeof bad / sizeof bad[0]); i++)
+    {
+        capture_begin(&cap, 2);
+        CHECK(args(b, bad[i]) == -1, "%s taken", bad[i]);
+        err = capture_end(&cap);
+        CHECK(strstr(err, "profiler: benchmark options: --sizes: "), "%s: %s",
+              bad[i], err);
+    }
+    prof_bench_free(b);
+}
+
+int main(void)
+{
+    prof_impl_set_fake_clock(fake_read, 1e9);
+    test_list();
+    test_range();
+    test_bad();
+    test_flag();
+    prof_impl_set_fake_clock(NULL, 0);
+    return check_report("test_bench_sizes");
+}
