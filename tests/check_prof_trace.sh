@@ -68,6 +68,16 @@ head -c $((size - 100)) "$trace" >"$tmp/cut.ptrace"
 expect 0 "the file is cut" "cut file: warned, rest used" -- "$pt" "$tmp/cut.ptrace"
 grep -q 'step' "$tmp/out" || bad "cut file: no zones"
 
+# cut inside a chunk, as a regular file (once a SIGSEGV) and through a pipe
+for n in 5000 20000 29000 $((size - 1000)); do
+    head -c $n "$trace" >"$tmp/cut$n.ptrace"
+    expect 0 "the file is cut" "cut at $n bytes: a file" -- "$pt" --csv "$tmp/cut$n.ptrace"
+    mv "$tmp/out" "$tmp/cut.csv"; mv "$tmp/err" "$tmp/cut.err"
+    expect 0 "the file is cut" "cut at $n bytes: a pipe" -- sh -c "cat \"$tmp/cut$n.ptrace\" | \"$pt\" --csv -"
+    cmp -s "$tmp/out" "$tmp/cut.csv" && cmp -s "$tmp/err" "$tmp/cut.err" && grep -q '^u,step' "$tmp/out" \
+        && ok "cut at $n bytes: file and pipe alike" || bad "cut at $n bytes: file and pipe differ"
+done
+
 expect 1 "cannot read" "missing file" -- "$pt" "$tmp/none.ptrace"
 printf 'Sf|160806023262000|00001002|main\n' >"$tmp/piyasa.piy"
 expect 1 "not a trace file" "not a trace file" -- "$pt" "$tmp/piyasa.piy"

@@ -94,6 +94,8 @@ typedef struct
     const char * const * binaries; /* --binary: executables to read symbols
                             from instead of those the trace names when the
                             file names match (NULL-terminated, or NULL) */
+    size_t window;       /* pt_stream: bytes read at a time (0: 1 MiB); the
+                            tests make it small to move it at every chunk */
 } pt_options;
 
 /* What a reader hands its zones to. begin (may be NULL) when a zone
