@@ -102,6 +102,10 @@ grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
 cp "$trace" "$tmp/-dash.ptrace"
 (cd "$tmp" && "$pt" --csv -- -dash.ptrace) >"$tmp/out" 2>&1 && grep -q '^u,step,2000,' "$tmp/out" \
     && ok "-- then a file named -dash.ptrace" || bad "--"
+# the CSV is valid CSV whatever the names, unmatched zones included
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$here/check_trace_csv.py" "$pt" "$tmp" && ok "csv: valid with any name" || bad "csv validity"
+fi
 # --raw: a header, then one line per event
 expect 0 "" "raw" -- "$pt" --raw "$trace"
 [ "$(head -1 "$tmp/out")" = "$(printf 'thread\ttick\tns\tevent\tkind\tname')" ] \

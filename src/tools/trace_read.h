@@ -138,8 +138,8 @@ typedef enum
 } pt_json_format;
 
 /* The summary, one row per (kind, name): calls, total, avg, min, max and
-   self time in ns, and the count of unmatched zones (flagged '*', not in the
-   statistics), sorted by total time. */
+   self time in ns, and the count of unmatched zones (not in the statistics;
+   the text flags their name with '*'), sorted by total time. */
 void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f);
 /* Chrome Trace Event JSON (array form): the zones, then M events naming the
    process and the threads; ts and dur in microseconds since the start with

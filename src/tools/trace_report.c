@@ -449,10 +449,11 @@ static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f
     double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
     if (f == PT_SUMMARY_CSV)
     {
+        /* the name as it is: the unmatched column says what '*' says */
         fprintf(out, "%c,", r->kind);
         put_csv(out, r->name);
-        fprintf(out, "%s,%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
-                r->unmatched ? "*" : "", (unsigned long long) r->calls,
+        fprintf(out, ",%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
+                (unsigned long long) r->calls,
                 (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
                 (unsigned long long) r->unmatched);
         return;
