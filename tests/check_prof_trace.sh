@@ -26,6 +26,8 @@ expect() {
 
 expect 0 "" "text summary" -- "$pt" "$trace"
 grep -q '^u  *2000 ' "$tmp/out" && ok "summary: 2000 steps" || { bad "summary: no 2000-call row"; cat "$tmp/out"; }
+head -1 "$tmp/out" | grep -q '^2401 zones in 3 threads, 4802 events, [0-9.e-]* s traced ([0-9.e+]* ticks/s)$' \
+    && ok "summary: first line" || { bad "summary: first line"; head -1 "$tmp/out"; }
 [ -s "$tmp/err" ] && bad "warnings on a clean trace: $(cat "$tmp/err")"
 expect 0 "" "csv" -- "$pt" --csv -o "$tmp/s.csv" "$trace"
 head -1 "$tmp/s.csv" | grep -q '^kind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,unmatched$' \
@@ -119,6 +121,17 @@ expect 0 "" "by-thread" -- "$pt" --by-thread "$trace"
     && [ "$(grep -c '^u  *1000 ' "$tmp/out")" -eq 2 ] && grep -q '^u  *2000 ' "$tmp/out" \
     && ok "by-thread: merged and per thread" || { bad "by-thread"; cat "$tmp/out"; }
 # filters: each keeps what it says (and the zones around a kept zone)
+expect 0 "" "filter --name, text" -- "$pt" --name '^ste' "$trace"
+head -1 "$tmp/out" | grep -q '^2000 zones in 2 threads, 4000 events, .*; the filters dropped 401 of 2401 zones$' \
+    && ok "--name: the first line counts what the filter kept" || { bad "--name: first line"; head -1 "$tmp/out"; }
+expect 0 "" "filter --thread, by thread" -- "$pt" --by-thread --thread worker-2 "$trace"
+head -1 "$tmp/out" | grep -q '^1200 zones in 1 threads, 2400 events, .*; the filters dropped 1201 of 2401 zones$' \
+    && [ "$(grep -c '^thread [0-9]* worker-2: 2400 events$' "$tmp/out")" -eq 1 ] \
+    && ok "--thread: the first line and the thread's line count what the filter kept" \
+    || { bad "--thread: counts"; cat "$tmp/out"; }
+expect 0 "" "filter --depth, by thread" -- "$pt" --by-thread --depth=1 "$trace"
+[ "$(grep -c '^thread [0-9]* worker-[12]: 200 events$' "$tmp/out")" -eq 2 ] \
+    && ok "--depth=1: each thread's line counts the kept events" || { bad "--depth: thread lines"; cat "$tmp/out"; }
 expect 0 "" "filter --name" -- "$pt" --csv --name '^ste' "$trace"
 [ "$(grep -c '^u,' "$tmp/out")" -eq 1 ] && grep -q '^u,step,2000,' "$tmp/out" \
     && ok "--name keeps step only" || { bad "--name"; cat "$tmp/out"; }
