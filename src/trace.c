@@ -147,6 +147,7 @@ static NOINST int start(const char * path)
         return 1;
     }
     read_settings();
+    TR.pid = (long) getpid();
     TR.tick_rate = prof_tick_rate();
     TR.start_ticks = prof_impl_ticks();
     if (prof_impl_tr_open_file(path) != 0)

@@ -100,6 +100,12 @@ typedef struct
                                        started tracing when it forked, */
     char env_at_fork[PATH_BYTES];   /* ... and its PROF_TRACE_FILE then */
     int fork_locked;                /* fork_prepare took the lock */
+    long pid;                       /* the process that traces: set at the
+                                       start and by fork_child; another pid
+                                       is a child made without fork()'s
+                                       handlers (vfork, clone) */
+    int in_fork_child;              /* set by fork_child: only
+                                       async-signal-safe work until exec */
     pthread_key_t thread_key;
     /* the writer thread (trace.c, hand_off) */
     pthread_mutex_t writer_mutex;
