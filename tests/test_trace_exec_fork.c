@@ -285,24 +285,49 @@ static void target(void * arg, ulong count)
 {
     volatile ulong i;
     (void) arg;
+    PROF_ZONE_BEGIN("target");
     for (i = 0; i < count; i++)
         ;
+    PROF_ZONE_END("target");
 }
 
-/* The runner's worker processes, started while threads record. */
+/* The traces of the workers, <path>.<pid>: 3 of them, each whole. */
+static void check_worker_traces(void)
+{
+    char pattern[600];
+    glob_t g;
+    size_t i;
+    snprintf(pattern, sizeof pattern, "%s.*", path);
+    CHECK(glob(pattern, 0, NULL, &g) == 0 && g.gl_pathc == 3, "%zu worker "
+          "traces", g.gl_pathc);
+    for (i = 0; i < g.gl_pathc; i++)
+    {
+        pt_trace t;
+        const char * w;
+        CHECK(load_trace(g.gl_pathv[i], &t, &w) == 0 && t.has_end
+              && count_zones(&t, "target", -1, 0) > 0 && w[0] == '\0',
+              "%s: %zu target zones, end %d: %s", g.gl_pathv[i],
+              count_zones(&t, "target", -1, 0), t.has_end, w);
+        pt_free(&t);
+    }
+    globfree(&g);
+}
+
+/* The runner's worker processes, started while threads record; each
+   worker, this program run again, traces to the same path: it writes
+   <path>.<pid>, never the parent's file. */
 static void workers(void)
 {
     pthread_t th[2];
     prof_bench * b;
     const prof_result * r;
+    pt_trace t;
+    const char * w;
     int i, worker = getenv("PROFILER_WORKER") != NULL;
-    if (!worker)
-    {
-        setenv("PROF_TRACE_BUFFER_KB", "4", 1);
-        CHECK(prof_trace_open(path) == 0, "open");
-        for (i = 0; i < 2; i++)
-            pthread_create(&th[i], NULL, record, NULL);
-    }
+    setenv("PROF_TRACE_BUFFER_KB", "4", 1);
+    CHECK(prof_trace_open(path) == 0, "open");
+    for (i = 0; !worker && i < 2; i++)
+        pthread_create(&th[i], NULL, record, NULL);
     b = prof_bench_new();
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_budget_s(b, 0.05);
@@ -318,6 +343,13 @@ static void workers(void)
     for (i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     CHECK(prof_trace_flush() == 0 && prof_trace_lost() == 0, "lost");
+    /* the workers ran the target; the parent's trace is its own, whole */
+    CHECK(load_trace(path, &t, &w) == 0 && count_zones(&t, "busy", -1, 0) > 0
+          && strstr(w, "unreadable") == NULL && strstr(w, "not defined") == NULL
+          && strstr(w, "unmatched") == NULL, "the parent's trace: %zu busy "
+          "zones: %s", count_zones(&t, "busy", -1, 0), w);
+    pt_free(&t);
+    check_worker_traces();
 }
 
 /* The parent's trace and its children's, <path>.<pid>. */
