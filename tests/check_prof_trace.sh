@@ -76,8 +76,10 @@ for n in 5000 20000 29000 $((size - 1000)); do
     expect 0 "the file is cut" "cut at $n bytes: a file" -- "$pt" --csv "$tmp/cut$n.ptrace"
     mv "$tmp/out" "$tmp/cut.csv"; mv "$tmp/err" "$tmp/cut.err"
     expect 0 "the file is cut" "cut at $n bytes: a pipe" -- sh -c "cat \"$tmp/cut$n.ptrace\" | \"$pt\" --csv -"
-    cmp -s "$tmp/out" "$tmp/cut.csv" && cmp -s "$tmp/err" "$tmp/cut.err" && grep -q '^u,step' "$tmp/out" \
-        && ok "cut at $n bytes: file and pipe alike" || bad "cut at $n bytes: file and pipe differ"
+    # (what the first 5000 bytes hold depends on the build: the maps of a
+    # sanitizer build fill them)
+    cmp -s "$tmp/out" "$tmp/cut.csv" && cmp -s "$tmp/err" "$tmp/cut.err" \
+        && ok "cut at $n bytes: file and pipe alike" || { bad "cut at $n bytes: file and pipe differ"; diff "$tmp/cut.csv" "$tmp/out"; diff "$tmp/cut.err" "$tmp/err"; }
 done
 
 expect 1 "cannot read" "missing file" -- "$pt" "$tmp/none.ptrace"
