@@ -137,13 +137,13 @@ static void * load_blocker(void * module)
 
 #endif
 
-static volatile int stop;
+static int stop; /* atomic */
 
 static void * record(void * arg)
 {
     int i;
     (void) arg;
-    while (!stop)
+    while (!__atomic_load_n(&stop, __ATOMIC_RELAXED))
         for (i = 0; i < 100; i++)
         {
             PROF_ZONE_BEGIN("busy");
@@ -268,7 +268,7 @@ static void children_while_recording(pid_t (*make)(void), const char * what)
             check_child_trace(pid);
         zones(10);
     }
-    stop = 1;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
     for (i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     CHECK(failed == 0, "%s: %d of 50 children failed, %d hung", what, failed, hung);
@@ -339,7 +339,7 @@ static void workers(void)
     prof_bench_free(b);
     if (worker)
         exit(0);
-    stop = 1;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
     for (i = 0; i < 2; i++)
         pthread_join(th[i], NULL);
     CHECK(prof_trace_flush() == 0 && prof_trace_lost() == 0, "lost");
@@ -377,6 +377,8 @@ int main(int argc, char ** argv)
     }
     prefix = argv[2];
     snprintf(path, sizeof path, "%s-%s.ptrace", prefix, mode);
+    if (getenv("PROFILER_WORKER") == NULL)
+        remove_traces(); /* a run that was stopped may have left some */
     CHECK(pipe(ready) == 0 && pipe(go) == 0, "pipes");
 #if defined(TRACE_TEST_DLOPEN)
     if (strcmp(mode, "clone-loader") == 0 && argc > 3)
