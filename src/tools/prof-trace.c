@@ -7,8 +7,10 @@
         prof-trace [FORMAT] [FILTERS] [-o OUTPUT] TRACE-FILE
 
     The trace streams through: memory stays bounded by the nesting depth and
-    the number of labels and threads, whatever the file's size. Options take
-    their value as --flag=value or --flag value. TRACE-FILE "-" reads stdin.
+    the number of labels and threads, whatever the file's size. The command
+    line goes through the tools' parser (src/options.c): --flag=value or
+    --flag value, "--" ends the options; -o and -h are taken here from the
+    words it leaves. TRACE-FILE "-" reads stdin.
     Warnings (a cut or damaged file, unmatched begin/end) go to stderr and
     the rest of the trace is still used. The output is written beside its
     target and renamed over it when complete (src/outfile.c): a failed run
@@ -90,27 +92,30 @@ static int parse_time(const char * name, const char * v, int64_t * ns)
     return -1;
 }
 
-static int set_format_flag(void * ctx, const char * name, const char * v)
+/* 0 and a->format set if name is a format's, else -1. */
+static int find_format(args_t * a, const char * name)
 {
-    args_t * a = (args_t *) ctx;
-    size_t k;
-    (void) v;
-    for (k = 0; k < sizeof formats / sizeof formats[0]; k++)
-        if (strcmp(name + 2, formats[k].name) == 0)
-            a->format = formats[k].format;
-    return 0;
-}
-
-static int set_format(void * ctx, const char * name, const char * v)
-{
-    args_t * a = (args_t *) ctx;
     size_t k;
     for (k = 0; k < sizeof formats / sizeof formats[0]; k++)
-        if (strcmp(v, formats[k].name) == 0)
+        if (strcmp(name, formats[k].name) == 0)
         {
             a->format = formats[k].format;
             return 0;
         }
+    return -1;
+}
+
+/* --text, --csv, ...: the format of that name. */
+static int set_format_flag(void * ctx, const char * name, const char * v)
+{
+    (void) v;
+    return find_format((args_t *) ctx, name + 2);
+}
+
+static int set_format(void * ctx, const char * name, const char * v)
+{
+    if (find_format((args_t *) ctx, v) == 0)
+        return 0;
     prof_impl_warn(PROGRAM ": %s=%s: one of text, csv, json, json-be, raw, "
                    "perfetto is expected", name, v);
     return -1;
