@@ -955,11 +955,12 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    variable PROF_TRACE_FILE, else "prof-trace.<pid>.ptrace" in the current
    directory; a path longer than 4095 bytes is refused (never cut). A child
    forked after tracing started, or forked before with PROF_TRACE_FILE
-   already set, writes "<path>.<pid>". Events are written when a thread's
+   already set, writes "<path>.<pid>", as does a worker process of the
+   runner (prof_bench_set_processes). Events are written when a thread's
    buffer is full (PROF_TRACE_BUFFER_KB, default 1024 KiB per thread,
    4..2097152, at most the memory cap; all buffers stay under
-   PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get 4 KiB
-   buffers), at prof_trace_flush, at thread exit, at exit() / return from
+   PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get 2 KiB
+   buffers of 256 events), at prof_trace_flush, at thread exit, at exit() / return from
    main, before exec (Linux: the exec family is wrapped), and on SIGSEGV,
    SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0
    turns the handlers off). Events that cannot be written are counted,

@@ -11,12 +11,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A decimal number as people write it: an optional sign, digits with an
+   optional point, an optional exponent; not hex, inf or nan, which strtod
+   would take. */
+static int decimal(const char * s)
+{
+    int digits = 0;
+    s += *s == '-' || *s == '+';
+    for (; *s >= '0' && *s <= '9'; s++)
+        digits++;
+    if (*s == '.')
+        for (s++; *s >= '0' && *s <= '9'; s++)
+            digits++;
+    if (digits > 0 && (*s == 'e' || *s == 'E'))
+    {
+        s += 1 + (s[1] == '-' || s[1] == '+');
+        if (!(*s >= '0' && *s <= '9'))
+            return 0;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return digits > 0 && *s == '\0';
+}
+
 int prof_impl_option_number(const char * program, const char * name,
         const char * arg, const prof_impl_range * r, double * out)
 {
     char * end;
     double v = strtod(arg, &end);
-    if (end == arg || *end != '\0' || !(r->lo_open ? v > r->lo : v >= r->lo)
+    if (!decimal(arg) || end == arg || *end != '\0'
+        || !(r->lo_open ? v > r->lo : v >= r->lo)
         || !(v < r->hi) || (r->whole && v != floor(v)))
     {
         prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,

@@ -33,7 +33,7 @@ __thread prof_impl_trace_tls_t prof_impl_trace_tls = { NULL, NULL, 0, prof_impl_
 __thread prof_impl_trace_mine prof_impl_trace_me;
 prof_impl_trace_shared prof_impl_trace_g = {
     .fd = -1,
-    .buffer_events = 65536,
+    .buffer_events = DEFAULT_BUFFER_KB * 1024 / sizeof(word_t), /* read_settings */
     .memory_cap = (size_t) 256 << 20,
     .writer_mutex = PTHREAD_MUTEX_INITIALIZER,
     .writer_cond = PTHREAD_COND_INITIALIZER,
@@ -111,7 +111,7 @@ static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
    that does not fit under the memory cap is made to fit, and said so. */
 static NOINST void read_settings(void)
 {
-    size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, 1024);
+    size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, DEFAULT_BUFFER_KB);
     const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
     TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30, 262144) * 1024;
     if (kb * 1024 + sizeof(trace_rec) > TR.memory_cap)
@@ -120,9 +120,9 @@ static NOINST void read_settings(void)
                      ? (TR.memory_cap - sizeof(trace_rec)) / 1024 : 4;
         prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%zu is more than the memory "
                        "cap of all buffers, PROF_TRACE_MEMORY_KB=%zu%s: buffers "
-                       "of %zu KiB (later threads get 4 KiB ones)", kb,
+                       "of %zu KiB (later threads get %zu KiB ones)", kb,
                        TR.memory_cap / 1024, cap_env != NULL && cap_env[0] != '\0'
-                       ? "" : " (the default)", fit);
+                       ? "" : " (the default)", fit, MIN_BUFFER_KB);
         kb = fit;
     }
     TR.buffer_events = kb * 1024 / sizeof(word_t);
@@ -147,6 +147,7 @@ static NOINST int start(const char * path)
         return 1;
     }
     read_settings();
+    TR.pid = (long) getpid();
     TR.tick_rate = prof_tick_rate();
     TR.start_ticks = prof_impl_ticks();
     if (prof_impl_tr_open_file(path) != 0)
@@ -198,7 +199,7 @@ static NOINST trace_rec * new_record(void)
             prof_impl_warn("trace: event buffers reached %zu KiB "
                            "(PROF_TRACE_MEMORY_KB): new threads get %zu "
                            "KiB buffers, written more often", TR.memory_cap
-                           / 1024, (size_t) MIN_EVENTS * sizeof *r->buf / 1024);
+                           / 1024, MIN_BUFFER_KB);
         }
     }
     r = (trace_rec *) calloc(1, sizeof *r);

@@ -5,7 +5,12 @@
     program that calls none of these functions does not link this file.
 
     Each wrapper then calls the C library's own function (found with
-    dlsym(RTLD_NEXT), so its behaviour is unchanged). In a static program
+    dlsym(RTLD_NEXT) when the program is loaded, so its behaviour is
+    unchanged). A wrapper does only async-signal-safe work, as it may run
+    between fork and exec in a multi-threaded program (the runner's worker
+    processes, src/bench_workers.c): no dlsym (it takes the dynamic
+    loader's lock, which another thread may hold at the fork), no malloc
+    unless an execl* must build its argv. In a static program
     there is no next definition: execve and fexecve are then the system
     calls (fexecve through /proc/self/fd where execveat is missing), and
     the PATH search of execvp/execvpe is done here as POSIX describes it
@@ -22,7 +27,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -44,11 +48,50 @@ int execl(const char * path, const char * arg, ...) NOINST;
 int execle(const char * path, const char * arg, ...) NOINST;
 int execlp(const char * file, const char * arg, ...) NOINST;
 
-/* The next definition of name (the C library's), or NULL in a static
-   program. The void * to function pointer conversion is POSIX's. */
-static NOINST void * next(const char * name)
+/* The next definitions (the C library's), or NULL in a static program,
+   found once by a constructor: a child of fork (or vfork, or clone) must
+   not call dlsym, which would wait for ever for a loader lock that
+   another thread of the parent held at the fork. The void * to function
+   pointer conversion is POSIX's. */
+static void * next_execve, * next_fexecve, * next_execvpe;
+static int resolved;
+
+static NOINST void resolve(void)
 {
-    return dlsym(RTLD_NEXT, name);
+    next_execve = dlsym(RTLD_NEXT, "execve");
+    next_fexecve = dlsym(RTLD_NEXT, "fexecve");
+    next_execvpe = dlsym(RTLD_NEXT, "execvpe");
+    __atomic_store_n(&resolved, 1, __ATOMIC_RELEASE);
+}
+
+__attribute__((constructor)) static NOINST void resolve_at_load(void)
+{
+    resolve();
+}
+
+/* *fn, resolved now only by an exec that comes before the constructors
+   have run (another constructor's, single-threaded). */
+static NOINST void * next(void * const * fn)
+{
+    if (!__atomic_load_n(&resolved, __ATOMIC_ACQUIRE))
+        resolve();
+    return *fn;
+}
+
+/* Argument vectors of up to STACK_ARGS pointers are built on the stack
+   (execl*, and /bin/sh for a script in a static program): no malloc
+   between fork and exec. Longer ones are malloc'd, as a last resort. */
+enum { STACK_ARGS = 256 };
+
+static NOINST char ** args_room(char ** local, size_t n)
+{
+    return n <= STACK_ARGS ? local : (char **) malloc(n * sizeof *local);
+}
+
+static NOINST void args_free(char ** v, char ** local)
+{
+    if (v != local)
+        free(v);
 }
 
 static NOINST int sys_execve(const char * path, char * const argv[],
@@ -59,7 +102,7 @@ static NOINST int sys_execve(const char * path, char * const argv[],
 
 int execve(const char * path, char * const argv[], char * const envp[])
 {
-    void * f = next("execve");
+    void * f = next(&next_execve);
     prof_impl_trace_before_exec();
     if (f != NULL)
         return ((execve_fn) (size_t) f)(path, argv, envp);
@@ -73,7 +116,7 @@ int execv(const char * path, char * const argv[])
 
 int fexecve(int fd, char * const argv[], char * const envp[])
 {
-    void * f = next("fexecve");
+    void * f = next(&next_fexecve);
     prof_impl_trace_before_exec();
     if (f != NULL)
         return ((fexecve_fn) (size_t) f)(fd, argv, envp);
@@ -83,9 +126,17 @@ int fexecve(int fd, char * const argv[], char * const envp[])
         return -1;
 #endif
     {
-        /* no execveat (an old kernel, qemu-user): the descriptor's name */
-        char path[64];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        /* no execveat (an old kernel, qemu-user): the descriptor's name,
+           written out by hand (snprintf is not async-signal-safe) */
+        char path[32] = "/proc/self/fd/", digits[12];
+        size_t k = 0, at = strlen(path);
+        unsigned u = fd >= 0 ? (unsigned) fd : 0;
+        do
+            digits[k++] = (char) ('0' + u % 10);
+        while ((u /= 10) > 0);
+        while (k > 0)
+            path[at++] = digits[--k];
+        path[at] = '\0';
         return sys_execve(path, argv, envp);
     }
 }
@@ -95,20 +146,19 @@ static NOINST int exec_or_sh(const char * path, char * const argv[],
                              char * const envp[])
 {
     size_t n = 0;
-    char ** sh;
+    char * local[STACK_ARGS], ** sh;
     sys_execve(path, argv, envp);
     if (errno != ENOEXEC)
         return -1;
     while (argv[n] != NULL)
         n++;
-    sh = (char **) malloc((n + 2) * sizeof *sh);
-    if (sh == NULL)
+    if ((sh = args_room(local, n + 2)) == NULL)
         return -1;
     sh[0] = (char *) "sh";
     sh[1] = (char *) path;
     memcpy(sh + 2, argv + (n > 0), (n > 0 ? n : 1) * sizeof *sh);
     sys_execve("/bin/sh", sh, envp);
-    free(sh);
+    args_free(sh, local);
     return -1;
 }
 
@@ -153,7 +203,7 @@ static NOINST int search_path(const char * file, char * const argv[],
 
 int execvpe(const char * file, char * const argv[], char * const envp[])
 {
-    void * f = next("execvpe");
+    void * f = next(&next_execvpe);
     prof_impl_trace_before_exec();
     if (f != NULL)
         return ((execve_fn) (size_t) f)(file, argv, envp);
@@ -166,9 +216,10 @@ int execvp(const char * file, char * const argv[])
 }
 
 /* The arguments of an execl* call after arg, up to its NULL, as an argv
-   (malloc'd; NULL if out of memory); *envp gets the one after the NULL
-   when envp is not NULL (execle). */
-static NOINST char ** list_args(const char * arg, va_list ap, char *** envp)
+   (in local if it fits; NULL if out of memory); *envp gets the one after
+   the NULL when envp is not NULL (execle). */
+static NOINST char ** list_args(const char * arg, va_list ap, char *** envp,
+                                char ** local)
 {
     va_list cp;
     size_t n = 1, i;
@@ -177,8 +228,7 @@ static NOINST char ** list_args(const char * arg, va_list ap, char *** envp)
     while (va_arg(cp, char *) != NULL)
         n++;
     va_end(cp);
-    v = (char **) malloc((n + 1) * sizeof *v);
-    if (v == NULL)
+    if ((v = args_room(local, n + 1)) == NULL)
         return NULL;
     v[0] = (char *) arg;
     for (i = 1; i <= n; i++)
@@ -192,8 +242,8 @@ static NOINST char ** list_args(const char * arg, va_list ap, char *** envp)
 static NOINST int exec_list(int which, const char * path, const char * arg,
                             va_list ap)
 {
-    char ** envp = environ;
-    char ** v = list_args(arg, ap, which == 'e' ? &envp : NULL);
+    char ** envp = environ, * local[STACK_ARGS];
+    char ** v = list_args(arg, ap, which == 'e' ? &envp : NULL, local);
     int rc;
     if (v == NULL)
     {
@@ -201,7 +251,7 @@ static NOINST int exec_list(int which, const char * path, const char * arg,
         return -1;
     }
     rc = which == 'p' ? execvpe(path, v, environ) : execve(path, v, envp);
-    free(v);
+    args_free(v, local);
     return rc;
 }
 

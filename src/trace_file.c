@@ -129,21 +129,27 @@ NOINST int prof_impl_tr_path_fits(int n)
     return -1;
 }
 
-/* The file to write: path, else PROF_TRACE_FILE (<it>.<pid> in a process
-   forked before tracing started, as for a fork after), else the default. */
+/* The file to write: path, else PROF_TRACE_FILE, else the default. The
+   first two get ".<pid>" where another process is writing them: in a
+   process forked before tracing started with PROF_TRACE_FILE set (as for
+   a fork after), and in a worker process of the runner (PROFILER_WORKER
+   set, src/bench_workers.c: the program run again by its parent, which
+   traces to the same path and is still writing it). */
 static NOINST int choose_path(const char * path, char * out)
 {
     const char * env = getenv("PROF_TRACE_FILE");
+    const char * worker = getenv("PROFILER_WORKER");
+    const char * base = path != NULL && path[0] != '\0' ? path
+                      : env != NULL && env[0] != '\0' ? env : NULL;
     int n;
-    if (path != NULL && path[0] != '\0')
-        n = snprintf(out, PATH_BYTES, "%s", path);
-    else if (env != NULL && env[0] != '\0' && TR.forked_before_start
-             && strcmp(env, TR.env_at_fork) == 0) /* the parent's file too */
-        n = snprintf(out, PATH_BYTES, "%s.%ld", env, (long) getpid());
-    else if (env != NULL && env[0] != '\0')
-        n = snprintf(out, PATH_BYTES, "%s", env);
-    else
+    if (base == NULL)
         n = snprintf(out, PATH_BYTES, "prof-trace.%ld.ptrace", (long) getpid());
+    else if ((worker != NULL && worker[0] != '\0')
+             || (base == env && TR.forked_before_start
+                 && strcmp(env, TR.env_at_fork) == 0))
+        n = snprintf(out, PATH_BYTES, "%s.%ld", base, (long) getpid());
+    else
+        n = snprintf(out, PATH_BYTES, "%s", base);
     return prof_impl_tr_path_fits(n);
 }
 

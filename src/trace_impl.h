@@ -33,8 +33,10 @@ typedef unsigned long long word_t;  /* one event (src/trace_format.h) */
 enum { PATH_BYTES = 4096 };
 /* All records and buffers together stay under memory_cap (while every live
    thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
-   smallest buffer, which only means more frequent writes. */
-enum { MIN_EVENTS = 256 };
+   smallest buffer, 2 KiB, which only means more frequent writes. A buffer
+   is DEFAULT_BUFFER_KB unless PROF_TRACE_BUFFER_KB says otherwise. */
+enum { MIN_EVENTS = 256, DEFAULT_BUFFER_KB = 1024 };
+#define MIN_BUFFER_KB ((size_t) MIN_EVENTS * sizeof(word_t) / 1024)
 
 enum { SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
 /* Events chunks are written in pieces of at most this many words, well
@@ -98,6 +100,12 @@ typedef struct
                                        started tracing when it forked, */
     char env_at_fork[PATH_BYTES];   /* ... and its PROF_TRACE_FILE then */
     int fork_locked;                /* fork_prepare took the lock */
+    long pid;                       /* the process that traces: set at the
+                                       start and by fork_child; another pid
+                                       is a child made without fork()'s
+                                       handlers (vfork, clone) */
+    int in_fork_child;              /* set by fork_child: only
+                                       async-signal-safe work until exec */
     pthread_key_t thread_key;
     /* the writer thread (trace.c, hand_off) */
     pthread_mutex_t writer_mutex;

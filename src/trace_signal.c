@@ -205,6 +205,8 @@ static NOINST void fork_child(void)
         return;
     }
     TR.fork_locked = 0;
+    TR.pid = (long) getpid();
+    TR.in_fork_child = 1;
     for (r = TR.records; r != NULL; r = r->next)
     {
         if (r == ME.rec)
@@ -250,15 +252,20 @@ __attribute__((constructor)) static NOINST void register_fork(void)
 
 /* exec replaces the process image: nothing runs at exit. Write every
    buffer and the end record now (src/trace_exec.c calls this before each
-   function of the exec family). Nothing when tracing is off, or when this
-   thread is inside the recorder (exec from a signal handler). */
+   function of the exec family). Nothing when tracing is off, when this
+   thread is inside the recorder (exec from a signal handler), or in a
+   child made without fork()'s handlers (vfork, clone: its memory and lock
+   are the parent's, or a copy of them taken at any moment; the buffers
+   are the parent's to write). Only async-signal-safe work: it may run
+   between fork and exec in a multi-threaded program; in a child of fork,
+   no message either (a failed write is still counted in the end record). */
 NOINST void prof_impl_trace_before_exec(void)
 {
     if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2 || ME.holds_lock
-        || ME.in_slow_path)
+        || ME.in_slow_path || (long) getpid() != TR.pid)
         return;
     prof_impl_tr_lock();
-    (void) prof_impl_tr_flush_all_locked(0);
+    (void) prof_impl_tr_flush_all_locked(TR.in_fork_child);
     prof_impl_tr_write_end(0);
     prof_impl_tr_unlock();
 }

@@ -26,6 +26,8 @@ expect() {
 
 expect 0 "" "text summary" -- "$pt" "$trace"
 grep -q '^u  *2000 ' "$tmp/out" && ok "summary: 2000 steps" || { bad "summary: no 2000-call row"; cat "$tmp/out"; }
+head -1 "$tmp/out" | grep -q '^2401 zones in 3 threads, 4802 events, [0-9.e-]* s traced ([0-9.e+]* ticks/s)$' \
+    && ok "summary: first line" || { bad "summary: first line"; head -1 "$tmp/out"; }
 [ -s "$tmp/err" ] && bad "warnings on a clean trace: $(cat "$tmp/err")"
 expect 0 "" "csv" -- "$pt" --csv -o "$tmp/s.csv" "$trace"
 head -1 "$tmp/s.csv" | grep -q '^kind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,unmatched$' \
@@ -68,6 +70,18 @@ head -c $((size - 100)) "$trace" >"$tmp/cut.ptrace"
 expect 0 "the file is cut" "cut file: warned, rest used" -- "$pt" "$tmp/cut.ptrace"
 grep -q 'step' "$tmp/out" || bad "cut file: no zones"
 
+# cut inside a chunk, as a regular file (once a SIGSEGV) and through a pipe
+for n in 5000 20000 29000 $((size - 1000)); do
+    head -c $n "$trace" >"$tmp/cut$n.ptrace"
+    expect 0 "the file is cut" "cut at $n bytes: a file" -- "$pt" --csv "$tmp/cut$n.ptrace"
+    mv "$tmp/out" "$tmp/cut.csv"; mv "$tmp/err" "$tmp/cut.err"
+    expect 0 "the file is cut" "cut at $n bytes: a pipe" -- sh -c "cat \"$tmp/cut$n.ptrace\" | \"$pt\" --csv -"
+    # (what the first 5000 bytes hold depends on the build: the maps of a
+    # sanitizer build fill them)
+    cmp -s "$tmp/out" "$tmp/cut.csv" && cmp -s "$tmp/err" "$tmp/cut.err" \
+        && ok "cut at $n bytes: file and pipe alike" || { bad "cut at $n bytes: file and pipe differ"; diff "$tmp/cut.csv" "$tmp/out"; diff "$tmp/cut.err" "$tmp/err"; }
+done
+
 expect 1 "cannot read" "missing file" -- "$pt" "$tmp/none.ptrace"
 printf 'Sf|160806023262000|00001002|main\n' >"$tmp/piyasa.piy"
 expect 1 "not a trace file" "not a trace file" -- "$pt" "$tmp/piyasa.piy"
@@ -75,15 +89,33 @@ expect 1 "cannot open" "unwritable output" -- "$pt" -o "$tmp/no/dir/x" "$trace"
 if [ -w /dev/full ]; then
     expect 1 "writing \"/dev/full\" failed" "output to /dev/full" -- "$pt" --json -o /dev/full "$trace"
 fi
-expect 2 "usage" "no argument" -- "$pt"
-expect 2 "unexpected argument" "bad option" -- "$pt" --bogus "$trace"
-expect 2 "unknown format 'xml'" "bad format" -- "$pt" --format xml "$trace"
+expect 2 "prof-trace: no trace file given" "no argument" -- "$pt"
+expect 2 "prof-trace: unknown option --bogus" "bad option" -- "$pt" --bogus "$trace"
+expect 2 "prof-trace: unknown option -x" "bad short option" -- "$pt" -x "$trace"
+expect 2 "one trace file is expected" "two trace files" -- "$pt" "$trace" "$trace"
+expect 2 "format=xml: one of text, csv, json, json-be, raw, perfetto is expected" \
+    "bad format" -- "$pt" --format xml "$trace"
 expect 2 "needs a value" "-o without a value" -- "$pt" "$trace" -o
+expect 2 "needs a value" "--output without a value" -- "$pt" "$trace" --output
+expect 2 "takes no value" "a value for a flag" -- "$pt" --csv=yes "$trace"
 expect 2 "is the input" "output onto the input" -- "$pt" -o "$trace" "$trace"
 expect 0 "" "help" -- "$pt" --help
-grep -q -- "--json-be" "$tmp/out" || bad "help: no --json-be"
+cp "$tmp/out" "$tmp/help"
+# every flag is listed, each with its default in parentheses at the end
+for f in --text --csv --json --json-be --raw --perfetto --format=F --min-duration=T \
+         --from=T --to=T --name=REGEX --thread=T --depth=N --by-thread --binary=PATH \
+         --no-symbols --output=F --help --version; do
+    grep -q -- "^  $f " "$tmp/help" || bad "help: no $f"
+done
+awk '/^  --/ { if (e != "" && e !~ /\)$/ && e !~ /^  --(help|version)/) print e; e = $0; next }
+     /^                    / { sub(/^ +/, " "); e = e $0; next }
+     { if (e != "" && e !~ /\)$/ && e !~ /^  --(help|version)/) print e; e = "" }' "$tmp/help" >"$tmp/nodefault"
+[ -s "$tmp/nodefault" ] && bad "help: options without a default: $(cat "$tmp/nodefault")"
+grep -q -- "-o F is --output=F, -h is --help" "$tmp/help" || bad "help: no -o, -h"
+expect 0 "" "-h" -- "$pt" -h
+cmp -s "$tmp/out" "$tmp/help" || bad "-h is not --help"
 expect 0 "" "version" -- "$pt" --version
-grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
+[ "$(cat "$tmp/out")" = "prof-trace (profiler) $version" ] || bad "version: $(cat "$tmp/out")"
 # an option's value as --flag=value or --flag value
 "$pt" --format=csv --output="$tmp/a.csv" "$trace" && "$pt" --format csv --output "$tmp/b.csv" "$trace" \
     && "$pt" --csv -o "$tmp/c.csv" "$trace" && cmp -s "$tmp/a.csv" "$tmp/b.csv" \
@@ -92,6 +124,10 @@ grep -q "^prof-trace $version" "$tmp/out" || bad "version: $(cat "$tmp/out")"
 cp "$trace" "$tmp/-dash.ptrace"
 (cd "$tmp" && "$pt" --csv -- -dash.ptrace) >"$tmp/out" 2>&1 && grep -q '^u,step,2000,' "$tmp/out" \
     && ok "-- then a file named -dash.ptrace" || bad "--"
+# the CSV is valid CSV whatever the names, unmatched zones included
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$here/check_trace_csv.py" "$pt" "$tmp" && ok "csv: valid with any name" || bad "csv validity"
+fi
 # --raw: a header, then one line per event
 expect 0 "" "raw" -- "$pt" --raw "$trace"
 [ "$(head -1 "$tmp/out")" = "$(printf 'thread\ttick\tns\tevent\tkind\tname')" ] \
@@ -105,6 +141,17 @@ expect 0 "" "by-thread" -- "$pt" --by-thread "$trace"
     && [ "$(grep -c '^u  *1000 ' "$tmp/out")" -eq 2 ] && grep -q '^u  *2000 ' "$tmp/out" \
     && ok "by-thread: merged and per thread" || { bad "by-thread"; cat "$tmp/out"; }
 # filters: each keeps what it says (and the zones around a kept zone)
+expect 0 "" "filter --name, text" -- "$pt" --name '^ste' "$trace"
+head -1 "$tmp/out" | grep -q '^2000 zones in 2 threads, 4000 events, .*; the filters dropped 401 of 2401 zones$' \
+    && ok "--name: the first line counts what the filter kept" || { bad "--name: first line"; head -1 "$tmp/out"; }
+expect 0 "" "filter --thread, by thread" -- "$pt" --by-thread --thread worker-2 "$trace"
+head -1 "$tmp/out" | grep -q '^1200 zones in 1 threads, 2400 events, .*; the filters dropped 1201 of 2401 zones$' \
+    && [ "$(grep -c '^thread [0-9]* worker-2: 2400 events$' "$tmp/out")" -eq 1 ] \
+    && ok "--thread: the first line and the thread's line count what the filter kept" \
+    || { bad "--thread: counts"; cat "$tmp/out"; }
+expect 0 "" "filter --depth, by thread" -- "$pt" --by-thread --depth=1 "$trace"
+[ "$(grep -c '^thread [0-9]* worker-[12]: 200 events$' "$tmp/out")" -eq 2 ] \
+    && ok "--depth=1: each thread's line counts the kept events" || { bad "--depth: thread lines"; cat "$tmp/out"; }
 expect 0 "" "filter --name" -- "$pt" --csv --name '^ste' "$trace"
 [ "$(grep -c '^u,' "$tmp/out")" -eq 1 ] && grep -q '^u,step,2000,' "$tmp/out" \
     && ok "--name keeps step only" || { bad "--name"; cat "$tmp/out"; }
@@ -123,12 +170,28 @@ fi
 expect 0 "" "filter --from/--to" -- "$pt" --raw --from 0 --to 0 "$trace"
 [ "$(wc -l <"$tmp/out")" -le 3 ] && ok "--from 0 --to 0: at most the zones open at 0" \
     || { bad "--from/--to"; head "$tmp/out"; }
-expect 2 "not a time" "negative duration" -- "$pt" --min-duration=-1 "$trace"
-expect 2 "not a time" "bad unit" -- "$pt" --from=3parsecs "$trace"
+expect 2 "min-duration=-1: a time is expected" "negative duration" -- "$pt" --min-duration=-1 "$trace"
+expect 2 "from=3parsecs: a time is expected" "bad unit" -- "$pt" --from=3parsecs "$trace"
+# plain decimal numbers only: no hex, exponent, sign, space, inf (strtod takes them)
+for v in 0x10 0x1p3ms 1e3 1e3us +5 ' 5' inf nan . 1..2 5ns5 1e999 99999999999s; do
+    expect 2 "a time is expected" "--from='$v' refused" -- "$pt" --from="$v" "$trace"
+done
+for v in 5 5ns 1.5us .5ms 2. 0s 007; do
+    expect 0 "" "--from=$v taken" -- "$pt" --from="$v" "$trace"
+done
+"$pt" --csv --min-duration=1.5ms "$trace" >"$tmp/a.csv" && "$pt" --csv --min-duration=1500000 "$trace" >"$tmp/b.csv" \
+    && "$pt" --csv --min-duration=1500us "$trace" >"$tmp/c.csv" && cmp -s "$tmp/a.csv" "$tmp/b.csv" \
+    && cmp -s "$tmp/a.csv" "$tmp/c.csv" && ok "1.5ms = 1500us = 1500000 (ns)" || bad "time units"
+for v in 0x10 1e2 +3 0 65537 ' 2'; do
+    expect 2 "a whole number in 1..65536 is expected" "--depth='$v' refused" -- "$pt" --depth="$v" "$trace"
+done
 expect 2 "not a regular expression" "bad regex" -- "$pt" --name '(' "$trace"
 expect 2 "no thread named nobody" "unknown thread" -- "$pt" --thread nobody "$trace"
 expect 2 "no thread with tid" "unknown tid" -- "$pt" --thread 1 "$trace"
-expect 2 "not a whole number" "bad depth" -- "$pt" --depth=0 "$trace"
+expect 2 "^prof-trace: --thread=99999: no thread with tid 99999 has zones in " \
+    "unknown tid: one message" -- "$pt" --thread=99999 "$trace"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] || { bad "unknown tid: more than one line"; cat "$tmp/err"; }
+expect 2 "no thread named 0x10 has zones" "--thread=0x10 is a name" -- "$pt" --thread=0x10 "$trace"
 expect 2 "before --from" "window backwards" -- "$pt" --from=2ms --to=1ms "$trace"
 expect 2 "no such file" "missing --binary" -- "$pt" --binary="$tmp/none" "$trace"
 # --perfetto: a protobuf trace well under the JSON's size

@@ -93,6 +93,8 @@ static void test_refusals(void)
         { { "--wide=yes" }, -1, "--wide takes no value" },
         { { "--out-format=none" }, -1, "a file has a format" },
         { { "--warmup=-3" }, -1, "a whole number of iterations" },
+        { { "--epochs=0x10" }, -1, "a whole number of epochs" },
+        { { "--processes=inf" }, -1, "a whole number of processes" },
         { { "--counters=cycles,,x" }, -1, "empty event name in "
           "\"cycles,,x\"" },
         /* both problems said, not only the first */

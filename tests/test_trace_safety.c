@@ -294,8 +294,12 @@ static void child_buffer_env(void)
     err = capture_end(&c);
     CHECK(strstr(err, expect_msg) != NULL, "PROF_TRACE_BUFFER_KB=%s: stderr: %s",
           buffer_kb, err);
+    /* the smallest buffer is 256 events of 8 bytes, as the message says */
+    CHECK(strstr(expect_msg, "buffers of") == NULL
+          || strstr(err, " KiB (later threads get 2 KiB ones)") != NULL,
+          "PROF_TRACE_BUFFER_KB=%s: stderr: %s", buffer_kb, err);
     /* a big buffer (the default's 1 MiB, or the one asked for): nothing has
-       been written yet; a 4 KiB one would have been written 7 times */
+       been written yet; the smallest one (2 KiB) would have been written 7 times */
     CHECK(load_trace(path, &t, NULL) == 0 && t.events == 0,
           "PROF_TRACE_BUFFER_KB=%s: %llu events written early", buffer_kb,
           (unsigned long long) t.events);
@@ -305,7 +309,7 @@ static void child_buffer_env(void)
 static void test_buffer_env(void)
 {
     /* buffer, memory cap, message (the default cap of 256 MiB behaves as
-       the small one here: 300000 KiB gave 4 KiB buffers, silently) */
+       the small one here: 300000 KiB gave the smallest buffers, silently) */
     static const char * const cases[][3] = {
         { "64abc", NULL, "PROF_TRACE_BUFFER_KB=64abc is not a whole number of "
                          "KiB in 4..2097152; using 1024" },
@@ -313,7 +317,8 @@ static void test_buffer_env(void)
         { "-8", NULL, "PROF_TRACE_BUFFER_KB=-8 is not a whole number of KiB in "
                       "4..2097152; using 1024" },
         { "16384", "8192", "PROF_TRACE_BUFFER_KB=16384 is more than the memory "
-                           "cap of all buffers, PROF_TRACE_MEMORY_KB=8192: " },
+                           "cap of all buffers, PROF_TRACE_MEMORY_KB=8192: "
+                           "buffers of " },
         { "1024", "64k", "PROF_TRACE_MEMORY_KB=64k is not a whole number of KiB "
                          "in 4..1073741824; using 262144" },
     };

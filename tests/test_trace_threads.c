@@ -70,7 +70,7 @@ int main(int argc, char ** argv)
     if (fdt < 0)
         return 1;
     close(fdt);
-    /* room for two records with 8 KiB buffers: later threads get 4 KiB;
+    /* room for two records with 8 KiB buffers: later threads get 2 KiB;
        or buffers large enough to go to the writer thread */
     setenv("PROF_TRACE_BUFFER_KB", writer ? "64" : "8", 1);
     setenv("PROF_TRACE_MEMORY_KB", writer ? "8192" : "70", 1);
@@ -109,7 +109,8 @@ int main(int argc, char ** argv)
         CHECK(prof_impl_trace_writer_buffers() >= 8 * THREADS, "%lu buffers "
               "went to the writer thread", prof_impl_trace_writer_buffers());
     else
-        CHECK(strstr(err, "profiler: trace: event buffers reached 70 KiB") != NULL,
+        CHECK(strstr(err, "profiler: trace: event buffers reached 70 KiB "
+                     "(PROF_TRACE_MEMORY_KB): new threads get 2 KiB buffers") != NULL,
               "stderr: %s", err);
     CHECK(prof_trace_flush() == 0 && prof_trace_lost() == 0, "lost");
     load(&t, &w);

@@ -7,8 +7,10 @@
         prof-trace [FORMAT] [FILTERS] [-o OUTPUT] TRACE-FILE
 
     The trace streams through: memory stays bounded by the nesting depth and
-    the number of labels and threads, whatever the file's size. Options take
-    their value as --flag=value or --flag value. TRACE-FILE "-" reads stdin.
+    the number of labels and threads, whatever the file's size. The command
+    line goes through the tools' parser (src/options.c): --flag=value or
+    --flag value, "--" ends the options; -o and -h are taken here from the
+    words it leaves. TRACE-FILE "-" reads stdin.
     Warnings (a cut or damaged file, unmatched begin/end) go to stderr and
     the rest of the trace is still used. The output is written beside its
     target and renamed over it when complete (src/outfile.c): a failed run
@@ -24,13 +26,12 @@
 
 #include <errno.h>
 #include <regex.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef PROF_VERSION
-# define PROF_VERSION "unknown"
-#endif
+#define PROGRAM "prof-trace"
 
 static const struct { const char * name; pt_output format; } formats[] = {
     { "text", PT_OUT_TEXT }, { "csv", PT_OUT_CSV }, { "json", PT_OUT_JSON },
@@ -44,6 +45,7 @@ typedef struct
 {
     const char * in;
     const char * out;        /* NULL: stdout */
+    const char * thread;     /* --thread's value, for messages */
     pt_output format;
     int by_thread;
     pt_options o;
@@ -53,67 +55,41 @@ typedef struct
     int nbinaries;
 } args_t;
 
-static int usage(FILE * f)
+/* ---- the options -------------------------------------------------------------- */
+
+/* The length of the plain decimal number at v: digits, and with fraction a
+   '.' and more digits (at least one digit in all); no sign, exponent, hex,
+   "inf" or space, which strtod would take. 0 if there is none. */
+static size_t decimal_length(const char * v, int fraction)
 {
-    fputs("usage: prof-trace [OPTIONS] TRACE-FILE   (TRACE-FILE - is stdin)\n"
-          "output (one of):\n"
-          "  --text         per-zone summary: calls, total, avg, min, max, self\n"
-          "                 time in ns, sorted by total (the default)\n"
-          "  --csv          the same as CSV\n"
-          "  --json         Chrome Trace Event JSON, one X event per zone\n"
-          "                 (Perfetto, chrome://tracing)\n"
-          "  --json-be      the same with B/E event pairs (speedscope)\n"
-          "  --raw          every event as a line: thread, tick, ns, begin/end,\n"
-          "                 kind, name\n"
-          "  --perfetto     Perfetto's protobuf trace (ui.perfetto.dev)\n"
-          "  --format=F     one of text, csv, json, json-be, raw, perfetto\n"
-          "filters (all outputs; zones around a kept zone are kept too):\n"
-          "  --min-duration=T  zones lasting at least T\n"
-          "  --from=T, --to=T  zones overlapping this window since the start\n"
-          "                 (T: a number with ns, us, ms or s; ns if none)\n"
-          "  --name=REGEX   zones whose name matches (POSIX extended)\n"
-          "  --thread=T     the thread with tid T, or named T\n"
-          "  --depth=N      zones less than N levels deep (1: outermost only)\n"
-          "other:\n"
-          "  --by-thread    the summary once per thread too\n"
-          "  --binary=PATH  read function names from PATH for the executable\n"
-          "                 of that file name (moved or rebuilt); repeatable\n"
-          "  --no-symbols   do not read executables to name function addresses\n"
-          "  -o F, --output=F  write to F (replaced only when complete)\n"
-          "  --help, --version\n"
-          "Options take a value as --flag=value or --flag value; -- ends them.\n", f);
-    return f == stdout ? 0 : 2;
+    size_t k = 0, digits = 0;
+    for (; v[k] >= '0' && v[k] <= '9'; k++)
+        digits++;
+    if (fraction && v[k] == '.')
+        for (k++; v[k] >= '0' && v[k] <= '9'; k++)
+            digits++;
+    return digits > 0 ? k : 0;
 }
 
-static int bad_usage(const char * fmt, const char * what)
+/* A time: a plain decimal number and a unit, ns by default. */
+static int parse_time(const char * name, const char * v, int64_t * ns)
 {
-    fputs("prof-trace: ", stderr);
-    fprintf(stderr, fmt, what);
-    fputs("\nusage: prof-trace [OPTIONS] TRACE-FILE (options: prof-trace "
-          "--help)\n", stderr);
-    return 2;
-}
-
-/* Option name, given as "--name=value" or as "--name" "value" (or "-o"
-   "value" for the short form short_name): 1 and *value set (*i moved past
-   a separate value), 0 when argv[*i] is another option, -1 when the value
-   is missing. */
-static int opt_value(int argc, char ** argv, int * i, const char * name,
-                     const char * short_name, const char ** value)
-{
-    const char * a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) == 0 && a[n] == '=')
-    {
-        *value = a + n + 1;
-        return 1;
-    }
-    if (strcmp(a, name) != 0 && (short_name == NULL || strcmp(a, short_name) != 0))
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *value = argv[++*i];
-    return 1;
+    static const struct { const char * unit; double ns; } units[] = {
+        { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
+    size_t n = decimal_length(v, 1), k;
+    for (k = 0; n > 0 && k < sizeof units / sizeof units[0]; k++)
+        if (strcmp(v + n, units[k].unit) == 0)
+        {
+            double x = strtod(v, NULL) * units[k].ns; /* v[0..n) is decimal */
+            if (!(x < 9.2e18))
+                break;
+            *ns = (int64_t) (x + 0.5);
+            return 0;
+        }
+    prof_impl_warn(PROGRAM ": %s=%s: a time is expected: a decimal number "
+                   "of ns, or with a unit: us, ms or s (1.5ms; at most 9.2e18 "
+                   "ns)", name, v);
+    return -1;
 }
 
 /* 0 and a->format set if name is a format's, else -1. */
@@ -129,184 +105,273 @@ static int find_format(args_t * a, const char * name)
     return -1;
 }
 
-/* A time: a number (decimals allowed) and a unit, ns by default. */
-static int parse_time(const char * opt, const char * v, int64_t * ns)
+/* --text, --csv, ...: the format of that name. */
+static int set_format_flag(void * ctx, const char * name, const char * v)
 {
-    static const struct { const char * unit; double ns; } units[] = {
-        { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-    char * end;
-    double x;
-    size_t k;
-    errno = 0;
-    x = strtod(v, &end);
-    if (end == v || errno != 0 || (v[0] != '.' && (v[0] < '0' || v[0] > '9')))
-        return fprintf(stderr, "prof-trace: %s=%s: not a time (a number of "
-                       "ns, or with us, ms, s; not negative)\n", opt, v), 2;
-    for (k = 0; k < sizeof units / sizeof units[0]; k++)
-        if (strcmp(end, units[k].unit) == 0 && x * units[k].ns < 9.2e18)
-        {
-            *ns = (int64_t) (x * units[k].ns + 0.5);
-            return 0;
-        }
-    return fprintf(stderr, "prof-trace: %s=%s: not a time (units: ns, us, "
-                   "ms, s)\n", opt, v), 2;
+    (void) v;
+    return find_format((args_t *) ctx, name + 2);
 }
 
-static int set_name_filter(args_t * a, const char * v)
+static int set_format(void * ctx, const char * name, const char * v)
 {
+    if (find_format((args_t *) ctx, v) == 0)
+        return 0;
+    prof_impl_warn(PROGRAM ": %s=%s: one of text, csv, json, json-be, raw, "
+                   "perfetto is expected", name, v);
+    return -1;
+}
+
+static int set_min(void * ctx, const char * name, const char * v)
+{
+    return parse_time(name, v, &((args_t *) ctx)->f.min_duration_ns);
+}
+
+static int set_from(void * ctx, const char * name, const char * v)
+{
+    return parse_time(name, v, &((args_t *) ctx)->f.from_ns);
+}
+
+static int set_to(void * ctx, const char * name, const char * v)
+{
+    return parse_time(name, v, &((args_t *) ctx)->f.to_ns);
+}
+
+static int set_name_filter(void * ctx, const char * name, const char * v)
+{
+    args_t * a = (args_t *) ctx;
     int e;
     if (a->f.name_re != NULL)
         regfree(&a->re);
+    a->f.name_re = NULL;
     e = regcomp(&a->re, v, REG_EXTENDED | REG_NOSUB);
     if (e != 0)
     {
         char msg[256];
         regerror(e, &a->re, msg, sizeof msg);
-        a->f.name_re = NULL;
-        fprintf(stderr, "prof-trace: --name=%s: not a regular expression: %s\n",
-                v, msg);
-        return 2;
+        prof_impl_warn(PROGRAM ": %s=%s: not a regular expression: %s", name,
+                       v, msg);
+        return -1;
     }
     a->f.name_re = &a->re;
     return 0;
 }
 
-static int set_thread_filter(args_t * a, const char * v)
+/* A tid (all digits, at most 2^32 - 1) or a thread name. */
+static int set_thread(void * ctx, const char * name, const char * v)
 {
-    size_t k;
-    for (k = 0; v[k] >= '0' && v[k] <= '9'; k++)
-        ;
-    a->f.thread_is_tid = k > 0 && v[k] == '\0' && k < 11;
-    a->f.thread_tid = (uint32_t) strtoul(v, NULL, 10);
+    args_t * a = (args_t *) ctx;
+    size_t n = decimal_length(v, 0);
+    if (v[0] == '\0')
+    {
+        prof_impl_warn(PROGRAM ": %s=: a tid or a thread name is expected", name);
+        return -1;
+    }
+    a->thread = v;
+    a->f.thread_is_tid = n > 0 && v[n] == '\0' && n <= 10
+                         && strtoull(v, NULL, 10) <= UINT32_MAX;
+    a->f.thread_tid = a->f.thread_is_tid ? (uint32_t) strtoul(v, NULL, 10) : 0;
     a->f.thread_name = a->f.thread_is_tid ? NULL : v;
-    return v[0] == '\0' ? bad_usage("%s: --thread needs a tid or a name", v) : 0;
-}
-
-static int set_depth(args_t * a, const char * v)
-{
-    char * end;
-    long d;
-    errno = 0;
-    d = strtol(v, &end, 10);
-    if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno != 0 || d < 1 || d > 65536)
-        return bad_usage("--depth=%s: not a whole number in 1..65536", v);
-    a->f.max_depth = (int) d;
     return 0;
 }
 
-static int add_binary(args_t * a, const char * v)
+static int set_depth(void * ctx, const char * name, const char * v)
 {
+    size_t n = decimal_length(v, 0);
+    long d = n > 0 && v[n] == '\0' && n <= 6 ? strtol(v, NULL, 10) : 0;
+    if (d < 1 || d > 65536)
+    {
+        prof_impl_warn(PROGRAM ": %s=%s: a whole number in 1..65536 is "
+                       "expected", name, v);
+        return -1;
+    }
+    ((args_t *) ctx)->f.max_depth = (int) d;
+    return 0;
+}
+
+static int set_by_thread(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    (void) v;
+    ((args_t *) ctx)->by_thread = 1;
+    return 0;
+}
+
+static int add_binary(void * ctx, const char * name, const char * v)
+{
+    args_t * a = (args_t *) ctx;
     struct stat sb;
     if (stat(v, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return bad_usage("--binary=%s: no such file", v);
-    if (a->nbinaries == MAX_BINARIES)
-        return bad_usage("--binary=%s: too many --binary options", v);
-    a->binaries[a->nbinaries++] = v;
+        prof_impl_warn(PROGRAM ": %s=%s: no such file", name, v);
+    else if (a->nbinaries == MAX_BINARIES)
+        prof_impl_warn(PROGRAM ": %s=%s: more than %d %s options", name, v,
+                       MAX_BINARIES, name);
+    else
+    {
+        a->binaries[a->nbinaries++] = v;
+        return 0;
+    }
+    return -1;
+}
+
+static int set_no_symbols(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    (void) v;
+    ((args_t *) ctx)->o.resolve_symbols = 0;
     return 0;
 }
 
-static int opt_format(args_t * a, const char * v)
+static int set_output(void * ctx, const char * name, const char * v)
 {
-    if (find_format(a, v) == 0)
-        return 0;
-    return bad_usage("unknown format '%s' (text, csv, json, json-be, raw, "
-                     "perfetto)", v);
+    if (v[0] == '\0')
+    {
+        prof_impl_warn(PROGRAM ": %s=: a file name is expected", name);
+        return -1;
+    }
+    ((args_t *) ctx)->out = v;
+    return 0;
 }
 
-static int opt_output(args_t * a, const char * v)
-{
-    a->out = v;
-    return v[0] == '\0' ? bad_usage("%s--output needs a file name", v) : 0;
-}
+static const char usage_head[] =
+"usage: prof-trace [OPTIONS] TRACE-FILE   (TRACE-FILE - is stdin)\n"
+"Turns a raw trace written by the profiler's recorder into a per-zone\n"
+"summary, CSV, raw event lines, Chrome Trace Event JSON or Perfetto's\n"
+"protobuf trace.\n"
+"Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
 
-static int opt_min(args_t * a, const char * v)
-{
-    return parse_time("--min-duration", v, &a->f.min_duration_ns);
-}
+static const char usage_tail[] =
+"-o F is --output=F, -h is --help. A time T is a decimal number with a\n"
+"unit: ns (if none), us, ms or s (1.5ms). The filters apply to every\n"
+"output; the zones around a kept zone are kept too (but not by --name,\n"
+"--thread or --depth).\n"
+"Exit status: 0 the trace was read (warnings or not); 1 not a trace\n"
+"file, unreadable, or the output could not be written; 2 a usage error.\n";
 
-static int opt_from(args_t * a, const char * v)
-{
-    return parse_time("--from", v, &a->f.from_ns);
-}
+#define SET(f) PROF_IMPL_OPTION_SET(f)
 
-static int opt_to(args_t * a, const char * v)
-{
-    return parse_time("--to", v, &a->f.to_ns);
-}
-
-/* The options that take a value. */
-static const struct
-{
-    const char * name, * short_name;
-    int (*set)(args_t * a, const char * value);
-} value_opts[] = {
-    { "--format", NULL, opt_format }, { "--output", "-o", opt_output },
-    { "--min-duration", NULL, opt_min }, { "--from", NULL, opt_from },
-    { "--to", NULL, opt_to }, { "--name", NULL, set_name_filter },
-    { "--thread", NULL, set_thread_filter }, { "--depth", NULL, set_depth },
-    { "--binary", NULL, add_binary },
+static const prof_impl_option option_table[] = {
+    { "--text", NULL, "the per-zone summary: calls, total, avg, min, max, "
+      "self time in ns, unmatched; sorted by total (the default output)",
+      SET(set_format_flag) },
+    { "--csv", NULL, "the same as CSV (default: --text)", SET(set_format_flag) },
+    { "--json", NULL, "Chrome Trace Event JSON, an X event per zone, for "
+      "Perfetto and chrome://tracing (default: --text)", SET(set_format_flag) },
+    { "--json-be", NULL, "the same with B/E event pairs, for speedscope "
+      "(default: --text)", SET(set_format_flag) },
+    { "--raw", NULL, "every event as a line: thread, tick, ns, begin/end, "
+      "kind, name (default: --text)", SET(set_format_flag) },
+    { "--perfetto", NULL, "Perfetto's protobuf trace, for ui.perfetto.dev "
+      "(default: --text)", SET(set_format_flag) },
+    { "--format", "F", "one of the above by name: text, csv, json, json-be, "
+      "raw, perfetto (text)", SET(set_format) },
+    { "--min-duration", "T", "keep zones lasting at least T (0)", SET(set_min) },
+    { "--from", "T", "keep zones that end at T or later, since the start (0)",
+      SET(set_from) },
+    { "--to", "T", "keep zones that begin at T or before (the end)",
+      SET(set_to) },
+    { "--name", "REGEX", "keep zones whose name matches, POSIX extended "
+      "(default: all)", SET(set_name_filter) },
+    { "--thread", "T", "keep the thread with tid T (digits) or named T "
+      "(default: all)", SET(set_thread) },
+    { "--depth", "N", "keep zones less than N levels deep, 1..65536 (1: the "
+      "outermost only; default: all)", SET(set_depth) },
+    { "--by-thread", NULL, "the summary once per thread too, text and CSV "
+      "(off)", SET(set_by_thread) },
+    { "--binary", "PATH", "read function names from PATH for the executable "
+      "of that file name (moved or rebuilt); repeatable (default: the "
+      "paths in the trace)", SET(add_binary) },
+    { "--no-symbols", NULL, "leave function addresses unnamed, do not read "
+      "the executables (default: named)", SET(set_no_symbols) },
+    { "--output", "F", "write to F, replaced only when complete (stdout)",
+      SET(set_output) },
+    { "--help", NULL, "print this help and exit", SET(NULL) },
+    { "--version", NULL, "print the version and exit", SET(NULL) },
 };
 
-/* One argument (argv[*i]): 0 to go on, or an exit status (-1: exit 0). */
-static int parse_one(int argc, char ** argv, int * i, args_t * a)
+static const prof_impl_options command_line = {
+    PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 0  /* -h: see main */
+};
+
+/* ---- the command line ------------------------------------------------------- */
+
+/* 1 if word w of the parsed argv came after a "--" of the original one
+   (orig[0..argc)): then it is a file name, whatever it looks like. */
+static int after_dashes(char * const * orig, int argc, const char * w)
 {
-    const char * arg = argv[*i], * v = NULL;
-    size_t k;
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-        return usage(stdout) - 1;
-    if (strcmp(arg, "--version") == 0)
-        return printf("prof-trace %s\n", PROF_VERSION) < 0 ? 1 : -1;
-    if (strcmp(arg, "--no-symbols") == 0)
-        return a->o.resolve_symbols = 0;
-    if (strcmp(arg, "--by-thread") == 0)
-        return (a->by_thread = 1) - 1;
-    if (arg[0] == '-' && arg[1] == '-' && find_format(a, arg + 2) == 0)
-        return 0; /* --text, --csv, --json, ... */
-    for (k = 0; k < sizeof value_opts / sizeof value_opts[0]; k++)
+    int i, dashes = 0;
+    for (i = 1; i < argc && orig[i] != w; i++)
+        dashes |= strcmp(orig[i], "--") == 0;
+    return dashes;
+}
+
+/* The words the parser left (argv[1..n)): the trace file, and -o F, -h.
+   0 to go on, or an exit status (-1: exit 0). */
+static int parse_words(args_t * a, char ** argv, int n, char * const * orig,
+                       int argc)
+{
+    int k;
+    for (k = 1; k < n; k++)
     {
-        int got = opt_value(argc, argv, i, value_opts[k].name,
-                            value_opts[k].short_name, &v);
-        if (got < 0)
-            return bad_usage("%s needs a value", arg);
-        if (got > 0)
-            return value_opts[k].set(a, v);
+        const char * w = argv[k];
+        int plain = w[0] != '-' || w[1] == '\0' || after_dashes(orig, argc, w);
+        if (!plain && strcmp(w, "-h") == 0)
+        {
+            prof_impl_options_usage(&command_line, stdout);
+            return -1;
+        }
+        if (!plain && strcmp(w, "-o") == 0)
+        {
+            if (k + 1 >= n || set_output(a, "--output", argv[k + 1]) != 0)
+                return k + 1 >= n ? (prof_impl_warn(PROGRAM ": -o needs a "
+                                     "value: -o F"), 2) : 2;
+            k++;
+        }
+        else if (!plain)
+            return prof_impl_warn(PROGRAM ": unknown option %s (see --help)",
+                                  w), 2;
+        else if (a->in != NULL)
+            return prof_impl_warn(PROGRAM ": %s: one trace file is expected, "
+                                  "%s was given first", w, a->in), 2;
+        else
+            a->in = w;
     }
-    if ((arg[0] == '-' && arg[1] != '\0') || a->in != NULL)
-        return bad_usage("unexpected argument '%s'", arg);
-    a->in = arg;
     return 0;
+}
+
+/* What the options together must be. 0, or 2 after a message. */
+static int check_args(const args_t * a)
+{
+    if (a->in == NULL)
+        prof_impl_warn(PROGRAM ": no trace file given (see --help)");
+    else if (a->f.to_ns >= 0 && a->f.to_ns < a->f.from_ns)
+        prof_impl_warn(PROGRAM ": --to is before --from");
+    else if (a->out != NULL && prof_impl_same_file(a->out, a->in))
+        prof_impl_warn(PROGRAM ": the output %s is the input: refused", a->out);
+    else
+        return 0;
+    return 2;
 }
 
 /* 0 to go on, or an exit status (-1: exit 0). */
 static int parse_args(int argc, char ** argv, args_t * a)
 {
-    int i, rc;
+    char ** orig = (char **) malloc(((size_t) argc + 1) * sizeof *orig);
+    int n, rc;
     memset(a, 0, sizeof *a);
     a->format = PT_OUT_TEXT;
     a->o.warn = stderr;
     a->o.resolve_symbols = 1;
     a->o.binaries = a->binaries;
     a->f.to_ns = -1;
-    for (i = 1; i < argc; i++)
-    {
-        if (strcmp(argv[i], "--") == 0 && i + 1 < argc && a->in == NULL)
-        {
-            a->in = argv[++i]; /* a trace file whose name starts with - */
-            continue;
-        }
-        if ((rc = parse_one(argc, argv, &i, a)) != 0)
-            return rc;
-    }
-    if (a->in == NULL)
-        return bad_usage("%s", "no trace file given");
-    if (a->f.to_ns >= 0 && a->f.to_ns < a->f.from_ns)
-        return bad_usage("%s: --to is before --from", a->in);
-    if (a->out != NULL && prof_impl_same_file(a->out, a->in))
-    {
-        fprintf(stderr, "prof-trace: the output %s is the input: refused\n", a->out);
-        return 2;
-    }
-    return 0;
+    if (orig == NULL)
+        return prof_impl_warn(PROGRAM ": out of memory"), 1;
+    memcpy(orig, argv, (size_t) argc * sizeof *orig);
+    n = prof_impl_options_parse(&command_line, argc, argv, a);
+    rc = n == PROF_IMPL_OPTIONS_EXIT ? -1 : n < 0 ? 2
+       : parse_words(a, argv, n, orig, argc);
+    free(orig);
+    return rc != 0 ? rc : check_args(a);
 }
 
 /* Read the trace into the report r. 0, or an exit status. */
@@ -320,15 +385,11 @@ static int run(args_t * a, pt_report * r)
     else if (rc != 0)
         fprintf(stderr, "prof-trace: %s: not a trace file written by the "
                 "profiler\n", a->in);
-    else if ((a->f.thread_is_tid || a->f.thread_name != NULL)
-             && pt_report_thread_matches(r) == 0)
+    else if (a->thread != NULL && pt_report_thread_matches(r) == 0)
     {
-        fprintf(stderr, "prof-trace: --thread: the trace has no thread %s%s "
-                "with zones (see the threads with --by-thread)\n",
-                a->f.thread_is_tid ? "with tid " : "named ",
-                a->f.thread_name ? a->f.thread_name : "");
-        if (a->f.thread_is_tid)
-            fprintf(stderr, "prof-trace: (tid %u)\n", a->f.thread_tid);
+        fprintf(stderr, "prof-trace: --thread=%s: no thread %s %s has zones in "
+                "%s (prof-trace --by-thread lists the threads)\n", a->thread,
+                a->f.thread_is_tid ? "with tid" : "named", a->thread, a->in);
         rc = 2;
     }
     pt_report_finish(r, rc == 0 ? &t : NULL);

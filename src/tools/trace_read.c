@@ -19,7 +19,9 @@
 
 /* ---- the input window ------------------------------------------------------- */
 
-enum { WINDOW = 1 << 20, MAX_SMALL_CHUNK = 64 << 20 };
+/* MAX_HEADER: a header_size this reader believes (64 in versions 1 and 2):
+   more would make it read and hold that much before the first chunk. */
+enum { WINDOW = 1 << 20, MAX_SMALL_CHUNK = 64 << 20, MAX_HEADER = 4096 };
 
 typedef struct
 {
@@ -30,6 +32,7 @@ typedef struct
     size_t cap;
     uint64_t off;             /* input offset of p[0] */
     uint64_t total;           /* input size, UINT64_MAX if unknown (a pipe) */
+    size_t window;            /* bytes read at a time */
     int eof;
 } pt_src;
 
@@ -77,20 +80,25 @@ static void src_skip(pt_src * s, uint64_t n)
     }
 }
 
-/* Go back (or on) to input offset `to`. 0, or -1 if the input cannot. */
-static int src_seek(pt_src * s, uint64_t to)
+/* Go back (or on) to input offset `to`, with k bytes from there in the
+   window. 0, or -1 if the input cannot go there or has fewer bytes. Where
+   the window has moved on past `to` (src_need moves it), the input is
+   sought and the window read again: the bytes at the read position are
+   only ever those src_need made available. */
+static int src_seek(pt_src * s, uint64_t to, size_t k)
 {
     if (to >= s->off && to <= s->off + s->len)
-    {
         s->pos = (size_t) (to - s->off);
-        return 0;
-    }
-    if (s->f == NULL || fseek(s->f, (long) to, SEEK_SET) != 0)
+    else if (s->f == NULL || to > (uint64_t) INT64_MAX
+             || fseeko(s->f, (off_t) to, SEEK_SET) != 0)
         return -1;
-    s->off = to;
-    s->len = s->pos = 0;
-    s->eof = 0;
-    return 0;
+    else
+    {
+        s->off = to;
+        s->len = s->pos = 0;
+        s->eof = 0;
+    }
+    return src_need(s, k) >= k ? 0 : -1;
 }
 
 /* ---- state ----------------------------------------------------------------- */
@@ -597,7 +605,7 @@ static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     }
     while (!cut && left >= esize)
     {
-        size_t n = src_need(s, left < WINDOW ? (size_t) left : WINDOW);
+        size_t n = src_need(s, left < s->window ? (size_t) left : s->window);
         n = ((uint64_t) n > left ? (size_t) left : n) / esize * esize;
         if (n == 0)
         {
@@ -637,7 +645,7 @@ static int read_chunk(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
                  (unsigned long long) (src_offset(s) - at));
             return 0;
         }
-        if (src_seek(s, at) != 0)
+        if (src_seek(s, at, sizeof *c) != 0)
             return -1;
         /* the file is cut inside its last record: keep what is whole */
         if (c->type != PROF_TF_EVENTS && c->type != PROF_TF_EVENTS2)
@@ -719,7 +727,7 @@ static int read_header(pt_trace * t, pt_src * s)
     }
     if (h.bom != PROF_TF_BOM || h.version < 1 || h.version > PROF_TF_VERSION
         || h.header_size < sizeof h || h.header_size % 8 != 0
-        || src_need(s, h.header_size) < h.header_size)
+        || h.header_size > MAX_HEADER || src_need(s, h.header_size) < h.header_size)
     {
         warn(t, W_CORRUPT, "trace file of another byte order or version "
              "(bom %08x, version %u, header %u bytes; this prof-trace reads "
@@ -788,7 +796,7 @@ static void warning_totals(const pt_trace * t)
 /* Set up t to read with o and h. -1 if out of memory. */
 static int start_trace(pt_trace * t, const pt_options * o, const pt_handler * h)
 {
-    static const pt_options defaults = { NULL, 0, 0, NULL };
+    static const pt_options defaults = { NULL, 0, 0, NULL, 0 };
     memset(t, 0, sizeof *t);
     t->st = (pt_state *) calloc(1, sizeof *t->st);
     if (t->st == NULL)
@@ -823,7 +831,8 @@ int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
         return -2;
     s->total = fstat(fileno(s->f), &sb) == 0 && S_ISREG(sb.st_mode)
                ? (uint64_t) sb.st_size : UINT64_MAX;
-    if (prof_impl_grow(&s->buf, &s->cap, WINDOW, 1) != 0)
+    s->window = t->st->o->window > 0 ? t->st->o->window : WINDOW;
+    if (prof_impl_grow(&s->buf, &s->cap, s->window, 1) != 0)
         return -1;
     s->p = s->buf;
     if (read_all(t) != 0)
@@ -859,6 +868,7 @@ int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * 
     s->p = d != NULL ? d : (const unsigned char *) "";
     s->len = d != NULL ? n : 0;
     s->total = s->len;
+    s->window = WINDOW;
     s->eof = 1;
     return read_all(t);
 }

@@ -94,6 +94,8 @@ typedef struct
     const char * const * binaries; /* --binary: executables to read symbols
                             from instead of those the trace names when the
                             file names match (NULL-terminated, or NULL) */
+    size_t window;       /* pt_stream: bytes read at a time (0: 1 MiB); the
+                            tests make it small to move it at every chunk */
 } pt_options;
 
 /* What a reader hands its zones to. begin (may be NULL) when a zone
@@ -136,8 +138,8 @@ typedef enum
 } pt_json_format;
 
 /* The summary, one row per (kind, name): calls, total, avg, min, max and
-   self time in ns, and the count of unmatched zones (flagged '*', not in the
-   statistics), sorted by total time. */
+   self time in ns, and the count of unmatched zones (not in the statistics;
+   the text flags their name with '*'), sorted by total time. */
 void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f);
 /* Chrome Trace Event JSON (array form): the zones, then M events naming the
    process and the threads; ts and dur in microseconds since the start with

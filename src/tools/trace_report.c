@@ -27,7 +27,13 @@ typedef struct
 } pt_row;
 
 typedef struct { pt_zone z; uint8_t pass, emitted; } pt_ropen;
-typedef struct { pt_ropen * v; size_t depth, cap; pt_map rows; } pt_rthread;
+typedef struct
+{
+    pt_ropen * v;
+    size_t depth, cap;
+    pt_map rows;
+    uint64_t zones, events;    /* in the summary (what the filters kept) */
+} pt_rthread;
 
 struct pt_report
 {
@@ -199,6 +205,8 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
         th->rows.n++;
     }
     row = &r->rows[(size_t) *slot - 1];
+    th->zones++;
+    th->events += z->flags ? 1 : 2; /* an unmatched zone has one event */
     if (z->flags)
     {
         row->unmatched++;
@@ -449,10 +457,11 @@ static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f
     double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
     if (f == PT_SUMMARY_CSV)
     {
+        /* the name as it is: the unmatched column says what '*' says */
         fprintf(out, "%c,", r->kind);
         put_csv(out, r->name);
-        fprintf(out, "%s,%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
-                r->unmatched ? "*" : "", (unsigned long long) r->calls,
+        fprintf(out, ",%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
+                (unsigned long long) r->calls,
                 (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
                 (unsigned long long) r->unmatched);
         return;
@@ -475,18 +484,19 @@ static void table_head(FILE * out, pt_summary_format f, int by_thread)
                 "unmatched", "name (* = has unmatched begin/end)");
 }
 
-/* Rows v[0..n) (one thread's, or all merged: th NULL). */
+/* Rows v[0..n) (thread index ti's, or all merged: ti < 0). */
 static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
-                      size_t n, const pt_thread * th)
+                      size_t n, long ti)
 {
     pt_summary_format f = r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT;
+    const pt_thread * th = ti >= 0 ? &t->threads[ti] : NULL;
     size_t i;
     if (f == PT_SUMMARY_TEXT && th != NULL)
     {
         fprintf(r->out, "\nthread %u", th->tid);
         if (th->name[0] != '\0')
             fputs(" ", r->out), put_text(r->out, th->name);
-        fprintf(r->out, ": %llu events\n", (unsigned long long) th->events);
+        fprintf(r->out, ": %llu events\n", (unsigned long long) r->th[ti].events);
         table_head(r->out, f, 0);
     }
     for (i = 0; i < n; i++)
@@ -503,15 +513,41 @@ static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
     }
 }
 
+static int filtering(const pt_filter * f)
+{
+    return f->min_duration_ns > 0 || f->from_ns > 0 || f->to_ns >= 0
+           || f->max_depth > 0 || f->name_re != NULL || f->thread_is_tid
+           || f->thread_name != NULL;
+}
+
+/* The text summary's first line: what its tables count (the zones the
+   filters kept, their threads and events), the trace's span and rate. */
+static void summary_line(const pt_report * r, const pt_trace * t)
+{
+    uint64_t zones = 0, events = 0;
+    size_t i, threads = 0;
+    for (i = 0; i < r->nth; i++)
+    {
+        zones += r->th[i].zones;
+        events += r->th[i].events;
+        threads += r->th[i].zones > 0;
+    }
+    fprintf(r->out, "%llu zones in %zu threads, %llu events, %.6g s traced "
+            "(%.6g ticks/s)", (unsigned long long) zones, threads,
+            (unsigned long long) events, (double) t->span / t->tick_rate,
+            t->tick_rate);
+    if (filtering(&r->f))
+        fprintf(r->out, "; the filters dropped %llu of %zu zones",
+                (unsigned long long) (t->nzones - zones), t->nzones);
+    fputs(t->lost ? ", EVENTS LOST\n" : "\n", r->out);
+}
+
 static void write_summary(pt_report * r, const pt_trace * t)
 {
     pt_row * merged = NULL;
     size_t i, n = r->nrows, k;
     if (r->kind == PT_OUT_TEXT)
-        fprintf(r->out, "%zu zones in %zu threads, %llu events, %.6g s traced "
-                "(%.6g ticks/s)%s\n", t->nzones, t->nthreads,
-                (unsigned long long) t->events, (double) t->span / t->tick_rate,
-                t->tick_rate, t->lost ? ", EVENTS LOST" : "");
+        summary_line(r, t);
     table_head(r->out, r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT,
                r->by_thread);
     if (n > 0 && (merged = (pt_row *) malloc(n * sizeof *merged)) != NULL)
@@ -519,7 +555,7 @@ static void write_summary(pt_report * r, const pt_trace * t)
         memcpy(merged, r->rows, n * sizeof *merged);
         for (i = 0; i < n; i++)
             merged[i].thread = 0;
-        put_table(r, t, merged, merge_rows(merged, n), NULL);
+        put_table(r, t, merged, merge_rows(merged, n), -1);
     }
     free(merged);
     if (!r->by_thread)
@@ -529,7 +565,7 @@ static void write_summary(pt_report * r, const pt_trace * t)
     {
         for (k = i; k < n && r->rows[k].thread == r->rows[i].thread; k++)
             ;
-        put_table(r, t, r->rows + i, k - i, &t->threads[r->rows[i].thread]);
+        put_table(r, t, r->rows + i, k - i, (long) r->rows[i].thread);
     }
 }
 
