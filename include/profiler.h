@@ -1175,7 +1175,7 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
 
 /* The event layout and the recorder's fast path used by the markers. An
    event is one 8-byte word in the
-   thread's buffer (src/trace_format.h, version 2):
+   thread's buffer (src/trace/trace_format.h, version 2):
        ticks since the thread's previous event << 24 | id << 3 | type
    where id is the thread's number for the label (or function address),
    found in a small per-thread cache; a cache miss, a full buffer or a gap of

@@ -17,7 +17,7 @@
     Usage: p-compare-scale [N (100000)] [MB (100)] [RUNS (3)]
     SPDX-License-Identifier: MIT
 */
-#include "../src/internal.h"
+#include "internal.h"
 #include "../src/tools/compare.h"
 #include "../src/tools/prof_spawn.h"
 

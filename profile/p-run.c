@@ -24,8 +24,8 @@
     Without hyperfine in PATH, prof-run's figures only.
     SPDX-License-Identifier: MIT
 */
-#include "../src/internal.h"
-#include "../src/report.h"
+#include "internal.h"
+#include "report.h"
 #include "../src/tools/json.h"
 #include "../src/tools/prof_spawn.h"
 

@@ -15,7 +15,7 @@
    - One call of prof_bench_run_range sweeping the sum over 1 KiB..32 MiB
      (x8) on one thread: the rows and the complexity the runner prints.
    Usage: p-threads [rounds] (default 5). */
-#include "../src/internal.h"
+#include "internal.h"
 #include "kernels.h"
 
 #include <math.h>

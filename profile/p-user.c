@@ -12,7 +12,7 @@
      epoch work (reset and read of the slots), timed directly.
    Rounds alternate the variants; printed are medians over the rounds.
    Usage: p-user [rounds] (default 9). */
-#include "../src/bench.h"
+#include "bench.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
        golden_outputs GOLDEN-FILE     compare (exit 1 on a difference)
        golden_outputs --print         write the outputs to stdout */
 #include "check.h"
-#include "../src/bench.h"
+#include "bench.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
    RUN_TARGET_LOG names a file to which each run appends RUN_TARGET_SIDE
    (the order of the runs); RUN_TARGET_FAIL=1 makes it fail with a message
    on stderr after writing its result. */
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
    warm-up, budget, overhead, the loop macro, interleaving, relative mode,
    the paired comparison and complexity, with exact expected figures. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <math.h>
 

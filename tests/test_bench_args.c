@@ -3,7 +3,7 @@
    suite; unknown flags, missing and bad values; "--"; the program's own
    words left in argv by prof_bench_init; Google Benchmark's spellings. */
 #include "check.h"
-#include "../src/bench.h"
+#include "bench.h"
 
 #include <math.h>
 

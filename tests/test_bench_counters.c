@@ -6,8 +6,8 @@
    the JSON parses, the set is opened once per process, and bad input gets a
    message. */
 #include "check.h"
-#include "../src/internal.h"
-#include "../src/bench.h"
+#include "internal.h"
+#include "bench.h"
 #include "../src/tools/json.h"
 #include "../src/tools/compare.h"
 

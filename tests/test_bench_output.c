@@ -2,7 +2,7 @@
    Google Benchmark JSON, --format/--out/--filter and their bad values, an
    unwritable file; and a real slow target that the budget ends. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <math.h>
 

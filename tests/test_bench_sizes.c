@@ -2,7 +2,7 @@
    their names and N, the complexity printed for the family, the filter,
    --sizes where the program opts in, and every bad input. */
 #include "check.h"
-#include "../src/bench.h"
+#include "bench.h"
 #include "bench_check.h"
 
 #include <math.h>

@@ -11,7 +11,7 @@
    first read in the epoch, so that all threads start the epoch at the
    same time, as they would behind the barrier. */
 #include "check.h"
-#include "../src/bench.h"
+#include "bench.h"
 #include "bench_check.h"
 
 #include <math.h>

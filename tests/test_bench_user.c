@@ -3,7 +3,7 @@
    use, batch units, the loop macro, the table's columns, CSV fields and
    parsed JSON fields; the limit of counters and every bad input. */
 #include "check.h"
-#include "../src/bench.h"
+#include "bench.h"
 #include "bench_check.h"
 #include "../src/tools/json.h"
 

@@ -3,7 +3,7 @@
    prof_bench_* with a fake clock and read back), verdicts, and bad files
    (wrong types, duplicates, unknown units) rejected with a reason. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 #include "../src/tools/compare.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* The counters on a system without perf events: built with __linux__
-   undefined (tests/CMakeLists.txt compiles src/counters.c that way into
+   undefined (tests/CMakeLists.txt compiles src/counters/counters.c that way into
    this program), the API works and every event is unavailable with ENOSYS
    and a reason, reading NaN. */
 #include "check.h"

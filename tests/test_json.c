@@ -2,7 +2,7 @@
    nesting, huge numbers, invalid UTF-8, truncation) rejected with a
    position, never a crash. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 #include "../src/tools/json.h"
 
 static prof_json * parse(const char * text, char * err)

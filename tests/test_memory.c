@@ -1,7 +1,7 @@
 /* fprint_memory_usage: FLINT's line format, NULL stream, unreadable or
    corrupt /proc, an output that cannot be written. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 /* Print to a temporary file and return the text. */
 static const char * print_to_string(const char * status_path)

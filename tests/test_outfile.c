@@ -1,9 +1,9 @@
-/* Output files (src/outfile.c): a new file appears only when complete; an
+/* Output files (src/core/outfile.c): a new file appears only when complete; an
    existing one survives an abort, a full disk (RLIMIT_FSIZE) and an
    unwritable directory; special files are written in place; no temporary
    file is left behind; the same-file test sees through other names. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <dirent.h>
 #include <errno.h>

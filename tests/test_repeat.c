@@ -5,7 +5,7 @@
 #define DURATION_TARGET 2000.0
 #define DURATION_THRESHOLD 1000.0
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
    caller receives during a run: passed on to the child, the child reaped
    (no zombie), the caller's own handler restored. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 #include "../src/tools/prof_spawn.h"
 
 #include <errno.h>

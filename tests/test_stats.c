@@ -2,7 +2,7 @@
    at sizes the runner allows (epochs up to 100000): 2^-n underflows past
    n = 1074, which once gave P = 0 and a "100%" interval one sample wide. */
 #include "check.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
    line on stderr, and silence when the streams are not terminals. A fake
    clock makes every epoch exact. */
 #include "check.h"
-#include "../src/internal.h"
-#include "../src/bench.h"
+#include "internal.h"
+#include "bench.h"
 
 static double fake_now;
 static double fake_read(void) { return fake_now; }

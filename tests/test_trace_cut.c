@@ -10,7 +10,7 @@
    Usage: test_trace_cut TRACE SCRATCH-FILE [STEP] (STEP: every STEP-th
    length, and every length around a chunk boundary; 1 by default) */
 #include "trace_util.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <fcntl.h>
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /* exec between fork and exec in a traced, multi-threaded program: the exec
-   wrappers (src/trace_exec.c) may run where only async-signal-safe work is
-   allowed (the runner's worker processes, src/bench_workers.c, call execve
+   wrappers (src/trace/trace_exec.c) may run where only async-signal-safe work is
+   allowed (the runner's worker processes, src/bench/bench_workers.c, call execve
    right after fork). They must never wait for a lock that another thread
    of the parent held at the fork, nor write the parent's trace from a
    child. Each mode bounds every child's life (10 s), so a hang fails the
@@ -31,7 +31,7 @@
 #include <sys/syscall.h>
 
 extern char ** environ;
-/* the recorder's lock (src/trace.c) */
+/* the recorder's lock (src/trace/trace.c) */
 void prof_impl_tr_lock(void);
 void prof_impl_tr_unlock(void);
 

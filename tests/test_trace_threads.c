@@ -8,7 +8,7 @@
    the file is complete up to the exit-time flush. */
 #define PROF_TRACE 1
 #include "trace_util.h"
-#include "../src/internal.h"
+#include "internal.h"
 
 #include <pthread.h>
 #include <sys/wait.h>

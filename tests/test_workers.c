@@ -8,7 +8,7 @@
    Every mode but signal and wire runs the same suite: this process is the
    parent; its workers run the same main and fail where MODE says. */
 #include "check.h"
-#include "../src/bench.h"
+#include "bench.h"
 
 #include <math.h>
 #include <signal.h>

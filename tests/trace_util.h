@@ -10,7 +10,7 @@
 #include "check.h"
 #include "profiler.h"
 #include "trace_read.h"
-#include "../src/trace_format.h"
+#include "trace_format.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -4,7 +4,7 @@
     and decide whether a change is real (Mann-Whitney U plus a threshold).
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "compare.h"
 #include "json.h"
 

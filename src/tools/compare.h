@@ -129,7 +129,7 @@ void prof_impl_gate_default(prof_gate * g);
    set to value in g: 0, or -1 after a message. */
 int prof_impl_gate_option(prof_gate * g, const char * program,
                           const char * name, const char * value);
-/* The three rows of a tool's option table (src/internal.h), each set by
+/* The three rows of a tool's option table (src/core/internal.h), each set by
    setter(ctx, name, value), which hands them to prof_impl_gate_option;
    threshold_help says what the gate does. */
 #define PROF_GATE_OPTIONS(setter, threshold_help) \

@@ -8,7 +8,7 @@
     message when one fails.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "compare_run.h"
 #include "prof_spawn.h"
 

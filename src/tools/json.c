@@ -5,7 +5,7 @@
     characters in strings are errors, never crashes.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "json.h"
 
 #include <errno.h>

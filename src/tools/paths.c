@@ -2,7 +2,7 @@
     Paths of the tools' outputs: whether two names would be one file.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "paths.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
     the same SVG inside a self-contained HTML page.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "plot.h"
 
 #include <math.h>

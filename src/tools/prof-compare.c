@@ -6,7 +6,7 @@
     runs themselves, paired by position when the sides have as many.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "compare.h"
 #include "compare_run.h"
 #include "paths.h"

@@ -7,7 +7,7 @@
     the runner's formats (Google Benchmark's JSON for prof-compare).
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "paths.h"
 #include "run.h"
 #include "prof_spawn.h"

@@ -8,12 +8,12 @@
 
     The trace streams through: memory stays bounded by the nesting depth and
     the number of labels and threads, whatever the file's size. The command
-    line goes through the tools' parser (src/options.c): --flag=value or
+    line goes through the tools' parser (src/core/options.c): --flag=value or
     --flag value, "--" ends the options; -o and -h are taken here from the
     words it leaves. TRACE-FILE "-" reads stdin.
     Warnings (a cut or damaged file, unmatched begin/end) go to stderr and
     the rest of the trace is still used. The output is written beside its
-    target and renamed over it when complete (src/outfile.c): a failed run
+    target and renamed over it when complete (src/core/outfile.c): a failed run
     leaves an earlier report whole. Exit status: 0 when the file was read
     (even with warnings), 1 when it is not a trace file or cannot be read or
     the output cannot be written, 2 for a usage error (a bad filter value,
@@ -22,7 +22,7 @@
 */
 #include "trace_read.h"
 #include "trace_report.h"
-#include "../internal.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <regex.h>

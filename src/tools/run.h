@@ -16,7 +16,7 @@
 #ifndef PROF_RUN_H
 #define PROF_RUN_H
 
-#include "../report.h"
+#include "report.h"
 #include "compare.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
     by the runner's reporters from each command's result.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "run.h"
 
 #include <math.h>

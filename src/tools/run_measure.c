@@ -12,7 +12,7 @@
     exec on.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "run.h"
 #include "prof_spawn.h"
 

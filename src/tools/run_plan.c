@@ -6,7 +6,7 @@
     refused then, not at its first run).
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "run.h"
 #include "prof_spawn.h"
 

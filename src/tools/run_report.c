@@ -11,7 +11,7 @@
     prof-compare's rule.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "run.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
     child sends it back through a close-on-exec pipe.
     SPDX-License-Identifier: MIT
 */
-#include "../internal.h"
+#include "internal.h"
 #include "prof_spawn.h"
 
 #include <errno.h>

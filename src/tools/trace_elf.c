@@ -4,7 +4,7 @@
 */
 #include "trace_elf.h"
 #include "trace_read.h"
-#include "../internal.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

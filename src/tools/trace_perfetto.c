@@ -25,7 +25,7 @@
 */
 #include "trace_report.h"
 #include "trace_map.h"
-#include "../internal.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>

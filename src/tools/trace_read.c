@@ -8,8 +8,8 @@
 #include "trace_read.h"
 #include "trace_elf.h"
 #include "trace_map.h"
-#include "../internal.h"
-#include "../trace_format.h"
+#include "internal.h"
+#include "trace_format.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
-    Reading a raw trace file (src/trace_format.h) into zones, and writing the
+    Reading a raw trace file (src/trace/trace_format.h) into zones, and writing the
     reports: the per-zone summary (text, CSV), Chrome Trace Event JSON (X or
     B/E events), raw event lines and Perfetto's protobuf trace. Used by
     prof-trace, the tests and the fuzz targets; not installed.

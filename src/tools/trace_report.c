@@ -11,7 +11,7 @@
 #include "trace_read.h"
 #include "trace_map.h"
 #include "trace_report.h"
-#include "../internal.h"
+#include "internal.h"
 
 #include <regex.h>
 #include <stdlib.h>

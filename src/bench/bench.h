@@ -3,10 +3,13 @@
     Not installed. The arrows point one way:
 
         bench_args -> bench_settings
+        bench_sizes, bench_threads -> bench_suite
         bench_suite -> bench_run -> bench_counters, bench_user, stats
                     -> bench_result -> stats
-                    -> report_{md,csv,json} -> complexity, sysinfo, terminal
-        bench_compare -> bench_run
+                    -> bench_workers -> bench_wire
+                    -> bench_output -> report_{md,csv,json}
+                                       -> complexity, sysinfo, terminal
+        bench_compare -> bench_run, bench_workers
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_BENCH_H

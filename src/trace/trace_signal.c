@@ -251,7 +251,7 @@ __attribute__((constructor)) static NOINST void register_fork(void)
 }
 
 /* exec replaces the process image: nothing runs at exit. Write every
-   buffer and the end record now (src/trace_exec.c calls this before each
+   buffer and the end record now (src/trace/trace_exec.c calls this before each
    function of the exec family). Nothing when tracing is off, when this
    thread is inside the recorder (exec from a signal handler), or in a
    child made without fork()'s handlers (vfork, clone: its memory and lock

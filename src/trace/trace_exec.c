@@ -8,7 +8,7 @@
     dlsym(RTLD_NEXT) when the program is loaded, so its behaviour is
     unchanged). A wrapper does only async-signal-safe work, as it may run
     between fork and exec in a multi-threaded program (the runner's worker
-    processes, src/bench_workers.c): no dlsym (it takes the dynamic
+    processes, src/bench/bench_workers.c): no dlsym (it takes the dynamic
     loader's lock, which another thread may hold at the fork), no malloc
     unless an execl* must build its argv. In a static program
     there is no next definition: execve and fexecve are then the system

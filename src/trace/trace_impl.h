@@ -27,7 +27,7 @@
 
 #define NOINST __attribute__((no_instrument_function))
 
-typedef unsigned long long word_t;  /* one event (src/trace_format.h) */
+typedef unsigned long long word_t;  /* one event (src/trace/trace_format.h) */
 
 /* Paths are refused, never cut, when they do not fit (PATH_MAX on Linux). */
 enum { PATH_BYTES = 4096 };
