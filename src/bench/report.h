@@ -50,8 +50,6 @@ void prof_impl_json_number(FILE * out, double v);
    n), n >= 1 (the median NaN if out of memory). */
 typedef struct { double mean, median, sd; } prof_impl_moments;
 void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m);
-/* s as a CSV field, always quoted ("" for a quote inside). */
-void prof_impl_csv_string(FILE * out, const char * s);
 
 /* Write results[from .. n) (the JSON's family indexes count them all). */
 void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,

@@ -9,18 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-void prof_impl_csv_string(FILE * out, const char * s)
-{
-    fputc('"', out);
-    for (; *s; s++)
-    {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 /* ",value", or "," alone for NaN (an empty field, not "nan") */
 static void csv_number(FILE * out, double v, const char * fmt)
 {

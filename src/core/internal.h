@@ -48,6 +48,8 @@ int prof_impl_same_file(const char * a, const char * b);
 
 /* Copy src into dst (size bytes), cut to fit and always terminated. */
 void prof_impl_copy(char * dst, size_t size, const char * src);
+/* s as a CSV field, always quoted ("" for a quote inside). */
+void prof_impl_csv_string(FILE * out, const char * s);
 
 /* ---- command lines (options.c) ----------------------------------------- */
 

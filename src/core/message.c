@@ -1,7 +1,7 @@
 /*
     profiler: messages on stderr (and the one status line a terminal may
-    show, erased before each message), and the string copy every file
-    shares.
+    show, erased before each message), and the string helpers every file
+    shares (a bounded copy, a CSV field).
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -51,4 +51,16 @@ void prof_impl_copy(char * dst, size_t size, const char * src)
         n = size - 1;
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+void prof_impl_csv_string(FILE * out, const char * s)
+{
+    fputc('"', out);
+    for (; *s; s++)
+    {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
 }

@@ -61,18 +61,9 @@ static void put_text(FILE * out, const char * s)
 static void put_csv(FILE * out, const char * s)
 {
     if (strpbrk(s, ",\"\r\n") == NULL)
-    {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++)
-    {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+        fputs(s, out);      /* quoted only where it must be */
+    else
+        prof_impl_csv_string(out, s);
 }
 
 /* Length of the UTF-8 sequence at s, or 0 if it is not valid UTF-8. */
