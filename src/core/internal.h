@@ -77,9 +77,11 @@ typedef struct
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
 /* The rest of a table row after the help: the option stores its value in
-   the const char * field of type (TEXT), or calls f (SET). */
+   the const char * field of type (TEXT), sets the int field of type to 1
+   (FLAG: an option without a value), or calls f (SET). */
 #define PROF_IMPL_OPTION_TEXT(type, field) \
     NULL, offsetof(type, field), 0, NULL, 0, NULL
+#define PROF_IMPL_OPTION_FLAG(type, field) PROF_IMPL_OPTION_TEXT(type, field)
 #define PROF_IMPL_OPTION_SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
 
 /* What the parser does with a --flag it does not know. */

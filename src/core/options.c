@@ -68,6 +68,11 @@ static int apply(const prof_impl_options * o, const prof_impl_option * op,
 {
     if (op->set != NULL)
         return op->set(ctx, op->name, value) != 0 ? -1 : 0;
+    if (op->text != PROF_IMPL_NO_TEXT && op->value == NULL)
+    {
+        *(int *) ((char *) ctx + op->text) = 1;     /* a FLAG */
+        return 0;
+    }
     if (op->text != PROF_IMPL_NO_TEXT)
     {
         *(const char **) ((char *) ctx + op->text) = value;

@@ -103,14 +103,6 @@ static int set_statistic(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-static int set_run(void * ctx, const char * name, const char * v)
-{
-    (void) name;
-    (void) v;
-    ((options *) ctx)->run = 1;
-    return 0;
-}
-
 static int set_pairs(void * ctx, const char * name, const char * v)
 {
     static const prof_impl_range r = { 1.0, PROF_RUN_MAX_PAIRS + 1, 0, 1,
@@ -158,7 +150,7 @@ static const prof_impl_option option_table[] = {
     { "--html", "FILE", "the same picture in a self-contained HTML page "
       "(default: none)", TEXT(html) },
     { "--run", NULL, "the two arguments are commands to run alternately, not "
-      "result files (default: off)", SET(set_run) },
+      "result files (default: off)", PROF_IMPL_OPTION_FLAG(options, run) },
     { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", SET(set_pairs) },
     { "--max-time", "S", "with --run: start no new pair after S seconds "
       "(default: none)", SET(set_max_time) },

@@ -88,16 +88,6 @@ static int set_count(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-static int set_flag(void * ctx, const char * name, const char * v)
-{
-    options * o = (options *) ctx;
-    (void) v;
-    *(strcmp(name, "--ignore-failure") == 0 ? &o->ignore_failure
-      : strcmp(name, "--show-output") == 0 ? &o->show_output
-      : &o->no_interleave) = 1;
-    return 0;
-}
-
 static int set_given(void * ctx, const char * name, const char * v)
 {
     options * o = (options *) ctx;
@@ -229,11 +219,12 @@ static const prof_impl_option option_table[] = {
     { "--command-name", "NAME", "the name shown and exported, once per command "
       "(the command line)", SET(set_given) },
     { "--ignore-failure", NULL, "time a command that exits non-zero, not "
-      "stop (stop)", SET(set_flag) },
+      "stop (stop)", PROF_IMPL_OPTION_FLAG(options, ignore_failure) },
     { "--show-output", NULL, "let the commands' output through, no progress "
-      "bar (to /dev/null)", SET(set_flag) },
+      "bar (to /dev/null)", PROF_IMPL_OPTION_FLAG(options, show_output) },
     { "--no-interleave", NULL, "all runs of a command, then the next "
-      "(hyperfine's order; default: alternate A B B A ...)", SET(set_flag) },
+      "(hyperfine's order; default: alternate A B B A ...)",
+      PROF_IMPL_OPTION_FLAG(options, no_interleave) },
     { "--counters", "LIST", "count the events of each run of the child "
       "(and its children), perf stat's names, comma-separated (default list: "
       PROF_COUNTERS_DEFAULT "; default: off)", set_counters,

@@ -188,14 +188,6 @@ static int set_depth(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-static int set_by_thread(void * ctx, const char * name, const char * v)
-{
-    (void) name;
-    (void) v;
-    ((args_t *) ctx)->by_thread = 1;
-    return 0;
-}
-
 static int add_binary(void * ctx, const char * name, const char * v)
 {
     args_t * a = (args_t *) ctx;
@@ -276,7 +268,7 @@ static const prof_impl_option option_table[] = {
     { "--depth", "N", "keep zones less than N levels deep, 1..65536 (1: the "
       "outermost only; default: all)", SET(set_depth) },
     { "--by-thread", NULL, "the summary once per thread too, text and CSV "
-      "(off)", SET(set_by_thread) },
+      "(off)", PROF_IMPL_OPTION_FLAG(args_t, by_thread) },
     { "--binary", "PATH", "read function names from PATH for the executable "
       "of that file name (moved or rebuilt); repeatable (default: the "
       "paths in the trace)", SET(add_binary) },
