@@ -88,6 +88,8 @@ static void test_refusals(void)
         { { "--budget=5 s" }, -1, "--budget=5 s: a time is expected" },
         { { "--budget=-1s" }, -1, "a time is expected" },
         { { "--min-epoch-time=1h" }, -1, "a time is expected" },
+        { { "--budget=0x1p1ms" }, -1, "--budget=0x1p1ms: a time is expected" },
+        { { "--max-epoch-time=1e2ms" }, -1, "a time is expected" },
         { { "--time-unit=min" }, -1, "unknown unit \"min\"" },
         { { "--list=maybe" }, -1, "--list takes no value" },
         { { "--wide=yes" }, -1, "--wide takes no value" },

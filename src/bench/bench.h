@@ -56,9 +56,6 @@ typedef struct
                                                    worker processes) */
 } prof_impl_settings;
 
-/* Nanoseconds in a time unit of prof_bench_set_time_unit (0 if unknown). */
-double prof_impl_time_unit_ns(const char * unit);
-
 /* The defaults of prof_bench_new. */
 void prof_impl_settings_default(prof_impl_settings * s);
 /* Whether name passes the suite's filter. */
@@ -338,8 +335,6 @@ int prof_impl_derive(const char * const * names, int n, const double * v,
    if no epoch ran or memory ran out (e's arrays are then freed). */
 prof_impl_result * prof_impl_result_make(prof_impl_epochs * e);
 void prof_impl_result_free(prof_impl_result * r);
-/* Copy of s, or NULL. */
-char * prof_impl_strdup(const char * s);
 
 /* ---- worker processes (bench_wire.c, bench_workers.c) ------------------- */
 

@@ -43,24 +43,14 @@ static int parse_format(const char * name, const char * s, prof_format * f)
     return 0;
 }
 
-/* A TIME: a number with an optional unit (ns, us, ms, s; none: s), into
-   seconds. */
+/* A TIME: a number with a unit (ns, us, ms, s; none: s), into seconds. */
 static int parse_time(const char * name, const char * v, double * seconds)
 {
-    static const char * units[] = { "ns", "us", "ms", "s", "" };
-    static const double scale[] = { 1e-9, 1e-6, 1e-3, 1.0, 1.0 };
-    char * end;
-    double x = strtod(v, &end);
-    int k;
-    for (k = 0; end != v && k < 5; k++)
-        if (strcmp(end, units[k]) == 0 && x >= 0.0 && x < 1e7)
-        {
-            *seconds = x * scale[k];
-            return 0;
-        }
-    prof_impl_warn(PROGRAM ": %s=%s: a time is expected (a number with ns, "
-                   "us, ms or s)", name, v);
-    return -1;
+    double ns;
+    if (prof_impl_option_time(PROGRAM, name, v, 1e9, 1e16, &ns) != 0)
+        return -1;
+    *seconds = ns * 1e-9;
+    return 0;
 }
 
 static int set_format(void * ctx, const char * name, const char * v)

@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-char * prof_impl_strdup(const char * s)
-{
-    size_t n = strlen(s) + 1;
-    char * d = (char *) malloc(n);
-    if (d != NULL)
-        memcpy(d, s, n);
-    return d;
-}
-
 void prof_impl_result_free(prof_impl_result * r)
 {
     if (r == NULL)

@@ -16,14 +16,11 @@ static int filter_compile(prof_impl_regex * re, const char * text,
         char * msg, size_t size)
 {
 #if defined(_WIN32)
-    size_t n = strlen(text) + 1;
-    re->text = (char *) malloc(n);
-    if (re->text == NULL)
+    if ((re->text = prof_impl_strdup(text)) == NULL)
     {
         prof_impl_copy(msg, size, "out of memory");
         return -1;
     }
-    memcpy(re->text, text, n);
     return 0;
 #else
     int rc = regcomp(re, text, REG_EXTENDED | REG_NOSUB);
@@ -190,17 +187,6 @@ int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
     prof_impl_copy(b->s.unit, sizeof b->s.unit,
                    unit != NULL && *unit ? unit : "op");
     return 0;
-}
-
-double prof_impl_time_unit_ns(const char * unit)
-{
-    static const char * names[] = { "ns", "us", "ms", "s" };
-    static const double scale[] = { 1.0, 1e3, 1e6, 1e9 };
-    int i;
-    for (i = 0; unit != NULL && i < 4; i++)
-        if (strcmp(unit, names[i]) == 0)
-            return scale[i];
-    return 0.0;
 }
 
 int prof_bench_set_time_unit(prof_bench * b, const char * unit)

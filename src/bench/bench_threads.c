@@ -29,18 +29,6 @@
 # include <time.h>
 #endif
 
-/* Processor time of the calling thread [ns] (the process's where the
-   system has no thread clock). */
-static double thread_cpu_ns(void)
-{
-#if defined(PROF_IMPL_HAVE_THREADS) && defined(CLOCK_THREAD_CPUTIME_ID)
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-        return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-#endif
-    return prof_impl_cpu_ns();
-}
-
 static void barrier(prof_impl_pool * p);
 
 void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
@@ -51,7 +39,7 @@ void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
     long s0;
     prof_impl_user_reset();
     s0 = prof_impl_switches();
-    c0 = prof_impl_fake_read ? 0.0 : pool ? thread_cpu_ns() : prof_impl_cpu_ns();
+    c0 = prof_impl_fake_read ? 0.0 : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
     if (pool != NULL)
         barrier(pool);
     /* the event counters around the call, their ioctls outside the clock
@@ -64,7 +52,7 @@ void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
     if (ctr != NULL)
         prof_impl_bench_counters_stop(ctr, count);
     c1 = prof_impl_fake_read ? sh->whole * npt
-       : pool ? thread_cpu_ns() : prof_impl_cpu_ns();
+       : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
     sh->switches = prof_impl_switches() - s0;
     prof_impl_user_harvest(sh->user);
     sh->cpu_ns = c1 - c0;

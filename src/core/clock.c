@@ -75,6 +75,11 @@ double prof_impl_cpu_ns(void)
 {
     return (double) clock() * (1e9 / CLOCKS_PER_SEC);
 }
+
+double prof_impl_thread_cpu_ns(void)
+{
+    return prof_impl_cpu_ns();
+}
 #else
 static double timespec_ns(clockid_t id)
 {
@@ -97,6 +102,16 @@ double prof_impl_cpu_ns(void)
         return ns;
 # endif
     return (double) clock() * (1e9 / CLOCKS_PER_SEC);
+}
+
+double prof_impl_thread_cpu_ns(void)
+{
+# if defined(CLOCK_THREAD_CPUTIME_ID)
+    double ns = timespec_ns(CLOCK_THREAD_CPUTIME_ID);
+    if (ns == ns)
+        return ns;
+# endif
+    return prof_impl_cpu_ns();
 }
 #endif
 

@@ -50,6 +50,8 @@ int prof_impl_same_file(const char * a, const char * b);
 void prof_impl_copy(char * dst, size_t size, const char * src);
 /* s as a CSV field, always quoted ("" for a quote inside). */
 void prof_impl_csv_string(FILE * out, const char * s);
+/* A malloc'd copy of s, or NULL. */
+char * prof_impl_strdup(const char * s);
 
 /* ---- command lines (options.c) ----------------------------------------- */
 
@@ -135,6 +137,14 @@ typedef struct
    expected"). */
 int prof_impl_option_number(const char * program, const char * name,
         const char * arg, const prof_impl_range * r, double * out);
+/* Nanoseconds in one unit named "ns", "us", "ms" or "s"; 0 for any other
+   name or NULL. */
+double prof_impl_time_unit_ns(const char * unit);
+/* arg as a time into *ns: digits with an optional point, with a unit (ns, us, ms,
+   s; bare_ns nanoseconds a unit when there is none), at most max_ns: 0, or
+   -1 after a message naming the program and the option. */
+int prof_impl_option_time(const char * program, const char * name,
+        const char * arg, double bare_ns, double max_ns, double * ns);
 
 /* ---- growable arrays (grow.c) ------------------------------------------- */
 
@@ -153,6 +163,9 @@ void prof_impl_status_clear(void);
 
 /* Processor time of the process in nanoseconds (all threads). */
 double prof_impl_cpu_ns(void);
+/* Processor time of the calling thread in nanoseconds (the process's where
+   the system has no thread clock). */
+double prof_impl_thread_cpu_ns(void);
 
 /* fprint_memory_usage reading the given status file (normally
    /proc/self/status), so that tests can give it a missing or corrupt one. */

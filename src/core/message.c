@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A status line is on stderr now (a progress line at a terminal). */
@@ -51,6 +52,15 @@ void prof_impl_copy(char * dst, size_t size, const char * src)
         n = size - 1;
     memcpy(dst, src, n);
     dst[n] = '\0';
+}
+
+char * prof_impl_strdup(const char * s)
+{
+    size_t n = strlen(s) + 1;
+    char * d = (char *) malloc(n);
+    if (d != NULL)
+        memcpy(d, s, n);
+    return d;
 }
 
 void prof_impl_csv_string(FILE * out, const char * s)

@@ -11,35 +11,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A decimal number as people write it: an optional sign, digits with an
-   optional point, an optional exponent; not hex, inf or nan, which strtod
-   would take. */
-static int decimal(const char * s)
+/* The length of the decimal number at the start of s, as people write
+   it: digits with an optional point, and unless plain an optional sign and
+   exponent; not hex, inf or nan, which strtod would take. 0 if none. */
+static size_t decimal_length(const char * s, int plain)
 {
+    const char * p = s;
     int digits = 0;
-    s += *s == '-' || *s == '+';
-    for (; *s >= '0' && *s <= '9'; s++)
+    p += !plain && (*p == '-' || *p == '+');
+    for (; *p >= '0' && *p <= '9'; p++)
         digits++;
-    if (*s == '.')
-        for (s++; *s >= '0' && *s <= '9'; s++)
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
             digits++;
-    if (digits > 0 && (*s == 'e' || *s == 'E'))
+    if (!plain && digits > 0 && (*p == 'e' || *p == 'E'))
     {
-        s += 1 + (s[1] == '-' || s[1] == '+');
-        if (!(*s >= '0' && *s <= '9'))
-            return 0;
-        while (*s >= '0' && *s <= '9')
-            s++;
+        const char * e = p + 1 + (p[1] == '-' || p[1] == '+');
+        if (*e >= '0' && *e <= '9')
+            for (p = e; *p >= '0' && *p <= '9'; p++)
+                ;
     }
-    return digits > 0 && *s == '\0';
+    return digits > 0 ? (size_t) (p - s) : 0;
 }
 
 int prof_impl_option_number(const char * program, const char * name,
         const char * arg, const prof_impl_range * r, double * out)
 {
-    char * end;
-    double v = strtod(arg, &end);
-    if (!decimal(arg) || end == arg || *end != '\0'
+    size_t n = decimal_length(arg, 0);
+    double v = n > 0 ? strtod(arg, NULL) : 0.0;
+    if (n == 0 || arg[n] != '\0'
         || !(r->lo_open ? v > r->lo : v >= r->lo)
         || !(v < r->hi) || (r->whole && v != floor(v)))
     {
@@ -48,6 +48,36 @@ int prof_impl_option_number(const char * program, const char * name,
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+double prof_impl_time_unit_ns(const char * unit)
+{
+    static const char * names[] = { "ns", "us", "ms", "s" };
+    static const double scale[] = { 1.0, 1e3, 1e6, 1e9 };
+    int i;
+    for (i = 0; unit != NULL && i < 4; i++)
+        if (strcmp(unit, names[i]) == 0)
+            return scale[i];
+    return 0.0;
+}
+
+int prof_impl_option_time(const char * program, const char * name,
+        const char * arg, double bare_ns, double max_ns, double * ns)
+{
+    size_t n = decimal_length(arg, 1);
+    double v = n > 0 ? strtod(arg, NULL) : -1.0;
+    double scale = arg[n] == '\0' ? bare_ns : prof_impl_time_unit_ns(arg + n);
+    if (n == 0 || scale == 0.0 || !(v >= 0.0) || !(v * scale <= max_ns))
+    {
+        prof_impl_warn("%s: %s=%s: a time is expected: a decimal number with "
+                       "a unit, ns, us, ms or s (1.5ms; none: %s; at most "
+                       "%.3g s)", program, name, arg,
+                       bare_ns == 1.0 ? "ns" : bare_ns == 1e3 ? "us"
+                       : bare_ns == 1e6 ? "ms" : "s", max_ns * 1e-9);
+        return -1;
+    }
+    *ns = v * scale;
     return 0;
 }
 

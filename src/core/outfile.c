@@ -35,15 +35,6 @@
 # define O_FLAGS (O_CREAT | O_EXCL | O_WRONLY)
 #endif
 
-static char * dup_path(const char * s)
-{
-    size_t n = strlen(s) + 1;
-    char * d = (char *) malloc(n);
-    if (d != NULL)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* A regular file, or a name that does not exist yet. */
 static int is_replaceable(const char * path)
 {
@@ -104,10 +95,10 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
     if (strcmp(path, "-") == 0)
     {
         o->f = stdout;
-        o->path = dup_path(path);
+        o->path = prof_impl_strdup(path);
         return o->path != NULL ? 0 : -1;
     }
-    o->path = dup_path(path);
+    o->path = prof_impl_strdup(path);
     if (o->path == NULL)
     {
         prof_impl_warn("cannot write \"%s\": out of memory", path);

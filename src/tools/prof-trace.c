@@ -57,39 +57,14 @@ typedef struct
 
 /* ---- the options -------------------------------------------------------------- */
 
-/* The length of the plain decimal number at v: digits, and with fraction a
-   '.' and more digits (at least one digit in all); no sign, exponent, hex,
-   "inf" or space, which strtod would take. 0 if there is none. */
-static size_t decimal_length(const char * v, int fraction)
-{
-    size_t k = 0, digits = 0;
-    for (; v[k] >= '0' && v[k] <= '9'; k++)
-        digits++;
-    if (fraction && v[k] == '.')
-        for (k++; v[k] >= '0' && v[k] <= '9'; k++)
-            digits++;
-    return digits > 0 ? k : 0;
-}
-
-/* A time: a plain decimal number and a unit, ns by default. */
+/* A time into whole ns: a decimal number and a unit, ns by default. */
 static int parse_time(const char * name, const char * v, int64_t * ns)
 {
-    static const struct { const char * unit; double ns; } units[] = {
-        { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 } };
-    size_t n = decimal_length(v, 1), k;
-    for (k = 0; n > 0 && k < sizeof units / sizeof units[0]; k++)
-        if (strcmp(v + n, units[k].unit) == 0)
-        {
-            double x = strtod(v, NULL) * units[k].ns; /* v[0..n) is decimal */
-            if (!(x < 9.2e18))
-                break;
-            *ns = (int64_t) (x + 0.5);
-            return 0;
-        }
-    prof_impl_warn(PROGRAM ": %s=%s: a time is expected: a decimal number "
-                   "of ns, or with a unit: us, ms or s (1.5ms; at most 9.2e18 "
-                   "ns)", name, v);
-    return -1;
+    double x;
+    if (prof_impl_option_time(PROGRAM, name, v, 1.0, 9.2e18, &x) != 0)
+        return -1;
+    *ns = (int64_t) (x + 0.5);
+    return 0;
 }
 
 /* 0 and a->format set if name is a format's, else -1. */
@@ -160,7 +135,7 @@ static int set_name_filter(void * ctx, const char * name, const char * v)
 static int set_thread(void * ctx, const char * name, const char * v)
 {
     args_t * a = (args_t *) ctx;
-    size_t n = decimal_length(v, 0);
+    size_t n = strspn(v, "0123456789");
     if (v[0] == '\0')
     {
         prof_impl_warn(PROGRAM ": %s=: a tid or a thread name is expected", name);
@@ -176,7 +151,7 @@ static int set_thread(void * ctx, const char * name, const char * v)
 
 static int set_depth(void * ctx, const char * name, const char * v)
 {
-    size_t n = decimal_length(v, 0);
+    size_t n = strspn(v, "0123456789");
     long d = n > 0 && v[n] == '\0' && n <= 6 ? strtol(v, NULL, 10) : 0;
     if (d < 1 || d > 65536)
     {
