@@ -186,6 +186,35 @@ static void test_flint_threads(void)
     prof_bench_free(b);
 }
 
+/* A clock whose every read costs 1 ns of the reading thread's time (the
+   targets' own reads are free): the runner subtracts its measured cost of
+   two reads (1 ns) from each epoch, so an epoch exact to the ns holds no
+   read but its call's two. */
+static double costly_read(void)
+{
+    double v = fake_read();
+    tl_now += 1.0;
+    return v;
+}
+
+static void test_reads_in_epoch(void)
+{
+    static const double ten = 10.0;
+    prof_bench * b;
+    const prof_result * r;
+    prof_impl_set_fake_clock(costly_read, 1e9);
+    b = suite(NULL, PROF_FORMAT_NONE);
+    r = prof_bench_run_threads(b, "ten", target, (void *) &ten, 2);
+    CHECK(r && near(r->overhead_ns, 1.0) && near(r->median_ns, 5.0)
+          && near(r->max_ns, 5.0), "2 threads: overhead %g, median %g",
+          r ? r->overhead_ns : -1, r ? r->median_ns : -1);
+    r = prof_bench_run(b, "ten", target, (void *) &ten);
+    CHECK(r && near(r->median_ns, 10.0), "1 thread: median %g",
+          r ? r->median_ns : -1);
+    prof_bench_free(b);
+    prof_impl_set_fake_clock(fake_read, 1e9);
+}
+
 static void test_outputs(void)
 {
     static const double ten = 10.0;
@@ -338,6 +367,7 @@ int main(void)
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_two_threads();
     test_flint_threads();
+    test_reads_in_epoch();
     test_outputs();
     test_sweep_compare_interleave();
     test_bad_and_loop();

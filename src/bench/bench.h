@@ -161,10 +161,9 @@ void prof_impl_measures_stop(prof_impl_run_user * u);
 /* One thread's share of an epoch. */
 typedef struct
 {
-    double start, end;      /* the clock before and after its call [ticks]
-                               (threaded epochs only) */
+    double start, end;      /* the clock's two reads around its call
+                               [ticks]: the call's are end - start */
     double timed;           /* clock 0's ticks, NaN if not prof_start'ed */
-    double whole;           /* the call's ticks */
     double cpu_ns;          /* processor time of the call */
     long switches;          /* involuntary context switches during it */
     double user[PROF_USER_COUNTERS_MAX + 1];    /* its user counts */
@@ -174,8 +173,8 @@ typedef struct prof_impl_pool prof_impl_pool;
 
 /* Run f(arg, count) once on this thread into sh, the event counters ctr
    (NULL: none) around the call; with pool (a threaded epoch), first meet
-   the pool's other threads at its barrier, and read the clock before and
-   after the call and the thread's own processor time. */
+   the pool's other threads at its barrier, and read the thread's own
+   processor time. */
 void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
         void * arg, ulong count, prof_impl_run_counters * ctr,
         prof_impl_pool * pool);

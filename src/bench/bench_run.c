@@ -257,8 +257,8 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
 }
 
 /* Feed the epoch of n threads' shares: its time from the first start to
-   the last end (one thread: its call), clock 0's the slowest thread's,
-   the processor times, switches and user counts added up. */
+   the last end (one thread: its call's two reads), clock 0's the slowest
+   thread's, the processor times, switches and user counts added up. */
 static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
 {
     double start = sh[0].start, end = sh[0].end, timed = sh[0].timed;
@@ -279,7 +279,7 @@ static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
         if (k > 0)
             prof_impl_user_sum(r->user.epoch, sh[k].user);
     }
-    whole = n > 1 ? end - start : sh[0].whole;
+    whole = end - start;
     if (isnan(timed))
         timed = whole;
     (void) prof_impl_run_step(r, timed, whole, cpu, switches);

@@ -46,12 +46,10 @@ void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
        reads (and after the barrier: its spinning is not counted) */
     if (ctr != NULL)
         prof_impl_bench_counters_start(ctr);
-    sh->start = pool ? prof_impl_read() : 0.0;
-    sh->timed = prof_impl_call_target(f, arg, count, &sh->whole);
-    sh->end = pool ? prof_impl_read() : 0.0;
+    sh->timed = prof_impl_call_target(f, arg, count, &sh->start, &sh->end);
     if (ctr != NULL)
         prof_impl_bench_counters_stop(ctr, count);
-    c1 = prof_impl_fake_read ? sh->whole * npt
+    c1 = prof_impl_fake_read ? (sh->end - sh->start) * npt
        : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
     sh->switches = prof_impl_switches() - s0;
     prof_impl_user_harvest(sh->user);
