@@ -96,6 +96,9 @@ double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
    as fake(name, iterations) per epoch (NaN: unavailable), with no overhead
    subtracted, so that the aggregation is checked exactly. */
 extern double (*prof_impl_fake_counts)(const char * event, ulong iterations);
+/* Tests: with fake counts, called at each start (a slow start, to see
+   where its time lands); NULL: nothing. */
+extern void (*prof_impl_fake_counters_start)(void);
 /* The process set's context line (prof_counters_context) into buf; 0 if
    the set was never opened (buf ""), else 1. */
 int prof_impl_bench_counters_context(char * buf, size_t size);
@@ -171,19 +174,18 @@ typedef struct
 
 typedef struct prof_impl_pool prof_impl_pool;
 
-/* Run f(arg, count) once on this thread into sh, the event counters ctr
-   (NULL: none) around the call; with pool (a threaded epoch), first meet
-   the pool's other threads at its barrier, and read the thread's own
-   processor time. */
+/* Run f(arg, count) once on this thread into sh (the process's processor
+   time), the event counters ctr (NULL: none) started before its first
+   clock read and stopped after its last. */
 void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
-        void * arg, ulong count, prof_impl_run_counters * ctr,
-        prof_impl_pool * pool);
+        void * arg, ulong count, prof_impl_run_counters * ctr);
 /* A pool of threads - 1 threads waiting for epochs (shared with other
    runs of the same number alive at the time), or NULL after a message. */
 prof_impl_pool * prof_impl_pool_get(int threads);
 void prof_impl_pool_put(prof_impl_pool * p);
-/* Run f(arg, count) on the pool's threads and this one at once; their
-   shares, this thread's first (with the counters ctr). */
+/* Run f(arg, count) on the pool's threads and this one at once, each
+   with its own processor time; their shares, this thread's first (with
+   the counters ctr, started before any thread's first clock read). */
 const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
         profile_target_t f, void * arg, ulong count,
         prof_impl_run_counters * ctr);

@@ -41,6 +41,7 @@ static int warned_thread, warned_missing;
 static char opened_list[256];
 
 double (*prof_impl_fake_counts)(const char * event, ulong iterations);
+void (*prof_impl_fake_counters_start)(void);
 
 static long this_thread(void)
 {
@@ -143,7 +144,12 @@ void prof_impl_bench_counters_init(prof_impl_run_counters * rc,
 
 void prof_impl_bench_counters_start(const prof_impl_run_counters * rc)
 {
-    if (rc->active && set_state == 1 && prof_impl_fake_counts == NULL)
+    if (rc->n > 0 && prof_impl_fake_counts != NULL)
+    {
+        if (prof_impl_fake_counters_start != NULL)
+            prof_impl_fake_counters_start();
+    }
+    else if (rc->active && set_state == 1)
         (void) prof_counters_start(&set);
 }
 

@@ -300,7 +300,7 @@ void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
     if (n > 1)
         sh = prof_impl_pool_run(r->pool, f, arg, r->count, &r->ctr);
     else
-        prof_impl_share_run(&one, f, arg, r->count, &r->ctr, NULL);
+        prof_impl_share_run(&one, f, arg, r->count, &r->ctr);
     prof_impl_measures_stop(&r->user);
     step_shares(r, sh, n);
 }
