@@ -3,7 +3,8 @@
    iterations cost 10 + k ns), and the JSON's median the result's; a
    worker that crashes, hangs, exits, sends
    garbage or runs other benchmarks; Ctrl-C in the parent; bad numbers of
-   processes; the wire format's round trip and its refusals.
+   processes; the wire format's round trip and its refusals, and pooling
+   past INT_MAX epochs refused.
        test_workers MODE     MODE: pool, compare, crash, exit, garbage,
                              mismatch, hang, signal, args, wire
    Every mode but signal and wire runs the same suite: this process is the
@@ -313,6 +314,63 @@ static void test_args(void)
     prof_bench_free(b);
 }
 
+#if defined(PROF_TEST_WRAP_MALLOC)
+/* The library's malloc and realloc calls come here (the link's
+   --wrap=malloc,--wrap=realloc): the largest size asked for. */
+void * __real_malloc(size_t n);
+void * __real_realloc(void * p, size_t n);
+void * __wrap_malloc(size_t n);
+void * __wrap_realloc(void * p, size_t n);
+static size_t largest;
+
+void * __wrap_malloc(size_t n)
+{
+    largest = n > largest ? n : largest;
+    return __real_malloc(n);
+}
+
+void * __wrap_realloc(void * p, size_t n)
+{
+    largest = n > largest ? n : largest;
+    return __real_realloc(p, n);
+}
+
+/* Pooling more epochs than an int counts (two workers' 2^30 + 1 each,
+   with 2 user columns) is refused before anything is allocated: no
+   16 GB request that happens to succeed, no wrapped int index. */
+static void test_pool_sizes(void)
+{
+    static double one[1];
+    prof_impl_epochs dst, src;
+    memset(&dst, 0, sizeof dst);
+    memset(&src, 0, sizeof src);
+    src.got = (1 << 30) + 1;
+    src.samples = src.cpu = src.user = one;     /* never read */
+    src.nuser = 2;
+    strcpy(src.user_cols[0].name, "x");
+    strcpy(src.user_cols[1].name, "y");
+    dst.got = src.got;      /* 1 of them real: none is read */
+    dst.samples = (double *) malloc(sizeof *dst.samples);
+    dst.cpu = (double *) malloc(sizeof *dst.cpu);
+    dst.user = one;
+    dst.nuser = 2;
+    dst.user_cols[0] = src.user_cols[0];
+    dst.user_cols[1] = src.user_cols[1];
+    largest = 0;
+    CHECK(prof_impl_workers_append(&dst, &src, 1) == -1
+          && dst.got == src.got && dst.user == one,
+          "2^31 + 2 epochs pooled: got %d", dst.got);
+    CHECK(largest < ((size_t) 1 << 30), "%.3g bytes asked for",
+          (double) largest);
+    free(dst.samples);
+    free(dst.cpu);
+}
+#else
+static void test_pool_sizes(void)
+{
+}
+#endif
+
 /* Encode and decode: every field back exactly; then every cut and every
    flipped byte is refused or reads as incomplete, never trusted. */
 static void test_wire(void)
@@ -402,7 +460,10 @@ int main(int argc, char ** argv)
         mode = argv[1];
     prof_impl_set_fake_clock(fake_read, 1e9);
     if (strcmp(mode, "wire") == 0)
+    {
         test_wire();
+        test_pool_sizes();
+    }
     else if (strcmp(mode, "args") == 0)
         test_args();
     else if (strcmp(mode, "signal") == 0)

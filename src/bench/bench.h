@@ -383,6 +383,10 @@ int prof_impl_workers_take(prof_bench * b, int index, const char * name,
 int prof_impl_workers_take_compare(prof_bench * b, int index,
         const char * name_a, const char * name_b, prof_impl_epochs * a,
         prof_impl_epochs * bside);
+/* Append src's epochs to dst as process p's (pooling the workers'). 0, or
+   -1 out of memory or past INT_MAX epochs (dst's epochs unchanged). */
+int prof_impl_workers_append(prof_impl_epochs * dst,
+        const prof_impl_epochs * src, int p);
 /* How many processes b's results come from: the workers, or 1. */
 int prof_impl_workers_ready_count(const prof_bench * b);
 /* Whether a worker failed or a result is missing: prof_bench_finish then
