@@ -336,6 +336,8 @@ int prof_impl_derive(const char * const * names, int n, const double * v,
    if no epoch ran or memory ran out (e's arrays are then freed). */
 prof_impl_result * prof_impl_result_make(prof_impl_epochs * e);
 void prof_impl_result_free(prof_impl_result * r);
+/* The index of r's count of the event of perf stat name name, or -1. */
+int prof_impl_result_event_index(const prof_result * r, const char * name);
 
 /* ---- worker processes (bench_wire.c, bench_workers.c) ------------------- */
 

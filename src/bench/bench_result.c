@@ -152,6 +152,15 @@ double prof_result_user(const prof_result * r, const char * name)
     return NAN;
 }
 
+int prof_impl_result_event_index(const prof_result * r, const char * name)
+{
+    int k;
+    for (k = 0; k < r->ncounters; k++)
+        if (strcmp(r->counter_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
 double prof_result_counter(const prof_result * r, const char * event)
 {
     const char * name = prof_impl_counters_canonical(event);
@@ -162,10 +171,8 @@ double prof_result_counter(const prof_result * r, const char * event)
                        "NULL" : "unknown event name");
         return NAN;
     }
-    for (k = 0; k < r->ncounters; k++)
-        if (strcmp(r->counter_names[k], name) == 0)
-            return r->counters[k];
-    return NAN;
+    k = prof_impl_result_event_index(r, name);
+    return k >= 0 ? r->counters[k] : NAN;
 }
 
 /* The figures of the samples (sorted: the same, in order). */
