@@ -156,16 +156,10 @@ void prof_impl_bench_counters_start(const prof_impl_run_counters * rc)
 double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
         const prof_counter_value_t * b, double overhead)
 {
-    double raw = b->raw - a->raw, en = b->enabled_ns - a->enabled_ns;
-    double run = b->running_ns - a->running_ns, v;
-    if (raw != raw)
-        return NAN;
-    if (run > 0.0)
-        v = raw * en / run;
-    else if (en > 0.0)
-        return NAN;         /* enabled but never on the PMU: unknown */
-    else
-        v = raw;
+    /* NaN (unknown, or enabled but never on the PMU) stays NaN */
+    double v = prof_impl_counters_scale(b->raw - a->raw,
+                                        b->enabled_ns - a->enabled_ns,
+                                        b->running_ns - a->running_ns);
     v -= overhead;
     return v < 0.0 ? 0.0 : v;   /* noise below the overhead: like times */
 }
