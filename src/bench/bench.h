@@ -212,7 +212,7 @@ typedef struct
     double max_ticks;       /* the longest epoch */
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
                                included */
-    double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
+    double spent_ticks, net_ticks_sum, best_iter_ticks;
     double oh[16];
     int noh, got, low_epochs, budget_hit, retried;
     long sw0;           /* the loop macro's switch count at epoch start */
@@ -276,7 +276,6 @@ typedef struct
     double * user;          /* [got * nuser] per unit (NaN: not added to),
                                or NULL */
     int user_dropped;       /* adds to refused user counters were dropped */
-    double cpu_ns_sum;      /* processor time of the measured epochs */
     double spent_ns;        /* wall time spent, calibration included */
     double overhead_ns;     /* subtracted from each epoch */
     double net_ns_sum;      /* the epochs' net time, summed */

@@ -152,7 +152,6 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
                                         / ((double) r->count * r->s.batch);
     for (k = 0; k < PROF_IMPL_USER_RAW; k++)
         r->user_samples[i * PROF_IMPL_USER_RAW + k] = r->user.epoch[k] / ops;
-    r->cpu_ns_sum += cpu_ns;
 }
 
 /* The calibration's next count: 10x while the timed part is short of a
@@ -342,7 +341,6 @@ void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
     e->nev = r->ctr.n;
     memcpy(e->ev_names, r->ctr.names, sizeof e->ev_names);
     e->ev = r->ev_samples;
-    e->cpu_ns_sum = r->cpu_ns_sum;
     e->spent_ns = r->spent_ticks * npt;
     e->overhead_ns = r->overhead_ticks * npt;
     e->net_ns_sum = r->net_ticks_sum * npt;

@@ -263,7 +263,6 @@ int prof_impl_workers_append(prof_impl_epochs * dst,
         memcpy(dst->ev + (size_t) dst->got * (size_t) src->nev, src->ev,
                (size_t) src->got * (size_t) src->nev * sizeof *ev);
     dst->got = (int) n;
-    dst->cpu_ns_sum += src->cpu_ns_sum;
     dst->spent_ns += src->spent_ns;
     dst->net_ns_sum += src->net_ns_sum;
     dst->low_epochs += src->low_epochs;
