@@ -35,6 +35,18 @@ typedef regex_t prof_impl_regex;
     ((unsigned long long) ((ulong) -1 / 2) < 1099511627776ULL \
      ? (ulong) -1 / 2 : (ulong) 1099511627776ULL)
 
+/* In a public function that returns int: a NULL suite gets a message
+   naming func, and -1. */
+#define PROF_IMPL_NEED_SUITE(b, func) \
+    do \
+    { \
+        if ((b) == NULL) \
+        { \
+            prof_impl_warn("%s: the suite is NULL", func); \
+            return -1; \
+        } \
+    } while (0)
+
 /* ---- settings (bench_settings.c, bench_args.c) -------------------------- */
 
 /* What a benchmark runs with: copied into each run (and each queued
