@@ -9,6 +9,8 @@
    profiler_c_target in CMakeLists.txt. */
 #include "profiler.h"
 
+#include <stddef.h>     /* offsetof, for the option tables' macros */
+
 /* Print "profiler: " followed by the formatted message and a newline on
    stderr. */
 void prof_impl_warn(const char * fmt, ...)
