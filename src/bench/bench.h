@@ -527,9 +527,9 @@ int prof_impl_is_terminal(int mode, FILE * f);
 void prof_impl_sparkline(char * out, size_t size, const double * v, int n);
 /* The progress line on stderr ("[done/total] what", total 0: unknown),
    drawn only when stderr is a terminal and the suite has run for
-   prof_impl_progress_after_s (2 s; tests lower it); and its erasure. */
+   prof_impl_progress_after_s (2 s; tests lower it); prof_impl_status_clear
+   erases it. */
 extern double prof_impl_progress_after_s;
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total);
-void prof_impl_progress_clear(prof_bench * b);
 
 #endif

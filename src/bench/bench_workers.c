@@ -759,7 +759,7 @@ static int run_workers(prof_bench * b)
         pool.failed |= judge(&w, status);
         free(w.buf);
     }
-    prof_impl_progress_clear(b);
+    prof_impl_status_clear();
     return 0;
 }
 #endif
