@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <time.h>
 
 static __thread double tl_now;
 static __thread unsigned long tl_epoch;
@@ -186,6 +187,72 @@ static void test_flint_threads(void)
     prof_bench_free(b);
 }
 
+/* A clock whose every read costs 1 ns of the reading thread's time (the
+   targets' own reads are free): the runner subtracts its measured cost of
+   two reads (1 ns) from each epoch, so an epoch exact to the ns holds no
+   read but its call's two. */
+static double costly_read(void)
+{
+    double v = fake_read();
+    tl_now += 1.0;
+    return v;
+}
+
+static void test_reads_in_epoch(void)
+{
+    static const double ten = 10.0;
+    prof_bench * b;
+    const prof_result * r;
+    prof_impl_set_fake_clock(costly_read, 1e9);
+    b = suite(NULL, PROF_FORMAT_NONE);
+    r = prof_bench_run_threads(b, "ten", target, (void *) &ten, 2);
+    CHECK(r && near(r->overhead_ns, 1.0) && near(r->median_ns, 5.0)
+          && near(r->max_ns, 5.0), "2 threads: overhead %g, median %g",
+          r ? r->overhead_ns : -1, r ? r->median_ns : -1);
+    r = prof_bench_run(b, "ten", target, (void *) &ten);
+    CHECK(r && near(r->median_ns, 10.0), "1 thread: median %g",
+          r ? r->median_ns : -1);
+    prof_bench_free(b);
+    prof_impl_set_fake_clock(fake_read, 1e9);
+}
+
+/* The event counters' start made slow: 5 ms of real time, then 5000 ns
+   on the runner's thread's clock, which becomes the epoch's start for a
+   thread that first reads its clock after it (as on the real clock). The
+   pool's threads wait until the start is done: it is in no epoch. */
+static double fake_instructions(const char * event, ulong iterations)
+{
+    (void) event;
+    return (double) iterations;
+}
+
+static void slow_start(void)
+{
+    struct timespec ts = { 0, 5000000 };
+    nanosleep(&ts, NULL);
+    (void) fake_read();
+    tl_now += 5000.0;
+    base = tl_now;
+}
+
+static void test_counters_start_outside(void)
+{
+    static const double ten = 10.0;
+    prof_bench * b = suite(NULL, PROF_FORMAT_NONE);
+    const prof_result * r;
+    prof_impl_fake_counts = fake_instructions;
+    prof_impl_fake_counters_start = slow_start;
+    prof_bench_set_counters(b, "instructions");
+    r = prof_bench_run_threads(b, "ten", target, (void *) &ten, 2);
+    CHECK(r && near(r->median_ns, 5.0) && near(r->max_ns, 5.0)
+          && prof_result_counter(r, "instructions") == 1.0,
+          "median %g, max %g, instructions %g", r ? r->median_ns : -1,
+          r ? r->max_ns : -1, r ? prof_result_counter(r, "instructions") : -1);
+    prof_impl_fake_counters_start = NULL;
+    prof_impl_fake_counts = NULL;
+    prof_bench_free(b);
+}
+
 static void test_outputs(void)
 {
     static const double ten = 10.0;
@@ -319,6 +386,14 @@ static void spin(void * arg, ulong count)
         x = x * 3 + 1;
 }
 
+/* 20 ms of real time in each start of the event counters: the pool's
+   threads spin (yielding) while it lasts. */
+static void slower_start(void)
+{
+    struct timespec ts = { 0, 20000000 };
+    nanosleep(&ts, NULL);
+}
+
 static void test_real_clock(void)
 {
     prof_bench * b = prof_bench_new();
@@ -330,6 +405,18 @@ static void test_real_clock(void)
     CHECK(r && r->threads == 2 && r->epochs >= 1 && r->median_ns > 0.0
           && r->cpu_ns > 0.0 && r->iterations > 0, "real clock: %g ns, "
           "cpu %g", r ? r->median_ns : -1, r ? r->cpu_ns : -1);
+    /* neither the slow start nor the spinning while it lasts is in an
+       epoch's time or a thread's processor time: each thread's is at most
+       the epoch's wall time (a few ns of iteration, epochs of >= 1 ms) */
+    prof_impl_fake_counts = fake_instructions;
+    prof_impl_fake_counters_start = slower_start;
+    prof_bench_set_counters(b, "instructions");
+    r = prof_bench_run_threads(b, "spin", spin, (void *) 7, 2);
+    CHECK(r && r->median_ns < 1000.0 && r->cpu_ns <= 1.5 * 2 * r->max_ns,
+          "a slow start: %g ns, cpu %g, max %g", r ? r->median_ns : -1,
+          r ? r->cpu_ns : -1, r ? r->max_ns : -1);
+    prof_impl_fake_counters_start = NULL;
+    prof_impl_fake_counts = NULL;
     prof_bench_free(b);
 }
 
@@ -338,6 +425,8 @@ int main(void)
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_two_threads();
     test_flint_threads();
+    test_reads_in_epoch();
+    test_counters_start_outside();
     test_outputs();
     test_sweep_compare_interleave();
     test_bad_and_loop();

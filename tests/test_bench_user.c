@@ -1,13 +1,16 @@
 /* User counters and user measures under the fake clock, with exact
    figures: per unit and per second, zeros, counters a benchmark does not
    use, batch units, the loop macro, the table's columns, CSV fields and
-   parsed JSON fields; the limit of counters and every bad input. */
+   parsed JSON fields; names added from another thread during runs; the
+   limit of counters and every bad input. Run under ThreadSanitizer in
+   CI. */
 #include "check.h"
 #include "bench.h"
 #include "bench_check.h"
 #include "../src/tools/json.h"
 
 #include <math.h>
+#include <pthread.h>
 
 static double fake_now;
 static double fake_read(void) { return fake_now; }
@@ -196,6 +199,47 @@ static void test_outputs(void)
 
 static double nothing(void * arg) { (void) arg; return 0.0; }
 
+/* Names registered from another thread while the runner takes its
+   results' columns: the registry's count is read under its lock only
+   (ThreadSanitizer sees the race otherwise), and a result's columns are
+   its target's. The two threads coordinate with relaxed atomics only, so
+   that nothing but the registry's lock orders their accesses. */
+static int rounds_done;
+
+static void * late_names(void * arg)
+{
+    int k;
+    char name[32];
+    (void) arg;
+    for (k = 0; k < 4; k++)
+    {
+        while (__atomic_load_n(&rounds_done, __ATOMIC_RELAXED) <= k)
+            sleep_ms(1);
+        sprintf(name, "late%d", k);
+        (void) prof_user_counter(name, 0);
+    }
+    return NULL;
+}
+
+static void test_concurrent_names(void)
+{
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
+    pthread_t t;
+    int k, ok = 1;
+    CHECK(pthread_create(&t, NULL, late_names, NULL) == 0, "thread");
+    for (k = 0; k < 4; k++)
+    {
+        const prof_result * r = prof_bench_run(b, "counting", counting, NULL);
+        ok &= r != NULL && r->nuser == 3
+           && strcmp(r->user_names[2], "zero") == 0;
+        __atomic_store_n(&rounds_done, k + 1, __ATOMIC_RELAXED);
+        sleep_ms(20);   /* the lookup now, not during the next run */
+    }
+    pthread_join(t, NULL);
+    CHECK(ok, "the columns of a run while names are added");
+    prof_bench_free(b);
+}
+
 static void test_bad_input(void)
 {
     static const char * bad[] = { "", "a,b", "quote\"", "back\\slash",
@@ -305,6 +349,7 @@ int main(void)
     test_counters();
     test_measures();
     test_outputs();
+    test_concurrent_names();
     test_bad_input();
     check_dropped("refused", refused);
     prof_impl_set_fake_clock(NULL, 0);

@@ -1,7 +1,8 @@
 /* Output files (src/core/outfile.c): a new file appears only when complete; an
    existing one survives an abort, a full disk (RLIMIT_FSIZE) and an
    unwritable directory; special files are written in place; no temporary
-   file is left behind; the same-file test sees through other names. */
+   file is left behind; out of memory is a message, for stdout too; the
+   same-file test sees through other names. */
 #include "check.h"
 #include "internal.h"
 
@@ -162,6 +163,53 @@ static void test_errors(void)
     CHECK(access("/dev/null", W_OK) == 0, "/dev/null still there");
 }
 
+#if defined(PROF_TEST_WRAP_MALLOC)
+/* The library's malloc calls come here (the link's --wrap=malloc): the
+   next fail_mallocs of them fail, as out of memory. */
+void * __real_malloc(size_t n);
+void * __wrap_malloc(size_t n);
+static int fail_mallocs;
+
+void * __wrap_malloc(size_t n)
+{
+    if (fail_mallocs > 0)
+    {
+        fail_mallocs--;
+        return NULL;
+    }
+    return __real_malloc(n);
+}
+
+/* Out of memory when opening: a message and -1, nothing to write to,
+   for stdout ("-") as for a file. */
+static void test_out_of_memory(void)
+{
+    static const char * names[2] = { "-", "/tmp/never-written.json" };
+    prof_impl_outfile o;
+    capture_t cap;
+    const char * err;
+    char want[128];
+    int k, rc;
+    for (k = 0; k < 2; k++)
+    {
+        capture_begin(&cap, 2);
+        fail_mallocs = 1;
+        rc = prof_impl_outfile_open(&o, names[k]);
+        fail_mallocs = 0;
+        err = capture_end(&cap);
+        snprintf(want, sizeof want, "profiler: cannot write \"%s\": out of "
+                 "memory\n", names[k]);
+        CHECK(rc == -1 && o.f == NULL && o.path == NULL, "%s: rc %d",
+              names[k], rc);
+        CHECK(strstr(err, want) != NULL, "%s: message [%s]", names[k], err);
+    }
+}
+#else
+static void test_out_of_memory(void)
+{
+}
+#endif
+
 static void test_same_file(void)
 {
     char a[300], b[300], c[300], d[300];
@@ -188,6 +236,7 @@ int main(void)
     test_new_and_replace();
     test_full_disk();
     test_errors();
+    test_out_of_memory();
     test_same_file();
     CHECK(entries() == 0, "%d entries left", entries());
     rmdir(dir);

@@ -1,8 +1,10 @@
 /* Worker processes (prof_bench_set_processes): real workers, which are
    this program run again, pooled exactly under the fake clock (worker k's
-   iterations cost 10 + k ns); a worker that crashes, hangs, exits, sends
+   iterations cost 10 + k ns), and the JSON's median the result's; a
+   worker that crashes, hangs, exits, sends
    garbage or runs other benchmarks; Ctrl-C in the parent; bad numbers of
-   processes; the wire format's round trip and its refusals.
+   processes; the wire format's round trip and its refusals, and pooling
+   past INT_MAX epochs refused.
        test_workers MODE     MODE: pool, compare, crash, exit, garbage,
                              mismatch, hang, signal, args, wire
    Every mode but signal and wire runs the same suite: this process is the
@@ -67,12 +69,50 @@ static int near(double a, double b)
     return fabs(a - b) <= 1e-9 * fabs(b);
 }
 
+/* "d" (pool mode): call j of worker k costs (10 + k) x 1 or 3 ns per
+   iteration, by the call's place in a fixed cycle, so that the median of
+   the pooled epochs is not the median of the process medians. */
+static void uneven(void * arg, ulong count)
+{
+    static const double f[5] = { 1, 3, 1, 3, 1 };
+    static int j;
+    int k = worker_number();
+    (void) arg;
+    fake_now += (10.0 + (k > 0 ? k : 0)) * f[j++ % 5] * (double) count;
+}
+
+/* The median of the samples of x, all processes pooled. */
+static double pooled_median(const prof_result * x)
+{
+    double v[256];
+    int i, j, n = x->epochs < 256 ? x->epochs : 256;
+    for (i = 0; i < n; i++)     /* insertion sort: a few dozen epochs */
+    {
+        double t = x->samples_ns[i];
+        for (j = i; j > 0 && v[j - 1] > t; j--)
+            v[j] = v[j - 1];
+        v[j] = t;
+    }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The real_time of the JSON entry named name in json, or NaN. */
+static double json_real_time(const char * json, const char * name)
+{
+    char key[64];
+    const char * at;
+    snprintf(key, sizeof key, "\"name\": \"%s\"", name);
+    at = strstr(json, key);
+    at = at ? strstr(at, "\"real_time\": ") : NULL;
+    return at ? strtod(at + 13, NULL) : NAN;
+}
+
 /* a, b and c in 3 workers; the checks are the parent's. */
 static int suite(int processes, const char ** err)
 {
     static char na[] = "a", nb[] = "b", nc[] = "c";
     prof_bench * b = prof_bench_new();
-    const prof_result * r[3];
+    const prof_result * r[3], * d;
     capture_t cap;
     int rc, parent = worker_number() < 0;
     prof_bench_set_format(b, PROF_FORMAT_NONE);
@@ -87,6 +127,8 @@ static int suite(int processes, const char ** err)
     r[1] = prof_bench_run(b, strcmp(mode, "mismatch") == 0
                              && worker_number() == 1 ? "bx" : "b", target, nb);
     r[2] = prof_bench_run(b, "c", target, nc);
+    d = strcmp(mode, "pool") == 0 ? prof_bench_run(b, "d", uneven, NULL)
+      : NULL;
     rc = prof_bench_finish(b);
     if (parent)
         *err = capture_end(&cap);
@@ -125,6 +167,25 @@ static int suite(int processes, const char ** err)
               && prof_result_user(x, "only3") == 5.0
               && strcmp(x->user_names[2], "only3") == 0, "user: %d columns",
               x ? x->nuser : -1);
+        /* the JSON's median is the result's (the median of the process
+           medians), not the pooled epochs' */
+        {
+            FILE * f = tmpfile();
+            char * json;
+            double pooled = d ? pooled_median(d) : NAN;
+            prof_bench_write(f, b, PROF_FORMAT_JSON);
+            json = check_slurp(f);
+            CHECK(d && d->processes == 3 && pooled != d->median_ns,
+                  "d: the pooled median %g, the result's %g", pooled,
+                  d ? d->median_ns : -1);
+            CHECK(d && near(json_real_time(json, "d_median"), d->median_ns),
+                  "d: JSON median %g, the result's %g",
+                  json_real_time(json, "d_median"), d ? d->median_ns : -1);
+            CHECK(d && near(json_real_time(json, "d_mean"), d->mean_ns),
+                  "d: JSON mean %g, the result's %g",
+                  json_real_time(json, "d_mean"), d ? d->mean_ns : -1);
+            fclose(f);
+        }
     }
     prof_bench_free(b);
     return rc;
@@ -253,6 +314,63 @@ static void test_args(void)
     prof_bench_free(b);
 }
 
+#if defined(PROF_TEST_WRAP_MALLOC)
+/* The library's malloc and realloc calls come here (the link's
+   --wrap=malloc,--wrap=realloc): the largest size asked for. */
+void * __real_malloc(size_t n);
+void * __real_realloc(void * p, size_t n);
+void * __wrap_malloc(size_t n);
+void * __wrap_realloc(void * p, size_t n);
+static size_t largest;
+
+void * __wrap_malloc(size_t n)
+{
+    largest = n > largest ? n : largest;
+    return __real_malloc(n);
+}
+
+void * __wrap_realloc(void * p, size_t n)
+{
+    largest = n > largest ? n : largest;
+    return __real_realloc(p, n);
+}
+
+/* Pooling more epochs than an int counts (two workers' 2^30 + 1 each,
+   with 2 user columns) is refused before anything is allocated: no
+   16 GB request that happens to succeed, no wrapped int index. */
+static void test_pool_sizes(void)
+{
+    static double one[1];
+    prof_impl_epochs dst, src;
+    memset(&dst, 0, sizeof dst);
+    memset(&src, 0, sizeof src);
+    src.got = (1 << 30) + 1;
+    src.samples = src.cpu = src.user = one;     /* never read */
+    src.nuser = 2;
+    strcpy(src.user_cols[0].name, "x");
+    strcpy(src.user_cols[1].name, "y");
+    dst.got = src.got;      /* 1 of them real: none is read */
+    dst.samples = (double *) malloc(sizeof *dst.samples);
+    dst.cpu = (double *) malloc(sizeof *dst.cpu);
+    dst.user = one;
+    dst.nuser = 2;
+    dst.user_cols[0] = src.user_cols[0];
+    dst.user_cols[1] = src.user_cols[1];
+    largest = 0;
+    CHECK(prof_impl_workers_append(&dst, &src, 1) == -1
+          && dst.got == src.got && dst.user == one,
+          "2^31 + 2 epochs pooled: got %d", dst.got);
+    CHECK(largest < ((size_t) 1 << 30), "%.3g bytes asked for",
+          (double) largest);
+    free(dst.samples);
+    free(dst.cpu);
+}
+#else
+static void test_pool_sizes(void)
+{
+}
+#endif
+
 /* Encode and decode: every field back exactly; then every cut and every
    flipped byte is refused or reads as incomplete, never trusted. */
 static void test_wire(void)
@@ -342,7 +460,10 @@ int main(int argc, char ** argv)
         mode = argv[1];
     prof_impl_set_fake_clock(fake_read, 1e9);
     if (strcmp(mode, "wire") == 0)
+    {
         test_wire();
+        test_pool_sizes();
+    }
     else if (strcmp(mode, "args") == 0)
         test_args();
     else if (strcmp(mode, "signal") == 0)

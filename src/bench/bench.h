@@ -35,6 +35,18 @@ typedef regex_t prof_impl_regex;
     ((unsigned long long) ((ulong) -1 / 2) < 1099511627776ULL \
      ? (ulong) -1 / 2 : (ulong) 1099511627776ULL)
 
+/* In a public function that returns int: a NULL suite gets a message
+   naming func, and -1. */
+#define PROF_IMPL_NEED_SUITE(b, func) \
+    do \
+    { \
+        if ((b) == NULL) \
+        { \
+            prof_impl_warn("%s: the suite is NULL", func); \
+            return -1; \
+        } \
+    } while (0)
+
 /* ---- settings (bench_settings.c, bench_args.c) -------------------------- */
 
 /* What a benchmark runs with: copied into each run (and each queued
@@ -96,6 +108,9 @@ double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
    as fake(name, iterations) per epoch (NaN: unavailable), with no overhead
    subtracted, so that the aggregation is checked exactly. */
 extern double (*prof_impl_fake_counts)(const char * event, ulong iterations);
+/* Tests: with fake counts, called at each start (a slow start, to see
+   where its time lands); NULL: nothing. */
+extern void (*prof_impl_fake_counters_start)(void);
 /* The process set's context line (prof_counters_context) into buf; 0 if
    the set was never opened (buf ""), else 1. */
 int prof_impl_bench_counters_context(char * buf, size_t size);
@@ -161,10 +176,9 @@ void prof_impl_measures_stop(prof_impl_run_user * u);
 /* One thread's share of an epoch. */
 typedef struct
 {
-    double start, end;      /* the clock before and after its call [ticks]
-                               (threaded epochs only) */
+    double start, end;      /* the clock's two reads around its call
+                               [ticks]: the call's are end - start */
     double timed;           /* clock 0's ticks, NaN if not prof_start'ed */
-    double whole;           /* the call's ticks */
     double cpu_ns;          /* processor time of the call */
     long switches;          /* involuntary context switches during it */
     double user[PROF_USER_COUNTERS_MAX + 1];    /* its user counts */
@@ -172,19 +186,18 @@ typedef struct
 
 typedef struct prof_impl_pool prof_impl_pool;
 
-/* Run f(arg, count) once on this thread into sh, the event counters ctr
-   (NULL: none) around the call; with pool (a threaded epoch), first meet
-   the pool's other threads at its barrier, and read the clock before and
-   after the call and the thread's own processor time. */
+/* Run f(arg, count) once on this thread into sh (the process's processor
+   time), the event counters ctr (NULL: none) started before its first
+   clock read and stopped after its last. */
 void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
-        void * arg, ulong count, prof_impl_run_counters * ctr,
-        prof_impl_pool * pool);
+        void * arg, ulong count, prof_impl_run_counters * ctr);
 /* A pool of threads - 1 threads waiting for epochs (shared with other
    runs of the same number alive at the time), or NULL after a message. */
 prof_impl_pool * prof_impl_pool_get(int threads);
 void prof_impl_pool_put(prof_impl_pool * p);
-/* Run f(arg, count) on the pool's threads and this one at once; their
-   shares, this thread's first (with the counters ctr). */
+/* Run f(arg, count) on the pool's threads and this one at once, each
+   with its own processor time; their shares, this thread's first (with
+   the counters ctr, started before any thread's first clock read). */
 const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
         profile_target_t f, void * arg, ulong count,
         prof_impl_run_counters * ctr);
@@ -211,7 +224,7 @@ typedef struct
     double max_ticks;       /* the longest epoch */
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
                                included */
-    double spent_ticks, net_ticks_sum, best_iter_ticks, cpu_ns_sum;
+    double spent_ticks, net_ticks_sum, best_iter_ticks;
     double oh[16];
     int noh, got, low_epochs, budget_hit, retried;
     long sw0;           /* the loop macro's switch count at epoch start */
@@ -275,7 +288,6 @@ typedef struct
     double * user;          /* [got * nuser] per unit (NaN: not added to),
                                or NULL */
     int user_dropped;       /* adds to refused user counters were dropped */
-    double cpu_ns_sum;      /* processor time of the measured epochs */
     double spent_ns;        /* wall time spent, calibration included */
     double overhead_ns;     /* subtracted from each epoch */
     double net_ns_sum;      /* the epochs' net time, summed */
@@ -335,6 +347,8 @@ int prof_impl_derive(const char * const * names, int n, const double * v,
    if no epoch ran or memory ran out (e's arrays are then freed). */
 prof_impl_result * prof_impl_result_make(prof_impl_epochs * e);
 void prof_impl_result_free(prof_impl_result * r);
+/* The index of r's count of the event of perf stat name name, or -1. */
+int prof_impl_result_event_index(const prof_result * r, const char * name);
 
 /* ---- worker processes (bench_wire.c, bench_workers.c) ------------------- */
 
@@ -382,6 +396,10 @@ int prof_impl_workers_take(prof_bench * b, int index, const char * name,
 int prof_impl_workers_take_compare(prof_bench * b, int index,
         const char * name_a, const char * name_b, prof_impl_epochs * a,
         prof_impl_epochs * bside);
+/* Append src's epochs to dst as process p's (pooling the workers'). 0, or
+   -1 out of memory or past INT_MAX epochs (dst's epochs unchanged). */
+int prof_impl_workers_append(prof_impl_epochs * dst,
+        const prof_impl_epochs * src, int p);
 /* How many processes b's results come from: the workers, or 1. */
 int prof_impl_workers_ready_count(const prof_bench * b);
 /* Whether a worker failed or a result is missing: prof_bench_finish then
@@ -509,9 +527,9 @@ int prof_impl_is_terminal(int mode, FILE * f);
 void prof_impl_sparkline(char * out, size_t size, const double * v, int n);
 /* The progress line on stderr ("[done/total] what", total 0: unknown),
    drawn only when stderr is a terminal and the suite has run for
-   prof_impl_progress_after_s (2 s; tests lower it); and its erasure. */
+   prof_impl_progress_after_s (2 s; tests lower it); prof_impl_status_clear
+   erases it. */
 extern double prof_impl_progress_after_s;
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total);
-void prof_impl_progress_clear(prof_bench * b);
 
 #endif

@@ -166,13 +166,6 @@ static int set_list(void * ctx, const char * name, const char * v)
     return switch_value(name, v, &((prof_bench *) ctx)->list_only);
 }
 
-static int set_wide(void * ctx, const char * name, const char * v)
-{
-    int on;
-    return switch_value(name, v, &on) != 0 ? -1
-         : prof_bench_set_wide((prof_bench *) ctx, on);
-}
-
 static int set_sizes(void * ctx, const char * name, const char * v)
 {
     prof_bench * b = (prof_bench *) ctx;
@@ -227,7 +220,8 @@ static const prof_impl_option table[] = {
     { "--processes", "N", "run the program N times, one after another, and "
       "pool their epochs (1)", SET(set_processes), ENV("PROCESSES") },
     { "--wide", NULL, "the table with every column (op/s, min, total) "
-      "(default: fits in 100 columns)", SET(set_wide), VALUE },
+      "(default: fits in 100 columns)",
+      PROF_IMPL_OPTION_FLAG(prof_bench, wide) },
     /* only where the program opts in (prof_bench_set_sizes_flag) */
     { "--sizes", "LIST", "the sizes of the program's sweeps: 8,64,512 or "
       "LO..HI[xM] (the program's)", SET(set_sizes), ENV("SIZES") },

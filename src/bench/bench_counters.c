@@ -41,6 +41,7 @@ static int warned_thread, warned_missing;
 static char opened_list[256];
 
 double (*prof_impl_fake_counts)(const char * event, ulong iterations);
+void (*prof_impl_fake_counters_start)(void);
 
 static long this_thread(void)
 {
@@ -143,23 +144,22 @@ void prof_impl_bench_counters_init(prof_impl_run_counters * rc,
 
 void prof_impl_bench_counters_start(const prof_impl_run_counters * rc)
 {
-    if (rc->active && set_state == 1 && prof_impl_fake_counts == NULL)
+    if (rc->n > 0 && prof_impl_fake_counts != NULL)
+    {
+        if (prof_impl_fake_counters_start != NULL)
+            prof_impl_fake_counters_start();
+    }
+    else if (rc->active && set_state == 1)
         (void) prof_counters_start(&set);
 }
 
 double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
         const prof_counter_value_t * b, double overhead)
 {
-    double raw = b->raw - a->raw, en = b->enabled_ns - a->enabled_ns;
-    double run = b->running_ns - a->running_ns, v;
-    if (raw != raw)
-        return NAN;
-    if (run > 0.0)
-        v = raw * en / run;
-    else if (en > 0.0)
-        return NAN;         /* enabled but never on the PMU: unknown */
-    else
-        v = raw;
+    /* NaN (unknown, or enabled but never on the PMU) stays NaN */
+    double v = prof_impl_counters_scale(b->raw - a->raw,
+                                        b->enabled_ns - a->enabled_ns,
+                                        b->running_ns - a->running_ns);
     v -= overhead;
     return v < 0.0 ? 0.0 : v;   /* noise below the overhead: like times */
 }

@@ -79,7 +79,7 @@ void prof_impl_output_row(prof_bench * b, int i)
 {
     prof_impl_report_ctx c;
     char line[1024];
-    prof_impl_progress_clear(b);
+    prof_impl_status_clear();
     if (b->console.format != PROF_FORMAT_MD || b->console.f == NULL)
         return;
     report_ctx(b, &c, line, sizeof line);
@@ -177,7 +177,7 @@ int prof_bench_finish(prof_bench * b)
     int rc;
     if (b == NULL)
         return -1;
-    prof_impl_progress_clear(b);
+    prof_impl_status_clear();
     if (b->nqueue > 0)
     {
         prof_impl_warn("%d benchmark%s added but not run: call "

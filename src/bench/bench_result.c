@@ -152,6 +152,15 @@ double prof_result_user(const prof_result * r, const char * name)
     return NAN;
 }
 
+int prof_impl_result_event_index(const prof_result * r, const char * name)
+{
+    int k;
+    for (k = 0; k < r->ncounters; k++)
+        if (strcmp(r->counter_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
 double prof_result_counter(const prof_result * r, const char * event)
 {
     const char * name = prof_impl_counters_canonical(event);
@@ -162,10 +171,8 @@ double prof_result_counter(const prof_result * r, const char * event)
                        "NULL" : "unknown event name");
         return NAN;
     }
-    for (k = 0; k < r->ncounters; k++)
-        if (strcmp(r->counter_names[k], name) == 0)
-            return r->counters[k];
-    return NAN;
+    k = prof_impl_result_event_index(r, name);
+    return k >= 0 ? r->counters[k] : NAN;
 }
 
 /* The figures of the samples (sorted: the same, in order). */
@@ -182,16 +189,20 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     p->min_ns = sorted[0];
     p->max_ns = sorted[n - 1];
     p->mean_ns = 0.0;
+    p->cpu_ns = 0.0;
     p->iterations = 0;
     for (i = 0; i < n; i++)
     {
         p->mean_ns += res->samples[i];
+        /* an epoch's processor time per unit, weighted back by its
+           iterations: the total processor time per unit */
+        p->cpu_ns += res->cpu[i] * (double) res->iters[i];
         p->iterations += res->iters[i];
     }
     p->mean_ns /= n;
+    p->cpu_ns /= (double) p->iterations;
     p->threads = e->s.threads > 1 ? e->s.threads : 1;
     p->iterations *= (ulong) p->threads;    /* every thread's */
-    p->cpu_ns = e->cpu_ns_sum / ((double) p->iterations * e->s.batch);
     p->err_pct = prof_impl_mdape(sorted, n);
     if (!(p->err_pct >= 0.0))
         p->err_pct = 0.0;

@@ -152,7 +152,6 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
                                         / ((double) r->count * r->s.batch);
     for (k = 0; k < PROF_IMPL_USER_RAW; k++)
         r->user_samples[i * PROF_IMPL_USER_RAW + k] = r->user.epoch[k] / ops;
-    r->cpu_ns_sum += cpu_ns;
 }
 
 /* The calibration's next count: 10x while the timed part is short of a
@@ -257,8 +256,8 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
 }
 
 /* Feed the epoch of n threads' shares: its time from the first start to
-   the last end (one thread: its call), clock 0's the slowest thread's,
-   the processor times, switches and user counts added up. */
+   the last end (one thread: its call's two reads), clock 0's the slowest
+   thread's, the processor times, switches and user counts added up. */
 static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
 {
     double start = sh[0].start, end = sh[0].end, timed = sh[0].timed;
@@ -279,7 +278,7 @@ static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
         if (k > 0)
             prof_impl_user_sum(r->user.epoch, sh[k].user);
     }
-    whole = n > 1 ? end - start : sh[0].whole;
+    whole = end - start;
     if (isnan(timed))
         timed = whole;
     (void) prof_impl_run_step(r, timed, whole, cpu, switches);
@@ -300,7 +299,7 @@ void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
     if (n > 1)
         sh = prof_impl_pool_run(r->pool, f, arg, r->count, &r->ctr);
     else
-        prof_impl_share_run(&one, f, arg, r->count, &r->ctr, NULL);
+        prof_impl_share_run(&one, f, arg, r->count, &r->ctr);
     prof_impl_measures_stop(&r->user);
     step_shares(r, sh, n);
 }
@@ -342,7 +341,6 @@ void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
     e->nev = r->ctr.n;
     memcpy(e->ev_names, r->ctr.names, sizeof e->ev_names);
     e->ev = r->ev_samples;
-    e->cpu_ns_sum = r->cpu_ns_sum;
     e->spent_ns = r->spent_ticks * npt;
     e->overhead_ns = r->overhead_ticks * npt;
     e->net_ns_sum = r->net_ticks_sum * npt;

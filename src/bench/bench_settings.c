@@ -63,9 +63,6 @@ static int bad(const char * what, double value)
     return -1;
 }
 
-#define NEED_SUITE(b, func) \
-    if ((b) == NULL) { prof_impl_warn("%s: the suite is NULL", func); return -1; }
-
 void prof_impl_settings_default(prof_impl_settings * s)
 {
     memset(s, 0, sizeof *s);
@@ -88,7 +85,7 @@ void prof_impl_settings_default(prof_impl_settings * s)
 
 int prof_bench_set_epochs(prof_bench * b, int epochs)
 {
-    NEED_SUITE(b, "prof_bench_set_epochs");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_epochs");
     if (epochs < 1 || epochs > 100000)
         return bad("prof_bench_set_epochs: epochs must be 1..100000", epochs);
     b->s.epochs = epochs;
@@ -97,7 +94,7 @@ int prof_bench_set_epochs(prof_bench * b, int epochs)
 
 int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns)
 {
-    NEED_SUITE(b, "prof_bench_set_min_epoch_time_ns");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_min_epoch_time_ns");
     if (!(ns >= 0.0 && ns < 1e13))
         return bad("prof_bench_set_min_epoch_time_ns", ns);
     b->s.min_epoch_ns = ns;
@@ -106,7 +103,7 @@ int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns)
 
 int prof_bench_set_max_epoch_time_ns(prof_bench * b, double ns)
 {
-    NEED_SUITE(b, "prof_bench_set_max_epoch_time_ns");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_max_epoch_time_ns");
     if (!(ns > 0.0 && ns < 1e13))
         return bad("prof_bench_set_max_epoch_time_ns", ns);
     b->s.max_epoch_ns = ns;
@@ -115,7 +112,7 @@ int prof_bench_set_max_epoch_time_ns(prof_bench * b, double ns)
 
 int prof_bench_set_resolution_multiple(prof_bench * b, double multiple)
 {
-    NEED_SUITE(b, "prof_bench_set_resolution_multiple");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_resolution_multiple");
     if (!(multiple >= 0.0 && multiple < 1e12))
         return bad("prof_bench_set_resolution_multiple", multiple);
     b->s.resolution_multiple = multiple;
@@ -124,7 +121,7 @@ int prof_bench_set_resolution_multiple(prof_bench * b, double multiple)
 
 int prof_bench_set_min_epoch_iterations(prof_bench * b, ulong iters)
 {
-    NEED_SUITE(b, "prof_bench_set_min_epoch_iterations");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_min_epoch_iterations");
     if (iters < 1 || iters > PROF_IMPL_MAX_ITERS)
         return bad("prof_bench_set_min_epoch_iterations: must be 1..2^40",
                    (double) iters);
@@ -134,7 +131,7 @@ int prof_bench_set_min_epoch_iterations(prof_bench * b, ulong iters)
 
 int prof_bench_set_epoch_iterations(prof_bench * b, ulong iters)
 {
-    NEED_SUITE(b, "prof_bench_set_epoch_iterations");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_epoch_iterations");
     if (iters > PROF_IMPL_MAX_ITERS)
         return bad("prof_bench_set_epoch_iterations: must be 0..2^40",
                    (double) iters);
@@ -144,7 +141,7 @@ int prof_bench_set_epoch_iterations(prof_bench * b, ulong iters)
 
 int prof_bench_set_warmup(prof_bench * b, ulong iters)
 {
-    NEED_SUITE(b, "prof_bench_set_warmup");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_warmup");
     if (iters > PROF_IMPL_MAX_ITERS)
         return bad("prof_bench_set_warmup: must be 0..2^40", (double) iters);
     b->s.warmup = iters;
@@ -153,7 +150,7 @@ int prof_bench_set_warmup(prof_bench * b, ulong iters)
 
 int prof_bench_set_preempt_retries(prof_bench * b, int retries)
 {
-    NEED_SUITE(b, "prof_bench_set_preempt_retries");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_preempt_retries");
     if (retries < 0 || retries > 1000000)
         return bad("prof_bench_set_preempt_retries: must be 0..1e6", retries);
     b->s.retries = retries;
@@ -162,7 +159,7 @@ int prof_bench_set_preempt_retries(prof_bench * b, int retries)
 
 int prof_bench_set_budget_s(prof_bench * b, double seconds)
 {
-    NEED_SUITE(b, "prof_bench_set_budget_s");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_budget_s");
     if (!(seconds > 0.0 && seconds < 1e7))
         return bad("prof_bench_set_budget_s", seconds);
     b->s.budget_s = seconds;
@@ -171,7 +168,7 @@ int prof_bench_set_budget_s(prof_bench * b, double seconds)
 
 int prof_bench_set_epoch_jitter(prof_bench * b, double fraction)
 {
-    NEED_SUITE(b, "prof_bench_set_epoch_jitter");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_epoch_jitter");
     if (!(fraction >= 0.0 && fraction <= 1.0))
         return bad("prof_bench_set_epoch_jitter: must be 0..1", fraction);
     b->s.jitter = fraction;
@@ -180,7 +177,7 @@ int prof_bench_set_epoch_jitter(prof_bench * b, double fraction)
 
 int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
 {
-    NEED_SUITE(b, "prof_bench_set_batch");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_batch");
     if (!(units > 0.0 && units < 1e300))
         return bad("prof_bench_set_batch", units);
     b->s.batch = units;
@@ -191,7 +188,7 @@ int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
 
 int prof_bench_set_time_unit(prof_bench * b, const char * unit)
 {
-    NEED_SUITE(b, "prof_bench_set_time_unit");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_time_unit");
     if (prof_impl_time_unit_ns(unit) == 0.0)
     {
         prof_impl_warn("prof_bench_set_time_unit: unknown unit \"%s\" (ns, "
@@ -205,7 +202,7 @@ int prof_bench_set_time_unit(prof_bench * b, const char * unit)
 
 int prof_bench_set_relative(prof_bench * b, int on)
 {
-    NEED_SUITE(b, "prof_bench_set_relative");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_relative");
     b->relative_next = on != 0;
     if (!on)
         b->baseline = -1;
@@ -214,7 +211,7 @@ int prof_bench_set_relative(prof_bench * b, int on)
 
 int prof_bench_set_complexity_n(prof_bench * b, double n)
 {
-    NEED_SUITE(b, "prof_bench_set_complexity_n");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_complexity_n");
     if (n == -1.0)
     {
         b->s.complexity_n = 0.0;
@@ -228,7 +225,7 @@ int prof_bench_set_complexity_n(prof_bench * b, double n)
 
 int prof_bench_set_counters(prof_bench * b, const char * events)
 {
-    NEED_SUITE(b, "prof_bench_set_counters");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_counters");
     if (events == NULL || *events == '\0' || strcmp(events, "off") == 0)
     {
         b->s.counters[0] = '\0';
@@ -250,21 +247,21 @@ int prof_bench_set_counters(prof_bench * b, const char * events)
 
 int prof_bench_set_wide(prof_bench * b, int on)
 {
-    NEED_SUITE(b, "prof_bench_set_wide");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_wide");
     b->wide = on != 0;
     return 0;
 }
 
 int prof_bench_set_interleave(prof_bench * b, int on)
 {
-    NEED_SUITE(b, "prof_bench_set_interleave");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_interleave");
     b->interleave = on != 0;
     return 0;
 }
 
 int prof_bench_set_processes(prof_bench * b, int n)
 {
-    NEED_SUITE(b, "prof_bench_set_processes");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_processes");
     if (n < 1 || n > PROF_PROCESSES_MAX)
         return bad("prof_bench_set_processes: must be 1..1000", n);
     b->processes = n;
@@ -273,7 +270,7 @@ int prof_bench_set_processes(prof_bench * b, int n)
 
 int prof_bench_set_threads(prof_bench * b, int n)
 {
-    NEED_SUITE(b, "prof_bench_set_threads");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_threads");
     if (n < 1 || n > PROF_THREADS_MAX)
         return bad("prof_bench_set_threads: threads must be 1..256", n);
 #if !defined(PROF_IMPL_HAVE_THREADS)
@@ -290,7 +287,7 @@ int prof_bench_set_threads(prof_bench * b, int n)
 
 int prof_bench_set_format(prof_bench * b, prof_format format)
 {
-    NEED_SUITE(b, "prof_bench_set_format");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_format");
     if ((int) format < 0 || (int) format > PROF_FORMAT_NONE)
         return bad("prof_bench_set_format: unknown format", (double) format);
     if (!prof_impl_worker_mode())   /* a worker writes nothing */
@@ -300,7 +297,7 @@ int prof_bench_set_format(prof_bench * b, prof_format format)
 
 int prof_bench_set_output(prof_bench * b, FILE * out)
 {
-    NEED_SUITE(b, "prof_bench_set_output");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_output");
     if (!prof_impl_worker_mode())
         prof_impl_output_set(b, out);
     return 0;
@@ -308,7 +305,7 @@ int prof_bench_set_output(prof_bench * b, FILE * out)
 
 int prof_bench_set_output_path(prof_bench * b, const char * path)
 {
-    NEED_SUITE(b, "prof_bench_set_output_path");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_output_path");
     if (path == NULL || *path == '\0')
     {
         prof_impl_warn("prof_bench_set_output_path: no file name given");
@@ -321,7 +318,7 @@ int prof_bench_set_output_path(prof_bench * b, const char * path)
 
 int prof_bench_set_output_format(prof_bench * b, prof_format format)
 {
-    NEED_SUITE(b, "prof_bench_set_output_format");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_output_format");
     if ((int) format < 0 || (int) format >= PROF_FORMAT_NONE)
         return bad("prof_bench_set_output_format: unknown format",
                    (double) format);
@@ -334,7 +331,7 @@ int prof_bench_set_filter(prof_bench * b, const char * regex)
 {
     prof_impl_regex re;
     char msg[128];
-    NEED_SUITE(b, "prof_bench_set_filter");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_filter");
     if (regex == NULL || *regex == '\0')
     {
         prof_impl_filter_free(b);

@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NEED_SUITE(b, func) \
-    if ((b) == NULL) { prof_impl_warn("%s: the suite is NULL", func); return -1; }
-
 /* Suites made so far: their numbers, the same in the parent and workers. */
 static int suites_made;
 
@@ -235,7 +232,7 @@ int prof_bench_add(prof_bench * b, const char * name,
 {
     char buf[PROF_IMPL_NAME_BUF];
     prof_impl_queued * q;
-    NEED_SUITE(b, "prof_bench_add");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_add");
     if (target == NULL)
     {
         prof_impl_warn("prof_bench_add(\"%s\"): the target is NULL; not added",
@@ -356,7 +353,7 @@ static int run_all_here(prof_bench * b, int base)
 int prof_bench_run_all(prof_bench * b)
 {
     int i, ran, base;
-    NEED_SUITE(b, "prof_bench_run_all");
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_run_all");
     if (b->nqueue <= 0)
         return 0;
     for (i = 0; b->list_only && i < b->nqueue; i++)

@@ -3,15 +3,18 @@
     same iterations per epoch. The runner's thread is thread 0; a pool of
     n - 1 threads waits for epochs (asleep on a condition variable between
     them, so that it takes no processor time from the benchmark). An epoch:
-    the runner publishes the target and count and wakes the pool; every
-    thread then meets the others at a spinning barrier, so that all start
-    within a few hundred ns of each other instead of a wake-up apart, reads
-    the clock, runs its call, reads the clock again. The epoch's time is
-    from the first thread's start to the last thread's end.
+    the runner publishes the target and count and wakes the pool; each pool
+    thread says it has arrived and spins until thread 0, once all have,
+    starts the event counters and lets them go together, so that all start
+    within a few hundred ns of each other instead of a wake-up apart, and
+    after the counters' system calls. Then each thread reads its processor
+    time and the clock, runs its call, reads the clock and its processor
+    time again. The epoch's time is from the first thread's start to the
+    last thread's end.
 
     Each thread times clock 0 and counts user counters in its own (thread-
     local) storage, and its own processor time (CLOCK_THREAD_CPUTIME_ID)
-    around its call only: the barrier's spinning is in nobody's figure.
+    around its call only: the spinning is in nobody's figure.
     Runs alive at the same time with the same number of threads (a
     comparison, an interleaved suite) share one pool; the last run to end
     stops its threads.
@@ -29,30 +32,42 @@
 # include <time.h>
 #endif
 
-static void barrier(prof_impl_pool * p);
+/* The meeting before an epoch's clock reads (nothing without a pool):
+   thread 0 waits until the pool's threads have arrived, then releases
+   them; they arrive and wait until released. */
+static void wait_arrived(prof_impl_pool * p);
+static void release(prof_impl_pool * p);
+static void arrive_and_wait(prof_impl_pool * p);
 
-void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
-        void * arg, ulong count, prof_impl_run_counters * ctr,
-        prof_impl_pool * pool)
+/* Run f(arg, count) once on this thread into sh; leader: the runner's
+   thread, which starts and stops the event counters ctr (NULL: none). */
+static void share_run(prof_impl_share * sh, profile_target_t f, void * arg,
+        ulong count, prof_impl_run_counters * ctr, prof_impl_pool * pool,
+        int leader)
 {
     double npt = prof_impl_ns_per_tick(), c0, c1;
     long s0;
     prof_impl_user_reset();
     s0 = prof_impl_switches();
+    /* the counters' ioctls before anybody's first clock read, and they
+       and the spinning outside the processor times */
+    if (!leader)
+        arrive_and_wait(pool);
+    else
+    {
+        wait_arrived(pool);
+        if (ctr != NULL)
+            prof_impl_bench_counters_start(ctr);
+        release(pool);
+    }
+    /* the thread's own processor time on a pool; on one thread the
+       process's (a target may start threads of its own) */
     c0 = prof_impl_fake_read ? 0.0 : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
-    if (pool != NULL)
-        barrier(pool);
-    /* the event counters around the call, their ioctls outside the clock
-       reads (and after the barrier: its spinning is not counted) */
-    if (ctr != NULL)
-        prof_impl_bench_counters_start(ctr);
-    sh->start = pool ? prof_impl_read() : 0.0;
-    sh->timed = prof_impl_call_target(f, arg, count, &sh->whole);
-    sh->end = pool ? prof_impl_read() : 0.0;
+    sh->timed = prof_impl_call_target(f, arg, count, &sh->start, &sh->end);
+    c1 = prof_impl_fake_read ? (sh->end - sh->start) * npt
+       : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
     if (ctr != NULL)
         prof_impl_bench_counters_stop(ctr, count);
-    c1 = prof_impl_fake_read ? sh->whole * npt
-       : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
     sh->switches = prof_impl_switches() - s0;
     prof_impl_user_harvest(sh->user);
     sh->cpu_ns = c1 - c0;
@@ -61,6 +76,12 @@ void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
        which one thread cannot exceed there (doc/runner.md). */
     if (!isnan(sh->timed) && sh->cpu_ns > sh->timed * npt)
         sh->cpu_ns = sh->timed * npt;
+}
+
+void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
+        void * arg, ulong count, prof_impl_run_counters * ctr)
+{
+    share_run(sh, f, arg, count, ctr, NULL, 1);
 }
 
 #if defined(PROF_IMPL_HAVE_THREADS)
@@ -73,7 +94,8 @@ struct prof_impl_pool
     unsigned long generation;   /* epochs published */
     int done;                   /* pool threads done with this epoch */
     int quit;
-    int arrived;                /* at the barrier (atomic) */
+    int arrived;                /* pool threads ready to start (atomic) */
+    int released;               /* 1: they start (atomic) */
     profile_target_t f;
     void * arg;
     ulong count;
@@ -86,13 +108,32 @@ struct prof_impl_pool
 static pthread_mutex_t pools_mu = PTHREAD_MUTEX_INITIALIZER;
 static prof_impl_pool * pools;
 
-static void barrier(prof_impl_pool * p)
+/* Spin until *v reaches want, yielding after 100 spins: with more
+   threads than cores, the ones awaited get to run. */
+static void spin_until(int * v, int want)
 {
     int spins = 0;
-    __atomic_add_fetch(&p->arrived, 1, __ATOMIC_ACQ_REL);
-    while (__atomic_load_n(&p->arrived, __ATOMIC_ACQUIRE) < p->n)
+    while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want)
         if (++spins > 100)
-            sched_yield();  /* more threads than cores: let them come */
+            sched_yield();
+}
+
+static void wait_arrived(prof_impl_pool * p)
+{
+    if (p != NULL)
+        spin_until(&p->arrived, p->n - 1);
+}
+
+static void release(prof_impl_pool * p)
+{
+    if (p != NULL)
+        __atomic_store_n(&p->released, 1, __ATOMIC_RELEASE);
+}
+
+static void arrive_and_wait(prof_impl_pool * p)
+{
+    __atomic_add_fetch(&p->arrived, 1, __ATOMIC_RELEASE);
+    spin_until(&p->released, 1);
 }
 
 static void * pool_thread(void * arg)
@@ -118,7 +159,7 @@ static void * pool_thread(void * arg)
             return NULL;
         }
         pthread_mutex_unlock(&p->mu);
-        prof_impl_share_run(&p->shares[who->k], f, farg, count, NULL, p);
+        share_run(&p->shares[who->k], f, farg, count, NULL, p, 0);
         pthread_mutex_lock(&p->mu);
         if (++p->done == p->n - 1)
             pthread_cond_signal(&p->finished);
@@ -228,10 +269,11 @@ const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
     p->count = count;
     p->done = 0;
     __atomic_store_n(&p->arrived, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&p->released, 0, __ATOMIC_RELEASE);
     p->generation++;
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->mu);
-    prof_impl_share_run(&p->shares[0], f, arg, count, ctr, p);
+    share_run(&p->shares[0], f, arg, count, ctr, p, 1);
     pthread_mutex_lock(&p->mu);
     while (p->done < p->n - 1)
         pthread_cond_wait(&p->finished, &p->mu);
@@ -241,7 +283,17 @@ const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
 
 #else   /* no threads: the setters refuse more than one */
 
-static void barrier(prof_impl_pool * p)
+static void wait_arrived(prof_impl_pool * p)
+{
+    (void) p;
+}
+
+static void release(prof_impl_pool * p)
+{
+    (void) p;
+}
+
+static void arrive_and_wait(prof_impl_pool * p)
 {
     (void) p;
 }

@@ -314,7 +314,7 @@ void prof_impl_measures_stop(prof_impl_run_user * u)
 int prof_impl_user_take(const prof_impl_run_user * u, const double * raw,
         int got, prof_impl_epochs * e)
 {
-    int map[PROF_IMPL_USER_COLS], i, k, n = 0;
+    int map[PROF_IMPL_USER_COLS], i, k, n = 0, known;
     for (k = 0; k < u->nmeasures; k++)
     {
         e->user_cols[n] = u->measures[k].col;
@@ -326,11 +326,14 @@ int prof_impl_user_take(const prof_impl_run_user * u, const double * raw,
             ;
         if (i == got)
             continue;
+        /* the count read once, under the lock: another thread may be
+           registering a name, and the column must be the one copied */
         LOCK();
-        if (k < reg.n)
+        known = k < reg.n;
+        if (known)
             e->user_cols[n] = reg.counter[k];
         UNLOCK();
-        if (k == PROF_IMPL_USER_DROPPED || k >= reg.n)
+        if (k == PROF_IMPL_USER_DROPPED || !known)
             e->user_dropped = 1;    /* refused, or a handle never given */
         else
             map[n++] = k;

@@ -117,7 +117,6 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     for (i = 0; i < e->got * e->nuser; i++)
         put_f64(o, e->user[i]);
     put_u32(o, (unsigned long) e->user_dropped);
-    put_f64(o, e->cpu_ns_sum);
     put_f64(o, e->spent_ns);
     put_f64(o, e->overhead_ns);
     put_f64(o, e->net_ns_sum);
@@ -375,7 +374,6 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     }
     get_events(in, e);
     get_user(in, e);
-    e->cpu_ns_sum = get_time(in, 1);
     e->spent_ns = get_time(in, 0);
     e->overhead_ns = get_time(in, 0);
     e->net_ns_sum = get_f64(in);

@@ -18,7 +18,9 @@
 */
 #include "bench.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +170,13 @@ static prof_impl_wire_record * find(worker_log * w, int suite, int index)
     return NULL;
 }
 
+/* Whether a table of rows x cols doubles, and one more, has a size_t
+   size (as the pooled tables need; on 32 bits they can pass it). */
+static int table_fits(size_t rows, size_t cols)
+{
+    return cols == 0 || rows <= (SIZE_MAX / sizeof(double) - 1) / cols;
+}
+
 /* The user columns of src appended to dst's got epochs (src's columns
    matched by name; one dst lacks becomes a new column, NaN in dst's
    epochs, as a column src lacks is in its epochs). 0, or -1 out of
@@ -175,8 +184,8 @@ static prof_impl_wire_record * find(worker_log * w, int suite, int index)
 static int append_user(prof_impl_epochs * dst, int got,
         const prof_impl_epochs * src)
 {
-    int map[PROF_IMPL_USER_COLS], i, k, j, nu = dst->nuser;
-    size_t rows = (size_t) got + (size_t) src->got;
+    int map[PROF_IMPL_USER_COLS], k, j, nu = dst->nuser;
+    size_t rows = (size_t) got + (size_t) src->got, i, cells;
     double * v;
     for (k = 0; k < src->nuser; k++)
     {
@@ -191,18 +200,24 @@ static int append_user(prof_impl_epochs * dst, int got,
     }
     if (nu == 0)
         return 0;
-    v = (double *) malloc(rows * (size_t) nu * sizeof *v);
+    /* sizes and indexes in size_t: rows x nu can pass INT_MAX */
+    if (!table_fits(rows, (size_t) nu))
+        return -1;
+    cells = rows * (size_t) nu;
+    v = (double *) malloc(cells * sizeof *v);
     if (v == NULL)
         return -1;
-    for (i = 0; i < (int) rows * nu; i++)
+    for (i = 0; i < cells; i++)
         v[i] = NAN;
-    for (i = 0; i < got; i++)
+    for (i = 0; i < (size_t) got; i++)
         for (j = 0; j < dst->nuser; j++)
-            v[i * nu + j] = dst->user[i * dst->nuser + j];
-    for (i = 0; i < src->got; i++)
+            v[i * (size_t) nu + (size_t) j]
+                = dst->user[i * (size_t) dst->nuser + (size_t) j];
+    for (i = 0; i < (size_t) src->got; i++)
         for (k = 0; k < src->nuser; k++)
             if (map[k] >= 0)
-                v[(got + i) * nu + map[k]] = src->user[i * src->nuser + k];
+                v[((size_t) got + i) * (size_t) nu + (size_t) map[k]]
+                    = src->user[i * (size_t) src->nuser + (size_t) k];
     free(dst->user);
     dst->user = v;
     dst->nuser = nu;
@@ -210,16 +225,22 @@ static int append_user(prof_impl_epochs * dst, int got,
     return 0;
 }
 
-/* Append src's epochs to dst, process number p. 0, or -1 out of memory. */
-static int append_epochs(prof_impl_epochs * dst, const prof_impl_epochs * src,
-        int p)
+int prof_impl_workers_append(prof_impl_epochs * dst,
+        const prof_impl_epochs * src, int p)
 {
     size_t n = (size_t) dst->got + (size_t) src->got, i;
-    double * s = (double *) realloc(dst->samples, (n + 1) * sizeof *s);
-    double * c = s ? (double *) realloc(dst->cpu, (n + 1) * sizeof *c) : NULL;
-    ulong * it = c ? (ulong *) realloc(dst->iters, (n + 1) * sizeof *it) : NULL;
-    int * pr = it ? (int *) realloc(dst->process, (n + 1) * sizeof *pr) : NULL;
-    double * ev = NULL;
+    double * s, * c, * ev = NULL;
+    ulong * it;
+    int * pr;
+    /* the count is an int, and every table must have a size: refused
+       before anything is allocated */
+    if (n > (size_t) INT_MAX || !table_fits(n, (size_t) src->nev)
+        || !table_fits(n, PROF_IMPL_USER_COLS))
+        return -1;
+    s = (double *) realloc(dst->samples, (n + 1) * sizeof *s);
+    c = s ? (double *) realloc(dst->cpu, (n + 1) * sizeof *c) : NULL;
+    it = c ? (ulong *) realloc(dst->iters, (n + 1) * sizeof *it) : NULL;
+    pr = it ? (int *) realloc(dst->process, (n + 1) * sizeof *pr) : NULL;
     if (s) dst->samples = s;
     if (c) dst->cpu = c;
     if (it) dst->iters = it;
@@ -242,7 +263,6 @@ static int append_epochs(prof_impl_epochs * dst, const prof_impl_epochs * src,
         memcpy(dst->ev + (size_t) dst->got * (size_t) src->nev, src->ev,
                (size_t) src->got * (size_t) src->nev * sizeof *ev);
     dst->got = (int) n;
-    dst->cpu_ns_sum += src->cpu_ns_sum;
     dst->spent_ns += src->spent_ns;
     dst->net_ns_sum += src->net_ns_sum;
     dst->low_epochs += src->low_epochs;
@@ -291,9 +311,10 @@ static int pool_side(int suite, int index, int type, int k,
             out->nev = e->nev;
             memcpy(out->ev_names, e->ev_names, sizeof out->ev_names);
         }
-        if (append_epochs(out, e, got) != 0)
+        if (prof_impl_workers_append(out, e, got) != 0)
         {
-            prof_impl_warn("\"%s\": out of memory pooling the workers", want);
+            prof_impl_warn("\"%s\": too many epochs or out of memory pooling "
+                           "the workers", want);
             out->failed++;
             continue;
         }
@@ -738,7 +759,7 @@ static int run_workers(prof_bench * b)
         pool.failed |= judge(&w, status);
         free(w.buf);
     }
-    prof_impl_progress_clear(b);
+    prof_impl_status_clear();
     return 0;
 }
 #endif

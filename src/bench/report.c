@@ -6,7 +6,6 @@
 #include "report.h"
 
 #include <math.h>
-#include <string.h>
 
 int prof_impl_build_warnings(const prof_impl_report_ctx * c, const char * w[2])
 {
@@ -18,15 +17,6 @@ int prof_impl_build_warnings(const prof_impl_report_ctx * c, const char * w[2])
         w[n++] = "the benchmark was compiled with a sanitizer: timings are "
                  "inflated";
     return n;
-}
-
-int prof_impl_result_event_index(const prof_result * r, const char * name)
-{
-    int k;
-    for (k = 0; k < r->ncounters; k++)
-        if (strcmp(r->counter_names[k], name) == 0)
-            return k;
-    return -1;
 }
 
 double prof_impl_result_event(const prof_result * r, const char * name)

@@ -27,9 +27,9 @@ typedef struct
 /* The build warnings (unoptimised, sanitizer) into w[0..2); their number. */
 int prof_impl_build_warnings(const prof_impl_report_ctx * ctx,
         const char * w[2]);
-/* r's count of event name per unit, NaN if not counted; and its index. */
+/* r's count of event name per unit, NaN if not counted (the index:
+   prof_impl_result_event_index, bench.h). */
 double prof_impl_result_event(const prof_result * r, const char * name);
-int prof_impl_result_event_index(const prof_result * r, const char * name);
 
 /* ---- markdown (report_md.c) --------------------------------------------- */
 

@@ -414,7 +414,9 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
     prof_impl_json_string(out, r->warning);
 }
 
-/* The mean, median, stddev and cv entries. */
+/* The mean, median, stddev and cv entries. The real mean and median are
+   the result's, as the table shows them: with several processes the
+   median is the median of their medians, not of the pooled epochs. */
 static void json_aggregates(FILE * out, const prof_impl_result * ir,
         family_place f)
 {
@@ -423,11 +425,11 @@ static void json_aggregates(FILE * out, const prof_impl_result * ir,
     prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
     prof_impl_sample_moments(ir->cpu, r->epochs, &cpu);
     fputs(",\n", out);
-    json_aggregate(out, ir, f.family, f.instance, "mean", real.mean,
+    json_aggregate(out, ir, f.family, f.instance, "mean", r->mean_ns,
                    cpu.mean, 0);
     json_counters(out, ir, -1, "mean");
     fputs("\n    },\n", out);
-    json_aggregate(out, ir, f.family, f.instance, "median", real.median,
+    json_aggregate(out, ir, f.family, f.instance, "median", r->median_ns,
                    cpu.median, 0);
     json_counters(out, ir, -1, "median");
     json_profiler_fields(out, ir);

@@ -86,9 +86,3 @@ void prof_impl_progress(prof_bench * b, const char * what, int done, int total)
         snprintf(line, sizeof line, "%s (%.1f s)", what, elapsed_s);
     prof_impl_status(line);
 }
-
-void prof_impl_progress_clear(prof_bench * b)
-{
-    (void) b;
-    prof_impl_status_clear();
-}

@@ -9,6 +9,8 @@
    profiler_c_target in CMakeLists.txt. */
 #include "profiler.h"
 
+#include <stddef.h>     /* offsetof, for the option tables' macros */
+
 /* Print "profiler: " followed by the formatted message and a newline on
    stderr. */
 void prof_impl_warn(const char * fmt, ...)
@@ -272,12 +274,13 @@ extern double prof_impl_repeat_retry_targets;
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);
 
-/* One call of a prof_repeat-style target: returns the ticks clock 0
-   accumulated if the target called prof_start()/prof_stop(), or NaN if it
-   did not (clock_last[0] is left at the NaN sentinel); *call_ticks gets the
-   ticks of the whole call. */
+/* One call of a prof_repeat-style target between two reads of
+   prof_impl_read(), *t0 before and *t1 after (the only reads around it:
+   the runner's epochs and prof_repeat's calls are t1 - t0). Returns the
+   ticks clock 0 accumulated if the target called prof_start()/prof_stop(),
+   or NaN if it did not (clock_last[0] is left at the NaN sentinel). */
 double prof_impl_call_target(profile_target_t target, void * arg,
-        ulong count, double * call_ticks);
+        ulong count, double * t0, double * t1);
 
 /* ---- statistics (stats.c) ----------------------------------------------- */
 

@@ -92,19 +92,16 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
         prof_impl_warn("no output file name given");
         return -1;
     }
-    if (strcmp(path, "-") == 0)
-    {
-        o->f = stdout;
-        o->path = prof_impl_strdup(path);
-        return o->path != NULL ? 0 : -1;
-    }
+    /* the name first, for stdout too: the commit's messages quote it */
     o->path = prof_impl_strdup(path);
     if (o->path == NULL)
     {
         prof_impl_warn("cannot write \"%s\": out of memory", path);
         return -1;
     }
-    if (is_replaceable(path))
+    if (strcmp(path, "-") == 0)
+        o->f = stdout;
+    else if (is_replaceable(path))
         o->f = create_temporary(path, &o->tmp);
     else
         o->f = fopen(path, "wb");

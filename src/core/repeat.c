@@ -19,18 +19,19 @@
 enum { GOOD_CALLS = 5 };
 
 double prof_impl_call_target(profile_target_t target, void * arg,
-        ulong count, double * call_ticks)
+        ulong count, double * t0, double * t1)
 {
-    double t0, t1;
+    double a, b;
     /* NaN in clock_last[0] marks "prof_start not called": if the target
        never calls it, clock 0 stays NaN (or its accumulator becomes NaN) and
        the caller times the whole call instead. */
     clock_accum[0] = 0.0;
     clock_last[0] = NAN;
-    t0 = prof_impl_read();
+    a = prof_impl_read();
     target(arg, count);
-    t1 = prof_impl_read();
-    *call_ticks = t1 - t0;
+    b = prof_impl_read();
+    *t0 = a;            /* stored after the second read, not between */
+    *t1 = b;
     return isnan(clock_last[0]) || isnan(clock_accum[0]) ? NAN
                                                         : clock_accum[0];
 }
@@ -120,11 +121,12 @@ static int start_run(repeat_run * r, double * min, double * max,
 static call_result run_call(repeat_run * r)
 {
     call_result c;
-    double call_ticks, timed_ticks;
+    double t0, t1, call_ticks, timed_ticks;
     long switches = prof_impl_switches();
 
-    timed_ticks = prof_impl_call_target(r->target, r->arg, r->count,
-                                        &call_ticks);
+    timed_ticks = prof_impl_call_target(r->target, r->arg, r->count, &t0,
+                                        &t1);
+    call_ticks = t1 - t0;
     c.preempted = prof_impl_switches() != switches;
     c.wall_us = call_ticks * r->wall_us_per_tick;
     r->spent_us += c.wall_us;

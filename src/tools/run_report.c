@@ -77,7 +77,6 @@ int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c)
         e.cpu[i] = (c->runs[i].user_s + c->runs[i].sys_s) * 1e9;
         e.iters[i] = 1;
         e.net_ns_sum += e.samples[i];
-        e.cpu_ns_sum += e.cpu[i];
     }
     e.spent_ns = c->measured_s * 1e9;
     e.overhead_ns = plan->shell_cost.wall_s * 1e9;
