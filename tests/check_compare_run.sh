@@ -107,12 +107,15 @@ expect 2 '--keep=/dev/null/x: Not a directory' --run --keep=/dev/null/x "$old" "
 
 # Ctrl-C: the child's process group ends, prof-compare ends by the signal,
 # nothing is left behind.
+# (PIDFILE is in the environment before prof-compare starts: the child
+# inherits it and says who it is; without its pid nothing below is tested.)
+export PIDFILE="$tmp/pid"
 "$tool" --run --pairs=1 'echo $$ >"$PIDFILE"; exec sleep 60' "$new" >/dev/null 2>"$tmp/err" &
 pc=$!
-export PIDFILE="$tmp/pid"
 i=0; while [ ! -s "$PIDFILE" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pc; wait $pc; got=$?
 child=$(cat "$PIDFILE" 2>/dev/null)
+[ -n "$child" ] || bad "Ctrl-C: the child never started (no pid in $PIDFILE after 10 s)"
+kill -INT $pc; wait $pc; got=$?
 if [ "$got" != 130 ]; then bad "Ctrl-C: exit $got, want 130 (SIGINT)"; cat "$tmp/err"; fi
 grep -q 'interrupted (signal 2)' "$tmp/err" || { bad "Ctrl-C: no message"; cat "$tmp/err"; }
 sleep 0.2
