@@ -161,14 +161,34 @@ static void test_modes(void)
               "between runs"), "mismatch: %d [%s]", rc, err);
 }
 
+/* How many processes but `except` carry tag in their environment (-1 when
+   /proc cannot be searched). */
+static int tagged_processes(const char * tag, pid_t except)
+{
+    char cmd[200];
+    FILE * p;
+    int n = -1;
+    snprintf(cmd, sizeof cmd, "grep -l -a '%s' /proc/[0-9]*/environ "
+             "2>/dev/null | grep -v -e self -e '^/proc/%ld/' | wc -l", tag,
+             (long) except);
+    p = popen(cmd, "r");
+    if (p != NULL && fscanf(p, "%d", &n) != 1)
+        n = -1;
+    if (p != NULL)
+        pclose(p);
+    return n;
+}
+
 /* Ctrl-C in the parent while a worker runs: the parent dies of it, after
    ending the worker; no process of the run is left. */
 static void test_signal(char * self)
 {
-    pid_t pid = fork();
-    int status, left, tries;
+    pid_t pid;
+    int status, workers = 0, left = -1, tries;
     char tag[64];
+    /* the tag is made before the fork: parent and child look for the same */
     snprintf(tag, sizeof tag, "WORKER_SIGNAL_TAG=%ld", (long) getpid());
+    pid = fork();
     if (pid == 0)
     {
         char * argv[] = { self, (char *) "slow", NULL };
@@ -176,7 +196,15 @@ static void test_signal(char * self)
         execv(self, argv);
         _exit(127);
     }
-    sleep_ms(700);              /* a worker is running by now */
+    /* the signal must reach a parent with a worker: wait for one (a
+       process with the tag other than the parent), 10 s at most, however
+       slowly a loaded machine starts them */
+    for (tries = 0; tries < 100 && workers < 1; tries++)
+    {
+        sleep_ms(100);
+        workers = tagged_processes(tag, pid);
+    }
+    CHECK(workers >= 1, "no worker started in 10 s (%d found)", workers);
     kill(pid, SIGINT);
     waitpid(pid, &status, 0);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
@@ -184,16 +212,7 @@ static void test_signal(char * self)
     /* no process still carries the tag (a worker would, in its environ) */
     for (tries = 0; tries < 50; tries++)
     {
-        char cmd[160];
-        FILE * p;
-        snprintf(cmd, sizeof cmd, "grep -l -a '%s' /proc/[0-9]*/environ "
-                 "2>/dev/null | grep -v self | wc -l", tag);
-        p = popen(cmd, "r");
-        left = -1;
-        if (p != NULL && fscanf(p, "%d", &left) != 1)
-            left = -1;
-        if (p != NULL)
-            pclose(p);
+        left = tagged_processes(tag, -1);
         if (left == 0)
             break;
         sleep_ms(100);
