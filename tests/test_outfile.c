@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -111,13 +112,56 @@ static void test_full_disk(void)
     remove(path);
 }
 
+/* A read-only directory: the open fails with the reason and the file in
+   it is kept. Root ignores the mode, so the child that tries drops to
+   nobody (65534) first when it is root, as CI is. */
+static void test_read_only_dir(void)
+{
+    char ro[300], path[300];
+    pid_t pid;
+    int status;
+    snprintf(ro, sizeof ro, "%s/ro", dir);
+    snprintf(path, sizeof path, "%s/ro/x", dir);
+    mkdir(ro, 0755);
+    put(path, "KEEP");
+    chmod(ro, 0555);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        prof_impl_outfile o;
+        capture_t cap;
+        const char * err;
+        int rc;
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0
+                               || setuid(65534) != 0))
+            _exit(5);
+        capture_begin(&cap, 2);
+        rc = prof_impl_outfile_open(&o, path);
+        err = capture_end(&cap);
+        if (rc == 0)
+        {
+            prof_impl_outfile_abort(&o);
+            _exit(3);
+        }
+        _exit(strstr(err, "profiler: cannot open \"") && strstr(err,
+              "Permission denied") ? 0 : 4);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "read-only directory: "
+          "child exit %d (3: opened, 4: wrong message, 5: cannot drop root), "
+          "status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1, status);
+    CHECK(strcmp(get(path), "KEEP") == 0, "read-only directory: %s", get(path));
+    chmod(ro, 0755);
+    remove(path);
+    rmdir(ro);
+}
+
 static void test_errors(void)
 {
     prof_impl_outfile o;
     capture_t cap;
     const char * err;
-    char path[300];
-    int rc;
 
     capture_begin(&cap, 2);
     CHECK(prof_impl_outfile_open(&o, "/nonexistent-dir/x.json") == -1,
@@ -128,21 +172,6 @@ static void test_errors(void)
     CHECK(strstr(err, "profiler: cannot open \"/nonexistent-dir/x.json\" for "
                       "writing: No such file or directory\n"), "%s", err);
     CHECK(strstr(err, "profiler: no output file name given\n"), "%s", err);
-
-    /* a read-only directory (root ignores the mode: then it just works) */
-    snprintf(path, sizeof path, "%s/ro", dir);
-    mkdir(path, 0555);
-    snprintf(path, sizeof path, "%s/ro/x", dir);
-    capture_begin(&cap, 2);
-    rc = prof_impl_outfile_open(&o, path);
-    err = capture_end(&cap);
-    if (rc == 0)
-        prof_impl_outfile_abort(&o);    /* root: the mode does not apply */
-    else
-        CHECK(strstr(err, "profiler: cannot open \"") && strstr(err,
-              "Permission denied"), "read-only directory: %s", err);
-    snprintf(path, sizeof path, "%s/ro", dir);
-    rmdir(path);
 
     /* special files are written in place: /dev/full reports the error */
     if (access("/dev/full", W_OK) == 0)
@@ -188,6 +217,7 @@ int main(void)
     test_new_and_replace();
     test_full_disk();
     test_errors();
+    test_read_only_dir();
     test_same_file();
     CHECK(entries() == 0, "%d entries left", entries());
     rmdir(dir);
