@@ -34,8 +34,39 @@ static inline int check_report(const char * name)
     return check_failures ? 1 : 0;
 }
 
+/* All of f from its start, NUL-terminated, in *buf (of *cap bytes, grown
+   as needed and kept between calls). Never cut: a test that compared a
+   prefix would say less than it seems to; it exits when memory runs out. */
+static inline char * check_read_all(FILE * f, char ** buf, size_t * cap)
+{
+    size_t n = 0, got;
+    rewind(f);
+    for (;;)
+    {
+        if (*cap - n < 2)
+        {
+            size_t bigger = *cap ? 2 * *cap : (size_t) 1 << 16;
+            char * p = (char *) realloc(*buf, bigger);
+            if (p == NULL)
+            {
+                fprintf(stderr, "check_read_all: out of memory\n");
+                exit(1);
+            }
+            *buf = p;
+            *cap = bigger;
+        }
+        got = fread(*buf + n, 1, *cap - n - 1, f);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    (*buf)[n] = '\0';
+    return *buf;
+}
+
 /* Redirect file descriptor fd (1 or 2) into a temporary file until
-   capture_end, which returns what was written (static buffer). */
+   capture_end, which returns what was written (a buffer of its own, reused
+   by the next call). */
 typedef struct { int fd, saved; FILE * tmp; } capture_t;
 
 static inline void capture_begin(capture_t * c, int fd)
@@ -49,28 +80,25 @@ static inline void capture_begin(capture_t * c, int fd)
 
 static inline const char * capture_end(capture_t * c)
 {
-    static char buf[1 << 16];
-    size_t n;
+    static char * buf;
+    static size_t cap;
+    const char * s;
     fflush(c->fd == 1 ? stdout : stderr);
     dup2(c->saved, c->fd);
     close(c->saved);
-    rewind(c->tmp);
-    n = fread(buf, 1, sizeof buf - 1, c->tmp);
-    buf[n] = '\0';
+    s = check_read_all(c->tmp, &buf, &cap);
     fclose(c->tmp);
-    return buf;
+    return s;
 }
 
-/* Everything written to f so far (a tmpfile), in a static buffer. */
+/* Everything written to f so far (a tmpfile), in a buffer of its own,
+   reused by the next call. */
 static inline char * check_slurp(FILE * f)
 {
-    static char buf[1 << 17];
-    size_t n;
+    static char * buf;
+    static size_t cap;
     fflush(f);
-    rewind(f);
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    return buf;
+    return check_read_all(f, &buf, &cap);
 }
 
 /* 1 if s matches the POSIX extended regular expression re. */
