@@ -8,11 +8,9 @@
        golden_outputs --print         write the outputs to stdout */
 #include "check.h"
 #include "bench.h"
+#include "bench_check.h"
 
 #include <math.h>
-
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 
 static void cost(void * arg, ulong count)
 {

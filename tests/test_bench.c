@@ -3,11 +3,9 @@
    the paired comparison and complexity, with exact expected figures. */
 #include "check.h"
 #include "internal.h"
+#include "bench_check.h"
 
 #include <math.h>
-
-static double fake_now;     /* ns: the fake clock ticks at 1e9 per second */
-static double fake_read(void) { return fake_now; }
 
 /* A target whose iterations cost cost_ns each; if costs is set, call k of
    the measured phase costs costs[k] per iteration. */
@@ -52,11 +50,6 @@ static prof_bench * quiet_suite(void)
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_epoch_jitter(b, 0.0);
     return b;
-}
-
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * (fabs(b) > 1.0 ? fabs(b) : 1.0);
 }
 
 static void test_calibration(void)

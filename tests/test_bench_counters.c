@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "../src/tools/json.h"
 #include "../src/tools/compare.h"
+#include "bench_check.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -20,8 +21,6 @@
 #define EVENTS "cycles,instructions,branches,branch-misses,page-faults," \
                "context-switches,task-clock"
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 static long page_size;
 
 /* Each iteration maps PAGES fresh pages, writes one byte in each (one page
@@ -53,10 +52,7 @@ static void cost5(void * arg, ulong count)
 
 static prof_bench * suite(FILE * out, prof_format format, const char * events)
 {
-    prof_bench * b = prof_bench_new();
-    prof_bench_set_output(b, out);
-    prof_bench_set_format(b, format);
-    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench * b = check_suite(out, format);
     prof_bench_set_epochs(b, 7);
     prof_bench_set_epoch_iterations(b, ITERS);
     prof_bench_set_wide(b, 1);          /* every column that has a count */

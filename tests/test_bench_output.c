@@ -3,11 +3,10 @@
    unwritable file; and a real slow target that the budget ends. */
 #include "check.h"
 #include "internal.h"
+#include "bench_check.h"
 
 #include <math.h>
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 static void cost5(void * arg, ulong count)
 {
     (void) arg;

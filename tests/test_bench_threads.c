@@ -23,7 +23,7 @@ static double base;                 /* the epoch's start (written before
                                        the epoch is published) */
 static unsigned long epoch = 1;
 
-static double fake_read(void)
+static double thread_fake_read(void)
 {
     if (tl_epoch != epoch)
     {
@@ -36,7 +36,7 @@ static double fake_read(void)
 static double sync_epoch(void * arg)
 {
     (void) arg;
-    base = fake_read();     /* the runner's thread: its time now */
+    base = thread_fake_read();     /* the runner's thread: its time now */
     epoch++;
     return 0.0;
 }
@@ -72,7 +72,7 @@ static void target(void * arg, ulong count)
     pthread_mutex_lock(&mu);
     iterations_run += (double) count;
     pthread_mutex_unlock(&mu);
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += cost * (double) count;
 }
 
@@ -91,7 +91,7 @@ static double read_iterations(void * arg)
 static void flint_target(void * arg, ulong count)
 {
     double cost = *(const double *) arg;
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += 1000.0;
     clock_last[0] = tl_now;
     tl_now += cost * (double) count;
@@ -108,11 +108,6 @@ static prof_bench * suite(FILE * out, prof_format format)
     prof_bench * b = check_suite(out, format);
     prof_bench_add_measure(b, "sync", NULL, sync_epoch, sync_epoch, NULL);
     return b;
-}
-
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * (fabs(b) > 1.0 ? fabs(b) : 1.0);
 }
 
 static void test_two_threads(void)
@@ -216,7 +211,7 @@ static void test_outputs(void)
 /* 2 ns per unit of size per iteration. */
 static void sized(void * arg, ulong count)
 {
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += 2.0 * (double) *(const ulong *) arg * (double) count;
 }
 
@@ -335,7 +330,7 @@ static void test_real_clock(void)
 
 int main(void)
 {
-    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_impl_set_fake_clock(thread_fake_read, 1e9);
     test_two_threads();
     test_flint_threads();
     test_outputs();

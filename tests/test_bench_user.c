@@ -9,10 +9,6 @@
 
 #include <math.h>
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
-
-
 /* 5 ns per iteration; adds 4096 to "bytes", 1 to "items" (a rate), 0 to
    "zero" per iteration, looking them up once per call. */
 static void counting(void * arg, ulong count)
@@ -51,11 +47,6 @@ static void allocating(void * arg, ulong count)
     allocs += 3.0 * (double) count;
     heap += 48.0 * (double) count;
     fake_now += 5.0 * (double) count;
-}
-
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * (fabs(b) > 1.0 ? fabs(b) : 1.0);
 }
 
 static void test_counters(void)

@@ -9,13 +9,12 @@
    parent; its workers run the same main and fail where MODE says. */
 #include "check.h"
 #include "bench.h"
+#include "bench_check.h"
 
 #include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 static const char * mode = "pool";
 
 /* This process's worker number (-1 in the parent), from the marker. */
@@ -62,21 +61,14 @@ static void target(void * arg, ulong count)
         prof_user_count(prof_user_counter("only3", 0), 5.0 * (double) count);
 }
 
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * fabs(b);
-}
-
 /* a, b and c in 3 workers; the checks are the parent's. */
 static int suite(int processes, const char ** err)
 {
     static char na[] = "a", nb[] = "b", nc[] = "c";
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
     const prof_result * r[3];
     capture_t cap;
     int rc, parent = worker_number() < 0;
-    prof_bench_set_format(b, PROF_FORMAT_NONE);
-    prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_budget_s(b, 0.05);
     CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
     prof_bench_add_measure(b, "iters", NULL, read_iterations,
