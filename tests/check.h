@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -154,6 +155,46 @@ static inline void spin_cpu_ms(double ms)
             check_sink = check_sink * 6364136223846793005UL + 1;
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
     } while ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) * 1e-6 < ms);
+}
+
+/* Fresh pages, for the tests that count page faults. */
+static inline size_t check_page_size(void)
+{
+    return (size_t) sysconf(_SC_PAGESIZE);
+}
+
+/* n fresh pages, mapped with no transparent huge pages so that the first
+   write to each is one page fault; NULL if mmap fails. */
+static inline char * check_fresh_pages(size_t n)
+{
+    void * p = mmap(NULL, n * check_page_size(), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#if defined(MADV_NOHUGEPAGE)
+    madvise(p, n * check_page_size(), MADV_NOHUGEPAGE);
+#endif
+    return (char *) p;
+}
+
+/* Write one byte in each of the n pages at p. */
+static inline void check_touch_pages(char * p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        ((volatile char *) p)[i * check_page_size()] = 1;
+}
+
+/* Map n fresh pages, touch each once and unmap them: n page faults.
+   0, or 1 if mmap failed. */
+static inline int check_fault_pages(size_t n)
+{
+    char * p = check_fresh_pages(n);
+    if (p == NULL)
+        return 1;
+    check_touch_pages(p, n);
+    munmap(p, n * check_page_size());
+    return 0;
 }
 
 #endif

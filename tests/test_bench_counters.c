@@ -14,33 +14,20 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <sys/mman.h>
 
 #define PAGES 16
 #define ITERS 8
 #define EVENTS "cycles,instructions,branches,branch-misses,page-faults," \
                "context-switches,task-clock"
 
-static long page_size;
-
 /* Each iteration maps PAGES fresh pages, writes one byte in each (one page
    fault apiece) and unmaps them; the fake clock advances 1000 ns. */
 static void touch_pages(void * arg, ulong count)
 {
     ulong i;
-    int p;
     (void) arg;
     for (i = 0; i < count; i++)
-    {
-        char * m = (char *) mmap(NULL, (size_t) (PAGES * page_size),
-                                 PROT_READ | PROT_WRITE,
-                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
-            continue;
-        for (p = 0; p < PAGES; p++)
-            ((volatile char *) m)[p * page_size] = 1;
-        munmap(m, (size_t) (PAGES * page_size));
-    }
+        check_fault_pages(PAGES);
     fake_now += 1000.0 * (double) count;
 }
 
@@ -471,7 +458,6 @@ static void test_other_thread(void)
 
 int main(void)
 {
-    page_size = sysconf(_SC_PAGESIZE);
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_delta();
     test_fake_counts();
