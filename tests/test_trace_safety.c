@@ -9,6 +9,7 @@
    is said so; buffers are touched when made, so recording does not fault.
    Each case runs in a child process with its own trace file. */
 #define PROF_TRACE 1
+#define TRACE_TEST_DIR "/tmp/prof-trace-safety-XXXXXX"
 #include "trace_util.h"
 
 #include <errno.h>
@@ -17,14 +18,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
-
-static char dir[] = "/tmp/prof-trace-safety-XXXXXX";
-static char path[256];
-
-static void set_path(const char * name)
-{
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-}
 
 static void write_text(const char * p, const char * text)
 {
