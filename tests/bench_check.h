@@ -1,7 +1,7 @@
-/* What the runner's tests share: the fake clock, a suite writing format to
-   out (NULL: no console output) with no epoch jitter (exact figures under
-   the fake clock) and never treated as a terminal, and near() for figures
-   computed in floating point.
+/* What the runner's tests share: the fake clock and context-switch
+   counter, a suite writing format to out (NULL: no console output) with
+   no epoch jitter (exact figures under the fake clock) and never treated
+   as a terminal, and near() for figures computed in floating point.
    SPDX-License-Identifier: MIT */
 #ifndef PROF_TEST_BENCH_CHECK_H
 #define PROF_TEST_BENCH_CHECK_H
@@ -17,6 +17,11 @@
    prof_impl_set_fake_clock(fake_read, 1e9) (1e9 ticks a second). */
 static double fake_now;
 static inline double fake_read(void) { return fake_now; }
+
+/* The fake context-switch counter: a target that is "preempted" adds to
+   fake_switches; installed with prof_impl_fake_switches = fake_switch_read. */
+static long fake_switches;
+static inline long fake_switch_read(void) { return fake_switches; }
 
 /* a equals b but for rounding: within 1e-9 of b, relative at every size
    (the strictest of the copies this replaces, so that no test's check got

@@ -181,10 +181,8 @@ static void test_budget_whole_call(void)
    preempt_from..preempt_to are preempted (the counter grows during them)
    and take twice as long. A call that would count and was preempted is
    run again with the same count. */
-static long fake_switches;
 static int fake_calls, preempt_from, preempt_to;
 static double preempted_per_run = 500.0;
-static long fake_switch_read(void) { return fake_switches; }
 
 static void fake_preempted(void * arg, ulong count)
 {
