@@ -10,14 +10,12 @@
 # Usage: check_compare_run.sh PROF_COMPARE RUN_TARGET
 set -u
 tool=$1 target=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/check_lib.sh"
 export TMPDIR="$tmp/tmpdir"; mkdir "$TMPDIR"
 export RUN_TARGET_LOG="$tmp/log"
 unset PROFILER_OUT PROFILER_FORMAT
 old="RUN_TARGET_SIDE=old $target" new="RUN_TARGET_SIDE=new RUN_TARGET_NS=150 $target"
 
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # expect CODE PATTERN ARGS...: exit status and a pattern in stdout+stderr
 expect() {
     code=$1 pattern=$2; shift 2
@@ -27,7 +25,7 @@ expect() {
         bad "prof-compare $*: exit $got (want $code), output:"; cat "$tmp/out"
         echo "  (wanted pattern: $pattern)"
     else
-        echo "ok   exit $code: $*"
+        ok "exit $code: $*"
     fi
 }
 runs() { tr '\n' ' ' <"$RUN_TARGET_LOG" 2>/dev/null; }
@@ -126,11 +124,10 @@ no_leftovers "Ctrl-C"
 if command -v script >/dev/null 2>&1; then
     script -qec "\"$tool\" --run --pairs=1 \"$old\" \"$new\"" /dev/null >"$tmp/tty" 2>&1
     if grep -q 'prof-compare: run 2 of 2 (new)' "$tmp/tty" && grep -q "$(printf '\r\033\\[K')" "$tmp/tty"; then
-        echo "ok   progress line at a terminal"
+        ok "progress line at a terminal"
     else
         bad "no progress line at a terminal:"; cat -v "$tmp/tty"
     fi
 fi
 
-echo "$fail failed"
-[ "$fail" -eq 0 ]
+check_done "prof-compare --run"

@@ -11,10 +11,7 @@
 set -u
 pt=$1 trace=$2 version=${3:-}
 here=$(dirname "$0")
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/check_lib.sh"
 # expect STATUS PATTERN-IN-STDERR LABEL -- command...
 expect() {
     st=$1 pat=$2 label=$3; shift 4
@@ -201,5 +198,4 @@ expect 0 "" "perfetto" -- "$pt" --perfetto -o "$tmp/t.pftrace" "$trace"
     && [ "$(($(wc -c <"$tmp/t.pftrace") * 2))" -lt "$(wc -c <"$tmp/t.json")" ] \
     && ok "perfetto: $(wc -c <"$tmp/t.pftrace") bytes vs JSON $(wc -c <"$tmp/t.json")" \
     || bad "perfetto size"
-[ "$fail" -eq 0 ] && echo "prof-trace: all checks passed"
-[ "$fail" -eq 0 ]
+check_done prof-trace
