@@ -102,6 +102,33 @@ static inline char * check_slurp(FILE * f)
     return check_read_all(f, &buf, &cap);
 }
 
+/* Write text to file path (replaced); nothing if it cannot be opened (the
+   test's own checks then see what is missing). */
+static inline void check_write_file(const char * path, const char * text)
+{
+    FILE * f = fopen(path, "w");
+    if (f != NULL)
+    {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* All of file path (a buffer of its own, reused by the next call), or
+   NULL if it cannot be opened. */
+static inline const char * check_file_text(const char * path)
+{
+    static char * buf;
+    static size_t cap;
+    const char * s;
+    FILE * f = fopen(path, "r");
+    if (f == NULL)
+        return NULL;
+    s = check_read_all(f, &buf, &cap);
+    fclose(f);
+    return s;
+}
+
 /* 1 if s matches the POSIX extended regular expression re. */
 static inline int check_matches(const char * s, const char * re)
 {

@@ -15,24 +15,11 @@
 
 static char dir[256];
 
-static void put(const char * path, const char * text)
-{
-    FILE * f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
-
+/* The whole file, or "(missing)". */
 static const char * get(const char * path)
 {
-    static char buf[4096];
-    FILE * f = fopen(path, "r");
-    size_t n;
-    if (f == NULL)
-        return "(missing)";
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
+    const char * s = check_file_text(path);
+    return s != NULL ? s : "(missing)";
 }
 
 /* Number of entries in the test directory (temporary files included). */
@@ -86,7 +73,7 @@ static void test_full_disk(void)
     pid_t pid;
     int status;
     snprintf(path, sizeof path, "%s/kept.json", dir);
-    put(path, "{\"old\": true}\n");
+    check_write_file(path, "{\"old\": true}\n");
     fflush(NULL);
     pid = fork();
     if (pid == 0)
@@ -123,7 +110,7 @@ static void test_read_only_dir(void)
     snprintf(ro, sizeof ro, "%s/ro", dir);
     snprintf(path, sizeof path, "%s/ro/x", dir);
     mkdir(ro, 0755);
-    put(path, "KEEP");
+    check_write_file(path, "KEEP");
     chmod(ro, 0555);
     fflush(NULL);
     pid = fork();
@@ -198,8 +185,8 @@ static void test_same_file(void)
     snprintf(b, sizeof b, "%s/./a", dir);
     snprintf(c, sizeof c, "%s/link", dir);
     snprintf(d, sizeof d, "%s/other", dir);
-    put(a, "a");
-    put(d, "d");
+    check_write_file(a, "a");
+    check_write_file(d, "d");
     CHECK(link(a, c) == 0, "link: %s", strerror(errno));
     CHECK(prof_impl_same_file(a, a) == 1, "same name");
     CHECK(prof_impl_same_file(a, b) == 1, "another spelling");
