@@ -1,7 +1,8 @@
 /* What the runner's tests share: the fake clock and context-switch
-   counter, a suite writing format to out (NULL: no console output) with
-   no epoch jitter (exact figures under the fake clock) and never treated
-   as a terminal, and near() for figures computed in floating point.
+   counter, a 5 ns target, a suite writing format to out (NULL: no console
+   output) with no epoch jitter (exact figures under the fake clock) and
+   never treated as a terminal, and near() for figures computed in
+   floating point.
    SPDX-License-Identifier: MIT */
 #ifndef PROF_TEST_BENCH_CHECK_H
 #define PROF_TEST_BENCH_CHECK_H
@@ -17,6 +18,13 @@
    prof_impl_set_fake_clock(fake_read, 1e9) (1e9 ticks a second). */
 static double fake_now;
 static inline double fake_read(void) { return fake_now; }
+
+/* A target whose iterations cost 5 ns each on the fake clock. */
+static inline void cost5(void * arg, ulong count)
+{
+    (void) arg;
+    fake_now += 5.0 * (double) count;
+}
 
 /* The fake context-switch counter: a target that is "preempted" adds to
    fake_switches; installed with prof_impl_fake_switches = fake_switch_read. */

@@ -31,12 +31,6 @@ static void touch_pages(void * arg, ulong count)
     fake_now += 1000.0 * (double) count;
 }
 
-static void cost5(void * arg, ulong count)
-{
-    (void) arg;
-    fake_now += 5.0 * (double) count;
-}
-
 static prof_bench * suite(FILE * out, prof_format format, const char * events)
 {
     prof_bench * b = check_suite(out, format);

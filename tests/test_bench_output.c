@@ -7,12 +7,6 @@
 
 #include <math.h>
 
-static void cost5(void * arg, ulong count)
-{
-    (void) arg;
-    fake_now += 5.0 * (double) count;
-}
-
 static void test_markdown(void)
 {
     prof_bench * b = prof_bench_new();
