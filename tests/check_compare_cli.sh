@@ -5,19 +5,17 @@
 # Usage: check_compare_cli.sh PROF_COMPARE DATA_DIR
 set -u
 tool=$1 data=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/check_lib.sh"
 # expect CODE PATTERN -- ARGS...: exit code and a pattern in stdout+stderr
 expect() {
     code=$1 pattern=$2; shift 3
     "$tool" "$@" >"$tmp/out" 2>&1
     got=$?
     if [ "$got" != "$code" ] || ! grep -q -e "$pattern" "$tmp/out"; then
-        echo "FAIL: prof-compare $*: exit $got (want $code), output:"; cat "$tmp/out"
+        bad "prof-compare $*: exit $got (want $code), output:"; cat "$tmp/out"
         echo "  (wanted pattern: $pattern)"
-        fail=$((fail + 1))
     else
-        echo "ok   exit $code: $*"
+        ok "exit $code: $*"
     fi
 }
 old=$data/ours-old.json new=$data/ours-new.json gb=$data/gbench-1.7.1.json
@@ -70,10 +68,9 @@ expect 1 '| x | 0 ns | 3 ns | +inf% |.*slower (regression)' -- --threshold=1 "$z
 # ... and its picture has numbers for coordinates, not nan or inf
 expect 0 'x' -- --svg="$tmp/zero.svg" "$z,$z,$z,$z,$z,$z" "$t,$t,$t,$t,$t,$t"
 if grep -Eiq '="[^"]*(nan|inf)' "$tmp/zero.svg"; then
-    echo "FAIL: zero.svg has nan/inf coordinates:"; grep -Eio '[a-z0-9]*="[^"]*(nan|inf)[^"]*"' "$tmp/zero.svg" | head -3
-    fail=$((fail + 1))
+    bad "zero.svg has nan/inf coordinates:"; grep -Eio '[a-z0-9]*="[^"]*(nan|inf)[^"]*"' "$tmp/zero.svg" | head -3
 else
-    echo "ok   zero.svg: finite coordinates"
+    ok "zero.svg: finite coordinates"
 fi
 
 # Both medians 0: no change, not -nan% (one file a side, and paired).
@@ -94,7 +91,7 @@ for want in '--alpha=P .*(0.05)' '--noise=PCT .*(2)' '--threshold=PCT' 'report o
             '--statistic=S' '(min)' '--filter=REGEX .*(default:' '--svg=FILE' \
             '--html=FILE' '--help ' '--version ' '^  3  the gate cannot decide'; do
     if [ "$got" != 0 ] || ! grep -q -e "$want" "$tmp/help"; then
-        echo "FAIL: --help (exit $got) lacks [$want]"; fail=$((fail + 1))
+        bad "--help (exit $got) lacks [$want]"
     fi
 done
 cp "$old" "$tmp/--old.json"
@@ -138,12 +135,10 @@ expect 2 'writing "/dev/full" failed' -- --svg=/dev/full "$old" "$new"
 if [ -w /dev/full ]; then
     "$tool" "$old" "$new" >/dev/full 2>"$tmp/err"; got=$?
     if [ "$got" != 2 ] || ! grep -q 'cannot write the report' "$tmp/err"; then
-        echo "FAIL: prof-compare >/dev/full: exit $got (want 2), stderr:"; cat "$tmp/err"
-        fail=$((fail + 1))
+        bad "prof-compare >/dev/full: exit $got (want 2), stderr:"; cat "$tmp/err"
     else
-        echo "ok   exit 2: >/dev/full"
+        ok "exit 2: >/dev/full"
     fi
 fi
 
-echo "$fail failed"
-[ "$fail" -eq 0 ]
+check_done prof-compare

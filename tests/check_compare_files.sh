@@ -10,15 +10,13 @@
 # Usage: check_compare_files.sh PROF_COMPARE DATA_DIR
 set -u
 tool=$1 data=$2
-tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check_lib.sh"
 chmod 755 "$tmp"
-fail=0
 cp "$data/ours-old.json" "$tmp/old.json"; cp "$data/ours-new.json" "$tmp/new.json"
 chmod 644 "$tmp/old.json" "$tmp/new.json"
 old=$tmp/old.json new=$tmp/new.json
 cp "$old" "$tmp/old.orig"; cp "$new" "$tmp/new.orig"
 
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # run CODE PATTERN ARGS...: prof-compare's exit status and a pattern in
 # its stderr
 run() {
@@ -36,12 +34,12 @@ kept() {
     if [ "$(cat "$1")" != KEEP ]; then
         bad "$2: $1 was changed: $(head -c 80 "$1")"
     else
-        echo "ok   $2: $(basename "$1") kept"
+        ok "$2: $(basename "$1") kept"
     fi
 }
 inputs_kept() {
     if cmp -s "$old" "$tmp/old.orig" && cmp -s "$new" "$tmp/new.orig"; then
-        echo "ok   $1: inputs unchanged"
+        ok "$1: inputs unchanged"
     else
         bad "$1: an input was changed"; cp "$tmp/old.orig" "$old"; cp "$tmp/new.orig" "$new"
     fi
@@ -61,7 +59,7 @@ for kind in svg html; do
     run 2 'cannot open ".*/missing/pic' --$kind="$tmp/missing/pic.$kind" "$old" "$new"
     [ ! -e "$tmp/missing" ] || bad "$kind: a missing directory was made"
     if [ -w /dev/full ]; then
-        run 2 'writing "/dev/full" failed' --$kind=/dev/full "$old" "$new" && echo "ok   $kind: /dev/full"
+        run 2 'writing "/dev/full" failed' --$kind=/dev/full "$old" "$new" && ok "$kind: /dev/full"
     fi
     # a read-only directory: the mode applies to a user that is not root
     mkdir "$tmp/ro"; echo KEEP >"$tmp/ro/pic.$kind"; chmod 555 "$tmp/ro"
@@ -99,7 +97,7 @@ for kind in svg html; do
     # an existing file: replaced by a complete picture
     run 0 '' --$kind="$out" "$old" "$new"
     if tail -n 1 "$out" | grep -q "</$kind>"; then
-        echo "ok   $kind: an existing file replaced by a complete picture"
+        ok "$kind: an existing file replaced by a complete picture"
     else
         bad "$kind: incomplete picture: $(tail -c 80 "$out")"
     fi
@@ -109,5 +107,4 @@ run 2 'name the same file' --svg="$tmp/both" --html="$tmp/./both" "$old" "$new"
 run 2 'name the same file' --svg="$tmp/both" --html="$tmp/both" "$old" "$new"
 [ ! -e "$tmp/both" ] || bad "--svg and --html the same: written"
 
-echo "$fail failed"
-[ "$fail" -eq 0 ]
+check_done "prof-compare files"

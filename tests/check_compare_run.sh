@@ -10,14 +10,12 @@
 # Usage: check_compare_run.sh PROF_COMPARE RUN_TARGET
 set -u
 tool=$1 target=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/check_lib.sh"
 export TMPDIR="$tmp/tmpdir"; mkdir "$TMPDIR"
 export RUN_TARGET_LOG="$tmp/log"
 unset PROFILER_OUT PROFILER_FORMAT
 old="RUN_TARGET_SIDE=old $target" new="RUN_TARGET_SIDE=new RUN_TARGET_NS=150 $target"
 
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # expect CODE PATTERN ARGS...: exit status and a pattern in stdout+stderr
 expect() {
     code=$1 pattern=$2; shift 2
@@ -27,7 +25,7 @@ expect() {
         bad "prof-compare $*: exit $got (want $code), output:"; cat "$tmp/out"
         echo "  (wanted pattern: $pattern)"
     else
-        echo "ok   exit $code: $*"
+        ok "exit $code: $*"
     fi
 }
 runs() { tr '\n' ' ' <"$RUN_TARGET_LOG" 2>/dev/null; }
@@ -107,12 +105,15 @@ expect 2 '--keep=/dev/null/x: Not a directory' --run --keep=/dev/null/x "$old" "
 
 # Ctrl-C: the child's process group ends, prof-compare ends by the signal,
 # nothing is left behind.
+# (PIDFILE is in the environment before prof-compare starts: the child
+# inherits it and says who it is; without its pid nothing below is tested.)
+export PIDFILE="$tmp/pid"
 "$tool" --run --pairs=1 'echo $$ >"$PIDFILE"; exec sleep 60' "$new" >/dev/null 2>"$tmp/err" &
 pc=$!
-export PIDFILE="$tmp/pid"
 i=0; while [ ! -s "$PIDFILE" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-kill -INT $pc; wait $pc; got=$?
 child=$(cat "$PIDFILE" 2>/dev/null)
+[ -n "$child" ] || bad "Ctrl-C: the child never started (no pid in $PIDFILE after 10 s)"
+kill -INT $pc; wait $pc; got=$?
 if [ "$got" != 130 ]; then bad "Ctrl-C: exit $got, want 130 (SIGINT)"; cat "$tmp/err"; fi
 grep -q 'interrupted (signal 2)' "$tmp/err" || { bad "Ctrl-C: no message"; cat "$tmp/err"; }
 sleep 0.2
@@ -123,11 +124,10 @@ no_leftovers "Ctrl-C"
 if command -v script >/dev/null 2>&1; then
     script -qec "\"$tool\" --run --pairs=1 \"$old\" \"$new\"" /dev/null >"$tmp/tty" 2>&1
     if grep -q 'prof-compare: run 2 of 2 (new)' "$tmp/tty" && grep -q "$(printf '\r\033\\[K')" "$tmp/tty"; then
-        echo "ok   progress line at a terminal"
+        ok "progress line at a terminal"
     else
         bad "no progress line at a terminal:"; cat -v "$tmp/tty"
     fi
 fi
 
-echo "$fail failed"
-[ "$fail" -eq 0 ]
+check_done "prof-compare --run"

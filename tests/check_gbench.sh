@@ -5,7 +5,7 @@
 # Usage: check_gbench.sh GBENCH_PROGRAM PROF_COMPARE
 set -eu
 bench=$1 tool=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check_lib.sh"
 for run in a b; do
     "$bench" --benchmark_repetitions=5 --benchmark_min_time=0.02 \
              --benchmark_out="$tmp/$run.json" --benchmark_out_format=json >/dev/null

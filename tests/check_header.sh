@@ -4,14 +4,14 @@
 # Usage: check_header.sh SRCDIR LIBRARY COMPILER...
 set -u
 src=$1 lib=$2; shift 2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check_lib.sh"
 flags="-Wall -Wextra -pedantic -Werror -I$src/include ${PROFILER_EXTRA_FLAGS:-}"
-fail=0 ran=0
+ran=0
 try() { # label, command...
     label=$1; shift
     ran=$((ran + 1))
-    if "$@" >"$tmp/log" 2>&1; then echo "ok   $label"
-    else echo "FAIL $label: $*"; cat "$tmp/log"; fail=$((fail + 1)); fi
+    if "$@" >"$tmp/log" 2>&1; then ok "$label"
+    else bad "$label: $*"; cat "$tmp/log"; fi
 }
 for cc in "$@"; do
     command -v "$cc" >/dev/null 2>&1 || { echo "skip $cc: not installed"; continue; }

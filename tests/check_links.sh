@@ -8,6 +8,7 @@
 # skipped, as are absolute URLs (scheme:...).
 # Usage: check_links.sh SOURCE_DIR
 set -eu
+. "$(dirname "$0")/check_lib.sh"
 root=${1:-.}
 cd "$root"
 
@@ -46,14 +47,13 @@ anchors() {
     }' "$1"
 }
 
-tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
 status=0
 checked=0
 tab=$(printf '\t')
 for page in README.md doc/*.md; do
     [ -f "$page" ] || continue
     dir=$(dirname "$page")
-    links "$page" >"$tmp"
+    links "$page" >"$tmp/links"
     while IFS="$tab" read -r line target; do
         case $target in
             [a-zA-Z]*:*) continue ;;        # http:, https:, mailto: ...
@@ -77,7 +77,7 @@ for page in README.md doc/*.md; do
                     status=1
                 fi ;;
         esac
-    done <"$tmp"
+    done <"$tmp/links"
 done
 if [ "$checked" = 0 ]; then
     echo "no relative link found under $root: wrong directory?"

@@ -8,7 +8,7 @@
 # Usage: check_perf_syscalls.sh STRACE PROGRAM
 set -u
 strace=$1 prog=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check_lib.sh"
 count() { grep -c 'perf_event_open(' "$1"; }
 if ! "$strace" -o /dev/null true >"$tmp/out" 2>&1; then
     echo "strace cannot trace here:"; cat "$tmp/out"; exit 77

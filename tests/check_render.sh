@@ -12,7 +12,7 @@ if [ -z "$browser" ] || ! command -v python3 >/dev/null 2>&1; then
     [ "${CI:-}" = true ] && exit 1
     exit 77
 fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check_lib.sh"
 "$tool" --html="$tmp/c.html" --svg="$tmp/c.svg" "$data/ours-old.json" "$data/ours-new.json" >/dev/null
 for page in c.html c.svg; do
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \

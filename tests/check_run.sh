@@ -12,10 +12,8 @@
 # Usage: check_run.sh PROF_RUN RUN_CHILD PROF_COMPARE
 set -u
 tool=$1 child=$2 compare=$3
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/check_lib.sh"
 cd "$tmp" || exit 1
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 # expect CODE PATTERN ARGS...: exit status and a pattern in stdout+stderr
 expect() {
     code=$1 pattern=$2; shift 2
@@ -24,7 +22,7 @@ expect() {
         bad "prof-run $*: exit $got (want $code), output:"; cat out
         echo "  (wanted pattern: $pattern)"
     else
-        echo "ok   exit $code: $*"
+        ok "exit $code: $*"
     fi
 }
 lines() { if [ -f "$1" ]; then wc -l <"$1" | tr -d ' '; else echo 0; fi; }
@@ -183,7 +181,7 @@ py=python3
 if [ -f "$cmp" ] && "$py" -c "import scipy" 2>/dev/null; then
     "$py" "$cmp" benchmarks old.json old.json >cmp.txt 2>&1 \
         && grep -q "U Test, Repetitions: 6 vs 6" cmp.txt \
-        && echo "ok   compare.py reads the runner's JSON" \
+        && ok "compare.py reads the runner's JSON" \
         || { bad "compare.py on prof-run's JSON"; cat cmp.txt; }
 fi
 # --out=- : the runner's format on stdout, the figures on stderr
@@ -233,7 +231,7 @@ expect 0 'visible-output' --runs=1 --show-output 'echo visible-output'
 grep -q 'runs, ETA 0:0' err.txt || { bad "--progress=always: no bar"; cat -v err.txt; }
 if command -v script >/dev/null 2>&1; then
     script -qec "\"$tool\" --runs=3 'sleep 0.1'" /dev/null >tty.txt 2>&1
-    grep -q 'ETA' tty.txt && echo "ok   progress bar at a terminal" \
+    grep -q 'ETA' tty.txt && ok "progress bar at a terminal" \
         || { bad "no progress bar at a terminal:"; cat -v tty.txt; }
 fi
 
@@ -264,5 +262,4 @@ kill -INT $pid; wait $pid; got=$?
 grep -q 'interrupted (signal 2) before any run' early.out || { bad "Ctrl-C in the checks: no message"; cat early.out; }
 [ ! -e early.json ] || bad "Ctrl-C in the checks: a file was written"
 
-[ "$fail" = 0 ] && echo "check_run: all passed"
-exit "$fail"
+check_done check_run

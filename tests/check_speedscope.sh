@@ -17,9 +17,9 @@ if [ -z "$browser" ] || ! command -v python3 >/dev/null 2>&1 || [ ! -f "$ss/dist
     [ "${CI:-}" = true ] && exit 1
     exit 77
 fi
-tmp=$(mktemp -d)
+. "$(dirname "$0")/check_lib.sh"
 server=
-cleanup() { [ -z "$server" ] || kill "$server" 2>/dev/null; rm -rf "$tmp"; }
+cleanup() { [ -z "$server" ] || kill "$server" 2>/dev/null; check_cleanup; }
 trap cleanup EXIT
 cp -r "$ss/dist/release" "$tmp/www"
 "$pt" --json-be -o "$tmp/www/be.json" "$trace" || exit 1
@@ -33,8 +33,7 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
     [ -n "$port" ] && break
     sleep 0.5
 done
-[ -n "$port" ] || { echo "FAIL http server"; cat "$tmp/http.log"; exit 1; }
-fail=0
+[ -n "$port" ] || { echo "FAIL: http server"; cat "$tmp/http.log"; exit 1; }
 # shot NAME HEIGHT: load NAME.json, screenshot NAME.png, console in NAME.log
 shot() {
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
@@ -49,9 +48,9 @@ for name in be x; do
     if grep -q "Importing as Trace Event Format" "$tmp/$name.log" \
         && ! grep -q "Tried to end" "$tmp/$name.log" \
         && python3 "$here/check_picture.py" "$tmp/$name.png"; then
-        echo "ok   $name.json: loaded, no unmatched end"
+        ok "$name.json: loaded, no unmatched end"
     else
-        echo "FAIL $name.json"; grep -E "CONSOLE|ERROR" "$tmp/$name.log" | head -20; fail=1
+        bad "$name.json"; grep -E "CONSOLE|ERROR" "$tmp/$name.log" | head -20
     fi
 done
 # the page as speedscope built it: the first of three threads shown
@@ -60,15 +59,14 @@ timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
     --user-data-dir="$tmp/profile" --virtual-time-budget=15000 --dump-dom \
     "http://127.0.0.1:$port/index.html#profileURL=/be.json" >"$tmp/dom.html" 2>/dev/null
 if grep -q "1/3" "$tmp/dom.html" && grep -q "worker-1" "$tmp/dom.html"; then
-    echo "ok   be.json: three threads"
+    ok "be.json: three threads"
 else
-    echo "FAIL be.json: threads"; fail=1
+    bad "be.json: threads"
 fi
 shot w1 400
 if python3 "$here/check_speedscope.py" "$tmp/w1.png" 3; then
-    echo "ok   worker-1: round, work and step nested"
+    ok "worker-1: round, work and step nested"
 else
-    echo "FAIL worker-1 nesting"; fail=1
+    bad "worker-1 nesting"
 fi
-[ "$fail" -eq 0 ] && echo "speedscope: all checks passed"
-exit $fail
+check_done speedscope

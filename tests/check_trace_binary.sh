@@ -6,10 +6,7 @@
 # Usage: check_trace_binary.sh PROF-TRACE INSTRUMENTED-PROGRAM
 set -u
 pt=$1 prog=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/check_lib.sh"
 mkdir "$tmp/a" "$tmp/b"
 cp "$prog" "$tmp/a/prog"
 "$tmp/a/prog" "$tmp/t.ptrace" >/dev/null || { echo "FAIL run"; exit 1; }
@@ -27,5 +24,4 @@ cp "$tmp/b/prog" "$tmp/a/prog.new" && mv "$tmp/a/prog.new" "$tmp/a/prog"
 "$pt" --csv "$tmp/t.ptrace" >"$tmp/out" 2>"$tmp/err"
 grep -q "has changed since the run (rebuilt?)" "$tmp/err" && ok "rebuilt: warned" \
     || { bad "rebuilt"; cat "$tmp/err"; }
-[ "$fail" -eq 0 ] && echo "prof-trace --binary: all checks passed"
-[ "$fail" -eq 0 ]
+check_done "prof-trace --binary"

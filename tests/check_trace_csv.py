@@ -4,38 +4,30 @@ strict mode) whatever the names: labels and a thread name with commas,
 quotes and a newline, zones left unmatched (begin without end, end
 without begin), with and without --by-thread. Each name comes back exactly
 as recorded (unmatched zones are counted in the unmatched column only).
-The trace is written here (src/trace_format.h, version 1, 1e9 ticks/s).
+The trace is written here with ptrace_v1.py (version 1, 1e9 ticks/s).
 Usage: check_trace_csv.py PROF-TRACE SCRATCH-DIR"""
 import csv
 import io
 import os
-import struct
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+from ptrace_v1 import BEGIN, END, CH_THREAD_NAME, chunk, end_chunk, events, header, strings  # noqa: E402
 
 LABELS = {0x1000: b"a,b", 0x2000: b'say "hi"', 0x3000: b"plain",
           0x4000: b"two\nlines"}
 THREAD = b"w,1 \"x\""
-BEGIN, END = 0, 1
-
-
-def chunk(ctype, tid, payload):
-    return struct.pack("<IIII", 0x4B435450, ctype, len(payload), tid) + payload
 
 
 def trace():
-    strings = b"".join(struct.pack("<QII", k, len(s), 0) + s + b"\0" * (-len(s) % 8)
-                       for k, s in LABELS.items())
     ev = [(10, BEGIN, 0x3000), (20, END, 0x3000),       # plain: matched
           (30, BEGIN, 0x4000), (40, END, 0x4000),       # two lines: matched
           (50, END, 0x2000),                            # say "hi": no begin
           (60, BEGIN, 0x1000)]                          # a,b: never ended
-    events = b"".join(struct.pack("<QQ", t << 3 | typ, key) for t, typ, key in ev)
     name = THREAD + b"\0" * (-len(THREAD) % 8 or 8)
-    head = struct.pack("<8sIIIIdQQQQ", b"PTRACE01", 0x01020304, 1, 64, 4242, 1e9,
-                       0, 0, 0, 0)
-    return (head + chunk(2, 0, strings) + chunk(3, 7, name) + chunk(1, 7, events)
-            + chunk(6, 0, struct.pack("<QQQ", 100, 0, 0)))
+    return (header(1e9) + strings(LABELS) + chunk(CH_THREAD_NAME, 7, name)
+            + events(7, ev) + end_chunk(100))
 
 
 def rows(prof_trace, path, *opts):

@@ -9,10 +9,7 @@
 # Usage: check_trace_dataloss.sh PROF-TRACE TRACE-FILE
 set -u
 pt=$1 trace=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=$((fail + 1)); }
+. "$(dirname "$0")/check_lib.sh"
 old="an earlier report that must survive"
 
 # case LABEL STATUS -- command...: run it with $tmp/out.X holding $old
@@ -63,5 +60,4 @@ for fmt in text csv json json-be raw perfetto; do
     "$pt" --$fmt -o "$tmp/keep" "$trace" 2>/dev/null && cmp -s "$tmp/keep" "$tmp/expected" \
         && ok "$fmt: replaced by the complete report" || bad "$fmt: not replaced"
 done
-[ "$fail" -eq 0 ] && echo "prof-trace data-loss matrix: all checks passed"
-[ "$fail" -eq 0 ]
+check_done "prof-trace data-loss matrix"

@@ -7,8 +7,8 @@
 # Usage: check_trace_off.sh SRCDIR OBJDUMP NM COMPILER...
 set -u
 src=$1 objdump=$2 nm=$3; shift 3
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0 ran=0
+. "$(dirname "$0")/check_lib.sh"
+ran=0
 dis() { "$objdump" -dr --no-show-raw-insn "$1" | sed -n '/^Disassembly/,$p'; }
 for cc in "$@"; do
     command -v "$cc" >/dev/null 2>&1 || { echo "skip $cc: not installed"; continue; }
@@ -19,20 +19,20 @@ for cc in "$@"; do
            || ! "$cc" $flags -DPROF_TEST_NO_MARKERS "$src/tests/trace_markers.c" -o "$tmp/none.o" \
            || ! "$cc" $flags -DPROF_TRACE "$src/tests/trace_markers.c" -o "$tmp/on.o" \
            || ! "$cc" $flags -DPROFILE "$src/tests/trace_markers.c" -o "$tmp/piyasa.o"; then
-            echo "FAIL $cc $opt: does not compile warning-free"; fail=$((fail + 1)); continue
+            bad "$cc $opt: does not compile warning-free"; continue
         fi
         dis "$tmp/off.o" >"$tmp/off.s"; dis "$tmp/none.o" >"$tmp/none.s"
         "$nm" "$tmp/off.o" >"$tmp/off.nm"; "$nm" "$tmp/none.o" >"$tmp/none.nm"
         if ! cmp -s "$tmp/off.s" "$tmp/none.s" || ! cmp -s "$tmp/off.nm" "$tmp/none.nm"; then
-            echo "FAIL $cc $opt: disabled markers change the object code"
+            bad "$cc $opt: disabled markers change the object code"
             diff "$tmp/none.s" "$tmp/off.s" | head -40
-            fail=$((fail + 1)); continue
+            continue
         fi
         if ! "$nm" "$tmp/on.o" | grep -q prof_impl_trace_slow \
            || ! "$nm" "$tmp/piyasa.o" | grep -q prof_impl_trace_slow; then
-            echo "FAIL $cc $opt: -DPROF_TRACE / -DPROFILE do not record"; fail=$((fail + 1)); continue
+            bad "$cc $opt: -DPROF_TRACE / -DPROFILE do not record"; continue
         fi
-        echo "ok   $cc $opt: off = no markers ($(grep -c '^ ' "$tmp/off.s") instructions), on records"
+        ok "$cc $opt: off = no markers ($(grep -c '^ ' "$tmp/off.s") instructions), on records"
     done
 done
 echo "$ran configurations, $fail failed"

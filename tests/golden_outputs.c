@@ -8,11 +8,9 @@
        golden_outputs --print         write the outputs to stdout */
 #include "check.h"
 #include "bench.h"
+#include "bench_check.h"
 
 #include <math.h>
-
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 
 static void cost(void * arg, ulong count)
 {
@@ -168,10 +166,10 @@ static int first_difference(const char * got, const char * want)
 
 int main(int argc, char ** argv)
 {
-    static char want[1 << 17];
+    char * want = NULL;
+    size_t want_cap = 0;
     const char * got;
     FILE * g;
-    size_t n;
     int line;
     if (argc != 2)
     {
@@ -190,12 +188,12 @@ int main(int argc, char ** argv)
     CHECK(g != NULL, "cannot read %s", argv[1]);
     if (g == NULL)
         return check_report("golden_outputs");
-    n = fread(want, 1, sizeof want - 1, g);
-    want[n] = '\0';
+    check_read_all(g, &want, &want_cap);
     fclose(g);
     got = check_slurp(out);
     line = first_difference(got, want);
     CHECK(line == 0, "the outputs differ from %s from line %d on (rerun "
           "with --print to see them)", argv[1], line);
+    free(want);
     return check_report("golden_outputs");
 }

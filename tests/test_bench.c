@@ -3,11 +3,9 @@
    the paired comparison and complexity, with exact expected figures. */
 #include "check.h"
 #include "internal.h"
+#include "bench_check.h"
 
 #include <math.h>
-
-static double fake_now;     /* ns: the fake clock ticks at 1e9 per second */
-static double fake_read(void) { return fake_now; }
 
 /* A target whose iterations cost cost_ns each; if costs is set, call k of
    the measured phase costs costs[k] per iteration. */
@@ -52,11 +50,6 @@ static prof_bench * quiet_suite(void)
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_epoch_jitter(b, 0.0);
     return b;
-}
-
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * (fabs(b) > 1.0 ? fabs(b) : 1.0);
 }
 
 static void test_calibration(void)
@@ -508,8 +501,6 @@ static void test_compare_output(void)
 
 /* Calls 8 and 10 (measured epochs 2 and 4) are "preempted": they cost 100
    ns per iteration and the fake switch counter grows during them. */
-static long fake_sw;
-static long fake_switches(void) { return fake_sw; }
 static int preempt_calls;
 static void preempted_target(void * arg, ulong count)
 {
@@ -517,7 +508,7 @@ static void preempted_target(void * arg, ulong count)
     preempt_calls++;
     if (preempt_calls == 8 || preempt_calls == 10)
     {
-        fake_sw++;
+        fake_switches++;
         fake_now += 100.0 * (double) count;
     }
     else
@@ -528,7 +519,7 @@ static void test_preempted(void)
 {
     prof_bench * b = quiet_suite();
     const prof_result * r;
-    prof_impl_fake_switches = fake_switches;
+    prof_impl_fake_switches = fake_switch_read;
     preempt_calls = 0;
     r = prof_bench_run(b, "retried", preempted_target, NULL);
     CHECK(r && preempt_calls == 6 + 11 + 2 && near(r->max_ns, 5.0)

@@ -10,53 +10,30 @@
 #include "bench.h"
 #include "../src/tools/json.h"
 #include "../src/tools/compare.h"
+#include "bench_check.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <sys/mman.h>
 
 #define PAGES 16
 #define ITERS 8
 #define EVENTS "cycles,instructions,branches,branch-misses,page-faults," \
                "context-switches,task-clock"
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
-static long page_size;
-
 /* Each iteration maps PAGES fresh pages, writes one byte in each (one page
    fault apiece) and unmaps them; the fake clock advances 1000 ns. */
 static void touch_pages(void * arg, ulong count)
 {
     ulong i;
-    int p;
     (void) arg;
     for (i = 0; i < count; i++)
-    {
-        char * m = (char *) mmap(NULL, (size_t) (PAGES * page_size),
-                                 PROT_READ | PROT_WRITE,
-                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED)
-            continue;
-        for (p = 0; p < PAGES; p++)
-            ((volatile char *) m)[p * page_size] = 1;
-        munmap(m, (size_t) (PAGES * page_size));
-    }
+        check_fault_pages(PAGES);
     fake_now += 1000.0 * (double) count;
-}
-
-static void cost5(void * arg, ulong count)
-{
-    (void) arg;
-    fake_now += 5.0 * (double) count;
 }
 
 static prof_bench * suite(FILE * out, prof_format format, const char * events)
 {
-    prof_bench * b = prof_bench_new();
-    prof_bench_set_output(b, out);
-    prof_bench_set_format(b, format);
-    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench * b = check_suite(out, format);
     prof_bench_set_epochs(b, 7);
     prof_bench_set_epoch_iterations(b, ITERS);
     prof_bench_set_wide(b, 1);          /* every column that has a count */
@@ -475,7 +452,6 @@ static void test_other_thread(void)
 
 int main(void)
 {
-    page_size = sysconf(_SC_PAGESIZE);
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_delta();
     test_fake_counts();

@@ -7,9 +7,6 @@
 
 #include <math.h>
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
-
 /* 3 ns per unit of size per iteration: linear in N. */
 static void linear(void * arg, ulong count)
 {

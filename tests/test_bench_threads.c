@@ -24,7 +24,7 @@ static double base;                 /* the epoch's start (written before
                                        the epoch is published) */
 static unsigned long epoch = 1;
 
-static double fake_read(void)
+static double thread_fake_read(void)
 {
     if (tl_epoch != epoch)
     {
@@ -37,7 +37,7 @@ static double fake_read(void)
 static double sync_epoch(void * arg)
 {
     (void) arg;
-    base = fake_read();     /* the runner's thread: its time now */
+    base = thread_fake_read();     /* the runner's thread: its time now */
     epoch++;
     return 0.0;
 }
@@ -73,7 +73,7 @@ static void target(void * arg, ulong count)
     pthread_mutex_lock(&mu);
     iterations_run += (double) count;
     pthread_mutex_unlock(&mu);
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += cost * (double) count;
 }
 
@@ -92,7 +92,7 @@ static double read_iterations(void * arg)
 static void flint_target(void * arg, ulong count)
 {
     double cost = *(const double *) arg;
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += 1000.0;
     clock_last[0] = tl_now;
     tl_now += cost * (double) count;
@@ -109,11 +109,6 @@ static prof_bench * suite(FILE * out, prof_format format)
     prof_bench * b = check_suite(out, format);
     prof_bench_add_measure(b, "sync", NULL, sync_epoch, sync_epoch, NULL);
     return b;
-}
-
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * (fabs(b) > 1.0 ? fabs(b) : 1.0);
 }
 
 static void test_two_threads(void)
@@ -193,7 +188,7 @@ static void test_flint_threads(void)
    read but its call's two. */
 static double costly_read(void)
 {
-    double v = fake_read();
+    double v = thread_fake_read();
     tl_now += 1.0;
     return v;
 }
@@ -213,7 +208,7 @@ static void test_reads_in_epoch(void)
     CHECK(r && near(r->median_ns, 10.0), "1 thread: median %g",
           r ? r->median_ns : -1);
     prof_bench_free(b);
-    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_impl_set_fake_clock(thread_fake_read, 1e9);
 }
 
 /* The event counters' start made slow: 5 ms of real time, then 5000 ns
@@ -230,7 +225,7 @@ static void slow_start(void)
 {
     struct timespec ts = { 0, 5000000 };
     nanosleep(&ts, NULL);
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += 5000.0;
     base = tl_now;
 }
@@ -283,7 +278,7 @@ static void test_outputs(void)
 /* 2 ns per unit of size per iteration. */
 static void sized(void * arg, ulong count)
 {
-    (void) fake_read();
+    (void) thread_fake_read();
     tl_now += 2.0 * (double) *(const ulong *) arg * (double) count;
 }
 
@@ -422,7 +417,7 @@ static void test_real_clock(void)
 
 int main(void)
 {
-    prof_impl_set_fake_clock(fake_read, 1e9);
+    prof_impl_set_fake_clock(thread_fake_read, 1e9);
     test_two_threads();
     test_flint_threads();
     test_reads_in_epoch();

@@ -12,10 +12,6 @@
 #include <math.h>
 #include <pthread.h>
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
-
-
 /* 5 ns per iteration; adds 4096 to "bytes", 1 to "items" (a rate), 0 to
    "zero" per iteration, looking them up once per call. */
 static void counting(void * arg, ulong count)
@@ -34,12 +30,6 @@ static void counting(void * arg, ulong count)
     fake_now += 5.0 * (double) count;
 }
 
-static void plain(void * arg, ulong count)
-{
-    (void) arg;
-    fake_now += 5.0 * (double) count;
-}
-
 /* A counting allocator's totals, read by two measures. */
 static double allocs, heap;
 static double read_allocs(void * arg) { (void) arg; return allocs; }
@@ -54,11 +44,6 @@ static void allocating(void * arg, ulong count)
     allocs += 3.0 * (double) count;
     heap += 48.0 * (double) count;
     fake_now += 5.0 * (double) count;
-}
-
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * (fabs(b) > 1.0 ? fabs(b) : 1.0);
 }
 
 static void test_counters(void)
@@ -82,7 +67,7 @@ static void test_counters(void)
     CHECK(isnan(prof_result_user(r, "nothing")), "unknown name");
 
     /* a benchmark that adds to none shows none; batch units divide */
-    r = prof_bench_run(b, "plain", plain, NULL);
+    r = prof_bench_run(b, "plain", cost5, NULL);
     CHECK(r != NULL && r->nuser == 0 && r->user == NULL, "plain: %d columns",
           r ? r->nuser : -1);
     prof_bench_set_batch(b, 64, "byte");
@@ -134,7 +119,7 @@ static void test_measures(void)
     CHECK(prof_bench_add_measure(b, "reset", "ns", reset_start, reset_stop,
                                  &per_call) == 0, "add reset");
     resets = 0;
-    r = prof_bench_run(b, "resetting", plain, NULL);
+    r = prof_bench_run(b, "resetting", cost5, NULL);
     CHECK(r && prof_result_user(r, "reset") == 700.0 && resets == 11,
           "reset: %g, %d starts", r ? prof_result_user(r, "reset") : -1,
           resets);

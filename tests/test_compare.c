@@ -5,6 +5,7 @@
 #include "check.h"
 #include "internal.h"
 #include "../src/tools/compare.h"
+#include "bench_check.h"
 
 #include <math.h>
 
@@ -51,8 +52,6 @@ static void bad(const char * text, const char * want)
 /* The runner's own JSON, read back by prof-compare's loader: every epoch
    a sample, in ns, in the order run, and the same median (fake clock:
    exact figures). */
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 static int calls;
 static void cost(void * arg, ulong count)
 {

@@ -13,28 +13,6 @@
 
 enum { PAGES = 256 };
 
-static size_t page_size(void) { return (size_t) sysconf(_SC_PAGESIZE); }
-
-/* Map n fresh pages (no transparent huge pages: one fault per page). */
-static char * fresh_pages(int n)
-{
-    char * p = mmap(NULL, n * page_size(), PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-#if defined(MADV_NOHUGEPAGE)
-    madvise(p, n * page_size(), MADV_NOHUGEPAGE);
-#endif
-    return p;
-}
-
-static void touch(char * p, int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        ((volatile char *) p)[i * page_size()] = 1;
-}
-
 static double thread_cpu_ns(void)
 {
     struct timespec ts;
@@ -200,12 +178,12 @@ static void test_software(void)
     prof_counters_fprint(stdout, &c);
 
     /* Page faults: about one per fresh page touched. */
-    pages = fresh_pages(4 * PAGES);
+    pages = check_fresh_pages(4 * PAGES);
     CHECK(pages != NULL, "mmap");
     if (pages == NULL)
         return;
     CHECK(prof_counters_start(&c) == 0, "start");
-    touch(pages, PAGES);
+    check_touch_pages(pages, PAGES);
     CHECK(prof_counters_stop(&c) == 0, "stop");
     CHECK(prof_counters_read(&c, v) == 0, "read");
     printf("touch %d fresh pages: %g page faults\n", PAGES, v[pf].value);
@@ -216,13 +194,13 @@ static void test_software(void)
           v[pf].enabled_ns, v[pf].running_ns);
 
     /* A stopped set counts nothing; a second pair accumulates. */
-    touch(pages + PAGES * page_size(), PAGES);
+    check_touch_pages(pages + PAGES * check_page_size(), PAGES);
     CHECK(prof_counters_start(&c) == 0 && prof_counters_stop(&c) == 0, "empty pair");
     CHECK(prof_counters_read(&c, w) == 0, "read");
     CHECK(w[pf].value - v[pf].value < PAGES / 4, "pages touched while stopped counted: %g -> %g",
           v[pf].value, w[pf].value);
     CHECK(prof_counters_start(&c) == 0, "start");
-    touch(pages + 2 * PAGES * page_size(), PAGES);
+    check_touch_pages(pages + 2 * PAGES * check_page_size(), PAGES);
     CHECK(prof_counters_read(&c, w) == 0, "read while running");
     CHECK(w[pf].value >= 2 * PAGES * 0.9 - 1, "read while running: %g", w[pf].value);
     CHECK(prof_counters_stop(&c) == 0, "stop");
@@ -276,7 +254,7 @@ static void test_software(void)
           v[tc].value, cpu1 - cpu0, t1 - t0);
     CHECK(strcmp(prof_counters_reason(&c, tc), "") == 0 && prof_counters_errno(&c, tc) == 0,
           "available: empty reason, errno 0");
-    munmap(pages, 4 * PAGES * page_size());
+    munmap(pages, 4 * PAGES * check_page_size());
     prof_counters_close(&c);
 }
 

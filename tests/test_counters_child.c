@@ -10,29 +10,9 @@
 
 #include <errno.h>
 #include <math.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 
 enum { PAGES = 512, SLEEPS = 20, BEFORE_EXEC = 4096 };
-
-static size_t page_size(void) { return (size_t) sysconf(_SC_PAGESIZE); }
-
-/* Touch n fresh pages (no transparent huge pages: one fault per page). */
-static int touch_pages(int n)
-{
-    char * p = mmap(NULL, n * page_size(), PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    int i;
-    if (p == MAP_FAILED)
-        return 1;
-#if defined(MADV_NOHUGEPAGE)
-    madvise(p, n * page_size(), MADV_NOHUGEPAGE);
-#endif
-    for (i = 0; i < n; i++)
-        ((volatile char *) p)[i * page_size()] = 1;
-    munmap(p, n * page_size());
-    return 0;
-}
 
 /* What the child does once exec'd. */
 static int child_role(const char * role)
@@ -41,7 +21,7 @@ static int child_role(const char * role)
     pid_t pid;
 
     if (strcmp(role, "touch") == 0)
-        return touch_pages(PAGES);
+        return check_fault_pages(PAGES);
     if (strcmp(role, "sleep") == 0)
     {
         for (k = 0; k < SLEEPS; k++)
@@ -51,7 +31,7 @@ static int child_role(const char * role)
     if (strcmp(role, "grandchild") == 0)
     {
         if ((pid = fork()) == 0)
-            _exit(touch_pages(PAGES));
+            _exit(check_fault_pages(PAGES));
         return waitpid(pid, &status, 0) == pid && status == 0 ? 0 : 1;
     }
     return strcmp(role, "nothing") == 0 ? 0 : 2;
@@ -77,7 +57,7 @@ static int count_child(char * const * argv, int before, const char * events,
             _exit(126);
         close(fd[0]);
         if (before > 0)
-            touch_pages(before);
+            check_fault_pages(before);
         execv(argv[0], argv);
         _exit(127);
     }

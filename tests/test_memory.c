@@ -20,13 +20,6 @@ static const char * print_to_string(const char * status_path)
     return buf;
 }
 
-static void write_file(const char * path, const char * text)
-{
-    FILE * f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
-
 #define SIZE_RE "( {0,4}[0-9]+ B|[ 0-9][ 0-9.][0-9.][0-9] [kMGTPE]B)"
 
 int main(void)
@@ -45,12 +38,12 @@ int main(void)
     CHECK(strlen(out) == 20 + 4 * 7 + 3 * 3 + 1, "length %zu [%s]", strlen(out), out);
 
     /* Known sizes, byte for byte. */
-    write_file(path, "Name:\ttest\nVmPeak:\t       9 kB\nVmSize:\t   25395 kB\n"
+    check_write_file(path, "Name:\ttest\nVmPeak:\t       9 kB\nVmSize:\t   25395 kB\n"
                      "VmHWM:\t   10235 kB\nVmRSS:\t     512 kB\n");
     out = print_to_string(path);
     CHECK(strcmp(out, "virt/peak/rss/peak: 24.8 MB / 9.00 kB /  512 kB / 10.0 MB\n") == 0,
           "line [%s]", out);
-    write_file(path, "VmPeak: 0 kB\nVmSize: 1048575 kB\nVmHWM: 1073741824 kB\n"
+    check_write_file(path, "VmPeak: 0 kB\nVmSize: 1048575 kB\nVmHWM: 1073741824 kB\n"
                      "VmRSS: 102399 kB\n");
     out = print_to_string(path);
     CHECK(strcmp(out, "virt/peak/rss/peak: 1024 MB /     0 B /  100 MB / 1.00 TB\n") == 0,
@@ -66,7 +59,7 @@ int main(void)
           "stderr [%s]", out);
 
     /* Corrupt: fields missing or not numbers. */
-    write_file(path, "VmSize: lots\n\x01\x02garbage\nVmRSS:\n");
+    check_write_file(path, "VmSize: lots\n\x01\x02garbage\nVmRSS:\n");
     capture_begin(&cap, 2);
     out = print_to_string(path);
     CHECK(check_matches(out, "^virt/peak/rss/peak:     n/a /     n/a /     n/a / " SIZE_RE "\n$"),

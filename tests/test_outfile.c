@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -15,24 +16,11 @@
 
 static char dir[256];
 
-static void put(const char * path, const char * text)
-{
-    FILE * f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
-}
-
+/* The whole file, or "(missing)". */
 static const char * get(const char * path)
 {
-    static char buf[4096];
-    FILE * f = fopen(path, "r");
-    size_t n;
-    if (f == NULL)
-        return "(missing)";
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
+    const char * s = check_file_text(path);
+    return s != NULL ? s : "(missing)";
 }
 
 /* Number of entries in the test directory (temporary files included). */
@@ -86,7 +74,7 @@ static void test_full_disk(void)
     pid_t pid;
     int status;
     snprintf(path, sizeof path, "%s/kept.json", dir);
-    put(path, "{\"old\": true}\n");
+    check_write_file(path, "{\"old\": true}\n");
     fflush(NULL);
     pid = fork();
     if (pid == 0)
@@ -112,13 +100,56 @@ static void test_full_disk(void)
     remove(path);
 }
 
+/* A read-only directory: the open fails with the reason and the file in
+   it is kept. Root ignores the mode, so the child that tries drops to
+   nobody (65534) first when it is root, as CI is. */
+static void test_read_only_dir(void)
+{
+    char ro[300], path[300];
+    pid_t pid;
+    int status;
+    snprintf(ro, sizeof ro, "%s/ro", dir);
+    snprintf(path, sizeof path, "%s/ro/x", dir);
+    mkdir(ro, 0755);
+    check_write_file(path, "KEEP");
+    chmod(ro, 0555);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        prof_impl_outfile o;
+        capture_t cap;
+        const char * err;
+        int rc;
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0
+                               || setuid(65534) != 0))
+            _exit(5);
+        capture_begin(&cap, 2);
+        rc = prof_impl_outfile_open(&o, path);
+        err = capture_end(&cap);
+        if (rc == 0)
+        {
+            prof_impl_outfile_abort(&o);
+            _exit(3);
+        }
+        _exit(strstr(err, "profiler: cannot open \"") && strstr(err,
+              "Permission denied") ? 0 : 4);
+    }
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "read-only directory: "
+          "child exit %d (3: opened, 4: wrong message, 5: cannot drop root), "
+          "status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1, status);
+    CHECK(strcmp(get(path), "KEEP") == 0, "read-only directory: %s", get(path));
+    chmod(ro, 0755);
+    remove(path);
+    rmdir(ro);
+}
+
 static void test_errors(void)
 {
     prof_impl_outfile o;
     capture_t cap;
     const char * err;
-    char path[300];
-    int rc;
 
     capture_begin(&cap, 2);
     CHECK(prof_impl_outfile_open(&o, "/nonexistent-dir/x.json") == -1,
@@ -129,21 +160,6 @@ static void test_errors(void)
     CHECK(strstr(err, "profiler: cannot open \"/nonexistent-dir/x.json\" for "
                       "writing: No such file or directory\n"), "%s", err);
     CHECK(strstr(err, "profiler: no output file name given\n"), "%s", err);
-
-    /* a read-only directory (root ignores the mode: then it just works) */
-    snprintf(path, sizeof path, "%s/ro", dir);
-    mkdir(path, 0555);
-    snprintf(path, sizeof path, "%s/ro/x", dir);
-    capture_begin(&cap, 2);
-    rc = prof_impl_outfile_open(&o, path);
-    err = capture_end(&cap);
-    if (rc == 0)
-        prof_impl_outfile_abort(&o);    /* root: the mode does not apply */
-    else
-        CHECK(strstr(err, "profiler: cannot open \"") && strstr(err,
-              "Permission denied"), "read-only directory: %s", err);
-    snprintf(path, sizeof path, "%s/ro", dir);
-    rmdir(path);
 
     /* special files are written in place: /dev/full reports the error */
     if (access("/dev/full", W_OK) == 0)
@@ -217,8 +233,8 @@ static void test_same_file(void)
     snprintf(b, sizeof b, "%s/./a", dir);
     snprintf(c, sizeof c, "%s/link", dir);
     snprintf(d, sizeof d, "%s/other", dir);
-    put(a, "a");
-    put(d, "d");
+    check_write_file(a, "a");
+    check_write_file(d, "d");
     CHECK(link(a, c) == 0, "link: %s", strerror(errno));
     CHECK(prof_impl_same_file(a, a) == 1, "same name");
     CHECK(prof_impl_same_file(a, b) == 1, "another spelling");
@@ -237,6 +253,7 @@ int main(void)
     test_full_disk();
     test_errors();
     test_out_of_memory();
+    test_read_only_dir();
     test_same_file();
     CHECK(entries() == 0, "%d entries left", entries());
     rmdir(dir);

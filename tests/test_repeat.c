@@ -6,6 +6,7 @@
 #define DURATION_THRESHOLD 1000.0
 #include "check.h"
 #include "internal.h"
+#include "bench_check.h"
 
 #include <math.h>
 
@@ -82,9 +83,6 @@ static void slow(void * arg, ulong count)
    through clock 0 (as prof_start/prof_stop pairs add to it), around the
    loop, or as the whole call (prof_start never called). Whatever the
    machine does, the three must give exactly 0.25 us. */
-static double fake_now;
-static double fake_read(void) { return fake_now; }
-
 static void fake_per_run(void * arg, ulong count)
 {
     ulong i;
@@ -183,10 +181,8 @@ static void test_budget_whole_call(void)
    preempt_from..preempt_to are preempted (the counter grows during them)
    and take twice as long. A call that would count and was preempted is
    run again with the same count. */
-static long fake_switches;
 static int fake_calls, preempt_from, preempt_to;
 static double preempted_per_run = 500.0;
-static long fake_switch_read(void) { return fake_switches; }
 
 static void fake_preempted(void * arg, ulong count)
 {

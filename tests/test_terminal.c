@@ -4,9 +4,7 @@
 #include "check.h"
 #include "internal.h"
 #include "bench.h"
-
-static double fake_now;
-static double fake_read(void) { return fake_now; }
+#include "bench_check.h"
 
 /* Each run costs 100 ns, and every third epoch-sized call 300 ns. */
 static void target(void * arg, ulong count)

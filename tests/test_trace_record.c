@@ -5,18 +5,11 @@
    Each case runs in a child process with its own trace file; the parent
    reads the file with the reader. */
 #define PROF_TRACE 1
+#define TRACE_TEST_DIR "/tmp/prof-trace-test-XXXXXX"
 #include "trace_util.h"
 
 #include <pthread.h>
 #include <signal.h>
-
-static char dir[] = "/tmp/prof-trace-test-XXXXXX";
-static char path[256];
-
-static void set_path(const char * name)
-{
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-}
 
 /* ---- on demand, thread exit ---------------------------------------------- */
 

@@ -9,6 +9,7 @@
    is said so; buffers are touched when made, so recording does not fault.
    Each case runs in a child process with its own trace file. */
 #define PROF_TRACE 1
+#define TRACE_TEST_DIR "/tmp/prof-trace-safety-XXXXXX"
 #include "trace_util.h"
 
 #include <errno.h>
@@ -18,36 +19,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static char dir[] = "/tmp/prof-trace-safety-XXXXXX";
-static char path[256];
-
-static void set_path(const char * name)
-{
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-}
-
-static void write_text(const char * p, const char * text)
-{
-    FILE * f = fopen(p, "w");
-    if (f != NULL)
-    {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
 /* 1 if file p holds exactly text. */
 static int has_text(const char * p, const char * text)
 {
-    char buf[256];
-    size_t n;
-    FILE * f = fopen(p, "r");
-    if (f == NULL)
-        return 0;
-    n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strcmp(buf, text) == 0;
+    const char * s = check_file_text(p);
+    return s != NULL && strcmp(s, text) == 0;
 }
 
 /* ---- item 5: a second open of the same path -------------------------------- */
@@ -135,7 +111,7 @@ static void test_long_paths(void)
     char victim[300];
     /* the first 4095 bytes of a 4098-byte path name an existing file */
     snprintf(victim, sizeof victim, "%s/victim", dir);
-    write_text(victim, "precious");
+    check_write_file(victim, "precious");
     make_long("victim", 4095);
     strcat(long_path, "xyz");
     CHECK(run_child(child_long_env) == 0, "long PROF_TRACE_FILE");

@@ -11,13 +11,12 @@
    parent; its workers run the same main and fail where MODE says. */
 #include "check.h"
 #include "bench.h"
+#include "bench_check.h"
 
 #include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 
-static double fake_now;
-static double fake_read(void) { return fake_now; }
 static const char * mode = "pool";
 
 /* This process's worker number (-1 in the parent), from the marker. */
@@ -64,11 +63,6 @@ static void target(void * arg, ulong count)
         prof_user_count(prof_user_counter("only3", 0), 5.0 * (double) count);
 }
 
-static int near(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * fabs(b);
-}
-
 /* "d" (pool mode): call j of worker k costs (10 + k) x 1 or 3 ns per
    iteration, by the call's place in a fixed cycle, so that the median of
    the pooled epochs is not the median of the process medians. */
@@ -111,12 +105,10 @@ static double json_real_time(const char * json, const char * name)
 static int suite(int processes, const char ** err)
 {
     static char na[] = "a", nb[] = "b", nc[] = "c";
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
     const prof_result * r[3], * d;
     capture_t cap;
     int rc, parent = worker_number() < 0;
-    prof_bench_set_format(b, PROF_FORMAT_NONE);
-    prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_budget_s(b, 0.05);
     CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
     prof_bench_add_measure(b, "iters", NULL, read_iterations,
@@ -222,14 +214,34 @@ static void test_modes(void)
               "between runs"), "mismatch: %d [%s]", rc, err);
 }
 
+/* How many processes but `except` carry tag in their environment (-1 when
+   /proc cannot be searched). */
+static int tagged_processes(const char * tag, pid_t except)
+{
+    char cmd[200];
+    FILE * p;
+    int n = -1;
+    snprintf(cmd, sizeof cmd, "grep -l -a '%s' /proc/[0-9]*/environ "
+             "2>/dev/null | grep -v -e self -e '^/proc/%ld/' | wc -l", tag,
+             (long) except);
+    p = popen(cmd, "r");
+    if (p != NULL && fscanf(p, "%d", &n) != 1)
+        n = -1;
+    if (p != NULL)
+        pclose(p);
+    return n;
+}
+
 /* Ctrl-C in the parent while a worker runs: the parent dies of it, after
    ending the worker; no process of the run is left. */
 static void test_signal(char * self)
 {
-    pid_t pid = fork();
-    int status, left, tries;
+    pid_t pid;
+    int status, workers = 0, left = -1, tries;
     char tag[64];
+    /* the tag is made before the fork: parent and child look for the same */
     snprintf(tag, sizeof tag, "WORKER_SIGNAL_TAG=%ld", (long) getpid());
+    pid = fork();
     if (pid == 0)
     {
         char * argv[] = { self, (char *) "slow", NULL };
@@ -237,7 +249,15 @@ static void test_signal(char * self)
         execv(self, argv);
         _exit(127);
     }
-    sleep_ms(700);              /* a worker is running by now */
+    /* the signal must reach a parent with a worker: wait for one (a
+       process with the tag other than the parent), 10 s at most, however
+       slowly a loaded machine starts them */
+    for (tries = 0; tries < 100 && workers < 1; tries++)
+    {
+        sleep_ms(100);
+        workers = tagged_processes(tag, pid);
+    }
+    CHECK(workers >= 1, "no worker started in 10 s (%d found)", workers);
     kill(pid, SIGINT);
     waitpid(pid, &status, 0);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT,
@@ -245,16 +265,7 @@ static void test_signal(char * self)
     /* no process still carries the tag (a worker would, in its environ) */
     for (tries = 0; tries < 50; tries++)
     {
-        char cmd[160];
-        FILE * p;
-        snprintf(cmd, sizeof cmd, "grep -l -a '%s' /proc/[0-9]*/environ "
-                 "2>/dev/null | grep -v self | wc -l", tag);
-        p = popen(cmd, "r");
-        left = -1;
-        if (p != NULL && fscanf(p, "%d", &left) != 1)
-            left = -1;
-        if (p != NULL)
-            pclose(p);
+        left = tagged_processes(tag, -1);
         if (left == 0)
             break;
         sleep_ms(100);

@@ -251,6 +251,20 @@ static inline pid_t child_zones(int n)
     return pid;
 }
 
+#ifdef TRACE_TEST_DIR
+/* A test whose cases each write their own file in one directory defines
+   TRACE_TEST_DIR, a mkdtemp template, before including this file: dir
+   (main makes it with mkdtemp), and path, the case's file in it, named
+   by set_path. */
+static char dir[] = TRACE_TEST_DIR;
+static char path[256];
+
+static inline void set_path(const char * name)
+{
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+}
+#endif
+
 /* Remove the test's directory when every check passed (else keep it to
    look at), and report. */
 static inline int finish_in(const char * dir, const char * name)
