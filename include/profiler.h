@@ -727,9 +727,10 @@ typedef struct
     int rounds, significant;
 } prof_comparison;
 /* Compare a and b with the suite's settings, and print one line
-   ("a: 10 ns/op vs b: 11: ratio 1.1000 [1.0500, 1.1200] over 11 rounds,
-   sign test p = 0.000977: b is slower, significant") to the output when the format is
-   markdown (CSV and JSON outputs stay parseable: nothing is printed there).
+   ("a: 10.00 ns/op vs b: 11.00 ns/op: ratio 1.1000 [1.0500, 1.1200] over
+   11 rounds, sign test p = 0.000977: b is slower, significant") to the
+   output when the format is markdown (CSV and JSON outputs stay
+   parseable: nothing is printed there).
    A NULL suite or target gives significant = 0, NaN figures and a message. */
 prof_comparison prof_bench_compare(prof_bench * b,
         const char * name_a, profile_target_t a, void * arg_a,
