@@ -506,11 +506,11 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
 /* on != 0: benchmarks added with prof_bench_add run by prof_bench_run_all
    in rounds, one epoch of each per round in a shuffled order, so that all
    of them sample the machine's slow and fast phases alike; 0 (default):
-   one after the other. Measured here (p-bench --stability, README): at the
-   default 11 x 1 ms it did not steady the medians (2.4% CV sequential vs
-   7.2% interleaved on a quiet machine, 1-2 points better on a loaded one);
-   with 31 x 3 ms epochs it did in every session (0.8% vs 2.6% quiet,
-   9.4% vs 22% loaded). */
+   one after the other. Measured here (p-bench --stability,
+   doc/runner.md): at the default 11 x 1 ms it did not steady the medians
+   (2.4% CV sequential vs 7.2% interleaved on a quiet machine, 1-2 points
+   better on a loaded one); with 31 x 3 ms epochs it did in every session
+   (0.8% vs 2.6% quiet, 9.4% vs 22% loaded). */
 int prof_bench_set_interleave(prof_bench * b, int on);
 /* What the suite may show a person: with stdout a terminal, each markdown
    row ends with a sparkline of its epochs in run order (lowest bar: the
