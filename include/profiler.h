@@ -506,11 +506,11 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
 /* on != 0: benchmarks added with prof_bench_add run by prof_bench_run_all
    in rounds, one epoch of each per round in a shuffled order, so that all
    of them sample the machine's slow and fast phases alike; 0 (default):
-   one after the other. Measured here (p-bench --stability, README): at the
-   default 11 x 1 ms it did not steady the medians (2.4% CV sequential vs
-   7.2% interleaved on a quiet machine, 1-2 points better on a loaded one);
-   with 31 x 3 ms epochs it did in every session (0.8% vs 2.6% quiet,
-   9.4% vs 22% loaded). */
+   one after the other. Measured here (p-bench --stability,
+   doc/runner.md): at the default 11 x 1 ms it did not steady the medians
+   (2.4% CV sequential vs 7.2% interleaved on a quiet machine, 1-2 points
+   better on a loaded one); with 31 x 3 ms epochs it did in every session
+   (0.8% vs 2.6% quiet, 9.4% vs 22% loaded). */
 int prof_bench_set_interleave(prof_bench * b, int on);
 /* What the suite may show a person: with stdout a terminal, each markdown
    row ends with a sparkline of its epochs in run order (lowest bar: the
@@ -727,9 +727,10 @@ typedef struct
     int rounds, significant;
 } prof_comparison;
 /* Compare a and b with the suite's settings, and print one line
-   ("a: 10 ns/op vs b: 11: ratio 1.1000 [1.0500, 1.1200] over 11 rounds,
-   sign test p = 0.000977: b is slower, significant") to the output when the format is
-   markdown (CSV and JSON outputs stay parseable: nothing is printed there).
+   ("a: 10.00 ns/op vs b: 11.00 ns/op: ratio 1.1000 [1.0500, 1.1200] over
+   11 rounds, sign test p = 0.000977: b is slower, significant") to the
+   output when the format is markdown (CSV and JSON outputs stay
+   parseable: nothing is printed there).
    A NULL suite or target gives significant = 0, NaN figures and a message. */
 prof_comparison prof_bench_compare(prof_bench * b,
         const char * name_a, profile_target_t a, void * arg_a,

@@ -32,6 +32,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #if !defined(PROF_RUN_PATH) || !defined(RUN_CHILD_PATH)
@@ -46,12 +47,19 @@ typedef struct
 } sizes;
 
 /* rounds 0: prof-run's own stop rule (10 runs and 3 s a command), then
-   --min-runs=100 */
+   --min-runs=100. aa + ab <= 2 * MAX_INV. */
 static const sizes quick = { 3, 100, 20, 10, 2, 2, 20 };
 static const sizes full = { 10, 300, 30, 20, 20, 10, 0 };
 
 static char json_path[64];
 static int have_hyperfine;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 
 /* Run argv with its output dropped: its exit status (-1: not started);
    *wall_s its wall time. */
@@ -216,8 +224,10 @@ static double calibrate(void)
 }
 
 /* prof-run --threshold=3 (and rule: its stop rule, or NULL: its own) on a
-   against b, k times: how many flag it. */
-static int gate(const char * a, const char * b, const char * rule, int k)
+   against b, k times: how many flag it. The wall time of each invocation
+   that ran goes to wall[*n], (*n)++; wall holds 2 * MAX_INV. */
+static int gate(const char * a, const char * b, const char * rule, int k,
+                double * wall, int * n)
 {
     char * argv[8];
     int i, flagged = 0;
@@ -225,26 +235,36 @@ static int gate(const char * a, const char * b, const char * rule, int k)
     argv[2] = (char *) "--threshold=3"; argv[3] = (char *) "--progress=never";
     argv[4] = (char *) a; argv[5] = (char *) b;
     argv[6] = (char *) rule; argv[7] = NULL;
-    for (i = 0; i < k; i++)
-        flagged += run(argv, NULL) == 1;
+    for (i = 0; i < k && *n < 2 * MAX_INV; i++)
+    {
+        int rc = run(argv, &wall[*n]);
+        flagged += rc == 1;
+        *n += rc >= 0;
+    }
     return flagged;
 }
 
-/* The gate's row: A/A and 5% more work, with the stop rule given. */
+/* The gate's row: A/A and 5% more work, with the stop rule given, and the
+   median wall time of one invocation (what a gate costs). */
 static void gate_row(const char * cpu, const char * cpu5, const char * rule,
                      int aa, int ab)
 {
+    double wall[2 * MAX_INV];
+    int n = 0, aa_flagged = gate(cpu, cpu, rule, aa, wall, &n);
+    int ab_flagged = gate(cpu, cpu5, rule, ab, wall, &n);
     printf("gate, prof-run --threshold=3 %s on the ~50 ms program: A/A "
-           "flagged %d of %d; 5%% more work caught %d of %d\n",
-           rule != NULL ? rule : "(its own stop rule)", gate(cpu, cpu, rule,
-           aa), aa, gate(cpu, cpu5, rule, ab), ab);
+           "flagged %d of %d; 5%% more work caught %d of %d; %.1f s per "
+           "invocation (median)\n", rule != NULL ? rule
+           : "(its own stop rule)", aa_flagged, aa, ab_flagged, ab,
+           n > 0 ? prof_impl_median(wall, n) : NAN);
 }
 
 int main(int argc, char ** argv)
 {
     const sizes * z = argc > 1 && strcmp(argv[1], "full") == 0 ? &full : &quick;
     char cpu[300], cpu5[300], rule[48], * hv[3];
-    double steps;
+    double steps, t0 = now_s();
+    prof_impl_sysinfo si;
     series s;
     snprintf(json_path, sizeof json_path, "/tmp/p-run.%ld.json", (long) getpid());
     hv[0] = (char *) "hyperfine"; hv[1] = (char *) "--version"; hv[2] = NULL;
@@ -279,5 +299,11 @@ int main(int argc, char ** argv)
         gate_row(cpu, cpu5, NULL, z->aa, z->ab);
         gate_row(cpu, cpu5, "--min-runs=100", z->aa, z->ab);
     }
+    /* The machine and its load, so that the figures can be quoted with
+       both: the load of this machine's other work moves every figure. */
+    prof_impl_sysinfo_read(&si);
+    printf("\n%s, %d cores; load average %.2f %.2f %.2f at the end; "
+           "p-run took %.0f s\n", si.cpu, si.cores, si.load[0], si.load[1],
+           si.load[2], now_s() - t0);
     return 0;
 }

@@ -15,14 +15,27 @@
    "sustained" line times 2^21 zones in one go, every buffer write (and the
    memory traffic of filling buffers) included, against the raw loop.
    Targets: zone <= 1.05x raw; sustained <= 1.1x raw; fprintf >= 10x
-   zone; off = no markers. */
+   zone; off = no markers.
+   Then the trace of the rounds (before the sustained zones) is converted by
+   this build's prof-trace to --perfetto and --json, and the bytes per zone
+   of each output are printed.
+   Usage: p-trace [PROF-TRACE] */
 #define PROF_TRACE 1
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "profiler.h"
+
+extern char ** environ;
+
+#ifndef PROF_TRACE_TOOL
+# define PROF_TRACE_TOOL "prof-trace"
+#endif
 
 void p_trace_off_markers(int n);
 void p_trace_off_none(int n);
@@ -132,7 +145,42 @@ static void sustained(double * zone, double * raw)
     *raw = w[SUSTAINED / 2];
 }
 
-int main(void)
+/* The size in bytes of prof-trace's output in format (e.g. "--perfetto")
+   for the trace at path; -1 if the tool failed. posix_spawn, not fork: a
+   forked child of a tracing process would start a trace file of its own
+   (<path>.<pid>). The tool's stderr goes to /dev/null: the trace is still
+   open, so it has no end record yet, which prof-trace would say there. */
+static double exported_size(const char * tool, const char * format,
+        const char * path)
+{
+    char out[] = "/tmp/p-trace-out-XXXXXX";
+    char * args[6];
+    int fd = mkstemp(out), st;
+    struct stat sb;
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    double size = -1;
+    if (fd < 0)
+        return -1;
+    close(fd);
+    args[0] = (char *) tool;
+    args[1] = (char *) format;
+    args[2] = (char *) "-o";
+    args[3] = out;
+    args[4] = (char *) path;
+    args[5] = NULL;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (posix_spawn(&pid, tool, &fa, NULL, args, environ) == 0
+        && waitpid(pid, &st, 0) == pid && WIFEXITED(st)
+        && WEXITSTATUS(st) == 0 && stat(out, &sb) == 0)
+        size = (double) sb.st_size;
+    posix_spawn_file_actions_destroy(&fa);
+    unlink(out);
+    return size;
+}
+
+int main(int argc, char ** argv)
 {
     static double d[VARIANTS][ROUNDS];
     double med[VARIANTS], mean[VARIANTS], ns = 1e9 / prof_tick_rate();
@@ -142,7 +190,8 @@ int main(void)
     FILE * u = fopen(text, "a");
     struct stat sb;
     unsigned long long events;
-    double sustained_zone, sustained_raw;
+    double sustained_zone, sustained_raw, perfetto, json;
+    const char * tool = argc > 1 ? argv[1] : PROF_TRACE_TOOL;
 
     if (tfd < 0 || f == NULL || u == NULL || prof_trace_open(trace) != 0)
         return 1;
@@ -165,6 +214,9 @@ int main(void)
     prof_trace_flush();
     events = 2ull * ZONES * (ROUNDS + 5) * 2; /* zone and inst variants */
     stat(trace, &sb);
+    /* the zones so far only: the sustained ones would make GBs of JSON */
+    perfetto = exported_size(tool, "--perfetto", trace);
+    json = exported_size(tool, "--json", trace);
     sustained(&sustained_zone, &sustained_raw);
     printf("p-trace: per zone (begin + end around a trivial leaf call), single "
            "thread, %d rounds of %d, tick rate %.4g/s\n", ROUNDS, ZONES,
@@ -188,6 +240,13 @@ int main(void)
     printf("bytes per event:   %u in memory, %.2f in the file (chunk headers "
            "and strings included)\n", (unsigned) sizeof(unsigned long long),
            (double) sb.st_size / (double) events);
+    if (perfetto < 0 || json < 0)
+        printf("exported:          n/a (%s failed)\n", tool);
+    else
+        printf("exported:          %.1f bytes per zone --perfetto, %.1f "
+               "--json (prof-trace on the %llu zones of the rounds)\n",
+               perfetto / (double) (events / 2), json / (double) (events / 2),
+               events / 2);
     printf("events lost:       %llu\n", prof_trace_lost());
     fclose(f);
     fclose(u);
