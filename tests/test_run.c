@@ -81,6 +81,34 @@ static void test_parameters(void)
     prof_impl_cmd_free(&plan);
 }
 
+/* A --parameter-list value is taken whole, however long (a path, a list
+   of flags): nothing is cut. */
+static void test_long_list_value(void)
+{
+    char a[] = "echo {v}", * texts[1], list[400], want[400];
+    prof_cmd_param p;
+    prof_cmd_plan plan;
+    int i;
+    for (i = 0; i < 150; i++)
+        want[i] = (char) ('a' + i % 26);
+    want[150] = '\0';
+    snprintf(list, sizeof list, "short,%s,x", want);
+    texts[0] = a;
+    memset(&p, 0, sizeof p);
+    p.name = "v";
+    p.list = list;
+    CHECK(build(&plan, texts, 1, &p, 1) == 0 && plan.ncmds == 3, "3 values");
+    if (plan.ncmds == 3)
+    {
+        CHECK(strcmp(plan.cmds[0].param_values[0], "short") == 0, "first");
+        CHECK(strcmp(plan.cmds[1].param_values[0], want) == 0,
+              "150 characters: %zu kept", strlen(plan.cmds[1].param_values[0]));
+        CHECK(strcmp(plan.cmds[1].argv[1], want) == 0, "in the command");
+        CHECK(strcmp(plan.cmds[2].param_values[0], "x") == 0, "last");
+    }
+    prof_impl_cmd_free(&plan);
+}
+
 /* A plan of n commands with made-up runs: times[i][k] ms, in rounds k. */
 static void fake(prof_cmd_plan * plan, prof_cmd * cmds, int n, int runs,
                  double (*ms)(int cmd, int run))
@@ -300,6 +328,7 @@ int main(void)
 {
     test_split();
     test_parameters();
+    test_long_list_value();
     test_stop_rule();
     test_result_and_gate();
     test_exports();

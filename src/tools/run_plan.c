@@ -144,20 +144,36 @@ static int param_values(const prof_cmd_param * p, char *** values)
     for (i = 0, s = p->list; *values != NULL && i < n; i++)
     {
         char buf[64];
-        size_t len = p->is_scan ? 0 : strcspn(s, ",");
+        const char * from = s;
+        size_t len;
         if (p->is_scan)
-            snprintf(buf, sizeof buf, "%.*f", decimals, p->lo + i * step);
+        {
+            len = (size_t) snprintf(buf, sizeof buf, "%.*f", decimals,
+                                    p->lo + i * step);
+            from = buf;
+        }
         else
         {
-            snprintf(buf, sizeof buf, "%.*s", (int) (len < 63 ? len : 63), s);
+            len = strcspn(s, ",");      /* the value as given, whole */
             s += len + 1;
         }
-        if (((*values)[i] = prof_impl_strdup(buf)) == NULL)
-            n = -1;
+        if (((*values)[i] = (char *) malloc(len + 1)) == NULL)
+        {
+            while (i-- > 0)
+                free((*values)[i]);
+            free(*values);
+            *values = NULL;
+            break;
+        }
+        memcpy((*values)[i], from, len);
+        (*values)[i][len] = '\0';
     }
-    if (*values == NULL || n < 0)
+    if (*values == NULL)
+    {
         prof_impl_warn(PROGRAM ": out of memory");
-    return *values == NULL ? -1 : n;
+        return -1;
+    }
+    return n;
 }
 
 /* text with each {NAME} of the n parameters replaced by its value: a
