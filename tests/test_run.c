@@ -288,6 +288,44 @@ static void test_exports(void)
     unfake(&plan);
 }
 
+/* A command line is bytes, not always UTF-8 (echo \xff): the JSON
+   exports stay valid UTF-8, a bad byte written as U+FFFD (the reader
+   refuses invalid UTF-8, as Python's json does). */
+static void test_json_bytes(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    prof_result_file rf;
+    prof_json * doc;
+    const prof_json * results;
+    char err[256], * text, bad[] = "echo \xff\xc3 \xe2\x82 \xc3\xa9";
+    size_t len;
+    FILE * f = tmpfile();
+    fake(&plan, c, 2, 10, times);
+    c[0].name = bad;
+    prof_impl_cmd_export(f, PROF_EXPORT_JSON, &plan);
+    text = written(f, &len);
+    doc = prof_impl_json_parse(text, len, err, sizeof err);
+    CHECK(doc != NULL, "hyperfine JSON with a byte that is not UTF-8: %s", err);
+    results = doc ? prof_impl_json_get(doc, "results") : NULL;
+    CHECK(results != NULL && results->count == 2
+          && strcmp(prof_impl_json_get(results->items[0], "command")->string,
+                    "echo \xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
+                    "\xc3\xa9") == 0, "each bad byte is U+FFFD, the rest kept");
+    prof_impl_json_free(doc);
+    free(text);
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
+    prof_impl_cmd_export(f, PROF_EXPORT_RUNNER_JSON, &plan);
+    text = written(f, &len);
+    CHECK(prof_impl_results_parse(text, len, &rf, err, sizeof err) == 0,
+          "runner JSON with a byte that is not UTF-8: %s", err);
+    prof_impl_results_free(&rf);
+    free(text);
+    fclose(f);
+    unfake(&plan);
+}
+
 /* Counts of the runs: their median per run in the result, each run's in
    hyperfine's JSON (null where n/a). */
 static void test_counters(void)
@@ -332,6 +370,7 @@ int main(void)
     test_stop_rule();
     test_result_and_gate();
     test_exports();
+    test_json_bytes();
     test_counters();
     return check_report("test_run");
 }

@@ -42,9 +42,8 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 
-/* s as a JSON string (quoted, escaped); v as a JSON number that reads
-   back exactly (NaN and infinities: null). */
-void prof_impl_json_string(FILE * out, const char * s);
+/* v as a JSON number that reads back exactly (NaN and infinities: null).
+   (Strings: prof_impl_json_string, internal.h.) */
 void prof_impl_json_number(FILE * out, double v);
 /* Mean, median and sample standard deviation (0 for one value) of x[0 ..
    n), n >= 1 (the median NaN if out of memory). */

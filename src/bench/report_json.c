@@ -11,22 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void prof_impl_json_string(FILE * out, const char * s)
-{
-    fputc('"', out);
-    for (; *s; s++)
-    {
-        unsigned char c = (unsigned char) *s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void prof_impl_json_number(FILE * out, double v)
 {
     if (v == v && v - v == 0.0)

@@ -66,46 +66,6 @@ static void put_csv(FILE * out, const char * s)
         prof_impl_csv_string(out, s);
 }
 
-/* Length of the UTF-8 sequence at s, or 0 if it is not valid UTF-8. */
-static int utf8_len(const unsigned char * s)
-{
-    unsigned c = *s;
-    int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
-            : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    int k;
-    for (k = 1; k < len; k++)
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-    if (len == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
-        return 0;
-    if (len == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return len;
-}
-
-/* A JSON string: escapes, and U+FFFD for bytes that are not UTF-8. */
-static void put_json(FILE * out, const char * str)
-{
-    const unsigned char * s = (const unsigned char *) str;
-    fputc('"', out);
-    while (*s)
-    {
-        int len = utf8_len(s);
-        if (len == 0)
-            fputs("\\ufffd", out), s++;
-        else if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s), s++;
-        else if (*s < 0x20)
-            fprintf(out, "\\u%04x", *s), s++;
-        else
-        {
-            fwrite(s, 1, (size_t) len, out);
-            s += len;
-        }
-    }
-    fputc('"', out);
-}
-
 int64_t pt_whole_ns(const pt_trace * t, int64_t ticks)
 {
     double ns = (double) ticks * (1e9 / t->tick_rate);
@@ -224,7 +184,7 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z, cha
     int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
     json_sep(r);
     fputs("{\"name\":", r->out);
-    put_json(r->out, z->name);
+    prof_impl_json_string(r->out, z->name);
     fprintf(r->out, ",\"cat\":\"%s\",\"ph\":\"%c\",", kind_word(z->kind), ph);
     if (ph == 'i')
         fputs("\"s\":\"t\",", r->out);
@@ -567,7 +527,7 @@ static void json_tail(pt_report * r, const pt_trace * t)
     json_sep(r);
     fprintf(r->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
             "\"args\":{\"name\":", t->pid);
-    put_json(r->out, t->process[0] ? t->process : "traced program");
+    prof_impl_json_string(r->out, t->process[0] ? t->process : "traced program");
     fputs("}}", r->out);
     for (i = 0; i < t->nthreads; i++)
     {
@@ -575,7 +535,7 @@ static void json_tail(pt_report * r, const pt_trace * t)
         snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
         fprintf(r->out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
                 "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
-        put_json(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
+        prof_impl_json_string(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
         fputs("}}", r->out);
     }
     fputs("\n]\n", r->out);
