@@ -8,6 +8,7 @@
 #include "check.h"
 #include "../src/tools/run.h"
 #include "../src/tools/json.h"
+#include "fail_alloc.h"
 
 #include <math.h>
 
@@ -326,6 +327,75 @@ static void test_json_bytes(void)
     unfake(&plan);
 }
 
+/* A plan of made-up runs with counters (more to allocate). */
+static void fake_counted(prof_cmd_plan * plan, prof_cmd * c)
+{
+    fake(plan, c, 2, 10, times);
+    plan->nev = 2;
+    plan->ev_names[0] = "page-faults";
+    plan->ev_names[1] = "cycles";
+}
+
+/* Out of memory at each allocation of each export in turn (the
+   reporters' scratch, the runner formats' list): the export says so (-1,
+   after a message), so that prof-run throws the file away instead of
+   committing it incomplete. And a command whose result cannot be made
+   (the runner's part, out of memory at once) is not left out quietly. */
+static void test_export_out_of_memory(void)
+{
+    static const prof_export_kind kinds[] = {
+        PROF_EXPORT_JSON, PROF_EXPORT_MARKDOWN, PROF_EXPORT_CSV,
+        PROF_EXPORT_RUNNER_JSON, PROF_EXPORT_RUNNER_CSV, PROF_EXPORT_RUNNER_MD
+    };
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    FILE * f;
+    size_t k;
+    int rc;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    {
+        long n, missed = 0, first_missed = -1;
+        for (n = 0; n < 1000; n++)
+        {
+            long failed;
+            f = tmpfile();
+            fake_counted(&plan, c);
+            CHECK(prof_impl_cmd_result(&plan, &c[0]) == 0
+                  && prof_impl_cmd_result(&plan, &c[1]) == 0, "results");
+            fail_alloc_after(n);
+            rc = prof_impl_cmd_export(f, kinds[k], &plan);
+            failed = fail_alloc_failed();
+            fail_alloc_after(-1);
+            fclose(f);
+            unfake(&plan);
+            if (failed == 0)
+            {
+                CHECK(rc == 0, "export %d with memory enough: %d",
+                      (int) kinds[k], rc);
+                break;
+            }
+            if (rc == 0 && missed++ == 0)
+                first_missed = n;
+        }
+        CHECK(missed == 0, "export %d: %ld runs out of memory said 0 (the "
+              "first after %ld allocations)", (int) kinds[k], missed,
+              first_missed);
+        CHECK(n < 1000, "export %d: memory enough within 1000 allocations",
+              (int) kinds[k]);
+
+        f = tmpfile();
+        fake_counted(&plan, c);
+        fail_alloc_after(0);
+        rc = prof_impl_cmd_export(f, kinds[k], &plan);
+        fail_alloc_after(-1);
+        CHECK(rc != 0 && c[0].result == NULL,
+              "export %d: no result for a command that ran: %d", (int) kinds[k],
+              rc);
+        fclose(f);
+        unfake(&plan);
+    }
+}
+
 /* Counts of the runs: their median per run in the result, each run's in
    hyperfine's JSON (null where n/a). */
 static void test_counters(void)
@@ -371,6 +441,7 @@ int main(void)
     test_result_and_gate();
     test_exports();
     test_json_bytes();
+    test_export_out_of_memory();
     test_counters();
     return check_report("test_run");
 }
