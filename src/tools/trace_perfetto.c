@@ -59,6 +59,7 @@ struct pt_perfetto
     unsigned char * described; /* per thread index: track described */
     size_t ndescribed;
     int started;
+    int oom;                 /* a packet or a name was lost (sticky) */
 };
 
 static void pb_raw(pb_buf * b, const void * p, size_t n)
@@ -68,6 +69,8 @@ static void pb_raw(pb_buf * b, const void * p, size_t n)
         b->oom = 1;
         return;
     }
+    if (n == 0)
+        return;     /* an empty nested message: its d may be NULL */
     memcpy(b->d + b->n, p, n);
     b->n += n;
 }
@@ -132,6 +135,8 @@ static void put_packet(pt_perfetto * p)
         fwrite(head.d, 1, head.n, p->out);
         fwrite(p->packet.d, 1, p->packet.n, p->out);
     }
+    else
+        p->oom = 1;
     free(head.d);
     p->packet.n = 0;
 }
@@ -224,7 +229,10 @@ static uint64_t name_iid(pt_perfetto * p, const char * name)
 {
     void ** slot = pt_map_find(&p->names, (uint64_t) (size_t) name, 1);
     if (slot == NULL)
+    {
+        p->oom = 1;
         return 0;
+    }
     if (*slot == NULL)
     {
         *slot = (void *) (size_t) p->next_iid;
@@ -245,7 +253,10 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
     {
         size_t old = p->ndescribed;
         if (prof_impl_grow(&p->described, &p->ndescribed, (size_t) z->thread + 1, 1) != 0)
+        {
+            p->oom = 1;
             return;
+        }
         memset(p->described + old, 0, p->ndescribed - old);
     }
     if (!p->described[z->thread])
@@ -270,8 +281,9 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
     put_packet(p);
 }
 
-void pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
+int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
 {
     if (!p->started)
         start(p, t); /* a valid trace, with the process, even if empty */
+    return p->oom ? -1 : 0;
 }
