@@ -645,16 +645,15 @@ double prof_impl_change(double old_ns, double new_ns)
     return old_ns == new_ns ? 0.0 : new_ns / old_ns - 1.0;
 }
 
-/* A small deterministic generator (xorshift64*): the same files always
-   give the same interval. */
+/* The core's small deterministic generator (prof_impl_uniform): the same
+   files always give the same interval. */
 typedef struct { unsigned long long s; } rng;
 
-/* Uniform in (0, 1), never 0 or 1. */
+/* Uniform in (0, 1), never 0 or 1: the core's [0, 1) moved up half a
+   step of 2^-53 (exact: the same numbers as before it was shared). */
 static double uniform(rng * r)
 {
-    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
-    return ((double) ((r->s * 0x2545F4914F6CDD1DULL) >> 11) + 0.5)
-         / 9007199254740992.0;
+    return prof_impl_uniform(&r->s) + 0.5 / 9007199254740992.0;
 }
 
 /* Standard normal (Box-Muller, one of the pair). */
