@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char * side_name[2] = { "old", "new" };
@@ -25,11 +24,10 @@ static const char * side_name[2] = { "old", "new" };
    run are held (prof_spawn_hold), so that the work directory is removed
    before the process ends by them. */
 
+/* The core's monotonic clock, in seconds. */
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return prof_impl_now_ns() * 1e-9;
 }
 
 static char * join(const char * a, const char * b)

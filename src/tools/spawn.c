@@ -22,7 +22,6 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char ** environ;
@@ -84,11 +83,10 @@ void prof_spawn_release(int sig)
     }
 }
 
+/* The core's monotonic clock, in seconds. */
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return prof_impl_now_ns() * 1e-9;
 }
 
 /* The environment with cmd's variables set: a new array of pointers into
