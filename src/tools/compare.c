@@ -74,16 +74,6 @@ static char * read_file(const char * path, size_t * len, char * err,
     return buf;
 }
 
-/* Nanoseconds per unit of a time_unit string, or 0 if unknown. */
-static double unit_ns(const char * unit)
-{
-    if (strcmp(unit, "ns") == 0) return 1.0;
-    if (strcmp(unit, "us") == 0) return 1e3;
-    if (strcmp(unit, "ms") == 0) return 1e6;
-    if (strcmp(unit, "s") == 0) return 1e9;
-    return 0.0;
-}
-
 static const char * get_string(const prof_json * obj, const char * key)
 {
     const prof_json * v = prof_impl_json_get(obj, key);
@@ -274,7 +264,7 @@ static int read_entry(loader * L, const prof_json * b, size_t i, entry * e)
     e->aggregate = get_string(b, "aggregate_name");
     e->is_aggregate = e->run_type != NULL
                    && strcmp(e->run_type, "aggregate") == 0;
-    e->per_unit = e->unit != NULL ? unit_ns(e->unit) : 1.0;
+    e->per_unit = e->unit != NULL ? prof_impl_time_unit_ns(e->unit) : 1.0;
     if (e->name == NULL)
     {
         snprintf(L->err, L->errlen, "benchmarks[%lu] has no \"name\" string",
