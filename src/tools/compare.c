@@ -214,9 +214,8 @@ static prof_series * series_named(loader * L, const char * name)
     s = &rf->series[rf->count];
     memset(s, 0, sizeof *s);
     memset(&L->extra[rf->count], 0, sizeof *L->extra);
-    if ((s->name = (char *) malloc(strlen(name) + 1)) == NULL)
+    if ((s->name = prof_impl_strdup(name)) == NULL)
         return NULL;
-    strcpy(s->name, name);
     s->aggregate_median_ns = NAN;
     rf->index[k] = ++rf->count;
     return s;
@@ -237,9 +236,8 @@ static int add_fit(loader * L, const prof_json * b, const entry * e)
                        sizeof *rf->fits) != 0)
         return oom(L);
     f = &rf->fits[rf->nfits];
-    if ((f->family = (char *) malloc(strlen(e->run_name) + 1)) == NULL)
+    if ((f->family = prof_impl_strdup(e->run_name)) == NULL)
         return oom(L);
-    strcpy(f->family, e->run_name);
     snprintf(f->big_o, sizeof f->big_o, "%s", big_o);
     f->coefficient_ns = c->number * e->per_unit;
     rf->nfits++;

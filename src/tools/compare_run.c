@@ -247,7 +247,7 @@ int prof_impl_run_keep(const prof_run_plan * plan, prof_run_files * files)
             char * name;
             prof_impl_run_kept_name(plan->keep_dir, side, p + 1, kept,
                                     sizeof kept);
-            if ((name = strdup(kept)) == NULL
+            if ((name = prof_impl_strdup(kept)) == NULL
                 || rename(files->paths[side][p], kept) != 0)
             {
                 prof_impl_warn("prof-compare: cannot keep %s as %s: %s",
