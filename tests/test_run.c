@@ -327,6 +327,35 @@ static void test_json_bytes(void)
     unfake(&plan);
 }
 
+/* The words through the shell: every word of a long --shell (the copies
+   this replaced kept 12 or 13), "-c", the text, then the extra words. */
+static void test_shell_argv(void)
+{
+    char w[16][16], text[] = "echo x", n0[] = "n", p1[] = "p";
+    char * shell[17], * args[3], ** v;
+    prof_cmd_plan plan;
+    int i;
+    for (i = 0; i < 16; i++)
+    {
+        snprintf(w[i], sizeof w[i], "w%d", i);
+        shell[i] = w[i];
+    }
+    shell[16] = NULL;
+    args[0] = n0;
+    args[1] = p1;
+    args[2] = NULL;
+    memset(&plan, 0, sizeof plan);
+    plan.shell = shell;
+    v = prof_impl_cmd_shell_argv(&plan, text, args);
+    CHECK(v != NULL && strcmp(v[15], "w15") == 0 && strcmp(v[16], "-c") == 0
+          && v[17] == text && v[18] == n0 && v[19] == p1 && v[20] == NULL,
+          "the shell's 16 words, -c, the text, the arguments");
+    free(v);
+    v = prof_impl_cmd_shell_argv(&plan, text, NULL);
+    CHECK(v != NULL && v[17] == text && v[18] == NULL, "no arguments");
+    free(v);
+}
+
 /* A plan of made-up runs with counters (more to allocate). */
 static void fake_counted(prof_cmd_plan * plan, prof_cmd * c)
 {
@@ -442,6 +471,7 @@ int main(void)
     test_exports();
     test_json_bytes();
     test_export_out_of_memory();
+    test_shell_argv();
     test_counters();
     return check_report("test_run");
 }

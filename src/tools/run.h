@@ -144,6 +144,12 @@ int prof_impl_cmd_check(const prof_cmd_plan * plan);
 /* Free what build and the runs made. */
 void prof_impl_cmd_free(prof_cmd_plan * plan);
 
+/* The words to run text with through plan's shell: its words, "-c",
+   text, then the words of args (NULL-ended, or NULL); malloc'd (the words
+   themselves are not copied), or NULL if out of memory. */
+char ** prof_impl_cmd_shell_argv(const prof_cmd_plan * plan, char * text,
+                                 char * const * args);
+
 /* ---- run_measure.c ------------------------------------------------------- */
 
 /* Run the plan: the shell's cost, the warm-up runs, then rounds until
