@@ -64,10 +64,7 @@ static prof_json * new_node(parser * p, int kind)
     if (n == NULL)
         fail(p, "out of memory");
     else
-    {
         n->kind = kind;
-        n->offset = p->pos;
-    }
     return n;
 }
 
@@ -486,7 +483,7 @@ static prof_json * parse_value(parser * p, int depth)
     {
         n = new_node(p, PROF_JSON_BOOL);
         if (n != NULL)
-            n->number = p->text[p->pos - 1] == 'e' && c == 't';
+            n->number = c == 't';       /* "true" (c: its first byte) */
         return n;
     }
     if (match(p, "null"))
