@@ -211,7 +211,7 @@ done
 expect 2 "not a regular expression" "bad regex" -- "$pt" --name '(' "$trace"
 expect 2 "no thread named nobody" "unknown thread" -- "$pt" --thread nobody "$trace"
 expect 2 "no thread with tid" "unknown tid" -- "$pt" --thread 1 "$trace"
-expect 2 "^prof-trace: --thread=99999: no thread with tid 99999 has zones in " \
+expect 2 "^profiler: prof-trace: --thread=99999: no thread with tid 99999 has zones in " \
     "unknown tid: one message" -- "$pt" --thread=99999 "$trace"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] || { bad "unknown tid: more than one line"; cat "$tmp/err"; }
 expect 2 "no thread named 0x10 has zones" "--thread=0x10 is a name" -- "$pt" --thread=0x10 "$trace"

@@ -170,6 +170,18 @@ for r in h["results"]:
 print("ok   JSON exports: hyperfine's fields, the runner's iterations")
 EOF
 fi
+# a command line that is not UTF-8: the JSON exports still are
+if [ "$have_python" = 1 ]; then
+    "$tool" --runs=1 --export-json=bytes.json --out=bytes-gb.json \
+        "$(printf 'echo \377')" >out 2>&1 || { bad "a command of bytes"; cat out; }
+    python3 - bytes.json bytes-gb.json <<'EOF' || bad "JSON of a command that is not UTF-8 (above)"
+import json, sys
+h = json.load(open(sys.argv[1], encoding="utf-8"))
+assert h["results"][0]["command"] == "echo \ufffd", h["results"][0]["command"]
+json.load(open(sys.argv[2], encoding="utf-8"))
+print("ok   JSON exports of a command that is not UTF-8")
+EOF
+fi
 # prof-compare reads the runner's JSON: one command a side
 expect 0 'Benchmark 1: work' --runs=6 --out=old.json --command-name=work "$child sleep 1"
 "$compare" old.json old.json >out 2>&1 || { bad "prof-compare on prof-run's JSON"; cat out; }

@@ -21,7 +21,8 @@
     pf_decode checks what a Perfetto importer relies on: well-formed wire
     format, one packet sequence whose first packet clears the incremental
     state, every interned name and category defined before use, every
-    track described before its first event, and per track slices that
+    track described before its first event (described again: its later
+    name replaces the first, as a renamed thread's), and per track slices that
     begin and end like a stack with times that never go back. Used by
     test_trace_perfetto and the fuzz target's round trip.
     SPDX-License-Identifier: MIT
@@ -211,7 +212,13 @@ static inline int pf_descriptor(pf_trace * d, pf_in in)
     if (t.uuid == 0)
         return PF_FAIL(d, "track descriptor without uuid");
     if (pf_find(d, t.uuid) != NULL)
+    {
+        /* described again: a thread's later name replaces the first, as
+           in Perfetto's trace processor (a thread renamed) */
+        if (t.name[0] != '\0')
+            memcpy(pf_find(d, t.uuid)->name, t.name, sizeof t.name);
         return 0;
+    }
     if (d->ntracks == PF_MAX_TRACKS)
         return PF_FAIL(d, "too many tracks");
     d->tracks[d->ntracks++] = t;

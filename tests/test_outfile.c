@@ -5,6 +5,7 @@
    same-file test sees through other names. */
 #include "check.h"
 #include "internal.h"
+#include "fail_alloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -179,23 +180,6 @@ static void test_errors(void)
     CHECK(access("/dev/null", W_OK) == 0, "/dev/null still there");
 }
 
-#if defined(PROF_TEST_WRAP_MALLOC)
-/* The library's malloc calls come here (the link's --wrap=malloc): the
-   next fail_mallocs of them fail, as out of memory. */
-void * __real_malloc(size_t n);
-void * __wrap_malloc(size_t n);
-static int fail_mallocs;
-
-void * __wrap_malloc(size_t n)
-{
-    if (fail_mallocs > 0)
-    {
-        fail_mallocs--;
-        return NULL;
-    }
-    return __real_malloc(n);
-}
-
 /* Out of memory when opening: a message and -1, nothing to write to,
    for stdout ("-") as for a file. */
 static void test_out_of_memory(void)
@@ -209,9 +193,9 @@ static void test_out_of_memory(void)
     for (k = 0; k < 2; k++)
     {
         capture_begin(&cap, 2);
-        fail_mallocs = 1;
+        fail_alloc_after(0);
         rc = prof_impl_outfile_open(&o, names[k]);
-        fail_mallocs = 0;
+        fail_alloc_after(-1);
         err = capture_end(&cap);
         snprintf(want, sizeof want, "profiler: cannot write \"%s\": out of "
                  "memory\n", names[k]);
@@ -220,11 +204,6 @@ static void test_out_of_memory(void)
         CHECK(strstr(err, want) != NULL, "%s: message [%s]", names[k], err);
     }
 }
-#else
-static void test_out_of_memory(void)
-{
-}
-#endif
 
 static void test_same_file(void)
 {

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "../src/tools/run.h"
 #include "../src/tools/json.h"
+#include "fail_alloc.h"
 
 #include <math.h>
 
@@ -78,6 +79,34 @@ static void test_parameters(void)
     prof_impl_cmd_free(&plan);
     p[0].name = "unused";
     CHECK(build(&plan, texts, 1, p, 1) != 0, "a parameter used nowhere");
+    prof_impl_cmd_free(&plan);
+}
+
+/* A --parameter-list value is taken whole, however long (a path, a list
+   of flags): nothing is cut. */
+static void test_long_list_value(void)
+{
+    char a[] = "echo {v}", * texts[1], list[400], want[400];
+    prof_cmd_param p;
+    prof_cmd_plan plan;
+    int i;
+    for (i = 0; i < 150; i++)
+        want[i] = (char) ('a' + i % 26);
+    want[150] = '\0';
+    snprintf(list, sizeof list, "short,%s,x", want);
+    texts[0] = a;
+    memset(&p, 0, sizeof p);
+    p.name = "v";
+    p.list = list;
+    CHECK(build(&plan, texts, 1, &p, 1) == 0 && plan.ncmds == 3, "3 values");
+    if (plan.ncmds == 3)
+    {
+        CHECK(strcmp(plan.cmds[0].param_values[0], "short") == 0, "first");
+        CHECK(strcmp(plan.cmds[1].param_values[0], want) == 0,
+              "150 characters: %zu kept", strlen(plan.cmds[1].param_values[0]));
+        CHECK(strcmp(plan.cmds[1].argv[1], want) == 0, "in the command");
+        CHECK(strcmp(plan.cmds[2].param_values[0], "x") == 0, "last");
+    }
     prof_impl_cmd_free(&plan);
 }
 
@@ -260,6 +289,142 @@ static void test_exports(void)
     unfake(&plan);
 }
 
+/* A command line is bytes, not always UTF-8 (echo \xff): the JSON
+   exports stay valid UTF-8, a bad byte written as U+FFFD (the reader
+   refuses invalid UTF-8, as Python's json does). */
+static void test_json_bytes(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    prof_result_file rf;
+    prof_json * doc;
+    const prof_json * results;
+    char err[256], * text, bad[] = "echo \xff\xc3 \xe2\x82 \xc3\xa9";
+    size_t len;
+    FILE * f = tmpfile();
+    fake(&plan, c, 2, 10, times);
+    c[0].name = bad;
+    prof_impl_cmd_export(f, PROF_EXPORT_JSON, &plan);
+    text = written(f, &len);
+    doc = prof_impl_json_parse(text, len, err, sizeof err);
+    CHECK(doc != NULL, "hyperfine JSON with a byte that is not UTF-8: %s", err);
+    results = doc ? prof_impl_json_get(doc, "results") : NULL;
+    CHECK(results != NULL && results->count == 2
+          && strcmp(prof_impl_json_get(results->items[0], "command")->string,
+                    "echo \xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd "
+                    "\xc3\xa9") == 0, "each bad byte is U+FFFD, the rest kept");
+    prof_impl_json_free(doc);
+    free(text);
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
+    prof_impl_cmd_export(f, PROF_EXPORT_RUNNER_JSON, &plan);
+    text = written(f, &len);
+    CHECK(prof_impl_results_parse(text, len, &rf, err, sizeof err) == 0,
+          "runner JSON with a byte that is not UTF-8: %s", err);
+    prof_impl_results_free(&rf);
+    free(text);
+    fclose(f);
+    unfake(&plan);
+}
+
+/* The words through the shell: every word of a long --shell (the copies
+   this replaced kept 12 or 13), "-c", the text, then the extra words. */
+static void test_shell_argv(void)
+{
+    char w[16][16], text[] = "echo x", n0[] = "n", p1[] = "p";
+    char * shell[17], * args[3], ** v;
+    prof_cmd_plan plan;
+    int i;
+    for (i = 0; i < 16; i++)
+    {
+        snprintf(w[i], sizeof w[i], "w%d", i);
+        shell[i] = w[i];
+    }
+    shell[16] = NULL;
+    args[0] = n0;
+    args[1] = p1;
+    args[2] = NULL;
+    memset(&plan, 0, sizeof plan);
+    plan.shell = shell;
+    v = prof_impl_cmd_shell_argv(&plan, text, args);
+    CHECK(v != NULL && strcmp(v[15], "w15") == 0 && strcmp(v[16], "-c") == 0
+          && v[17] == text && v[18] == n0 && v[19] == p1 && v[20] == NULL,
+          "the shell's 16 words, -c, the text, the arguments");
+    free(v);
+    v = prof_impl_cmd_shell_argv(&plan, text, NULL);
+    CHECK(v != NULL && v[17] == text && v[18] == NULL, "no arguments");
+    free(v);
+}
+
+/* A plan of made-up runs with counters (more to allocate). */
+static void fake_counted(prof_cmd_plan * plan, prof_cmd * c)
+{
+    fake(plan, c, 2, 10, times);
+    plan->nev = 2;
+    plan->ev_names[0] = "page-faults";
+    plan->ev_names[1] = "cycles";
+}
+
+/* Out of memory at each allocation of each export in turn (the
+   reporters' scratch, the runner formats' list): the export says so (-1,
+   after a message), so that prof-run throws the file away instead of
+   committing it incomplete. And a command whose result cannot be made
+   (the runner's part, out of memory at once) is not left out quietly. */
+static void test_export_out_of_memory(void)
+{
+    static const prof_export_kind kinds[] = {
+        PROF_EXPORT_JSON, PROF_EXPORT_MARKDOWN, PROF_EXPORT_CSV,
+        PROF_EXPORT_RUNNER_JSON, PROF_EXPORT_RUNNER_CSV, PROF_EXPORT_RUNNER_MD
+    };
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    FILE * f;
+    size_t k;
+    int rc;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    {
+        long n, missed = 0, first_missed = -1;
+        for (n = 0; n < 1000; n++)
+        {
+            long failed;
+            f = tmpfile();
+            fake_counted(&plan, c);
+            CHECK(prof_impl_cmd_result(&plan, &c[0]) == 0
+                  && prof_impl_cmd_result(&plan, &c[1]) == 0, "results");
+            fail_alloc_after(n);
+            rc = prof_impl_cmd_export(f, kinds[k], &plan);
+            failed = fail_alloc_failed();
+            fail_alloc_after(-1);
+            fclose(f);
+            unfake(&plan);
+            if (failed == 0)
+            {
+                CHECK(rc == 0, "export %d with memory enough: %d",
+                      (int) kinds[k], rc);
+                break;
+            }
+            if (rc == 0 && missed++ == 0)
+                first_missed = n;
+        }
+        CHECK(missed == 0, "export %d: %ld runs out of memory said 0 (the "
+              "first after %ld allocations)", (int) kinds[k], missed,
+              first_missed);
+        CHECK(n < 1000, "export %d: memory enough within 1000 allocations",
+              (int) kinds[k]);
+
+        f = tmpfile();
+        fake_counted(&plan, c);
+        fail_alloc_after(0);
+        rc = prof_impl_cmd_export(f, kinds[k], &plan);
+        fail_alloc_after(-1);
+        CHECK(rc != 0 && c[0].result == NULL,
+              "export %d: no result for a command that ran: %d", (int) kinds[k],
+              rc);
+        fclose(f);
+        unfake(&plan);
+    }
+}
+
 /* Counts of the runs: their median per run in the result, each run's in
    hyperfine's JSON (null where n/a). */
 static void test_counters(void)
@@ -300,9 +465,13 @@ int main(void)
 {
     test_split();
     test_parameters();
+    test_long_list_value();
     test_stop_rule();
     test_result_and_gate();
     test_exports();
+    test_json_bytes();
+    test_export_out_of_memory();
+    test_shell_argv();
     test_counters();
     return check_report("test_run");
 }

@@ -88,9 +88,72 @@ static void test_example(const char * path)
     free(d);
 }
 
+/* A thread renamed after its first event, streamed as prof-trace reads
+   (the names are not known at the start): its track carries the final
+   name, as the JSON's thread_name does; a thread never named gets
+   "thread TID". */
+static void test_renamed(void)
+{
+    enum { OUTER = 0x10 };
+    tev e1[] = { { 100, PROF_IMPL_EV_BEGIN, OUTER }, { 200, PROF_IMPL_EV_END, OUTER } };
+    tev e2[] = { { 300, PROF_IMPL_EV_BEGIN, OUTER }, { 400, PROF_IMPL_EV_END, OUTER } };
+    char path[] = "/tmp/prof-trace-renamed-XXXXXX";
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    pt_options o;
+    pt_report * r;
+    pt_handler h;
+    unsigned char * pf;
+    size_t n, i, seen = 0;
+    int fd = mkstemp(path);
+    FILE * f = fd >= 0 ? fdopen(fd, "wb") : NULL, * out = tmpfile();
+    tb_header(&b, 1e9, 0);
+    tb_string(&b, OUTER, "outer");
+    tb_chunk(&b, PROF_TF_THREAD, 5, "first\0\0\0", 8);
+    tb_events(&b, 5, e1, 2);
+    tb_events(&b, 6, e1, 2);
+    tb_chunk(&b, PROF_TF_THREAD, 5, "final\0\0\0", 8);   /* renamed */
+    tb_events(&b, 5, e2, 2);
+    tb_end(&b, 500, 0);
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
+    memset(&o, 0, sizeof o);
+    r = pt_report_new(out, PT_OUT_PERFETTO, NULL, 0);
+    h = pt_report_handler(r);
+    CHECK(pt_stream(path, &o, &h, &t) == 0, "stream");
+    CHECK(pt_report_finish(r, &t) == 0, "finish");
+    pt_free(&t);
+    n = (size_t) ftell(out);
+    rewind(out);
+    pf = (unsigned char *) malloc(n + 1);
+    CHECK(fread(pf, 1, n, out) == n, "read back");
+    CHECK(pf_decode(pf, n, &dec) == 0, "decode: %s", dec.error);
+    CHECK(dec.ntracks == 3, "%zu tracks", dec.ntracks);
+    for (i = 0; i < dec.ntracks; i++)
+    {
+        if (dec.tracks[i].tid == 5)
+        {
+            seen++;
+            CHECK(strcmp(dec.tracks[i].name, "final") == 0,
+                  "thread 5 is named %s", dec.tracks[i].name);
+        }
+        if (dec.tracks[i].tid == 6)
+        {
+            seen++;
+            CHECK(strcmp(dec.tracks[i].name, "thread 6") == 0,
+                  "thread 6 is named %s", dec.tracks[i].name);
+        }
+    }
+    CHECK(seen == 2, "both threads' tracks");
+    free(pf);
+    fclose(out);
+    remove(path);
+    free(b.d);
+}
+
 int main(int argc, char ** argv)
 {
     test_hand_made();
+    test_renamed();
     if (argc > 1)
         test_example(argv[1]);
     return check_report("test_trace_perfetto");

@@ -5,6 +5,7 @@
    8-byte events of format 2 (label ids, SYNC words, an undefined id, a cut
    inside them); the same file read whole and streamed from disk. */
 #include "trace_util.h"
+#include "fail_alloc.h"
 
 /* With a directory argument, the hand-made files are also written there:
    the seed corpus of the fuzz target (.ci/run). */
@@ -420,6 +421,97 @@ static void test_stream(void)
     free(b.d);
 }
 
+/* Out of memory at each allocation in turn, streaming the v2 file (two
+   threads, labels, strings) through a small window into each report, and
+   collecting it (pt_read) for pt_write_report: whatever runs out, the
+   reader (-3) or the report (-1) says so, never 0 with zones lost. */
+static void test_out_of_memory(void)
+{
+    static const pt_output kinds[] = { PT_OUT_TEXT, PT_OUT_CSV, PT_OUT_JSON,
+        PT_OUT_JSON_BE, PT_OUT_RAW, PT_OUT_PERFETTO };
+    char path[] = "/tmp/prof-trace-oom-XXXXXX";
+    tbuf b = { 0, 0, 0 };
+    pt_options o;
+    size_t k;
+    int fd = mkstemp(path);
+    FILE * f = fd >= 0 ? fdopen(fd, "wb") : NULL, * out = tmpfile(),
+         * sink = fopen("/dev/null", "w");
+    v2_file(&b);
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
+    memset(&o, 0, sizeof o);
+    o.warn = sink;
+    o.window = 32;                  /* the window grows for larger chunks */
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    {
+        long n, missed = 0, first = -1;
+        for (n = 0; n < 2000; n++)
+        {
+            pt_trace t;
+            pt_report * r;
+            pt_handler h;
+            int rc = -1, frc = -1;
+            long failed;
+            rewind(out);
+            fail_alloc_after(n);
+            r = pt_report_new(out, kinds[k], NULL, 1);
+            if (r != NULL)
+            {
+                h = pt_report_handler(r);
+                rc = pt_stream(path, &o, &h, &t);
+                frc = pt_report_finish(r, rc == 0 ? &t : NULL);
+                pt_free(&t);
+            }
+            failed = fail_alloc_failed();
+            fail_alloc_after(-1);
+            if (failed == 0)
+            {
+                CHECK(r != NULL && rc == 0 && frc == 0, "output %d with "
+                      "memory enough: %d %d", (int) kinds[k], rc, frc);
+                break;
+            }
+            CHECK(rc == 0 || rc == -3 || r == NULL, "output %d, out of memory "
+                  "after %ld: reader %d", (int) kinds[k], n, rc);
+            if (r != NULL && rc == 0 && frc == 0 && missed++ == 0)
+                first = n;
+        }
+        CHECK(missed == 0, "output %d: %ld runs out of memory said 0 (the "
+              "first after %ld allocations)", (int) kinds[k], missed, first);
+        CHECK(n < 2000, "output %d: memory enough within 2000", (int) kinds[k]);
+
+        missed = 0;
+        for (n = 0; n < 2000; n++)
+        {
+            pt_trace t;
+            int rc, wrc = -1;
+            long failed;
+            rewind(out);
+            fail_alloc_after(n);
+            rc = pt_read(b.d, b.n, &o, &t);
+            if (rc == 0)
+                wrc = pt_write_report(out, &t, kinds[k]);
+            pt_free(&t);
+            failed = fail_alloc_failed();
+            fail_alloc_after(-1);
+            if (failed == 0)
+            {
+                CHECK(rc == 0 && wrc == 0, "collected, output %d: %d %d",
+                      (int) kinds[k], rc, wrc);
+                break;
+            }
+            CHECK(rc == 0 || rc == -3, "collected, out of memory after %ld: "
+                  "reader %d", n, rc);
+            if (rc == 0 && wrc == 0)
+                missed++;
+        }
+        CHECK(missed == 0, "collected, output %d: %ld runs out of memory "
+              "said 0", (int) kinds[k], missed);
+    }
+    fclose(out);
+    fclose(sink);
+    remove(path);
+    free(b.d);
+}
+
 int main(int argc, char ** argv)
 {
     seed_dir = argc > 1 ? argv[1] : NULL;
@@ -432,5 +524,6 @@ int main(int argc, char ** argv)
     test_names();
     test_v2();
     test_stream();
+    test_out_of_memory();
     return check_report("test_trace_read");
 }

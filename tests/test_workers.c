@@ -12,6 +12,7 @@
 #include "check.h"
 #include "bench.h"
 #include "bench_check.h"
+#include "fail_alloc.h"
 
 #include <math.h>
 #include <signal.h>
@@ -325,27 +326,6 @@ static void test_args(void)
     prof_bench_free(b);
 }
 
-#if defined(PROF_TEST_WRAP_MALLOC)
-/* The library's malloc and realloc calls come here (the link's
-   --wrap=malloc,--wrap=realloc): the largest size asked for. */
-void * __real_malloc(size_t n);
-void * __real_realloc(void * p, size_t n);
-void * __wrap_malloc(size_t n);
-void * __wrap_realloc(void * p, size_t n);
-static size_t largest;
-
-void * __wrap_malloc(size_t n)
-{
-    largest = n > largest ? n : largest;
-    return __real_malloc(n);
-}
-
-void * __wrap_realloc(void * p, size_t n)
-{
-    largest = n > largest ? n : largest;
-    return __real_realloc(p, n);
-}
-
 /* Pooling more epochs than an int counts (two workers' 2^30 + 1 each,
    with 2 user columns) is refused before anything is allocated: no
    16 GB request that happens to succeed, no wrapped int index. */
@@ -367,20 +347,15 @@ static void test_pool_sizes(void)
     dst.nuser = 2;
     dst.user_cols[0] = src.user_cols[0];
     dst.user_cols[1] = src.user_cols[1];
-    largest = 0;
+    fail_alloc_after(-1);     /* none fails; the sizes are recorded */
     CHECK(prof_impl_workers_append(&dst, &src, 1) == -1
           && dst.got == src.got && dst.user == one,
           "2^31 + 2 epochs pooled: got %d", dst.got);
-    CHECK(largest < ((size_t) 1 << 30), "%.3g bytes asked for",
-          (double) largest);
+    CHECK(fail_alloc_largest() < ((size_t) 1 << 30), "%.3g bytes asked for",
+          (double) fail_alloc_largest());
     free(dst.samples);
     free(dst.cpu);
 }
-#else
-static void test_pool_sizes(void)
-{
-}
-#endif
 
 /* Encode and decode: every field back exactly; then every cut and every
    flipped byte is refused or reads as incomplete, never trusted. */

@@ -42,19 +42,20 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 
-/* s as a JSON string (quoted, escaped); v as a JSON number that reads
-   back exactly (NaN and infinities: null). */
-void prof_impl_json_string(FILE * out, const char * s);
+/* v as a JSON number that reads back exactly (NaN and infinities: null).
+   (Strings: prof_impl_json_string, internal.h.) */
 void prof_impl_json_number(FILE * out, double v);
 /* Mean, median and sample standard deviation (0 for one value) of x[0 ..
-   n), n >= 1 (the median NaN if out of memory). */
+   n), n >= 1: 0, or -1 out of memory (the median then NaN). */
 typedef struct { double mean, median, sd; } prof_impl_moments;
-void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m);
+int prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m);
 
-/* Write results[from .. n) (the JSON's family indexes count them all). */
+/* Write results[from .. n) (the JSON's family indexes count them all).
+   The JSON: 0, or -1 after a message when out of memory left figures out
+   (the caller should not keep the file as if whole). */
 void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n);
-void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
+int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n);
 
 /* ---- complexity (complexity.c) ------------------------------------------ */

@@ -11,22 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void prof_impl_json_string(FILE * out, const char * s)
-{
-    fputc('"', out);
-    for (; *s; s++)
-    {
-        unsigned char c = (unsigned char) *s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 void prof_impl_json_number(FILE * out, double v)
 {
     if (v == v && v - v == 0.0)
@@ -167,49 +151,56 @@ static void json_aggregate(FILE * out, const prof_impl_result * ir,
     fprintf(out, ",\n      \"time_unit\": \"%s\"", ir->time_unit);
 }
 
-void prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m)
+/* The mean and sample standard deviation of x[0 .. n), n >= 1: no
+   allocation, for the figures that need no median. */
+static void mean_sd(const double * x, int n, double * mean, double * sd)
+{
+    int i;
+    *mean = *sd = 0.0;
+    for (i = 0; i < n; i++)
+        *mean += x[i];
+    *mean /= n;
+    for (i = 0; i < n; i++)
+        *sd += (x[i] - *mean) * (x[i] - *mean);
+    *sd = n > 1 ? sqrt(*sd / (n - 1)) : 0.0;
+}
+
+int prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m)
 {
     double * sorted = (double *) malloc((size_t) n * sizeof *sorted);
-    int i;
-    m->mean = m->sd = 0.0;
+    mean_sd(x, n, &m->mean, &m->sd);
     m->median = NAN;
-    for (i = 0; i < n; i++)
-        m->mean += x[i];
-    m->mean /= n;
-    for (i = 0; i < n; i++)
-        m->sd += (x[i] - m->mean) * (x[i] - m->mean);
-    m->sd = n > 1 ? sqrt(m->sd / (n - 1)) : 0.0;
-    if (sorted != NULL)
-    {
-        memcpy(sorted, x, (size_t) n * sizeof *sorted);
-        prof_impl_sort(sorted, n);
-        m->median = prof_impl_quantile(sorted, n, 0.5);
-        free(sorted);
-    }
+    if (sorted == NULL)
+        return -1;
+    memcpy(sorted, x, (size_t) n * sizeof *sorted);
+    prof_impl_sort(sorted, n);
+    m->median = prof_impl_quantile(sorted, n, 0.5);
+    free(sorted);
+    return 0;
 }
 
 /* Column c of the table v[epochs][cols] as one figure: epoch k's (k >=
    0), else the aggregate agg ("mean", "median": the given median,
    "stddev", "cv") over the epochs that have one (NaN if none); x has room
-   for the epochs. */
+   for the epochs (needed for those three only). */
 static double column_value(const double * v, int epochs, int cols, int c,
         int k, const char * agg, double median, double * x)
 {
-    prof_impl_moments mo;
+    double mean, sd;
     int i, m;
     if (k >= 0)
         return v[k * cols + c];
     if (strcmp(agg, "median") == 0)
         return median;
-    for (i = m = 0; x != NULL && i < epochs; i++)
+    for (i = m = 0; i < epochs; i++)
         if (!isnan(v[i * cols + c]))
             x[m++] = v[i * cols + c];
     if (m == 0)
         return NAN;
-    prof_impl_sample_moments(x, m, &mo);
-    return strcmp(agg, "mean") == 0 ? mo.mean
-         : strcmp(agg, "stddev") == 0 ? mo.sd
-         : mo.mean > 0.0 ? mo.sd / mo.mean : NAN;
+    mean_sd(x, m, &mean, &sd);
+    return strcmp(agg, "mean") == 0 ? mean
+         : strcmp(agg, "stddev") == 0 ? sd
+         : mean > 0.0 ? sd / mean : NAN;
 }
 
 static void json_field(FILE * out, const char * name, double v)
@@ -223,16 +214,20 @@ static void json_field(FILE * out, const char * name, double v)
    else the aggregate agg ("mean", "median", "stddev", "cv") over the
    epochs. An unavailable event is left out (the context says why); then
    the user measures and counters, the same way (per second for a rate),
-   one without a value left out. */
-static void json_counters(FILE * out, const prof_impl_result * ir, int k,
+   one without a value left out. 0, or -1 out of memory (nothing
+   written). */
+static int json_counters(FILE * out, const prof_impl_result * ir, int k,
         const char * agg)
 {
     const prof_result * r = &ir->pub;
-    double v[PROF_COUNTERS_MAX], * x;
+    double v[PROF_COUNTERS_MAX], * x = NULL;
     int e;
     if (ir->nev == 0 && ir->nuser == 0)
-        return;
-    x = (double *) malloc((size_t) r->epochs * sizeof *x);
+        return 0;
+    /* room for one column, where an aggregate is computed here */
+    if (k < 0 && strcmp(agg, "median") != 0
+        && (x = (double *) malloc((size_t) r->epochs * sizeof *x)) == NULL)
+        return -1;
     for (e = 0; e < ir->nev; e++)
     {
         v[e] = column_value(ir->ev, r->epochs, ir->nev, e, k, agg,
@@ -258,6 +253,7 @@ static void json_counters(FILE * out, const prof_impl_result * ir, int k,
             json_field(out, ir->user_names[e], u);
     }
     free(x);
+    return 0;
 }
 
 /* The opening of a family's aggregate entry (Google Benchmark's BigO and
@@ -357,7 +353,7 @@ static void json_iterations(FILE * out, const prof_impl_result * ir,
         if (r->processes > 1)
             fprintf(out, ",\n      \"process_index\": %d",
                     r->epoch_process[k]);
-        json_counters(out, ir, k, NULL);
+        json_counters(out, ir, k, NULL);   /* an epoch's own: no allocation */
         if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
         {
             fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
@@ -414,35 +410,37 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
     prof_impl_json_string(out, r->warning);
 }
 
-/* The mean, median, stddev and cv entries. The real mean and median are
-   the result's, as the table shows them: with several processes the
-   median is the median of their medians, not of the pooled epochs. */
-static void json_aggregates(FILE * out, const prof_impl_result * ir,
+/* The mean, median, stddev and cv entries: 0, or -1 out of memory (a
+   figure missing). The real mean and median are the result's, as the
+   table shows them: with several processes the median is the median of
+   their medians, not of the pooled epochs. */
+static int json_aggregates(FILE * out, const prof_impl_result * ir,
         family_place f)
 {
     const prof_result * r = &ir->pub;
     prof_impl_moments real, cpu;
-    prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
-    prof_impl_sample_moments(ir->cpu, r->epochs, &cpu);
+    int rc = prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
+    rc |= prof_impl_sample_moments(ir->cpu, r->epochs, &cpu);
     fputs(",\n", out);
     json_aggregate(out, ir, f.family, f.instance, "mean", r->mean_ns,
                    cpu.mean, 0);
-    json_counters(out, ir, -1, "mean");
+    rc |= json_counters(out, ir, -1, "mean");
     fputs("\n    },\n", out);
     json_aggregate(out, ir, f.family, f.instance, "median", r->median_ns,
                    cpu.median, 0);
-    json_counters(out, ir, -1, "median");
+    rc |= json_counters(out, ir, -1, "median");
     json_profiler_fields(out, ir);
     fputs("\n    },\n", out);
     json_aggregate(out, ir, f.family, f.instance, "stddev", real.sd,
                    cpu.sd, 0);
-    json_counters(out, ir, -1, "stddev");
+    rc |= json_counters(out, ir, -1, "stddev");
     fputs("\n    },\n", out);
     json_aggregate(out, ir, f.family, f.instance, "cv",
                    real.mean > 0.0 ? real.sd / real.mean : 0.0,
                    cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
-    json_counters(out, ir, -1, "cv");
+    rc |= json_counters(out, ir, -1, "cv");
     fputs("\n    }", out);
+    return rc;
 }
 
 /* Complexity of a family, after its last member (as Google Benchmark
@@ -484,16 +482,16 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fputs("\n    }", out);
 }
 
-void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
+int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
     family_place * places = places_of(results, n);
-    int i, first = 1;
+    int i, first = 1, rc = 0;
     if (places == NULL)
     {
         prof_impl_warn("writing JSON: out of memory");
         fputs("{}\n", out);   /* valid JSON; the missing results are said */
-        return;
+        return -1;
     }
     json_context(out, c, results, n);
     fputs("  \"benchmarks\": [\n", out);
@@ -501,10 +499,13 @@ void prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
     {
         const prof_impl_result * ir = results[i];
         json_iterations(out, ir, places[i], &first);
-        json_aggregates(out, ir, places[i]);
+        rc |= json_aggregates(out, ir, places[i]);
         if (places[i].last && ir->pub.complexity_n > 0.0)
             json_complexity(out, c, results, n, ir, places[i].family);
     }
     fputs("\n  ]\n}\n", out);
     free(places);
+    if (rc != 0)
+        prof_impl_warn("writing JSON: out of memory; figures are missing");
+    return rc;
 }

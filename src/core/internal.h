@@ -54,6 +54,14 @@ void prof_impl_copy(char * dst, size_t size, const char * src);
 void prof_impl_csv_string(FILE * out, const char * s);
 /* A malloc'd copy of s, or NULL. */
 char * prof_impl_strdup(const char * s);
+/* The length of the valid UTF-8 sequence at s (n bytes left: a NUL-ended
+   string may give any n, the NUL stops the sequence), or 0 if it is not
+   one (a stray or missing continuation byte, an overlong form, a
+   surrogate, past U+10FFFF). */
+size_t prof_impl_utf_len(const unsigned char * s, size_t n);
+/* s as a JSON string: quoted, escaped, and valid UTF-8 whatever s holds
+   (U+FFFD for each byte that is not UTF-8). */
+void prof_impl_json_string(FILE * out, const char * s);
 
 /* ---- command lines (options.c) ----------------------------------------- */
 

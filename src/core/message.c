@@ -1,7 +1,7 @@
 /*
     profiler: messages on stderr (and the one status line a terminal may
     show, erased before each message), and the string helpers every file
-    shares (a bounded copy, a CSV field).
+    shares (a bounded copy, a CSV field, UTF-8, a JSON string).
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -71,6 +71,62 @@ void prof_impl_csv_string(FILE * out, const char * s)
         if (*s == '"')
             fputc('"', out);
         fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+size_t prof_impl_utf_len(const unsigned char * s, size_t n)
+{
+    unsigned cp;
+    size_t k, i;
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        k = 2, cp = s[0] & 0x1F;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        k = 3, cp = s[0] & 0x0F;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        k = 4, cp = s[0] & 0x07;
+    else
+        return 0;
+    if (n < k)
+        return 0;
+    for (i = 1; i < k; i++)
+    {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    /* overlong forms, surrogates and code points past U+10FFFF */
+    if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF))
+        || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return k;
+}
+
+void prof_impl_json_string(FILE * out, const char * str)
+{
+    const unsigned char * s = (const unsigned char *) str;
+    size_t left = strlen(str);
+    fputc('"', out);
+    while (left > 0)
+    {
+        size_t len = prof_impl_utf_len(s, left);
+        if (len == 0)
+        {
+            fputs("\\ufffd", out);     /* a byte that is not UTF-8 */
+            len = 1;
+        }
+        else if (*s == '"' || *s == '\\')
+            fprintf(out, "\\%c", *s);
+        else if (*s < 0x20)
+            fprintf(out, "\\u%04x", *s);
+        else
+            fwrite(s, 1, len, out);
+        s += len;
+        left -= len;
     }
     fputc('"', out);
 }

@@ -74,16 +74,6 @@ static char * read_file(const char * path, size_t * len, char * err,
     return buf;
 }
 
-/* Nanoseconds per unit of a time_unit string, or 0 if unknown. */
-static double unit_ns(const char * unit)
-{
-    if (strcmp(unit, "ns") == 0) return 1.0;
-    if (strcmp(unit, "us") == 0) return 1e3;
-    if (strcmp(unit, "ms") == 0) return 1e6;
-    if (strcmp(unit, "s") == 0) return 1e9;
-    return 0.0;
-}
-
 static const char * get_string(const prof_json * obj, const char * key)
 {
     const prof_json * v = prof_impl_json_get(obj, key);
@@ -224,9 +214,8 @@ static prof_series * series_named(loader * L, const char * name)
     s = &rf->series[rf->count];
     memset(s, 0, sizeof *s);
     memset(&L->extra[rf->count], 0, sizeof *L->extra);
-    if ((s->name = (char *) malloc(strlen(name) + 1)) == NULL)
+    if ((s->name = prof_impl_strdup(name)) == NULL)
         return NULL;
-    strcpy(s->name, name);
     s->aggregate_median_ns = NAN;
     rf->index[k] = ++rf->count;
     return s;
@@ -247,9 +236,8 @@ static int add_fit(loader * L, const prof_json * b, const entry * e)
                        sizeof *rf->fits) != 0)
         return oom(L);
     f = &rf->fits[rf->nfits];
-    if ((f->family = (char *) malloc(strlen(e->run_name) + 1)) == NULL)
+    if ((f->family = prof_impl_strdup(e->run_name)) == NULL)
         return oom(L);
-    strcpy(f->family, e->run_name);
     snprintf(f->big_o, sizeof f->big_o, "%s", big_o);
     f->coefficient_ns = c->number * e->per_unit;
     rf->nfits++;
@@ -274,7 +262,7 @@ static int read_entry(loader * L, const prof_json * b, size_t i, entry * e)
     e->aggregate = get_string(b, "aggregate_name");
     e->is_aggregate = e->run_type != NULL
                    && strcmp(e->run_type, "aggregate") == 0;
-    e->per_unit = e->unit != NULL ? unit_ns(e->unit) : 1.0;
+    e->per_unit = e->unit != NULL ? prof_impl_time_unit_ns(e->unit) : 1.0;
     if (e->name == NULL)
     {
         snprintf(L->err, L->errlen, "benchmarks[%lu] has no \"name\" string",
@@ -645,16 +633,15 @@ double prof_impl_change(double old_ns, double new_ns)
     return old_ns == new_ns ? 0.0 : new_ns / old_ns - 1.0;
 }
 
-/* A small deterministic generator (xorshift64*): the same files always
-   give the same interval. */
+/* The core's small deterministic generator (prof_impl_uniform): the same
+   files always give the same interval. */
 typedef struct { unsigned long long s; } rng;
 
-/* Uniform in (0, 1), never 0 or 1. */
+/* Uniform in (0, 1), never 0 or 1: the core's [0, 1) moved up half a
+   step of 2^-53 (exact: the same numbers as before it was shared). */
 static double uniform(rng * r)
 {
-    r->s ^= r->s >> 12; r->s ^= r->s << 25; r->s ^= r->s >> 27;
-    return ((double) ((r->s * 0x2545F4914F6CDD1DULL) >> 11) + 0.5)
-         / 9007199254740992.0;
+    return prof_impl_uniform(&r->s) + 0.5 / 9007199254740992.0;
 }
 
 /* Standard normal (Box-Muller, one of the pair). */

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char * side_name[2] = { "old", "new" };
@@ -25,11 +24,10 @@ static const char * side_name[2] = { "old", "new" };
    run are held (prof_spawn_hold), so that the work directory is removed
    before the process ends by them. */
 
+/* The core's monotonic clock, in seconds. */
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return prof_impl_now_ns() * 1e-9;
 }
 
 static char * join(const char * a, const char * b)
@@ -249,7 +247,7 @@ int prof_impl_run_keep(const prof_run_plan * plan, prof_run_files * files)
             char * name;
             prof_impl_run_kept_name(plan->keep_dir, side, p + 1, kept,
                                     sizeof kept);
-            if ((name = strdup(kept)) == NULL
+            if ((name = prof_impl_strdup(kept)) == NULL
                 || rename(files->paths[side][p], kept) != 0)
             {
                 prof_impl_warn("prof-compare: cannot keep %s as %s: %s",

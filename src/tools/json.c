@@ -64,10 +64,7 @@ static prof_json * new_node(parser * p, int kind)
     if (n == NULL)
         fail(p, "out of memory");
     else
-    {
         n->kind = kind;
-        n->offset = p->pos;
-    }
     return n;
 }
 
@@ -134,28 +131,6 @@ static size_t put_utf8(char * out, unsigned cp)
     return 4;
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char * s, size_t n)
-{
-    unsigned cp;
-    size_t k, i;
-    if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) k = 2, cp = s[0] & 0x1F;
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF) k = 3, cp = s[0] & 0x0F;
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4) k = 4, cp = s[0] & 0x07;
-    else return 0;
-    if (n < k) return 0;
-    for (i = 1; i < k; i++)
-    {
-        if ((s[i] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
-    }
-    if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF))
-        || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return k;
-}
-
 /* Find the closing quote of the string whose first byte is at start,
    checking its bytes (no control character, valid UTF-8) on the way, so
    that the unescaped copy can be sized once: its index, or 0 after fail. */
@@ -185,7 +160,8 @@ static size_t string_end(parser * p, size_t start)
             end += 2;
             continue;
         }
-        k = utf8_len((const unsigned char *) p->text + end, p->len - end);
+        k = prof_impl_utf_len((const unsigned char *) p->text + end,
+                               p->len - end);
         if (k == 0)
         {
             fail(p, "invalid UTF-8 in string");
@@ -507,7 +483,7 @@ static prof_json * parse_value(parser * p, int depth)
     {
         n = new_node(p, PROF_JSON_BOOL);
         if (n != NULL)
-            n->number = p->text[p->pos - 1] == 'e' && c == 't';
+            n->number = c == 't';       /* "true" (c: its first byte) */
         return n;
     }
     if (match(p, "null"))

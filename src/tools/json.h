@@ -23,7 +23,6 @@ typedef struct prof_json
     struct prof_json ** items;  /* ARRAY and OBJECT: the values */
     char ** keys;               /* OBJECT: the keys, parallel to items */
     size_t count;               /* ARRAY and OBJECT: number of values */
-    size_t offset;              /* byte offset of the value in the text */
 } prof_json;
 
 /* Parse len bytes of text. NULL on error, with "line L, column C: what" in

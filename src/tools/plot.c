@@ -5,6 +5,7 @@
 */
 #include "internal.h"
 #include "plot.h"
+#include "report.h"      /* prof_impl_family_len: the runner's families */
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,15 +84,10 @@ static double big_o_value(const char * name, double n)
     return NAN;
 }
 
-static size_t family_len(const char * name)
-{
-    const char * slash = strchr(name, '/');
-    return slash ? (size_t) (slash - name) : strlen(name);
-}
-
 static int in_family(const char * name, const char * family, size_t len)
 {
-    return family_len(name) == len && strncmp(name, family, len) == 0;
+    return prof_impl_family_len(name) == len
+           && strncmp(name, family, len) == 0;
 }
 
 /* A member of a family run over several N, for sorting by family. */
@@ -128,7 +124,7 @@ static int families(const prof_result_file * rf, int * first, int max)
         if (rf->series[i].complexity_n > 0.0)
         {
             m[n].name = rf->series[i].name;
-            m[n].len = family_len(m[n].name);
+            m[n].len = prof_impl_family_len(m[n].name);
             m[n++].i = i;
         }
     if (m != NULL && firsts != NULL)
@@ -418,7 +414,7 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
         const char * name = rf->series[fam[i]].name;
         chart(f, 20 + (i % 2) * (CHART_W + CHART_GAP),
               rows_h + (i / 2) * (CHART_H + CHART_GAP), name,
-              family_len(name), files);
+              prof_impl_family_len(name), files);
     }
     fputs("</svg>\n", f);
 }

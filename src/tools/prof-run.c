@@ -404,8 +404,15 @@ static int write_outputs(output * outs, int n, const prof_cmd_plan * plan)
             prof_impl_outfile_abort(&outs[i].f);
             continue;
         }
-        prof_impl_cmd_export(outs[i].f.f, outs[i].kind, plan);
-        if (prof_impl_outfile_commit(&outs[i].f) != 0)
+        if (prof_impl_cmd_export(outs[i].f.f, outs[i].kind, plan) != 0)
+        {
+            /* incomplete: never committed as if whole */
+            prof_impl_warn(PROGRAM ": %s not written (an older file is "
+                           "kept)", outs[i].path);
+            prof_impl_outfile_abort(&outs[i].f);
+            rc = -1;
+        }
+        else if (prof_impl_outfile_commit(&outs[i].f) != 0)
             rc = -1;
     }
     if (!ran && n > 0)

@@ -212,7 +212,8 @@ static const char usage_tail[] =
 "output; the zones around a kept zone are kept too (but not by --name,\n"
 "--thread or --depth).\n"
 "Exit status: 0 the trace was read (warnings or not); 1 not a trace\n"
-"file, unreadable, or the output could not be written; 2 a usage error.\n";
+"file, unreadable, out of memory, or the output could not be written\n"
+"(then nothing is written); 2 a usage error.\n";
 
 #define SET(f) PROF_IMPL_OPTION_SET(f)
 
@@ -348,18 +349,23 @@ static int run(args_t * a, pt_report * r)
     pt_trace t;
     int rc = pt_stream(a->in, &a->o, &h, &t);
     if (rc == -2)
-        fprintf(stderr, "prof-trace: cannot read %s: %s\n", a->in, strerror(errno));
+        prof_impl_warn(PROGRAM ": cannot read %s: %s", a->in, strerror(errno));
+    else if (rc == -3)
+        ;   /* out of memory: the reader said so; nothing written */
     else if (rc != 0)
-        fprintf(stderr, "prof-trace: %s: not a trace file written by the "
-                "profiler\n", a->in);
+        prof_impl_warn(PROGRAM ": %s: not a trace file written by the "
+                       "profiler", a->in);
     else if (a->thread != NULL && pt_report_thread_matches(r) == 0)
     {
-        fprintf(stderr, "prof-trace: --thread=%s: no thread %s %s has zones in "
-                "%s (prof-trace --by-thread lists the threads)\n", a->thread,
-                a->f.thread_is_tid ? "with tid" : "named", a->thread, a->in);
+        prof_impl_warn(PROGRAM ": --thread=%s: no thread %s %s has zones in "
+                       "%s (prof-trace --by-thread lists the threads)",
+                       a->thread, a->f.thread_is_tid ? "with tid" : "named",
+                       a->thread, a->in);
         rc = 2;
     }
-    pt_report_finish(r, rc == 0 ? &t : NULL);
+    /* out of memory while reporting (sticky): the output misses zones */
+    if (pt_report_finish(r, rc == 0 ? &t : NULL) != 0 && rc == 0)
+        rc = 1;
     pt_free(&t);
     return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 }
@@ -380,7 +386,7 @@ int main(int argc, char ** argv)
         rc = 1;
     else if ((r = pt_report_new(of.f, a.format, &a.f, a.by_thread)) == NULL)
     {
-        fprintf(stderr, "prof-trace: out of memory\n");
+        prof_impl_warn(PROGRAM ": out of memory");
         prof_impl_outfile_abort(&of);
         rc = 1;
     }

@@ -144,6 +144,12 @@ int prof_impl_cmd_check(const prof_cmd_plan * plan);
 /* Free what build and the runs made. */
 void prof_impl_cmd_free(prof_cmd_plan * plan);
 
+/* The words to run text with through plan's shell: its words, "-c",
+   text, then the words of args (NULL-ended, or NULL); malloc'd (the words
+   themselves are not copied), or NULL if out of memory. */
+char ** prof_impl_cmd_shell_argv(const prof_cmd_plan * plan, char * text,
+                                 char * const * args);
+
 /* ---- run_measure.c ------------------------------------------------------- */
 
 /* Run the plan: the shell's cost, the warm-up runs, then rounds until
@@ -176,9 +182,10 @@ void prof_impl_cmd_cpu(const prof_cmd * c, double * user, double * sys);
 /* The command with the least mean time (hyperfine's fastest), its result
    made, or -1 if none ran. */
 int prof_impl_cmd_fastest(const prof_cmd_plan * plan);
-/* Mean, median and standard deviation of c's wall times [s] (zeros if
-   out of memory). */
-void prof_impl_cmd_moments(const prof_cmd * c, prof_impl_moments * m);
+/* The mean and the sample standard deviation (0 for one run) of c's wall
+   times [s], as prof_impl_sample_moments has them; zeros with no run.
+   Nothing allocated, so nothing can fail on the way to an export. */
+void prof_impl_cmd_wall(const prof_cmd * c, double * mean, double * sd);
 /* hyperfine's ratio of b's mean wall time to a's, and its standard
    deviation propagated from theirs. */
 void prof_impl_cmd_ratio(const prof_cmd * a, const prof_cmd * b,
@@ -197,8 +204,10 @@ typedef enum
     PROF_EXPORT_RUNNER_MD
 } prof_export_kind;
 
-/* Write the results of plan's commands that ran in kind to out. */
-void prof_impl_cmd_export(FILE * out, prof_export_kind kind,
-                          const prof_cmd_plan * plan);
+/* Write the results of plan's commands that ran in kind to out: 0, or
+   -1 after a message when out of memory left the export incomplete (the
+   caller then throws the file away). */
+int prof_impl_cmd_export(FILE * out, prof_export_kind kind,
+                         const prof_cmd_plan * plan);
 
 #endif

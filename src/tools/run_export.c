@@ -114,9 +114,9 @@ static void json_result(FILE * out, const prof_cmd_plan * plan,
 /* The standard deviation of c's wall times [s]. */
 static double wall_sd(const prof_cmd * c)
 {
-    prof_impl_moments m;
-    prof_impl_cmd_moments(c, &m);
-    return m.sd;
+    double mean, sd;
+    prof_impl_cmd_wall(c, &mean, &sd);
+    return sd;
 }
 
 static void export_json(FILE * out, const prof_cmd_plan * plan)
@@ -210,20 +210,20 @@ static void export_csv(FILE * out, const prof_cmd_plan * plan)
 }
 
 /* The runner's formats: the context its reporters need, and the results
-   of the commands that ran. */
-static void export_runner(FILE * out, prof_export_kind kind,
-                          const prof_cmd_plan * plan)
+   of the commands that ran. 0, or -1 out of memory (after a message). */
+static int export_runner(FILE * out, prof_export_kind kind,
+                         const prof_cmd_plan * plan)
 {
     prof_impl_report_ctx ctx;
     prof_impl_result ** results = (prof_impl_result **) malloc(
         ((size_t) plan->ncmds + 1) * sizeof *results);
     prof_impl_md_writer w;
     double us = 1.0;
-    int i, n = 0, best = prof_impl_cmd_fastest(plan);
+    int i, n = 0, rc = 0, best = prof_impl_cmd_fastest(plan);
     if (results == NULL)
     {
         prof_impl_warn("prof-run: out of memory; results not written");
-        return;
+        return -1;
     }
     for (i = 0; i < plan->ncmds; i++)
         if (plan->cmds[i].result != NULL)
@@ -248,21 +248,26 @@ static void export_runner(FILE * out, prof_export_kind kind,
     ctx.overhead_ns = NAN;
     ctx.processes = 1;
     if (kind == PROF_EXPORT_RUNNER_JSON)
-        prof_impl_json_write(out, &ctx, results, 0, n);
+        rc = prof_impl_json_write(out, &ctx, results, 0, n);
     else if (kind == PROF_EXPORT_RUNNER_CSV)
         prof_impl_csv_write(out, &ctx, results, 0, n);
     prof_impl_md_init(&w, out);
     for (i = 0; kind == PROF_EXPORT_RUNNER_MD && i < n; i++)
         prof_impl_md_row(&w, &ctx, results[i], 0);
     free(results);
+    return rc;
 }
 
-void prof_impl_cmd_export(FILE * out, prof_export_kind kind,
-                          const prof_cmd_plan * plan)
+int prof_impl_cmd_export(FILE * out, prof_export_kind kind,
+                         const prof_cmd_plan * plan)
 {
     int i;
+    /* A command that ran and has no result (out of memory: said by
+       result_make) would be missing from the file: the export fails. */
     for (i = 0; i < plan->ncmds; i++)
-        prof_impl_cmd_result(plan, &plan->cmds[i]);
+        if (plan->cmds[i].nruns > 0
+            && prof_impl_cmd_result(plan, &plan->cmds[i]) != 0)
+            return -1;
     if (kind == PROF_EXPORT_JSON)
         export_json(out, plan);
     else if (kind == PROF_EXPORT_MARKDOWN)
@@ -270,5 +275,6 @@ void prof_impl_cmd_export(FILE * out, prof_export_kind kind,
     else if (kind == PROF_EXPORT_CSV)
         export_csv(out, plan);
     else
-        export_runner(out, kind, plan);
+        return export_runner(out, kind, plan);
+    return 0;
 }

@@ -309,28 +309,32 @@ static void shell_cost(prof_cmd_plan * plan)
 {
     double wall[SHELL_RUNS], user[SHELL_RUNS], sys[SHELL_RUNS], t0 = now_s();
     double ev[SHELL_RUNS][PROF_COUNTERS_MAX];
-    char * argv[16], empty[] = "", dash_c[] = "-c";
+    char ** argv, empty[] = "";
     prof_spawn_result r;
-    int n = 0, k, rc;
-    for (k = 0; plan->shell[k] != NULL && k < 13; k++)
-        argv[k] = plan->shell[k];
-    argv[k] = dash_c;
-    argv[k + 1] = empty;
-    argv[k + 2] = NULL;
+    int n = 0, rc;
+    if ((argv = prof_impl_cmd_shell_argv(plan, empty, NULL)) == NULL)
+    {
+        prof_impl_warn(PROGRAM ": out of memory");
+        plan->stop = PROF_CMD_NO_MEMORY;
+        return;
+    }
     while (n < SHELL_RUNS && (n < 5 || now_s() - t0 < 1.0))
     {
         rc = start(plan, argv, &r, ev[n]);
         if (interrupted(plan, &r))
-            return;
+            break;
         if (rc != 0 || r.end != PROF_SPAWN_EXITED || r.status != 0)
         {
             failed(plan, "the shell", NULL, argv[0], &r, " -c ''");
-            return;
+            break;
         }
         wall[n] = r.wall_s;
         user[n] = r.user_s;
         sys[n++] = r.sys_s;
     }
+    free(argv);
+    if (plan->stop != PROF_CMD_COMPLETE)
+        return;
     plan->shell_runs = n;
     plan->shell_cost.wall_s = prof_impl_median(wall, n);
     plan->shell_cost.user_s = prof_impl_median(user, n);

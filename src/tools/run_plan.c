@@ -144,20 +144,36 @@ static int param_values(const prof_cmd_param * p, char *** values)
     for (i = 0, s = p->list; *values != NULL && i < n; i++)
     {
         char buf[64];
-        size_t len = p->is_scan ? 0 : strcspn(s, ",");
+        const char * from = s;
+        size_t len;
         if (p->is_scan)
-            snprintf(buf, sizeof buf, "%.*f", decimals, p->lo + i * step);
+        {
+            len = (size_t) snprintf(buf, sizeof buf, "%.*f", decimals,
+                                    p->lo + i * step);
+            from = buf;
+        }
         else
         {
-            snprintf(buf, sizeof buf, "%.*s", (int) (len < 63 ? len : 63), s);
+            len = strcspn(s, ",");      /* the value as given, whole */
             s += len + 1;
         }
-        if (((*values)[i] = prof_impl_strdup(buf)) == NULL)
-            n = -1;
+        if (((*values)[i] = (char *) malloc(len + 1)) == NULL)
+        {
+            while (i-- > 0)
+                free((*values)[i]);
+            free(*values);
+            *values = NULL;
+            break;
+        }
+        memcpy((*values)[i], from, len);
+        (*values)[i][len] = '\0';
     }
-    if (*values == NULL || n < 0)
+    if (*values == NULL)
+    {
         prof_impl_warn(PROGRAM ": out of memory");
-    return *values == NULL ? -1 : n;
+        return -1;
+    }
+    return n;
 }
 
 /* text with each {NAME} of the n parameters replaced by its value: a
@@ -200,26 +216,36 @@ static char * substitute(const char * text, int n, const char * const * names,
 
 /* ---- building the commands ------------------------------------------------ */
 
-/* The words to run text with: the shell's, "-c", text; or text's own. */
-static char ** command_argv(const prof_cmd_plan * plan, char * text,
-                            const char * what)
+char ** prof_impl_cmd_shell_argv(const prof_cmd_plan * plan, char * text,
+                                 char * const * args)
 {
-    int n = 0, i;
-    char ** argv;
     static char dash_c[] = "-c";
-    if (plan->shell == NULL)
-        return prof_impl_cmd_split(text, what);
+    size_t n = 0, m = 0, i;
+    char ** argv;
     while (plan->shell[n] != NULL)
         n++;
-    argv = (char **) malloc((size_t) (n + 3) * sizeof *argv);
+    while (args != NULL && args[m] != NULL)
+        m++;
+    argv = (char **) malloc((n + m + 3) * sizeof *argv);
     if (argv == NULL)
         return NULL;
     for (i = 0; i < n; i++)
         argv[i] = plan->shell[i];
     argv[n] = dash_c;
     argv[n + 1] = text;
-    argv[n + 2] = NULL;
+    for (i = 0; i < m; i++)
+        argv[n + 2 + i] = args[i];
+    argv[n + m + 2] = NULL;
     return argv;
+}
+
+/* The words to run text with: the shell's, "-c", text; or text's own. */
+static char ** command_argv(const prof_cmd_plan * plan, char * text,
+                            const char * what)
+{
+    if (plan->shell == NULL)
+        return prof_impl_cmd_split(text, what);
+    return prof_impl_cmd_shell_argv(plan, text, NULL);
 }
 
 /* A count of option values that fits: none, a or b. 0, or -1 after a
@@ -449,29 +475,28 @@ static char ** first_program(const char * text)
 static int shell_finds(const prof_cmd_plan * plan, const char * text,
                        char * found, size_t size)
 {
-    char ** prog = first_program(text), * argv[16];
+    char ** prog = first_program(text), ** argv, * args[3];
     char script[] = "command -v \"$1\" >/dev/null 2>&1", name[] = PROGRAM;
     prof_spawn_cmd cmd;
     prof_spawn_result r;
-    int n = 0;
+    int n;
     if (prog == NULL)
         return 1;
     prof_impl_copy(found, size, prog[0]);
-    while (plan->shell[n] != NULL && n < 12)
+    args[0] = name;                 /* $0 */
+    args[1] = prog[0];              /* $1 */
+    args[2] = NULL;
+    if ((argv = prof_impl_cmd_shell_argv(plan, script, args)) == NULL)
     {
-        argv[n] = plan->shell[n];
-        n++;
+        free(prog);
+        return 1;                   /* out of memory: cannot say */
     }
-    argv[n++] = (char *) "-c";
-    argv[n++] = script;
-    argv[n++] = name;
-    argv[n++] = prog[0];
-    argv[n] = NULL;
     memset(&cmd, 0, sizeof cmd);
     cmd.argv = argv;
     cmd.stdin_path = cmd.stdout_path = cmd.stderr_path = "/dev/null";
     n = prof_spawn_run(&cmd, &r) != 0 || r.end != PROF_SPAWN_EXITED
         || r.status == 0;
+    free(argv);
     free(prog);
     return n;
 }

@@ -90,7 +90,11 @@ int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c)
     }
     if (e.samples == NULL || e.cpu == NULL || e.iters == NULL
         || (plan->nev > 0 && e.ev == NULL))
-        e.got = 0;          /* result_make says "no result" and frees */
+    {
+        prof_impl_warn("%s: out of memory; result lost", c->name);
+        prof_impl_epochs_free(&e);
+        return -1;
+    }
     c->result = prof_impl_result_make(&e);
     if (c->result == NULL)
         return -1;
@@ -190,16 +194,18 @@ void prof_impl_cmd_cpu(const prof_cmd * c, double * user, double * sys)
     }
 }
 
-void prof_impl_cmd_moments(const prof_cmd * c, prof_impl_moments * m)
+void prof_impl_cmd_wall(const prof_cmd * c, double * mean, double * sd)
 {
-    double * w = (double *) malloc((size_t) c->nruns * sizeof *w);
-    int i;
-    memset(m, 0, sizeof *m);
-    for (i = 0; w != NULL && i < c->nruns; i++)
-        w[i] = c->runs[i].wall_s;
-    if (w != NULL && c->nruns > 0)
-        prof_impl_sample_moments(w, c->nruns, m);
-    free(w);
+    int i, n = c->nruns;
+    *mean = *sd = 0.0;
+    if (n == 0)
+        return;
+    for (i = 0; i < n; i++)
+        *mean += c->runs[i].wall_s;
+    *mean /= n;
+    for (i = 0; i < n; i++)
+        *sd += (c->runs[i].wall_s - *mean) * (c->runs[i].wall_s - *mean);
+    *sd = n > 1 ? sqrt(*sd / (n - 1)) : 0.0;
 }
 
 /* The median counts per run (and IPC, branch-miss %), n/a where the
@@ -233,7 +239,7 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
 {
     prof_cmd * c = &plan->cmds[index];
     const prof_result * r;
-    prof_impl_moments wall;
+    double mean, sd;
     double user = 0.0, sys = 0.0, rss = 0.0, us;
     char t[4][48], ci[128];
     const char * u;
@@ -244,10 +250,10 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
     prof_impl_cmd_cpu(c, &user, &sys);
     for (i = 0; i < c->nruns; i++)
         rss = fmax(rss, (double) c->runs[i].max_rss_kb);
-    prof_impl_cmd_moments(c, &wall);
-    prof_impl_cmd_unit(wall.mean, 0, &u, &us);
-    fmt(t[0], sizeof t[0], wall.mean, u, us, 8);
-    fmt(t[1], sizeof t[1], wall.sd, u, us, 8);
+    prof_impl_cmd_wall(c, &mean, &sd);
+    prof_impl_cmd_unit(mean, 0, &u, &us);
+    fmt(t[0], sizeof t[0], mean, u, us, 8);
+    fmt(t[1], sizeof t[1], sd, u, us, 8);
     fmt(t[2], sizeof t[2], user, u, us, 0);
     fmt(t[3], sizeof t[3], sys, u, us, 0);
     fprintf(plan->summary, "Benchmark %d: %s\n  Time (mean \xC2\xB1 \xCF\x83):"
@@ -280,11 +286,11 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
 void prof_impl_cmd_ratio(const prof_cmd * a, const prof_cmd * b,
                          double * ratio, double * sd)
 {
-    prof_impl_moments ma, mb;
-    prof_impl_cmd_moments(a, &ma);
-    prof_impl_cmd_moments(b, &mb);
-    *ratio = mb.mean / ma.mean;
-    *sd = *ratio * sqrt(pow(ma.sd / ma.mean, 2.0) + pow(mb.sd / mb.mean, 2.0));
+    double mean_a, sd_a, mean_b, sd_b;
+    prof_impl_cmd_wall(a, &mean_a, &sd_a);
+    prof_impl_cmd_wall(b, &mean_b, &sd_b);
+    *ratio = mean_b / mean_a;
+    *sd = *ratio * sqrt(pow(sd_a / mean_a, 2.0) + pow(sd_b / mean_b, 2.0));
 }
 
 /* The series to compare old a with new b: their runs in the rounds both

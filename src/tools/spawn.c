@@ -22,7 +22,6 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 extern char ** environ;
@@ -84,11 +83,10 @@ void prof_spawn_release(int sig)
     }
 }
 
+/* The core's monotonic clock, in seconds. */
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return prof_impl_now_ns() * 1e-9;
 }
 
 /* The environment with cmd's variables set: a new array of pointers into
@@ -243,8 +241,11 @@ static int pipes(const prof_spawn_cmd * cmd, int report[2], int go[2])
 }
 
 /* Start cmd by posix_spawnp, as the forked child would set itself up:
-   0 with *pid, or the error (exec's included: the child is then reaped). */
-static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid)
+   0 with *pid and *start (the clock read just before posix_spawnp, so
+   that building the attributes is not in the command's time), or the
+   error (exec's included: the child is then reaped). */
+static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid,
+                        double * start)
 {
     static const int out = O_WRONLY | O_CREAT | O_TRUNC;
     posix_spawn_file_actions_t fa;
@@ -277,7 +278,10 @@ static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid)
         e = posix_spawn_file_actions_addopen(&fa, 2, cmd->stderr_path, out,
                                              0666);
     if (e == 0)
+    {
+        *start = now_s();
         e = posix_spawnp(pid, cmd->argv[0], &fa, &at, cmd->argv, env);
+    }
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     return e;
@@ -333,9 +337,9 @@ static int run_forked(const prof_spawn_cmd * cmd, char ** env,
 static int run_direct(const prof_spawn_cmd * cmd, char ** env,
                       prof_spawn_result * r)
 {
-    double start = now_s();
+    double start = 0.0;
     pid_t pid;
-    int e = spawn_direct(cmd, env, &pid);
+    int e = spawn_direct(cmd, env, &pid, &start);
     if (e != 0)
     {
         r->status = e;

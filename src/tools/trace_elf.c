@@ -101,7 +101,7 @@ static void parse_map_line(pt_symbols * s, const char * line, char * process,
     m->offset = off;
     m->inode = inode;
     m->elf = -1;
-    m->path = strdup(line + used);
+    m->path = prof_impl_strdup(line + used);
     if (m->path == NULL)
         return;
     if (process[0] == '\0')
@@ -257,7 +257,7 @@ static char * binary_for(pt_symbols * s, const pt_mapping * m)
     {
         const char * b = strrchr(s->binaries[i], '/');
         if (strcmp(b != NULL ? b + 1 : s->binaries[i], base) == 0)
-            return strdup(s->binaries[i]);
+            return prof_impl_strdup(s->binaries[i]);
     }
     if (stat(m->path, &sb) != 0 || !S_ISREG(sb.st_mode))
     {
@@ -269,7 +269,7 @@ static char * binary_for(pt_symbols * s, const pt_mapping * m)
         say(s, "%s has changed since the run (rebuilt?): function names may "
             "be wrong; give the executable of the run with --binary=PATH",
             m->path);
-    return strdup(m->path);
+    return prof_impl_strdup(m->path);
 }
 
 /* The ELF index for mapping m, loading it on first use; -1 if none. */
@@ -282,7 +282,7 @@ static long elf_of(pt_symbols * s, pt_mapping * m)
     if (prof_impl_grow(&s->elfs, &s->elfcap, s->nelfs + 1, sizeof *s->elfs) != 0)
         return -1;
     memset(&s->elfs[j], 0, sizeof s->elfs[j]);
-    s->elfs[j].path = strdup(m->path);
+    s->elfs[j].path = prof_impl_strdup(m->path);
     if (s->elfs[j].path == NULL)
         return -1;
     s->nelfs++;

@@ -18,7 +18,9 @@
 
     One packet sequence; names and categories are interned (sent once, then
     referred to by number); each thread is a track, described before its
-    first event. Timestamps are nanoseconds since the trace's start, each
+    first event, and described again at the end if it was renamed since
+    (streamed, a thread's final name is known only then; Perfetto keeps
+    the later one). Timestamps are nanoseconds since the trace's start, each
     rounded once (so slices nest exactly). tests/test_trace_perfetto.c
     decodes the output with its own decoder against these numbers.
     SPDX-License-Identifier: MIT
@@ -50,15 +52,23 @@ enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
 
 typedef struct { unsigned char * d; size_t n, cap; int oom; } pb_buf;
 
+/* A thread's track: described yet, and under which name. */
+typedef struct
+{
+    int described;
+    char name[sizeof ((pt_thread *) 0)->name];
+} pf_track;
+
 struct pt_perfetto
 {
     FILE * out;
     pb_buf packet, event, inner, interned;
     pt_map names;            /* name pointer -> iid */
     uint64_t next_iid;
-    unsigned char * described; /* per thread index: track described */
-    size_t ndescribed;
+    pf_track * tracks;       /* per thread index */
+    size_t ntracks;
     int started;
+    int oom;                 /* a packet or a name was lost (sticky) */
 };
 
 static void pb_raw(pb_buf * b, const void * p, size_t n)
@@ -68,6 +78,8 @@ static void pb_raw(pb_buf * b, const void * p, size_t n)
         b->oom = 1;
         return;
     }
+    if (n == 0)
+        return;     /* an empty nested message: its d may be NULL */
     memcpy(b->d + b->n, p, n);
     b->n += n;
 }
@@ -132,6 +144,8 @@ static void put_packet(pt_perfetto * p)
         fwrite(head.d, 1, head.n, p->out);
         fwrite(p->packet.d, 1, p->packet.n, p->out);
     }
+    else
+        p->oom = 1;
     free(head.d);
     p->packet.n = 0;
 }
@@ -155,7 +169,7 @@ void pt_perfetto_free(pt_perfetto * p)
     free(p->event.d);
     free(p->inner.d);
     free(p->interned.d);
-    free(p->described);
+    free(p->tracks);
     pt_map_free(&p->names, 0);
     free(p);
 }
@@ -197,6 +211,9 @@ static void describe(pt_perfetto * p, const pt_trace * t, long thread)
         pb_uint(&p->inner, THD_TID, th->tid);
         pb_string(&p->inner, THD_THREAD_NAME, th->name[0] ? th->name : def);
         pb_nest(&d, TD_THREAD, &p->inner);
+        /* the name it has now, to describe it again if renamed later */
+        memcpy(p->tracks[thread].name, th->name, sizeof th->name);
+        p->tracks[thread].described = 1;
     }
     pb_nest(&p->packet, PKT_TRACK_DESCRIPTOR, &d);
     put_packet(p);
@@ -224,7 +241,10 @@ static uint64_t name_iid(pt_perfetto * p, const char * name)
 {
     void ** slot = pt_map_find(&p->names, (uint64_t) (size_t) name, 1);
     if (slot == NULL)
+    {
+        p->oom = 1;
         return 0;
+    }
     if (*slot == NULL)
     {
         *slot = (void *) (size_t) p->next_iid;
@@ -241,18 +261,19 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
     unsigned cat = z->kind == PT_KIND_ZONE ? 1 : z->kind == PT_KIND_FUNC ? 2 : 3;
     if (!p->started)
         start(p, t);
-    if (z->thread >= p->ndescribed)
+    if (z->thread >= p->ntracks)
     {
-        size_t old = p->ndescribed;
-        if (prof_impl_grow(&p->described, &p->ndescribed, (size_t) z->thread + 1, 1) != 0)
+        size_t old = p->ntracks;
+        if (prof_impl_grow(&p->tracks, &p->ntracks, (size_t) z->thread + 1,
+                           sizeof *p->tracks) != 0)
+        {
+            p->oom = 1;
             return;
-        memset(p->described + old, 0, p->ndescribed - old);
+        }
+        memset(p->tracks + old, 0, (p->ntracks - old) * sizeof *p->tracks);
     }
-    if (!p->described[z->thread])
-    {
+    if (!p->tracks[z->thread].described)
         describe(p, t, z->thread);
-        p->described[z->thread] = 1;
-    }
     pb_uint(&p->event, TE_TYPE, what == 'B' ? TYPE_SLICE_BEGIN
             : what == 'E' ? TYPE_SLICE_END : TYPE_INSTANT);
     pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, z->thread));
@@ -270,8 +291,16 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
     put_packet(p);
 }
 
-void pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
+int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
 {
+    size_t i;
     if (!p->started)
         start(p, t); /* a valid trace, with the process, even if empty */
+    /* threads renamed after their first event: their final names, as the
+       JSON's thread_name events have them */
+    for (i = 0; i < p->ntracks && i < t->nthreads; i++)
+        if (p->tracks[i].described
+            && strcmp(p->tracks[i].name, t->threads[i].name) != 0)
+            describe(p, t, (long) i);
+    return p->oom ? -1 : 0;
 }

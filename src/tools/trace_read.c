@@ -34,6 +34,7 @@ typedef struct
     uint64_t total;           /* input size, UINT64_MAX if unknown (a pipe) */
     size_t window;            /* bytes read at a time */
     int eof;
+    int oom;                  /* the window could not grow: input unread */
 } pt_src;
 
 /* Bytes available at pos after making at least k available if the input
@@ -50,7 +51,10 @@ static size_t src_need(pt_src * s, size_t k)
         s->pos = 0;
     }
     if (k > s->cap && prof_impl_grow(&s->buf, &s->cap, k, 1) != 0)
+    {
+        s->oom = 1;
         return s->len;
+    }
     s->p = s->buf;
     while (s->len < k && !s->eof)
     {
@@ -136,6 +140,7 @@ struct pt_state
     pt_symbols * syms;
     unsigned long wcount[W_KINDS];
     size_t zcap;        /* pt_read: capacity of t->zones */
+    int oom;            /* out of memory once: zones or names were lost */
     pt_src src;
 };
 
@@ -181,14 +186,20 @@ static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
 {
     void ** slot = pt_map_find(&s->made, key * 4 + cls, 1);
     if (slot == NULL)
+    {
+        s->oom = 1;
         return "?";
+    }
     if (*slot == NULL)
     {
         char buf[64];
         snprintf(buf, sizeof buf, fmt, (unsigned long long) key);
-        *slot = strdup(buf);
+        *slot = prof_impl_strdup(buf);
         if (*slot == NULL)
+        {
+            s->oom = 1;
             return "?";
+        }
         s->made.n++;
     }
     return (const char *) *slot;
@@ -218,6 +229,8 @@ static const char * code_name(pt_trace * t, uint64_t key)
         *slot = (void *) name;
         s->names.n++;
     }
+    else
+        s->oom = 1;
     return name;
 }
 
@@ -244,12 +257,18 @@ static pt_tstate * thread_of(pt_trace * t, uint32_t tid, size_t * index)
     void ** slot = pt_map_find(&s->tids, tid, 1);
     size_t i;
     if (slot == NULL)
+    {
+        s->oom = 1;
         return NULL;
+    }
     if (*slot == NULL)
     {
         if (prof_impl_grow(&t->threads, &s->tcap, t->nthreads + 1, sizeof *t->threads) != 0
             || prof_impl_grow(&s->ts, &s->tscap, t->nthreads + 1, sizeof *s->ts) != 0)
+        {
+            s->oom = 1;
             return NULL;
+        }
         i = t->nthreads++;
         memset(&t->threads[i], 0, sizeof t->threads[i]);
         memset(&s->ts[i], 0, sizeof s->ts[i]);
@@ -283,7 +302,10 @@ static int zone_begin(pt_trace * t, pt_tstate * ts, size_t thread, unsigned cls,
     pt_state * s = t->st;
     pt_open * o;
     if (prof_impl_grow(&ts->stack, &ts->cap, ts->depth + 1, sizeof *ts->stack) != 0)
+    {
+        s->oom = 1;
         return -1;
+    }
     o = &ts->stack[ts->depth++];
     o->key = key;
     o->cls = (uint8_t) cls;
@@ -441,7 +463,10 @@ static void on_labels(pt_trace * t, uint32_t tid, const unsigned char * p, size_
         return;
     }
     if (prof_impl_grow(&ts->ids, &ts->idcap, first + (size_t) count, 8) != 0)
+    {
+        t->st->oom = 1;
         return;
+    }
     for (i = 0; i < count; i++)
         ts->ids[first + i] = rd64(p + 8 + 8 * i);
     ts->nids = first + (size_t) count;
@@ -472,6 +497,8 @@ static void on_strings(pt_trace * t, const unsigned char * p, size_t n, uint64_t
             *slot = str;
             s->strings.n++;
         }
+        else if (slot == NULL || *slot == NULL)
+            s->oom = 1;
         i += need;
     }
 }
@@ -793,29 +820,47 @@ static void warning_totals(const pt_trace * t)
                 (unsigned long long) t->lost);
 }
 
-/* Set up t to read with o and h. -1 if out of memory. */
+/* Set up t to read with o and h. -3 if out of memory (after a message). */
 static int start_trace(pt_trace * t, const pt_options * o, const pt_handler * h)
 {
     static const pt_options defaults = { NULL, 0, 0, NULL, 0 };
     memset(t, 0, sizeof *t);
     t->st = (pt_state *) calloc(1, sizeof *t->st);
     if (t->st == NULL)
-        return -1;
+    {
+        if (o != NULL && o->warn != NULL)
+            fprintf(o->warn, "prof-trace: out of memory\n");
+        return -3;
+    }
     t->st->o = o != NULL ? o : &defaults;
     if (h != NULL)
         t->st->h = *h;
     t->st->syms = pt_symbols_new(t->st->o->binaries, symbols_warn, t);
+    t->st->oom = t->st->syms == NULL;
     return 0;
+}
+
+/* Out of memory at any point (sticky): what was read is not the trace,
+   and nothing is to be made of it as if it were. -3 after a message. */
+static int out_of_memory(pt_trace * t)
+{
+    pt_state * s = t->st;
+    if (!s->oom && !s->src.oom)
+        return 0;
+    if (s->o->warn != NULL)
+        fprintf(s->o->warn, "prof-trace: out of memory while reading the "
+                "trace: zones or names were lost\n");
+    return -3;
 }
 
 static int read_all(pt_trace * t)
 {
     if (read_header(t, &t->st->src) != 0)
-        return -1;
+        return out_of_memory(t) ? -3 : -1;
     read_chunks(t, &t->st->src);
     finish_trace(t);
     warning_totals(t);
-    return 0;
+    return out_of_memory(t);
 }
 
 int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
@@ -823,8 +868,9 @@ int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
 {
     pt_src * s;
     struct stat sb;
-    if (start_trace(t, o, h) != 0)
-        return -1;
+    int rc = start_trace(t, o, h);
+    if (rc != 0)
+        return rc;
     s = &t->st->src;
     s->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (s->f == NULL)
@@ -833,10 +879,13 @@ int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
                ? (uint64_t) sb.st_size : UINT64_MAX;
     s->window = t->st->o->window > 0 ? t->st->o->window : WINDOW;
     if (prof_impl_grow(&s->buf, &s->cap, s->window, 1) != 0)
-        return -1;
+    {
+        t->st->oom = 1;
+        return out_of_memory(t);
+    }
     s->p = s->buf;
-    if (read_all(t) != 0)
-        return -1;
+    if ((rc = read_all(t)) != 0)
+        return rc;
     if (ferror(s->f))
     {
         warn(t, W_TRUNC, "reading %s failed after %llu bytes: %s", path,
@@ -853,6 +902,8 @@ static void collect(void * ctx, const pt_trace * ct, const pt_zone * z)
     (void) ct;
     if (prof_impl_grow(&t->zones, &t->st->zcap, (size_t) z->seq + 1, sizeof *z) == 0)
         t->zones[z->seq] = *z;
+    else
+        t->st->oom = 1;
 }
 
 int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
@@ -863,7 +914,7 @@ int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * 
     h.begin = collect;
     h.zone = collect;
     if (start_trace(t, o, &h) != 0)
-        return -1;
+        return -3;
     s = &t->st->src;
     s->p = d != NULL ? d : (const unsigned char *) "";
     s->len = d != NULL ? n : 0;

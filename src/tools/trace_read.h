@@ -111,13 +111,16 @@ typedef struct
 
 /* Read the trace file at path ("-": stdin), a window at a time, handing
    each zone to h. Returns 0; -1 if it is not a trace file (a warning said
-   so) or reading failed; -2 if it cannot be opened (errno). Warnings go to
-   o->warn, prefixed "prof-trace: ". Call pt_free in every case. */
+   so) or reading failed; -2 if it cannot be opened (errno); -3 if memory
+   ran out (a warning said so): zones or names were lost, what h got is not
+   the whole trace. Warnings go to o->warn, prefixed "prof-trace: ". Call
+   pt_free in every case. */
 int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
               pt_trace * t);
 /* Read n bytes of a trace file, collecting every zone in t->zones. Returns
    0, or -1 if it is not a trace file (no valid header): then nothing is
-   usable. Call pt_free in both cases. */
+   usable; -3 if memory ran out (zones or names lost). Call pt_free in
+   every case. */
 int pt_read(const unsigned char * data, size_t n, const pt_options * o,
             pt_trace * t);
 void pt_free(pt_trace * t);
@@ -139,15 +142,16 @@ typedef enum
 
 /* The summary, one row per (kind, name): calls, total, avg, min, max and
    self time in ns, and the count of unmatched zones (not in the statistics;
-   the text flags their name with '*'), sorted by total time. */
-void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f);
+   the text flags their name with '*'), sorted by total time. 0, or -1
+   after a message if out of memory lost zones (as for pt_write_report). */
+int pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f);
 /* Chrome Trace Event JSON (array form): the zones, then M events naming the
    process and the threads; ts and dur in microseconds since the start with
    three decimals, from the begin and end each rounded once to whole
    nanoseconds (dur = end - begin), so that children nest exactly inside
    their parents. An end without a begin is an instant ("i") event, and
-   unmatched zones are flagged in args. */
-void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f);
+   unmatched zones are flagged in args. 0, or -1 as pt_write_summary. */
+int pt_write_json(FILE * out, const pt_trace * t, pt_json_format f);
 
 /* Which zones a report keeps (prof-trace's filters). A zone passes when
    its thread, name, depth and begin pass (known when it begins) and its
@@ -175,14 +179,17 @@ typedef struct pt_report pt_report;
 
 /* A report written while the trace streams in: pt_report_handler gives
    the handler to read with; pt_report_finish writes what needs the whole
-   trace (the summary; thread names) and frees it. by_thread adds one
-   summary per thread after the merged one. NULL if out of memory. */
+   trace (the summary; thread names) and frees it: 0, or -1 after a
+   message if out of memory lost zones on the way (sticky: the output is
+   not the trace; do not keep it). by_thread adds one summary per thread
+   after the merged one. NULL if out of memory. */
 pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
                           int by_thread);
 pt_handler pt_report_handler(pt_report * r);
-void pt_report_finish(pt_report * r, const pt_trace * t);
-/* Any report of a collected trace (pt_read), unfiltered. */
-void pt_write_report(FILE * out, const pt_trace * t, pt_output kind);
+int pt_report_finish(pt_report * r, const pt_trace * t);
+/* Any report of a collected trace (pt_read), unfiltered: 0, or -1 as
+   pt_report_finish. */
+int pt_write_report(FILE * out, const pt_trace * t, pt_output kind);
 
 /* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
 unsigned char * pt_slurp(const char * path, size_t * n);

@@ -48,6 +48,7 @@ struct pt_report
     pt_row * rows;
     size_t nrows, rowcap;
     pt_perfetto * pf;
+    int oom;                /* out of memory once: zones lost (sticky) */
 };
 
 /* ---- text helpers ------------------------------------------------------------ */
@@ -64,46 +65,6 @@ static void put_csv(FILE * out, const char * s)
         fputs(s, out);      /* quoted only where it must be */
     else
         prof_impl_csv_string(out, s);
-}
-
-/* Length of the UTF-8 sequence at s, or 0 if it is not valid UTF-8. */
-static int utf8_len(const unsigned char * s)
-{
-    unsigned c = *s;
-    int len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
-            : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    int k;
-    for (k = 1; k < len; k++)
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-    if (len == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
-        return 0;
-    if (len == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return len;
-}
-
-/* A JSON string: escapes, and U+FFFD for bytes that are not UTF-8. */
-static void put_json(FILE * out, const char * str)
-{
-    const unsigned char * s = (const unsigned char *) str;
-    fputc('"', out);
-    while (*s)
-    {
-        int len = utf8_len(s);
-        if (len == 0)
-            fputs("\\ufffd", out), s++;
-        else if (*s == '"' || *s == '\\')
-            fprintf(out, "\\%c", *s), s++;
-        else if (*s < 0x20)
-            fprintf(out, "\\u%04x", *s), s++;
-        else
-        {
-            fwrite(s, 1, (size_t) len, out);
-            s += len;
-        }
-    }
-    fputc('"', out);
 }
 
 int64_t pt_whole_ns(const pt_trace * t, int64_t ticks)
@@ -167,7 +128,10 @@ static pt_rthread * thread_state(pt_report * r, uint32_t thread)
     if (thread >= r->nth)
     {
         if (prof_impl_grow(&r->th, &r->thcap, (size_t) thread + 1, sizeof *r->th) != 0)
+        {
+            r->oom = 1;
             return NULL;
+        }
         memset(r->th + r->nth, 0, (thread + 1 - r->nth) * sizeof *r->th);
         r->nth = (size_t) thread + 1;
     }
@@ -181,11 +145,17 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
     pt_row * row;
     int64_t d = z->end - z->begin;
     if (slot == NULL)
+    {
+        r->oom = 1;
         return;
+    }
     if (*slot == NULL)
     {
         if (prof_impl_grow(&r->rows, &r->rowcap, r->nrows + 1, sizeof *r->rows) != 0)
+        {
+            r->oom = 1;
             return;
+        }
         row = &r->rows[r->nrows];
         memset(row, 0, sizeof *row);
         row->kind = z->kind;
@@ -224,7 +194,7 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z, cha
     int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
     json_sep(r);
     fputs("{\"name\":", r->out);
-    put_json(r->out, z->name);
+    prof_impl_json_string(r->out, z->name);
     fprintf(r->out, ",\"cat\":\"%s\",\"ph\":\"%c\",", kind_word(z->kind), ph);
     if (ph == 'i')
         fputs("\"s\":\"t\",", r->out);
@@ -289,8 +259,13 @@ static void on_begin(void * ctx, const pt_trace * t, const pt_zone * z)
     pt_report * r = (pt_report *) ctx;
     pt_rthread * th = thread_state(r, z->thread);
     pt_ropen * o;
-    if (th == NULL || prof_impl_grow(&th->v, &th->cap, th->depth + 1, sizeof *th->v) != 0)
+    if (th == NULL)
         return;
+    if (prof_impl_grow(&th->v, &th->cap, th->depth + 1, sizeof *th->v) != 0)
+    {
+        r->oom = 1;
+        return;
+    }
     o = &th->v[th->depth++];
     o->z = *z;
     o->pass = (uint8_t) static_pass(r, t, z);
@@ -541,7 +516,9 @@ static void write_summary(pt_report * r, const pt_trace * t)
         summary_line(r, t);
     table_head(r->out, r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT,
                r->by_thread);
-    if (n > 0 && (merged = (pt_row *) malloc(n * sizeof *merged)) != NULL)
+    if (n > 0 && (merged = (pt_row *) malloc(n * sizeof *merged)) == NULL)
+        r->oom = 1;
+    if (merged != NULL)
     {
         memcpy(merged, r->rows, n * sizeof *merged);
         for (i = 0; i < n; i++)
@@ -567,7 +544,7 @@ static void json_tail(pt_report * r, const pt_trace * t)
     json_sep(r);
     fprintf(r->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
             "\"args\":{\"name\":", t->pid);
-    put_json(r->out, t->process[0] ? t->process : "traced program");
+    prof_impl_json_string(r->out, t->process[0] ? t->process : "traced program");
     fputs("}}", r->out);
     for (i = 0; i < t->nthreads; i++)
     {
@@ -575,23 +552,29 @@ static void json_tail(pt_report * r, const pt_trace * t)
         snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
         fprintf(r->out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
                 "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
-        put_json(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
+        prof_impl_json_string(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
         fputs("}}", r->out);
     }
     fputs("\n]\n", r->out);
 }
 
-void pt_report_finish(pt_report * r, const pt_trace * t)
+int pt_report_finish(pt_report * r, const pt_trace * t)
 {
     size_t i;
+    int rc;
     if (r == NULL)
-        return;
+        return -1;
     if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
         write_summary(r, t);
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
         json_tail(r, t);
-    else if (t != NULL && r->kind == PT_OUT_PERFETTO)
-        pt_perfetto_finish(r->pf, t);
+    else if (t != NULL && r->kind == PT_OUT_PERFETTO
+             && pt_perfetto_finish(r->pf, t) != 0)
+        r->oom = 1;
+    rc = r->oom ? -1 : 0;
+    if (r->oom)
+        prof_impl_warn("prof-trace: out of memory while writing the report: "
+                       "zones were lost");
     pt_perfetto_free(r->pf);
     for (i = 0; i < r->nth; i++)
     {
@@ -601,6 +584,7 @@ void pt_report_finish(pt_report * r, const pt_trace * t)
     free(r->th);
     free(r->rows);
     free(r);
+    return rc;
 }
 
 /* ---- reports of a collected trace -------------------------------------------- */
@@ -620,6 +604,8 @@ static void replay(pt_report * r, const pt_trace * t)
     const pt_zone ** z = t->nzones ? (const pt_zone **) malloc(t->nzones * sizeof *z) : NULL;
     const pt_zone ** open = t->nzones ? (const pt_zone **) malloc(t->nzones * sizeof *open) : NULL;
     size_t i, n = 0;
+    if (t->nzones > 0 && (z == NULL || open == NULL))
+        r->oom = 1;
     for (i = 0; z != NULL && open != NULL && i < t->nzones; i++)
         z[i] = &t->zones[i];
     if (z != NULL && open != NULL)
@@ -643,24 +629,24 @@ static void replay(pt_report * r, const pt_trace * t)
     free(open);
 }
 
-void pt_write_report(FILE * out, const pt_trace * t, pt_output kind)
+int pt_write_report(FILE * out, const pt_trace * t, pt_output kind)
 {
     pt_report * r = pt_report_new(out, kind, NULL, 0);
     if (r == NULL)
     {
-        fprintf(stderr, "prof-trace: out of memory\n");
-        return;
+        prof_impl_warn("prof-trace: out of memory");
+        return -1;
     }
     replay(r, t);
-    pt_report_finish(r, t);
+    return pt_report_finish(r, t);
 }
 
-void pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f)
+int pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f)
 {
-    pt_write_report(out, t, f == PT_SUMMARY_CSV ? PT_OUT_CSV : PT_OUT_TEXT);
+    return pt_write_report(out, t, f == PT_SUMMARY_CSV ? PT_OUT_CSV : PT_OUT_TEXT);
 }
 
-void pt_write_json(FILE * out, const pt_trace * t, pt_json_format f)
+int pt_write_json(FILE * out, const pt_trace * t, pt_json_format f)
 {
-    pt_write_report(out, t, f == PT_JSON_X ? PT_OUT_JSON : PT_OUT_JSON_BE);
+    return pt_write_report(out, t, f == PT_JSON_X ? PT_OUT_JSON : PT_OUT_JSON_BE);
 }

@@ -20,8 +20,10 @@ pt_perfetto * pt_perfetto_new(FILE * out);
 /* what: 'B' (slice begin), 'E' (slice end) or 'i' (an instant). */
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
                        char what);
-/* The track names, known only at the end. */
-void pt_perfetto_finish(pt_perfetto * p, const pt_trace * t);
+/* The end: the tracks of threads renamed since they were described,
+   again with their final names. 0, or -1 if out of memory lost
+   a packet or a name on the way (the output is not the trace). */
+int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t);
 void pt_perfetto_free(pt_perfetto * p);
 
 /* Zones of the --thread filter's thread seen (0: no such thread). */
