@@ -706,7 +706,9 @@ int prof_bench_add_measure(prof_bench * b, const char * name,
 
 /* Write the results not yet written in the CSV or JSON format to the
    output, with the JSON context (benchmarks still queued are run first, with
-   a message). Returns 0, or -1 if writing failed or the suite is NULL. */
+   a message). A results file (prof_bench_set_output_path) replaces the old
+   one only when written whole. Returns 0, or -1 if writing failed (out of
+   memory included: a message says so) or the suite is NULL. */
 int prof_bench_finish(prof_bench * b);
 /* Write all results in format to out (the suite's output is untouched).
    Returns 0, or -1 if writing failed, or with a message for a NULL suite or

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "internal.h"
 #include "bench_check.h"
+#include "fail_alloc.h"
 
 #include <math.h>
 
@@ -282,6 +283,55 @@ static void test_write_failure(void)
     fclose(full);
 }
 
+/* Out of memory while the results file is written (every allocation in
+   turn fails, from the first on): either the new file is whole (exit 0)
+   or the old one stays as it was and the finish says -1, for JSON and
+   CSV; never a partial document committed as if whole. */
+static void test_file_out_of_memory(void)
+{
+    static const char * paths[2] = { "/tmp/prof-oom-test.json",
+                                     "/tmp/prof-oom-test.csv" };
+    int k;
+    for (k = 0; k < 2; k++)
+    {
+        long n;
+        int whole = 0;
+        for (n = 0; n < 1000 && !whole; n++)
+        {
+            prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
+            capture_t cap;
+            const char * text;
+            int rc;
+            long failed;
+            check_write_file(paths[k], "old\n");
+            prof_bench_set_output_path(b, paths[k]);
+            prof_bench_run(b, "x", cost5, NULL);
+            capture_begin(&cap, 2);
+            fail_alloc_after(n);
+            rc = prof_bench_finish(b);
+            failed = fail_alloc_failed();
+            fail_alloc_after(-1);
+            (void) capture_end(&cap);
+            text = check_file_text(paths[k]);
+            if (rc == 0)
+            {
+                CHECK(text != NULL && strstr(text, k == 0 ? "\"run_name\": \"x\""
+                                                        : "\n\"x\",") != NULL,
+                      "%s, allocation %ld failed: exit 0, file [%s]",
+                      paths[k], n, text ? text : "(none)");
+                whole = failed == 0;
+            }
+            else
+                CHECK(text != NULL && strcmp(text, "old\n") == 0,
+                      "%s, allocation %ld failed: the old file became [%s]",
+                      paths[k], n, text ? text : "(none)");
+            prof_bench_free(b);
+        }
+        CHECK(whole, "%s: never written whole", paths[k]);
+        remove(paths[k]);
+    }
+}
+
 static void sleeper(void * arg, ulong count)
 {
     ulong i;
@@ -384,6 +434,7 @@ int main(void)
     test_units_per_row();
     test_args();
     test_write_failure();
+    test_file_out_of_memory();
     prof_impl_set_fake_clock(NULL, 0);
     test_real_targets();
     test_real_slow_target();

@@ -86,8 +86,9 @@ void prof_impl_output_row(prof_bench * b, int i)
     prof_impl_md_row(&b->console.md, &c, b->results[i], PROF_IMPL_RELATIVE(b));
 }
 
-/* results[from ..) in format to out (no flush, no check). */
-static void write_results(const prof_bench * b, FILE * out,
+/* results[from ..) in format to out (no flush, no check of the stream):
+   0, or -1 if a figure is missing (out of memory, said). */
+static int write_results(const prof_bench * b, FILE * out,
         prof_format format, int from)
 {
     prof_impl_report_ctx c;
@@ -97,7 +98,7 @@ static void write_results(const prof_bench * b, FILE * out,
     if (format == PROF_FORMAT_CSV)
         prof_impl_csv_write(out, &c, b->results, from, b->nresults);
     else if (format == PROF_FORMAT_JSON)
-        prof_impl_json_write(out, &c, b->results, from, b->nresults);
+        return prof_impl_json_write(out, &c, b->results, from, b->nresults);
     else if (format == PROF_FORMAT_MD)
     {
         prof_impl_md_writer w;
@@ -105,6 +106,7 @@ static void write_results(const prof_bench * b, FILE * out,
         for (i = from; i < b->nresults; i++)
             prof_impl_md_row(&w, &c, b->results[i], PROF_IMPL_RELATIVE(b));
     }
+    return 0;
 }
 
 /* Flush out; 0, or -1 after a message (once per output). */
@@ -121,6 +123,7 @@ static int flushed(prof_impl_output * o, FILE * out)
 int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
 {
     prof_impl_output o;
+    int missing;
     if (b == NULL || out == NULL)
     {
         prof_impl_warn("prof_bench_write: the %s is NULL; nothing written",
@@ -128,8 +131,8 @@ int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
         return -1;
     }
     memset(&o, 0, sizeof o);
-    write_results(b, out, format, 0);
-    return flushed(&o, out);
+    missing = write_results(b, out, format, 0) != 0;
+    return flushed(&o, out) != 0 || missing ? -1 : 0;
 }
 
 /* The console's results not yet written (CSV, JSON). */
@@ -140,10 +143,11 @@ static int finish_console(prof_bench * b)
     if (o->f == NULL)
         return 0;
     if (o->nwritten < b->nresults
-        && (o->format == PROF_FORMAT_CSV || o->format == PROF_FORMAT_JSON))
-        write_results(b, o->f, o->format, o->nwritten);
-    if (!o->failed)
-        rc = flushed(o, o->f);
+        && (o->format == PROF_FORMAT_CSV || o->format == PROF_FORMAT_JSON)
+        && write_results(b, o->f, o->format, o->nwritten) != 0)
+        rc = -1;
+    if (!o->failed && flushed(o, o->f) != 0)
+        rc = -1;
     o->nwritten = b->nresults;
     return o->failed ? -1 : rc;
 }
@@ -161,7 +165,12 @@ static int finish_file(prof_bench * b)
         o->failed = 1;
         return -1;
     }
-    write_results(b, f.f, o->format, 0);
+    if (write_results(b, f.f, o->format, 0) != 0)
+    {
+        prof_impl_outfile_abort(&f);    /* the old file stays as it was */
+        o->failed = 1;
+        return -1;
+    }
     if (prof_impl_outfile_commit(&f) != 0)
     {
         o->failed = 1;
