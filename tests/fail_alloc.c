@@ -17,13 +17,21 @@ void * __wrap_realloc(void * p, size_t size);
 
 static long left = -1;      /* allocations that still succeed; < 0: all */
 static long failed;
+static int once;            /* after the one failure, all succeed again */
 static size_t largest;
 
 void fail_alloc_after(long n)
 {
     left = n;
+    once = 0;
     failed = 0;
     largest = 0;
+}
+
+void fail_alloc_only(long n)
+{
+    fail_alloc_after(n);
+    once = 1;
 }
 
 long fail_alloc_failed(void)
@@ -43,6 +51,7 @@ static int fails(size_t size)
     if (left == 0)
     {
         failed++;
+        left = once ? -1 : 0;
         return 1;
     }
     if (left > 0)

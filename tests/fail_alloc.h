@@ -16,6 +16,9 @@
    machine out of memory does: a later one does not succeed again);
    n < 0: never fail. */
 void fail_alloc_after(long n);
+/* Let n more allocations succeed, fail the one after them, and let all
+   later ones succeed again (memory short for a moment). */
+void fail_alloc_only(long n);
 /* How many allocations failed since the last fail_alloc_after. */
 long fail_alloc_failed(void);
 /* The largest size one malloc, calloc or realloc asked for since the last

@@ -332,6 +332,48 @@ static void test_file_out_of_memory(void)
     }
 }
 
+/* Out of memory anywhere in a run (each allocation in turn fails: from
+   it on, or it alone): never a crash; the result is whole with its name,
+   or lost with a message. */
+static void test_run_out_of_memory(void)
+{
+    int only;
+    for (only = 0; only < 2; only++)
+    {
+        long n;
+        int whole = 0;
+        for (n = 0; n < 2000 && !whole; n++)
+        {
+            prof_bench * b;
+            const prof_result * r;
+            capture_t cap;
+            const char * err;
+            long failed;
+            capture_begin(&cap, 2);
+            (only ? fail_alloc_only : fail_alloc_after)(n);
+            b = check_suite(NULL, PROF_FORMAT_NONE);
+            r = b != NULL ? prof_bench_run(b, "x", cost5, NULL) : NULL;
+            failed = fail_alloc_failed();
+            fail_alloc_after(-1);
+            err = capture_end(&cap);
+            if (r != NULL)
+            {
+                CHECK(r->name != NULL && strcmp(r->name, "x") == 0
+                      && r->median_ns == 5.0, "allocation %ld failed%s: a "
+                      "result named [%s], median %g", n, only ? " alone" : "",
+                      r->name ? r->name : "(null)", r->median_ns);
+                whole = failed == 0;
+            }
+            else
+                CHECK(strstr(err, "profiler: ") != NULL, "allocation %ld "
+                      "failed%s: no result and no message", n,
+                      only ? " alone" : "");
+            prof_bench_free(b);
+        }
+        CHECK(whole, "a run never came through whole");
+    }
+}
+
 static void sleeper(void * arg, ulong count)
 {
     ulong i;
@@ -435,6 +477,7 @@ int main(void)
     test_args();
     test_write_failure();
     test_file_out_of_memory();
+    test_run_out_of_memory();
     prof_impl_set_fake_clock(NULL, 0);
     test_real_targets();
     test_real_slow_target();

@@ -369,20 +369,23 @@ prof_impl_result * prof_impl_result_make(prof_impl_epochs * e)
     if (res != NULL)    /* room for the epochs and the process medians */
         sorted = (double *) malloc((size_t) (n > e->processes ? n
                                              : e->processes) * sizeof *sorted);
-    if (sorted == NULL || (e->process == NULL
+    if (sorted != NULL) /* a result without its name is no result */
+        res->name = prof_impl_strdup(e->name);
+    if (sorted == NULL || res->name == NULL || (e->process == NULL
             && (e->process = (int *) calloc((size_t) n, sizeof *e->process)) == NULL))
     {
         if (n == 0)
             prof_impl_warn("%s: no epoch ran; no result", e->name);
         else
             prof_impl_warn("%s: out of memory; result lost", e->name);
+        if (res != NULL)
+            free(res->name);
         free(res);
         free(sorted);
         prof_impl_epochs_free(e);
         return NULL;
     }
     /* the arrays move into the result */
-    res->name = prof_impl_strdup(e->name);
     res->samples = e->samples;
     res->iters = e->iters;
     res->cpu = e->cpu;
