@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -248,6 +249,165 @@ static void test_signal_storm(void)
     pt_free(&t);
 }
 
+/* ---- a handler that records, outside the recorder's chain ------------------ */
+
+/* A SIGALRM handler, installed before tracing (the recorder chains only the
+   fatal signals), records a zone every 20 us while the program records in a
+   loop. It interrupts the markers' fast path anywhere, also when its own
+   event takes the slow path and moves the thread to another buffer (a
+   hand-off) or back to the start of its one buffer (4 KiB buffers): the
+   interrupted marker's late store must not send the thread past a buffer's
+   end (it crashed) nor write events twice (it did, 4 KiB buffers). What a
+   handler costs the code it interrupts is at most that code's event, so
+   the program's zones are all there but one per signal, and none twice. */
+
+static volatile sig_atomic_t ticks_handled;
+
+static void on_alarm(int sig)
+{
+    (void) sig;
+    PROF_ZONE_BEGIN("tick");
+    PROF_ZONE_END("tick");
+    ticks_handled++;
+}
+
+static const char * alarm_buffer_kb;
+
+/* Under ThreadSanitizer no writer thread: a buffer handed off by the
+   handler may still get the interrupted marker's one late word while the
+   writer thread writes it (memory-safe, documented in
+   src/trace/trace_impl.h), which TSan rightly reports as a race. Every
+   buffer is then written and started again by its thread. */
+#if defined(__SANITIZE_THREAD__)
+# define ALARM_NO_WRITER 1
+#elif defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define ALARM_NO_WRITER 1
+# endif
+#endif
+
+static void child_alarm(void)
+{
+    struct sigaction sa;
+    struct itimerval it = { { 0, 20 }, { 0, 20 } }, off = { { 0, 0 }, { 0, 0 } };
+    sigset_t alrm;
+    long n = 0, i;
+    double t0;
+    char counts[300];
+    FILE * f;
+    if (alarm_buffer_kb != NULL)
+        setenv("PROF_TRACE_BUFFER_KB", alarm_buffer_kb, 1);
+#if defined(ALARM_NO_WRITER)
+    setenv("PROF_TRACE_WRITER", "0", 1);
+#endif
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGALRM, &sa, NULL);
+    CHECK(prof_trace_open(path) == 0, "open");
+    /* The thread's buffer, its second one (a hand-off), the writer thread
+       and both labels are made on first use, with malloc, which a handler
+       must not call: all made here, before the first signal. */
+    for (i = 0; i < 70000; i++, n++)
+    {
+        PROF_ZONE_BEGIN("z");
+        PROF_ZONE_END("z");
+    }
+    on_alarm(SIGALRM);
+    setitimer(ITIMER_REAL, &it, NULL);
+    t0 = now_s();
+    while (now_s() - t0 < 1.0)
+        for (i = 0; i < 4096; i++, n++)
+        {
+            PROF_ZONE_BEGIN("z");
+            PROF_ZONE_END("z");
+        }
+    setitimer(ITIMER_REAL, &off, NULL);
+    sigemptyset(&alrm);
+    sigaddset(&alrm, SIGALRM);
+    sigprocmask(SIG_BLOCK, &alrm, NULL);
+    CHECK(prof_trace_flush() == 0, "flush");
+    snprintf(counts, sizeof counts, "%s.counts", path);
+    f = fopen(counts, "w");
+    if (f != NULL)
+    {
+        fprintf(f, "%ld %d %llu\n", n, (int) ticks_handled, prof_trace_lost());
+        fclose(f);
+    }
+}
+
+/* Zones by name and whether matched, as the reader streams them. */
+typedef struct { unsigned long long z, z_bad, tick, tick_bad; } alarm_zones;
+
+static void count_alarm_zone(void * ctx, const pt_trace * t, const pt_zone * z)
+{
+    alarm_zones * c = (alarm_zones *) ctx;
+    int tick = strcmp(z->name, "tick") == 0;
+    (void) t;
+    if (z->flags == 0)
+        tick ? c->tick++ : c->z++;
+    else
+        tick ? c->tick_bad++ : c->z_bad++;
+}
+
+static void test_alarm_handler(const char * buffer_kb)
+{
+    pt_trace t;
+    pt_options o;
+    pt_handler h;
+    alarm_zones c;
+    char counts[300];
+    long n = -1;
+    int handled = -1, st;
+    unsigned long long lost = 0;
+    FILE * f, * w = tmpfile();
+    static char warnings[4096];
+    size_t k = 0;
+    alarm_buffer_kb = buffer_kb;
+    set_path("alarm.ptrace");
+    st = run_child(child_alarm);
+    CHECK(st == 0, "PROF_TRACE_BUFFER_KB=%s: child status %d (signal %d)",
+          buffer_kb ? buffer_kb : "(default)", st, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    snprintf(counts, sizeof counts, "%s.counts", path);
+    f = fopen(counts, "r");
+    CHECK(f != NULL && fscanf(f, "%ld %d %llu", &n, &handled, &lost) == 3, "no counts");
+    if (f != NULL)
+        fclose(f);
+    memset(&c, 0, sizeof c);
+    memset(&o, 0, sizeof o);
+    o.warn = w;
+    h.ctx = &c;
+    h.begin = NULL;
+    h.zone = count_alarm_zone;
+    CHECK(pt_stream(path, &o, &h, &t) == 0, "read");
+    if (w != NULL)
+    {
+        rewind(w);
+        k = fread(warnings, 1, sizeof warnings - 1, w);
+        fclose(w);
+    }
+    warnings[k] = '\0';
+    /* none twice; the program's zones all there but one per signal */
+    CHECK(st == 0 && c.z <= (unsigned long long) n
+          && c.tick <= (unsigned long long) handled
+          && t.events <= 2 * (unsigned long long) (n + handled)
+          && c.z + (unsigned long long) handled + lost >= (unsigned long long) n
+          && t.lost == lost,
+          "PROF_TRACE_BUFFER_KB=%s: %llu z (+%llu unmatched) of %ld, %llu tick "
+          "(+%llu) of %d, %llu events, %llu lost (%llu in the file)",
+          buffer_kb ? buffer_kb : "(default)", c.z, c.z_bad, n, c.tick,
+          c.tick_bad, handled, (unsigned long long) t.events, lost,
+          (unsigned long long) t.lost);
+    CHECK(strstr(warnings, "time goes back") == NULL
+          && strstr(warnings, "unreadable") == NULL && strstr(warnings, "damaged") == NULL
+          && strstr(warnings, "label@") == NULL, "PROF_TRACE_BUFFER_KB=%s: warnings: %.2000s",
+          buffer_kb ? buffer_kb : "(default)", warnings);
+    pt_free(&t);
+    if (check_failures == 0)
+        unlink(path);
+}
+
 /* ---- item 9: PROF_TRACE_FILE and a fork before the first event ------------- */
 
 static void child_fork_first(void)
@@ -381,6 +541,9 @@ int main(void)
     test_reopen();
     test_long_paths();
     test_signal_storm();
+    test_alarm_handler(NULL);      /* default buffers: a hand-off now and then */
+    test_alarm_handler("32");      /* the smallest handed off: one every 4096 events */
+    test_alarm_handler("4");       /* too small to hand off: written and started again */
     test_fork_before_start();
     test_buffer_env();
     test_faults();

@@ -393,9 +393,9 @@ NOINST int prof_impl_tr_flush_locked(trace_rec * r, int in_signal)
     size_t n;
     int rc = 0;
 
-    if (r->tls == NULL)
+    if (r->at == NULL)
         return 0;
-    pos = __atomic_load_n(&r->tls->pos, __ATOMIC_ACQUIRE);
+    pos = __atomic_load_n(&r->at->pos, __ATOMIC_ACQUIRE);
     if (pos < r->flushed || pos > r->buf + r->cap)
         return 0; /* not attached to this buffer (yet): nothing to write */
     n = (size_t) (pos - r->flushed);

@@ -34,7 +34,7 @@ NOINST void prof_impl_tr_at_exit(void)
     __atomic_store_n(&TR.finished, 1, __ATOMIC_RELAXED);
     /* later events of this thread (other atexit handlers) go to the slow
        path, which writes them one by one */
-    prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+    prof_impl_trace_tls.cur = &prof_impl_trace_closed;
     prof_impl_tr_unlock();
     lost = __atomic_load_n(&TR.lost_total, __ATOMIC_RELAXED);
     if (lost > 0)
@@ -47,11 +47,11 @@ NOINST void prof_impl_tr_thread_exit(void * arg)
     trace_rec * r = (trace_rec *) arg;
     prof_impl_tr_lock();
     (void) prof_impl_tr_flush_locked(r, 0);
-    r->tls = NULL; /* free for the next thread */
+    r->at = NULL; /* free for the next thread */
     r->flushed = r->buf;
     prof_impl_tr_unlock();
     ME.rec = NULL;
-    prof_impl_trace_tls.pos = prof_impl_trace_tls.end = NULL;
+    prof_impl_trace_tls.cur = &prof_impl_trace_closed;
     prof_impl_trace_tls.cache = prof_impl_trace_empty_cache;
 }
 
@@ -80,8 +80,8 @@ static NOINST void call_handler(const struct sigaction * o, int sig,
     int outer = !ME.in_handler;
     if (outer)
     {
-        ME.handler_saved_end = prof_impl_trace_tls.end;
-        prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+        ME.handler_saved = prof_impl_trace_tls.cur;
+        prof_impl_trace_tls.cur = &prof_impl_trace_closed;
         ME.handler_frame = __builtin_frame_address(0);
         ME.in_handler = 1;
     }
@@ -91,7 +91,7 @@ static NOINST void call_handler(const struct sigaction * o, int sig,
         o->sa_handler(sig);
     if (outer)
     {
-        prof_impl_trace_tls.end = ME.handler_saved_end;
+        prof_impl_trace_tls.cur = ME.handler_saved;
         ME.in_handler = 0;
     }
 }
@@ -105,7 +105,7 @@ NOINST int prof_impl_tr_inside_handler(void)
         return 0;
     if ((char *) __builtin_frame_address(0) < (char *) ME.handler_frame)
         return 1;
-    prof_impl_trace_tls.end = ME.handler_saved_end;
+    prof_impl_trace_tls.cur = ME.handler_saved;
     ME.in_handler = 0;
     return 0;
 }
@@ -213,12 +213,12 @@ static NOINST void fork_child(void)
         {
             if (r->pending != NULL)
                 (void) prof_impl_tr_advance_base(r, r->pending, r->pending_n);
-            (void) prof_impl_tr_advance_base(r, r->flushed, (size_t) (r->tls->pos - r->flushed));
-            r->flushed = r->tls->pos;
+            (void) prof_impl_tr_advance_base(r, r->flushed, (size_t) (r->at->pos - r->flushed));
+            r->flushed = r->at->pos;
         }
         else
         {
-            r->tls = NULL;
+            r->at = NULL;
             r->flushed = r->buf;
         }
         if (r->pending != NULL) /* the parent's to write */
