@@ -408,6 +408,65 @@ static void test_alarm_handler(const char * buffer_kb)
         unlink(path);
 }
 
+/* ---- the recorder's handler keeps the program's flags and mask -------------- */
+
+/* A SIGTERM handler installed before tracing with SA_ONSTACK, SA_RESTART
+   and SIGUSR1 in its mask: the recorder's handler, installed in front of
+   it, keeps all three (it dropped them), and the program's handler runs
+   on the alternate stack with SIGUSR1 blocked. */
+
+static volatile sig_atomic_t term_on_stack, term_usr1_blocked, term_calls;
+static char * alt_stack_lo, * alt_stack_hi;
+
+static void on_term_flags(int sig)
+{
+    sigset_t now;
+    char here;
+    (void) sig;
+    term_calls++;
+    term_on_stack = &here >= alt_stack_lo && &here < alt_stack_hi;
+    sigprocmask(SIG_BLOCK, NULL, &now);
+    term_usr1_blocked = sigismember(&now, SIGUSR1) == 1;
+}
+
+static void child_keeps_flags(void)
+{
+    static char stack_mem[1 << 16];
+    struct sigaction sa, now;
+    stack_t ss;
+    ss.ss_sp = stack_mem;
+    ss.ss_size = sizeof stack_mem;
+    ss.ss_flags = 0;
+    alt_stack_lo = stack_mem;
+    alt_stack_hi = stack_mem + sizeof stack_mem;
+    CHECK(sigaltstack(&ss, NULL) == 0, "sigaltstack");
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term_flags;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGUSR1);
+    sa.sa_flags = SA_ONSTACK | SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    CHECK(prof_trace_open(path) == 0, "open");
+    zones(3);
+    CHECK(sigaction(SIGTERM, NULL, &now) == 0
+          && (now.sa_flags & SA_ONSTACK) && (now.sa_flags & SA_RESTART)
+          && sigismember(&now.sa_mask, SIGUSR1) == 1,
+          "the recorder's SIGTERM action: flags %#x, SIGUSR1 %s the mask",
+          (unsigned) now.sa_flags,
+          sigismember(&now.sa_mask, SIGUSR1) == 1 ? "in" : "not in");
+    raise(SIGTERM);
+    CHECK(term_calls == 1 && term_on_stack && term_usr1_blocked,
+          "the program's handler: %d calls, on the alternate stack %d, "
+          "SIGUSR1 blocked %d", (int) term_calls, (int) term_on_stack,
+          (int) term_usr1_blocked);
+}
+
+static void test_keeps_flags(void)
+{
+    set_path("flags.ptrace");
+    CHECK(run_child(child_keeps_flags) == 0, "child failed");
+}
+
 /* ---- item 9: PROF_TRACE_FILE and a fork before the first event ------------- */
 
 static void child_fork_first(void)
@@ -544,6 +603,7 @@ int main(void)
     test_alarm_handler(NULL);      /* default buffers: a hand-off now and then */
     test_alarm_handler("32");      /* the smallest handed off: one every 4096 events */
     test_alarm_handler("4");       /* too small to hand off: written and started again */
+    test_keeps_flags();
     test_fork_before_start();
     test_buffer_env();
     test_faults();

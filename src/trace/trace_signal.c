@@ -154,15 +154,19 @@ NOINST void prof_impl_tr_install_signals(void)
     for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
     {
         struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_signal;
-        sa.sa_flags = SA_SIGINFO;
-        sigemptyset(&sa.sa_mask);
         if (sigaction(fatal_signals[i], NULL, &old_actions[i]) != 0)
             continue;
         if (!(old_actions[i].sa_flags & SA_SIGINFO)
             && old_actions[i].sa_handler == SIG_IGN)
             continue; /* the program ignores it: so do we */
+        /* the program's flags and mask, which its handler (called from
+           ours) was written for: SA_ONSTACK (a stack overflow's SIGSEGV
+           runs on the alternate stack), SA_RESTART (interrupted system
+           calls go on), the signals blocked while it runs */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = old_actions[i].sa_flags | SA_SIGINFO;
+        sa.sa_mask = old_actions[i].sa_mask;
         sigaction(fatal_signals[i], &sa, NULL);
     }
 }
