@@ -467,6 +467,75 @@ static void test_keeps_flags(void)
     CHECK(run_child(child_keeps_flags) == 0, "child failed");
 }
 
+/* ---- losses not yet told stay with the thread that had them ---------------- */
+
+/* With no file (an open that failed), a thread's events are lost and not
+   yet told in a LOST chunk when it exits. A new thread that reuses its
+   record, and a child forked while they are untold, got them as their
+   own (the count was never reset). */
+
+static char no_file[300];
+
+static void * ten_zones(void * arg)
+{
+    (void) arg;
+    zones(10);
+    return NULL;
+}
+
+static void child_lost_reuse(void)
+{
+    pthread_t th;
+    CHECK(prof_trace_open(no_file) == -1, "open of %s", no_file);
+    pthread_create(&th, NULL, ten_zones, NULL);
+    pthread_join(th, NULL);
+    CHECK(prof_trace_lost() == 20, "lost %llu", prof_trace_lost());
+    CHECK(prof_trace_open(path) == 0, "open");
+    pthread_create(&th, NULL, ten_zones, NULL); /* reuses the first's record */
+    pthread_join(th, NULL);
+}
+
+static void child_lost_fork(void)
+{
+    char child_path[300];
+    pid_t pid;
+    pt_trace t;
+    const char * w;
+    CHECK(prof_trace_open(no_file) == -1, "open of %s", no_file);
+    zones(10);
+    CHECK(prof_trace_flush() != 0 && prof_trace_lost() == 20, "lost %llu",
+          prof_trace_lost());
+    CHECK(prof_trace_open(path) == 0, "open");
+    pid = child_zones(3);
+    snprintf(child_path, sizeof child_path, "%s.%ld", path, (long) pid);
+    CHECK(load_trace(child_path, &t, &w) == 0 && t.nthreads == 1
+          && t.threads[0].lost == 0 && t.lost == 0 && count_zones(&t, "z", -1, 0) == 3,
+          "fork: the child's trace says %llu lost (%llu for its thread)",
+          (unsigned long long) t.lost,
+          (unsigned long long) (t.nthreads > 0 ? t.threads[0].lost : 0));
+    pt_free(&t);
+}
+
+static void test_lost_not_inherited(void)
+{
+    pt_trace t;
+    const char * w;
+    size_t i;
+    snprintf(no_file, sizeof no_file, "%s/no-such-dir/x.ptrace", dir);
+    set_path("lost-reuse.ptrace");
+    CHECK(run_child(child_lost_reuse) == 0, "child failed");
+    CHECK(load_trace(path, &t, &w) == 0, "read");
+    for (i = 0; i < t.nthreads; i++)
+        CHECK(t.threads[i].lost == 0, "reuse: thread %u says %llu lost",
+              t.threads[i].tid, (unsigned long long) t.threads[i].lost);
+    CHECK(t.lost == 20 && count_zones(&t, "z", -1, 0) == 10,
+          "reuse: %llu lost in all (20), %zu zones (10)",
+          (unsigned long long) t.lost, count_zones(&t, "z", -1, 0));
+    pt_free(&t);
+    set_path("lost-fork.ptrace");
+    CHECK(run_child(child_lost_fork) == 0, "child failed");
+}
+
 /* ---- item 9: PROF_TRACE_FILE and a fork before the first event ------------- */
 
 static void child_fork_first(void)
@@ -604,6 +673,7 @@ int main(void)
     test_alarm_handler("32");      /* the smallest handed off: one every 4096 events */
     test_alarm_handler("4");       /* too small to hand off: written and started again */
     test_keeps_flags();
+    test_lost_not_inherited();
     test_fork_before_start();
     test_buffer_env();
     test_faults();

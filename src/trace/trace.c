@@ -255,6 +255,10 @@ static NOINST trace_rec * attach(void)
     reset_ids(r);
     r->flushed = r->buf;
     r->base61 = 0; /* deltas count from 0 until the first SYNC */
+    /* the last thread's losses not yet told in a LOST chunk (its file could
+       not be written): they stay in the end record's total, and are not
+       this thread's */
+    r->lost = 0;
     r->tid = thread_id();
     memset(r->name, 0, sizeof r->name);
 #if defined(__GLIBC__)

@@ -213,6 +213,7 @@ static NOINST void fork_child(void)
     TR.in_fork_child = 1;
     for (r = TR.records; r != NULL; r = r->next)
     {
+        r->lost = 0; /* the parent's, told by the parent */
         if (r == ME.rec)
         {
             if (r->pending != NULL)
