@@ -978,8 +978,10 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    whole); the file being written, named again, is kept and appended to.
    Returns 0, or -1 with a profiler: message when path cannot be opened or
    written: the current file, if any, is then kept; with none, events are
-   counted as lost. Tracing starts by itself at the first event: calling
-   this is optional. */
+   counted as lost. Also -1 when tracing is off: the recorder could not
+   register its thread-exit, exit or fork handlers (said once; every
+   event counts as lost). Tracing starts by itself at the first event:
+   calling this is optional. */
 int prof_trace_open(const char * path);
 /* Write every thread's recorded events to the file now. Returns 0, or -1 if
    some could not be written (they are counted in prof_trace_lost). */

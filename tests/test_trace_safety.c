@@ -12,6 +12,7 @@
 #include "trace_util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -536,6 +537,54 @@ static void test_lost_not_inherited(void)
     CHECK(run_child(child_lost_fork) == 0, "child failed");
 }
 
+/* ---- no thread-exit key left: tracing off, said so ------------------------- */
+
+/* Every pthread key taken before tracing starts: the recorder cannot flush
+   at thread exit, so it turns tracing off with a message; events count as
+   lost, nothing crashes. (Its result was not checked.) */
+
+static void child_no_key(void)
+{
+    pthread_key_t k;
+    char out[300], text[2048];
+    int n = 0, fd, saved;
+    size_t got = 0;
+    FILE * f;
+    while (n < 100000 && pthread_key_create(&k, NULL) == 0)
+        n++;
+    snprintf(out, sizeof out, "%s.stderr", path);
+    fflush(stderr);
+    saved = dup(2);
+    fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0)
+        dup2(fd, 2);
+    n = prof_trace_open(path);
+    zones(5);
+    fflush(stderr);
+    dup2(saved, 2);
+    if (fd >= 0)
+        close(fd);
+    CHECK(n == -1, "open with no pthread key left: %d", n);
+    CHECK(prof_trace_lost() == 10 && prof_trace_flush() == 0,
+          "lost %llu of 10 events", prof_trace_lost());
+    f = fopen(out, "r");
+    if (f != NULL)
+    {
+        got = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+    }
+    text[got] = '\0';
+    CHECK(strstr(text, "profiler: trace: pthread_key_create failed: tracing is off") != NULL,
+          "message: %s", text);
+    unlink(out);
+}
+
+static void test_no_key(void)
+{
+    set_path("no-key.ptrace");
+    CHECK(run_child(child_no_key) == 0, "child failed");
+}
+
 /* ---- item 9: PROF_TRACE_FILE and a fork before the first event ------------- */
 
 static void child_fork_first(void)
@@ -674,6 +723,7 @@ int main(void)
     test_alarm_handler("4");       /* too small to hand off: written and started again */
     test_keeps_flags();
     test_lost_not_inherited();
+    test_no_key();
     test_fork_before_start();
     test_buffer_env();
     test_faults();

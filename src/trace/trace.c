@@ -134,6 +134,13 @@ static NOINST void read_settings(void)
     }
 }
 
+/* Tracing cannot be made safe (why): off, and said so. */
+static NOINST void off(const char * why)
+{
+    TR.off = 1;
+    prof_impl_warn("trace: %s: tracing is off, every event is counted as lost", why);
+}
+
 /* Start tracing to path (once). Returns 0 or -1 (the file cannot be
    written) when this call started it, 1 when it was already running. */
 static NOINST int start(const char * path)
@@ -154,9 +161,20 @@ static NOINST int start(const char * path)
     TR.start_ticks = prof_impl_ticks();
     if (prof_impl_tr_open_file(path) != 0)
         rc = -1;
-    pthread_key_create(&TR.thread_key, prof_impl_tr_thread_exit);
-    atexit(prof_impl_tr_at_exit);
-    prof_impl_tr_install_signals();
+    /* Without the thread-exit key, the exit handler or the fork handlers,
+       buffers would go unwritten or a child would write into the parent's
+       file: then nothing is recorded (every event counts as lost), and
+       the message says why. */
+    if (TR.no_fork_handlers)
+        off("pthread_atfork failed");
+    else if (pthread_key_create(&TR.thread_key, prof_impl_tr_thread_exit) != 0)
+        off("pthread_key_create failed");
+    else if (atexit(prof_impl_tr_at_exit) != 0)
+        off("atexit failed");
+    else
+        prof_impl_tr_install_signals();
+    if (TR.off)
+        rc = -1;
     __atomic_store_n(&TR.state, 2, __ATOMIC_RELEASE);
     return rc;
 }
@@ -599,7 +617,9 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
         start(NULL);
         t = prof_impl_ticks(); /* after the start, which took a while */
     }
-    if ((r = ME.rec) == NULL && (r = attach()) == NULL)
+    if (TR.off)
+        __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
+    else if ((r = ME.rec) == NULL && (r = attach()) == NULL)
         count_lost(1, "out of memory for a thread's event buffer");
     else if ((id = intern(r, key, type)) < 0)
         count_lost(1, "out of memory for label numbers, or more than 2^21 "
@@ -632,6 +652,8 @@ int prof_trace_open(const char * path)
     int rc = start(path);
     if (rc != 1)
         return rc; /* this call started tracing, with path */
+    if (TR.off)
+        return -1;
     /* running: events not yet written go to the new file */
     prof_impl_tr_lock();
     rc = prof_impl_tr_open_file(path);
@@ -670,7 +692,7 @@ void prof_trace_thread_name(const char * name)
     trace_rec * r;
     if (name == NULL || name[0] == '\0')
         return;
-    if (start(NULL), (r = ME.rec) == NULL && (r = attach()) == NULL)
+    if (start(NULL), TR.off || ((r = ME.rec) == NULL && (r = attach()) == NULL))
         return;
     prof_impl_tr_lock();
     memset(r->name, 0, sizeof r->name);

@@ -144,6 +144,9 @@ typedef struct
     int writer_state;               /* 0: not started, 1: running, -1: none */
     int use_writer;                 /* PROF_TRACE_WRITER=0: no writer thread */
     unsigned long handed_off;       /* buffers given to the writer thread */
+    int no_fork_handlers;           /* pthread_atfork failed (load time) */
+    int off;                        /* the start could not make tracing
+                                       safe: every event counts as lost */
 } prof_impl_trace_shared;
 extern prof_impl_trace_shared prof_impl_trace_g;
 #define TR prof_impl_trace_g

@@ -252,7 +252,10 @@ static NOINST void fork_child(void)
 
 __attribute__((constructor)) static NOINST void register_fork(void)
 {
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    /* without them a child would write into the parent's file: the start
+       says so and turns tracing off (trace.c) */
+    if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
+        TR.no_fork_handlers = 1;
 }
 
 /* exec replaces the process image: nothing runs at exit. Write every
