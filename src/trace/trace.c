@@ -20,7 +20,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 # include <sys/syscall.h>
@@ -51,13 +50,6 @@ NOINST void prof_impl_tr_lock(void)
     ME.holds_lock = 1;
 }
 
-static NOINST double monotonic_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
 /* From a signal handler: 0 at once when the interrupted code (this thread)
    holds the lock, which it cannot release before the handler returns;
    else wait for another thread's write to finish, at most a second. */
@@ -70,9 +62,9 @@ NOINST int prof_impl_tr_lock_from_signal(void)
     for (i = 0; __atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE); i++)
     {
         if (i == 0)
-            t0 = monotonic_s(); /* clock_gettime: async-signal-safe */
-        else if (i % 64 == 0 && monotonic_s() - t0 > 1.0)
-            return 0;
+            t0 = prof_impl_now_ns(); /* clock_gettime: async-signal-safe */
+        else if (i % 64 == 0 && !(prof_impl_now_ns() - t0 <= 1e9))
+            return 0; /* a second, or no clock */
         sched_yield();
     }
     ME.holds_lock = 1;
@@ -92,14 +84,16 @@ NOINST void prof_impl_tr_unlock(void)
 static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
 {
     const char * env = getenv(name);
-    char * end;
-    long v;
+    prof_impl_range r = { 0.0, 0.0, 0, 1, NULL };
+    double v;
     if (env == NULL || env[0] == '\0')
         return (size_t) def;
-    errno = 0;
-    v = strtol(env, &end, 10);
-    if (env[0] < '0' || env[0] > '9' || errno != 0 || *end != '\0' || v < lo
-        || v > hi)
+    r.lo = (double) lo;
+    r.hi = (double) hi + 1.0; /* hi is allowed */
+    /* digits only, as documented (the core parser also takes a sign, a
+       point and an exponent), then the core parser for the range */
+    if (env[strspn(env, "0123456789")] != '\0'
+        || prof_impl_option_number(NULL, name, env, &r, &v) != 0)
     {
         prof_impl_warn("trace: %s=%s is not a whole number of KiB in %ld..%ld; "
                        "using %ld", name, env, lo, hi, def);

@@ -203,7 +203,7 @@ NOINST void prof_impl_tr_switch_file(int nfd, const char * p)
             unlink(TR.file_path);
     }
     TR.fd = nfd;
-    snprintf(TR.file_path, sizeof TR.file_path, "%s", p);
+    prof_impl_copy(TR.file_path, sizeof TR.file_path, p);
     TR.file_gen++;
     TR.file_warned = nfd < 0;
     TR.file_has_events = 0;

@@ -119,7 +119,7 @@ static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
 {
     int saved = errno;
     const struct sigaction * o = old_action(sig);
-    int dies = o == NULL || is_default(o);
+    int dies = is_default(o); /* o: on_signal is installed for these only */
     /* a fault or an abort ends the program even through its own handler
        (a sanitizer's, say); after SIGINT or SIGTERM a handler often goes
        on, and exit() writes the end record then (a later end record
@@ -133,8 +133,6 @@ static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
         prof_impl_tr_unlock();
     }
     errno = saved;
-    if (o == NULL)
-        return;
     if (dies)
     {
         /* the default action: die by this signal, as without us */
@@ -205,7 +203,7 @@ static NOINST void fork_child(void)
     {
         const char * env = getenv("PROF_TRACE_FILE");
         TR.forked_before_start = 1;
-        snprintf(TR.env_at_fork, sizeof TR.env_at_fork, "%s", env != NULL ? env : "");
+        prof_impl_copy(TR.env_at_fork, sizeof TR.env_at_fork, env != NULL ? env : "");
         return;
     }
     TR.fork_locked = 0;
