@@ -1189,6 +1189,11 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
 #define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
 #define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
 #define PROF_IMPL_TRACE_SLOTS 256 /* cache entries, in pairs */
+/* The first of key's pair of cache slots: the top 8 bits (256 slots) of a
+   multiplicative hash of its address, made even. The fast path and the
+   slow path's cache_put (src/trace/trace.c) both use it. */
+#define PROF_IMPL_TRACE_PAIR(key) ((size_t) \
+    ((((unsigned long long) (size_t) (key) * 0x9e3779b97f4a7c15ull) >> 56) & ~1ull))
 typedef struct
 {
     const void * key;        /* label or function address */
@@ -1230,7 +1235,7 @@ PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * key)
     prof_impl_trace_place_t * c = prof_impl_trace_tls.cur;
     unsigned long long * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
     const prof_impl_trace_slot_t * s = prof_impl_trace_tls.cache
-        + ((((unsigned long long) (size_t) key * 0x9e3779b97f4a7c15ull) >> 56) & ~1ull);
+        + PROF_IMPL_TRACE_PAIR(key);
     unsigned long long d, tag;
     int miss;
     s = s->key == key ? s : s + 1;

@@ -433,8 +433,7 @@ static NOINST long intern(trace_rec * r, const void * key, unsigned type)
    (a signal handler on this thread may read the cache in between). */
 static NOINST void cache_put(trace_rec * r, const void * key, long id)
 {
-    size_t h = (size_t) ((((uint64_t) (size_t) key) * UINT64_C(0x9e3779b97f4a7c15)) >> 56) & ~(size_t) 1;
-    prof_impl_trace_slot_t * c = r->cache + h;
+    prof_impl_trace_slot_t * c = r->cache + PROF_IMPL_TRACE_PAIR(key);
     if (c[0].key == key)
         return; /* there already (the slow path came for another reason) */
     c[1].key = NO_KEY;
