@@ -981,8 +981,10 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    whole); the file being written, named again, is kept and appended to.
    Returns 0, or -1 with a profiler: message when path cannot be opened or
    written: the current file, if any, is then kept; with none, events are
-   counted as lost. Tracing starts by itself at the first event: calling
-   this is optional. */
+   counted as lost. Also -1 when tracing is off: the recorder could not
+   register its thread-exit, exit or fork handlers (said once; every
+   event counts as lost). Tracing starts by itself at the first event:
+   calling this is optional. */
 int prof_trace_open(const char * path);
 /* Write every thread's recorded events to the file now. Returns 0, or -1 if
    some could not be written (they are counted in prof_trace_lost). */
@@ -1190,6 +1192,11 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
 #define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
 #define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
 #define PROF_IMPL_TRACE_SLOTS 256 /* cache entries, in pairs */
+/* The first of key's pair of cache slots: the top 8 bits (256 slots) of a
+   multiplicative hash of its address, made even. The fast path and the
+   slow path's cache_put (src/trace/trace.c) both use it. */
+#define PROF_IMPL_TRACE_PAIR(key) ((size_t) \
+    ((((unsigned long long) (size_t) (key) * 0x9e3779b97f4a7c15ull) >> 56) & ~1ull))
 typedef struct
 {
     const void * key;        /* label or function address */
@@ -1198,12 +1205,24 @@ typedef struct
 PROF_COLD void prof_impl_trace_slow(unsigned type, const void * key,
         unsigned long long ticks);
 
+/* Where a thread records: the free part [pos, end) of one of its buffers
+   and the ticks of the last event recorded there. A marker loads the place,
+   then stores pos (and last) back into it; a signal handler that records
+   in between may move the thread to another place (a full buffer), and the
+   interrupted marker's late store then lands in the place left, which
+   stays inside its own buffer: a place never changes buffers, and a thread
+   never goes back to the place it just left (src/trace/trace_impl.h). */
+typedef struct
+{
+    unsigned long long * pos, * end;
+    unsigned long long last;
+} prof_impl_trace_place_t;
+
 #if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
         || defined(PROF_IMPL_TRACE_INTERNAL))
 typedef struct
 {
-    unsigned long long * pos, * end; /* the buffer's free part */
-    unsigned long long last;         /* ticks of the thread's last event */
+    prof_impl_trace_place_t * cur;   /* pos == end: the slow path */
     const prof_impl_trace_slot_t * cache; /* PROF_IMPL_TRACE_SLOTS entries */
 } prof_impl_trace_tls_t;
 /* initial-exec: one %fs-relative access, also from position-independent
@@ -1216,21 +1235,33 @@ extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
 PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * key)
 {
     unsigned long long t = prof_impl_ticks();
-    unsigned long long * p = prof_impl_trace_tls.pos;
-    unsigned long long d = t - prof_impl_trace_tls.last;
+    prof_impl_trace_place_t * c = prof_impl_trace_tls.cur;
+    unsigned long long * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
     const prof_impl_trace_slot_t * s = prof_impl_trace_tls.cache
-        + ((((unsigned long long) (size_t) key * 0x9e3779b97f4a7c15ull) >> 56) & ~1ull);
+        + PROF_IMPL_TRACE_PAIR(key);
+    unsigned long long d, tag;
+    int miss;
     s = s->key == key ? s : s + 1;
-    if (__builtin_expect((s->key != key) | (p == prof_impl_trace_tls.end)
-                         | ((d >> 40) != 0), 0))
+    miss = s->key != key;
+    tag = s->tag;
+    /* pos before last: a signal handler that records in between raises
+       last, so d wraps and the slow path takes the event (compiler-only
+       fences, no instruction: the handler runs on this thread) */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    d = t - c->last;
+    if (__builtin_expect(miss | (p == c->end) | ((d >> 40) != 0), 0))
     {
         prof_impl_trace_slow(type, key, t);
         return;
     }
-    *p = d << 24 | s->tag | type;
-    prof_impl_trace_tls.last = t;
+    /* last before the word: a handler that records in between writes over
+       this event, with its delta from t, never ahead of the time the next
+       event counts from */
+    __atomic_store_n(&c->last, t, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    *p = d << 24 | tag | type;
     /* release: a flush from another thread (exit, signal) reads up to pos */
-    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->pos, p + 1, __ATOMIC_RELEASE);
 }
 
 PROF_IMPL_INLINE void prof_impl_zone_cleanup(const char * const * label)

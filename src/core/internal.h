@@ -144,7 +144,8 @@ typedef struct
 } prof_impl_range;
 /* arg as a number in r into *out: 0, or -1 after a message naming the
    program and the option ("prof-compare: --alpha=2: a number in (0, 1) is
-   expected"). */
+   expected"); with program NULL, -1 and no message (the caller says it in
+   its own words: the recorder's environment variables). */
 int prof_impl_option_number(const char * program, const char * name,
         const char * arg, const prof_impl_range * r, double * out);
 /* Nanoseconds in one unit named "ns", "us", "ms" or "s"; 0 for any other

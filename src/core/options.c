@@ -43,8 +43,9 @@ int prof_impl_option_number(const char * program, const char * name,
         || !(r->lo_open ? v > r->lo : v >= r->lo)
         || !(v < r->hi) || (r->whole && v != floor(v)))
     {
-        prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
-                       r->what);
+        if (program != NULL)
+            prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
+                           r->what);
         return -1;
     }
     *out = v;

@@ -20,7 +20,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 # include <sys/syscall.h>
@@ -29,7 +28,9 @@
 /* Before a thread has a buffer: pos == end sends every event to the slow
    path, and the fast path's cache lookup reads this. */
 const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
-__thread prof_impl_trace_tls_t prof_impl_trace_tls = { NULL, NULL, 0, prof_impl_trace_empty_cache };
+prof_impl_trace_place_t prof_impl_trace_closed;
+__thread prof_impl_trace_tls_t prof_impl_trace_tls = { &prof_impl_trace_closed,
+                                                       prof_impl_trace_empty_cache };
 __thread prof_impl_trace_mine prof_impl_trace_me;
 prof_impl_trace_shared prof_impl_trace_g = {
     .fd = -1,
@@ -49,13 +50,6 @@ NOINST void prof_impl_tr_lock(void)
     ME.holds_lock = 1;
 }
 
-static NOINST double monotonic_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
 /* From a signal handler: 0 at once when the interrupted code (this thread)
    holds the lock, which it cannot release before the handler returns;
    else wait for another thread's write to finish, at most a second. */
@@ -68,9 +62,9 @@ NOINST int prof_impl_tr_lock_from_signal(void)
     for (i = 0; __atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE); i++)
     {
         if (i == 0)
-            t0 = monotonic_s(); /* clock_gettime: async-signal-safe */
-        else if (i % 64 == 0 && monotonic_s() - t0 > 1.0)
-            return 0;
+            t0 = prof_impl_now_ns(); /* clock_gettime: async-signal-safe */
+        else if (i % 64 == 0 && !(prof_impl_now_ns() - t0 <= 1e9))
+            return 0; /* a second, or no clock */
         sched_yield();
     }
     ME.holds_lock = 1;
@@ -90,14 +84,16 @@ NOINST void prof_impl_tr_unlock(void)
 static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
 {
     const char * env = getenv(name);
-    char * end;
-    long v;
+    prof_impl_range r = { 0.0, 0.0, 0, 1, NULL };
+    double v;
     if (env == NULL || env[0] == '\0')
         return (size_t) def;
-    errno = 0;
-    v = strtol(env, &end, 10);
-    if (env[0] < '0' || env[0] > '9' || errno != 0 || *end != '\0' || v < lo
-        || v > hi)
+    r.lo = (double) lo;
+    r.hi = (double) hi + 1.0; /* hi is allowed */
+    /* digits only, as documented (the core parser also takes a sign, a
+       point and an exponent), then the core parser for the range */
+    if (env[strspn(env, "0123456789")] != '\0'
+        || prof_impl_option_number(NULL, name, env, &r, &v) != 0)
     {
         prof_impl_warn("trace: %s=%s is not a whole number of KiB in %ld..%ld; "
                        "using %ld", name, env, lo, hi, def);
@@ -132,6 +128,13 @@ static NOINST void read_settings(void)
     }
 }
 
+/* Tracing cannot be made safe (why): off, and said so. */
+static NOINST void off(const char * why)
+{
+    TR.off = 1;
+    prof_impl_warn("trace: %s: tracing is off, every event is counted as lost", why);
+}
+
 /* Start tracing to path (once). Returns 0 or -1 (the file cannot be
    written) when this call started it, 1 when it was already running. */
 static NOINST int start(const char * path)
@@ -152,9 +155,20 @@ static NOINST int start(const char * path)
     TR.start_ticks = prof_impl_ticks();
     if (prof_impl_tr_open_file(path) != 0)
         rc = -1;
-    pthread_key_create(&TR.thread_key, prof_impl_tr_thread_exit);
-    atexit(prof_impl_tr_at_exit);
-    prof_impl_tr_install_signals();
+    /* Without the thread-exit key, the exit handler or the fork handlers,
+       buffers would go unwritten or a child would write into the parent's
+       file: then nothing is recorded (every event counts as lost), and
+       the message says why. */
+    if (TR.no_fork_handlers)
+        off("pthread_atfork failed");
+    else if (pthread_key_create(&TR.thread_key, prof_impl_tr_thread_exit) != 0)
+        off("pthread_key_create failed");
+    else if (atexit(prof_impl_tr_at_exit) != 0)
+        off("atexit failed");
+    else
+        prof_impl_tr_install_signals();
+    if (TR.off)
+        rc = -1;
     __atomic_store_n(&TR.state, 2, __ATOMIC_RELEASE);
     return rc;
 }
@@ -242,7 +256,7 @@ static NOINST trace_rec * attach(void)
     trace_rec * r, * best = NULL;
     prof_impl_tr_lock();
     for (r = TR.records; r != NULL; r = r->next) /* the largest free record */
-        if (r->tls == NULL && (best == NULL || r->cap > best->cap))
+        if (r->at == NULL && (best == NULL || r->cap > best->cap))
             best = r;
     r = best != NULL ? best : new_record();
     if (r == NULL)
@@ -253,21 +267,86 @@ static NOINST trace_rec * attach(void)
     reset_ids(r);
     r->flushed = r->buf;
     r->base61 = 0; /* deltas count from 0 until the first SYNC */
+    /* the last thread's losses not yet told in a LOST chunk (its file could
+       not be written): they stay in the end record's total, and are not
+       this thread's */
+    r->lost = 0;
     r->tid = thread_id();
     memset(r->name, 0, sizeof r->name);
 #if defined(__GLIBC__)
     pthread_getname_np(pthread_self(), r->name, sizeof r->name);
 #endif
     r->name_dirty = r->name[0] != '\0';
-    prof_impl_trace_tls.pos = r->buf;
-    prof_impl_trace_tls.end = r->buf + r->cap;
-    prof_impl_trace_tls.last = 0;
+    r->first = r->buf; /* places[0..1] are this buffer's (trace_impl.h) */
+    r->places[0].pos = r->buf;
+    r->places[0].end = r->buf + r->cap;
+    r->places[0].last = 0;
+    r->turn[0] = r->turn[1] = 0;
+    r->at = &r->places[0];
     prof_impl_trace_tls.cache = r->cache;
-    r->tls = &prof_impl_trace_tls;
+    prof_impl_trace_tls.cur = r->at;
     prof_impl_tr_unlock();
     ME.rec = r;
     pthread_setspecific(TR.thread_key, r);
     return r;
+}
+
+/* Go on at the start of b, one of r's buffers, through b's place not used
+   last (lock held): the place left may still be held by a marker that a
+   signal handler interrupted (trace_impl.h), and its late store goes
+   there. The thread's TLS moves too, unless it points to the closed place
+   (after the exit-time flush, or inside the program's handler). Returns
+   the place left, whose words the caller writes or counts. */
+static NOINST prof_impl_trace_place_t * move_to(trace_rec * r, word_t * b,
+                                                int sync)
+{
+    prof_impl_trace_place_t * old = r->at, * c;
+    int k = b == r->first ? 0 : 1;
+    r->turn[k] ^= 1;
+    c = &r->places[2 * k + r->turn[k]];
+    c->pos = b;
+    c->end = b + r->cap;
+    c->last = old->last;
+    /* sync: b's first word is that time, absolute. The buffer left goes to
+       the writer thread, and the interrupted marker's late store may change
+       one of its last words while the writer reads them: the time base the
+       writer carries over to b can be off, the SYNC word is not. */
+    if (sync)
+        *c->pos++ = (c->last & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
+    r->buf = b;
+    r->flushed = b;
+    __atomic_store_n(&r->at, c, __ATOMIC_RELEASE);
+    if (prof_impl_trace_tls.cur == old)
+        __atomic_store_n(&prof_impl_trace_tls.cur, c, __ATOMIC_RELAXED);
+    /* inside the program's handler (prof_trace_flush there): the place
+       restored when it returns is the new one */
+    if (ME.in_handler && ME.handler_saved == old)
+        ME.handler_saved = c;
+    /* what a signal handler records from here on goes to c: read old's
+       position only after this */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return old;
+}
+
+/* Words w[0..n) of r that will not be written: counted as lost, and the
+   time base moved over them (the next event's delta counts from them). */
+static NOINST void drop_words(trace_rec * r, const word_t * w, size_t n)
+{
+    size_t k = prof_impl_tr_advance_base(r, w, n);
+    r->lost += k;
+    __atomic_add_fetch(&TR.lost_total, k, __ATOMIC_RELAXED);
+}
+
+/* Go on at the start of r's buffer, all of which was written up to
+   r->flushed (lock held). Events a signal handler recorded since, in the
+   place left, are counted as lost: the new place writes over them. */
+static NOINST void restart(trace_rec * r)
+{
+    word_t * seen = r->flushed, * pos;
+    prof_impl_trace_place_t * old = move_to(r, r->buf, 0);
+    pos = __atomic_load_n(&old->pos, __ATOMIC_ACQUIRE);
+    if (pos > seen)
+        drop_words(r, seen, (size_t) (pos - seen));
 }
 
 static NOINST void count_lost(uint64_t n, const char * why)
@@ -354,8 +433,7 @@ static NOINST long intern(trace_rec * r, const void * key, unsigned type)
    (a signal handler on this thread may read the cache in between). */
 static NOINST void cache_put(trace_rec * r, const void * key, long id)
 {
-    size_t h = (size_t) ((((uint64_t) (size_t) key) * UINT64_C(0x9e3779b97f4a7c15)) >> 56) & ~(size_t) 1;
-    prof_impl_trace_slot_t * c = r->cache + h;
+    prof_impl_trace_slot_t * c = r->cache + PROF_IMPL_TRACE_PAIR(key);
     if (c[0].key == key)
         return; /* there already (the slow path came for another reason) */
     c[1].key = NO_KEY;
@@ -443,20 +521,20 @@ static NOINST word_t * new_spare(trace_rec * r)
    (lock held). 0 if it cannot (no writer, no spare, one still waiting). */
 static NOINST int hand_off(trace_rec * r)
 {
-    word_t * full = r->buf;
+    word_t * full = r->buf, * from = r->flushed, * spare = r->spare;
+    prof_impl_trace_place_t * old;
     if (!TR.use_writer || r->pending != NULL || r->cap < 4096
-        || (r->spare == NULL && (r->spare = new_spare(r)) == NULL)
+        || (spare == NULL && (spare = r->spare = new_spare(r)) == NULL)
         || !writer_running())
         return 0;
     TR.handed_off++;
-    r->pending = r->flushed;
-    r->pending_n = (size_t) (prof_impl_trace_tls.pos - r->flushed);
-    r->pending_buf = full;
-    r->buf = r->spare;
     r->spare = NULL;
-    r->flushed = r->buf;
-    prof_impl_trace_tls.end = r->buf + r->cap;
-    __atomic_store_n(&prof_impl_trace_tls.pos, r->buf, __ATOMIC_RELEASE);
+    old = move_to(r, spare, 1);
+    /* the count of words handed over is taken once, after the move: the
+       writer never reads the place left, where a late store may land */
+    r->pending = from;
+    r->pending_n = (size_t) (__atomic_load_n(&old->pos, __ATOMIC_ACQUIRE) - from);
+    r->pending_buf = full;
     return 1;
 }
 
@@ -466,7 +544,7 @@ static NOINST int hand_off(trace_rec * r)
 static NOINST int make_room(trace_rec * r)
 {
     int handed;
-    if (prof_impl_trace_tls.pos + 2 <= r->buf + r->cap
+    if (r->at->pos + 2 <= r->at->end
         && !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
         return 0;
     prof_impl_tr_lock();
@@ -474,8 +552,7 @@ static NOINST int make_room(trace_rec * r)
     if (!handed)
     {
         (void) prof_impl_tr_flush_locked(r, 0);
-        r->flushed = r->buf;
-        prof_impl_trace_tls.pos = r->buf;
+        restart(r);
     }
     prof_impl_tr_unlock();
     if (handed)
@@ -483,19 +560,33 @@ static NOINST int make_room(trace_rec * r)
     return !handed;
 }
 
-/* The event's word (after a SYNC word if the gap is too long for it). */
-static NOINST void append(unsigned type, long id, unsigned long long t)
+/* The event's word in r's place (after a SYNC word if the gap is too long
+   for it). */
+static NOINST void append(trace_rec * r, unsigned type, long id, unsigned long long t)
 {
-    word_t * p = prof_impl_trace_tls.pos;
-    unsigned long long d = t - prof_impl_trace_tls.last;
+    prof_impl_trace_place_t * c = r->at;
+    word_t * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
+    unsigned long long last, d;
+    /* the fast path's order (profiler.h): pos, then last; last stored
+       before the words */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    last = c->last;
+    /* A stamp before the last event's: a signal handler recorded between
+       this marker's read of the counter and its read of last (or the
+       counter differs a little between cores). Stamped with the last
+       event's time, so that time in the trace never goes back. */
+    if ((long long) (t - last) < 0)
+        t = last;
+    d = t - last;
+    __atomic_store_n(&c->last, t, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (d >> PROF_TF_DELTA_BITS)
     {
         *p++ = (t & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
         d = 0;
     }
     *p = d << 24 | (unsigned long long) id << 3 | type;
-    prof_impl_trace_tls.last = t;
-    __atomic_store_n(&prof_impl_trace_tls.pos, p + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->pos, p + 1, __ATOMIC_RELEASE);
 }
 
 /* The fast path found the buffer full, the key not in its cache, a long
@@ -519,7 +610,9 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
         start(NULL);
         t = prof_impl_ticks(); /* after the start, which took a while */
     }
-    if ((r = ME.rec) == NULL && (r = attach()) == NULL)
+    if (TR.off)
+        __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
+    else if ((r = ME.rec) == NULL && (r = attach()) == NULL)
         count_lost(1, "out of memory for a thread's event buffer");
     else if ((id = intern(r, key, type)) < 0)
         count_lost(1, "out of memory for label numbers, or more than 2^21 "
@@ -531,14 +624,14 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
            its stamp from before: the write's time falls between zones. */
         if (make_room(r) && type % 2 == 0)
             t = prof_impl_ticks();
-        append(type, id, t);
+        append(r, type, id, t);
         if (__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
         {
             /* after the exit-time flush: write it now, nobody will later */
             prof_impl_tr_lock();
             (void) prof_impl_tr_flush_locked(r, 0);
             prof_impl_tr_unlock();
-            prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+            prof_impl_trace_tls.cur = &prof_impl_trace_closed;
         }
     }
     ME.in_slow_path = 0;
@@ -552,6 +645,8 @@ int prof_trace_open(const char * path)
     int rc = start(path);
     if (rc != 1)
         return rc; /* this call started tracing, with path */
+    if (TR.off)
+        return -1;
     /* running: events not yet written go to the new file */
     prof_impl_tr_lock();
     rc = prof_impl_tr_open_file(path);
@@ -561,18 +656,16 @@ int prof_trace_open(const char * path)
 
 /* After a flush by the owner thread (lock held): start its buffer again if
    all of it was written, so that a signal handler that records while this
-   thread holds the lock finds room. The compare-and-swap fails if such a
-   handler has just recorded: then the buffer is left as it is. */
+   thread holds the lock finds room. If such a handler has just recorded,
+   the buffer is left as it is. */
 static NOINST void rewind_own(void)
 {
     trace_rec * r = ME.rec;
-    word_t * pos;
-    if (r == NULL || r->tls == NULL || __atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
+    if (r == NULL || r->at == NULL || __atomic_load_n(&TR.finished, __ATOMIC_RELAXED)
+        || r->flushed == r->buf
+        || __atomic_load_n(&r->at->pos, __ATOMIC_ACQUIRE) != r->flushed)
         return;
-    pos = r->flushed;
-    if (pos != r->buf && __atomic_compare_exchange_n(&prof_impl_trace_tls.pos,
-            &pos, r->buf, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-        r->flushed = r->buf;
+    restart(r);
 }
 
 int prof_trace_flush(void)
@@ -592,7 +685,7 @@ void prof_trace_thread_name(const char * name)
     trace_rec * r;
     if (name == NULL || name[0] == '\0')
         return;
-    if (start(NULL), (r = ME.rec) == NULL && (r = attach()) == NULL)
+    if (start(NULL), TR.off || ((r = ME.rec) == NULL && (r = attach()) == NULL))
         return;
     prof_impl_tr_lock();
     memset(r->name, 0, sizeof r->name);

@@ -203,7 +203,7 @@ NOINST void prof_impl_tr_switch_file(int nfd, const char * p)
             unlink(TR.file_path);
     }
     TR.fd = nfd;
-    snprintf(TR.file_path, sizeof TR.file_path, "%s", p);
+    prof_impl_copy(TR.file_path, sizeof TR.file_path, p);
     TR.file_gen++;
     TR.file_warned = nfd < 0;
     TR.file_has_events = 0;
@@ -393,9 +393,9 @@ NOINST int prof_impl_tr_flush_locked(trace_rec * r, int in_signal)
     size_t n;
     int rc = 0;
 
-    if (r->tls == NULL)
+    if (r->at == NULL)
         return 0;
-    pos = __atomic_load_n(&r->tls->pos, __ATOMIC_ACQUIRE);
+    pos = __atomic_load_n(&r->at->pos, __ATOMIC_ACQUIRE);
     if (pos < r->flushed || pos > r->buf + r->cap)
         return 0; /* not attached to this buffer (yet): nothing to write */
     n = (size_t) (pos - r->flushed);

@@ -6,11 +6,34 @@
 
     One lock (a spin lock, so that a signal handler can try it) guards the
     file and every record's "flushed" mark; only a buffer's owner thread
-    moves its position back to the start, under that lock, so a flush from
+    moves to another place (below), under that lock, so a flush from
     another thread (exit, prof_trace_flush, a signal, the writer thread)
     reads a consistent [flushed, position) range. Records are never freed (a
     thread that exits leaves its record and buffer to the next new thread),
     so the list can be walked from a signal handler.
+
+    Places (prof_impl_trace_place_t, profiler.h): the markers record through
+    the place the thread's TLS points to, {pos, end, last}, with no atomic
+    read-modify-write, so a signal handler that records can run between a
+    marker's load of pos and its store of pos + 1. When the handler's event
+    finds the buffer full, the slow path moves the thread to another place;
+    the interrupted marker then stores into the place left. Each buffer has
+    two places of its own, used in turn, so that store never points into
+    another buffer and never rewinds the place in use: memory stays safe
+    and no event is written twice. What it costs is that marker's event (it
+    lands in the place left, unwritten or over one of the handler's) or,
+    when the handler records into the same place without moving, the
+    handler's events (the marker's store of pos + 1 goes back over them);
+    those losses cannot be seen, so they are not counted. A place left for
+    the writer thread (a hand-off) may get that late word while the writer
+    writes it: one word, inside the buffer, either version written; the
+    time base carried over may then be off, so the new place starts with
+    a SYNC word (move_to). The markers read pos before last and store
+    last before their word (profiler.h), so a handler in between never
+    makes time in the trace go back. A handler that
+    records past two full buffers in one call could come back to the place
+    the interrupted marker holds: still inside that buffer, but events may
+    then be lost or written twice.
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_TRACE_IMPL_H
@@ -47,9 +70,16 @@ enum { PIECE_WORDS = 1 << 23 };
 typedef struct trace_rec
 {
     struct trace_rec * next;        /* list of all records, never freed */
-    prof_impl_trace_tls_t * tls;    /* owner's position/end; NULL: free */
-    word_t * buf;                   /* cap events */
+    prof_impl_trace_place_t * at;   /* the owner's place; NULL: free */
+    word_t * buf;                   /* cap events: the buffer of at */
     size_t cap;
+    /* places[0..1] are the places of buffer first (the one the owner
+       thread attached with), places[2..3] those of the other (spare,
+       pending_buf or buf in turn); turn[] says which of each pair was
+       used last. */
+    word_t * first;
+    prof_impl_trace_place_t places[4];
+    unsigned char turn[2];
     word_t * flushed;               /* events before it are written */
     uint64_t base61;                /* ticks of the event before the first
                                        unwritten one (pending's, or flushed) */
@@ -114,13 +144,19 @@ typedef struct
     int writer_state;               /* 0: not started, 1: running, -1: none */
     int use_writer;                 /* PROF_TRACE_WRITER=0: no writer thread */
     unsigned long handed_off;       /* buffers given to the writer thread */
+    int no_fork_handlers;           /* pthread_atfork failed (load time) */
+    int off;                        /* the start could not make tracing
+                                       safe: every event counts as lost */
 } prof_impl_trace_shared;
 extern prof_impl_trace_shared prof_impl_trace_g;
 #define TR prof_impl_trace_g
 
-/* The cache a thread reads before it has a buffer (pos == end then sends
-   every event to the slow path). */
+/* The cache a thread reads before it has a buffer, and the place (pos ==
+   end == NULL, never written) that sends every event to the slow path:
+   before the first event, after the exit-time flush, inside the program's
+   handler called by the recorder's. */
 extern const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
+extern prof_impl_trace_place_t prof_impl_trace_closed;
 
 /* Each thread's own (ME). */
 typedef struct
@@ -131,12 +167,12 @@ typedef struct
     int holds_lock;                 /* this thread holds the lock: a signal
                                        handler on it must not take it */
     /* Inside the program's own handler, called by on_signal: its events go
-       to the slow path (end = pos), which counts them as lost, since the
-       handler may have interrupted the fast path between its check and its
-       store. */
+       to the slow path (the closed place), which counts them as lost, since
+       the handler may have interrupted the fast path between its load and
+       its store. */
     int in_handler;
     void * handler_frame;           /* on_signal's frame */
-    word_t * handler_saved_end;
+    prof_impl_trace_place_t * handler_saved;
 } prof_impl_trace_mine;
 extern __thread prof_impl_trace_mine prof_impl_trace_me;
 #define ME prof_impl_trace_me

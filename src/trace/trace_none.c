@@ -14,7 +14,8 @@
 /* pos == end: every event goes to prof_impl_trace_slow; the fast path's
    cache lookup reads this */
 static const prof_impl_trace_slot_t empty_cache[PROF_IMPL_TRACE_SLOTS];
-__thread prof_impl_trace_tls_t prof_impl_trace_tls = { NULL, NULL, 0, empty_cache };
+static prof_impl_trace_place_t closed;
+__thread prof_impl_trace_tls_t prof_impl_trace_tls = { &closed, empty_cache };
 #endif
 
 static unsigned long long lost;

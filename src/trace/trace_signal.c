@@ -34,7 +34,7 @@ NOINST void prof_impl_tr_at_exit(void)
     __atomic_store_n(&TR.finished, 1, __ATOMIC_RELAXED);
     /* later events of this thread (other atexit handlers) go to the slow
        path, which writes them one by one */
-    prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+    prof_impl_trace_tls.cur = &prof_impl_trace_closed;
     prof_impl_tr_unlock();
     lost = __atomic_load_n(&TR.lost_total, __ATOMIC_RELAXED);
     if (lost > 0)
@@ -47,11 +47,11 @@ NOINST void prof_impl_tr_thread_exit(void * arg)
     trace_rec * r = (trace_rec *) arg;
     prof_impl_tr_lock();
     (void) prof_impl_tr_flush_locked(r, 0);
-    r->tls = NULL; /* free for the next thread */
+    r->at = NULL; /* free for the next thread */
     r->flushed = r->buf;
     prof_impl_tr_unlock();
     ME.rec = NULL;
-    prof_impl_trace_tls.pos = prof_impl_trace_tls.end = NULL;
+    prof_impl_trace_tls.cur = &prof_impl_trace_closed;
     prof_impl_trace_tls.cache = prof_impl_trace_empty_cache;
 }
 
@@ -80,8 +80,8 @@ static NOINST void call_handler(const struct sigaction * o, int sig,
     int outer = !ME.in_handler;
     if (outer)
     {
-        ME.handler_saved_end = prof_impl_trace_tls.end;
-        prof_impl_trace_tls.end = prof_impl_trace_tls.pos;
+        ME.handler_saved = prof_impl_trace_tls.cur;
+        prof_impl_trace_tls.cur = &prof_impl_trace_closed;
         ME.handler_frame = __builtin_frame_address(0);
         ME.in_handler = 1;
     }
@@ -91,7 +91,7 @@ static NOINST void call_handler(const struct sigaction * o, int sig,
         o->sa_handler(sig);
     if (outer)
     {
-        prof_impl_trace_tls.end = ME.handler_saved_end;
+        prof_impl_trace_tls.cur = ME.handler_saved;
         ME.in_handler = 0;
     }
 }
@@ -105,7 +105,7 @@ NOINST int prof_impl_tr_inside_handler(void)
         return 0;
     if ((char *) __builtin_frame_address(0) < (char *) ME.handler_frame)
         return 1;
-    prof_impl_trace_tls.end = ME.handler_saved_end;
+    prof_impl_trace_tls.cur = ME.handler_saved;
     ME.in_handler = 0;
     return 0;
 }
@@ -119,7 +119,7 @@ static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
 {
     int saved = errno;
     const struct sigaction * o = old_action(sig);
-    int dies = o == NULL || is_default(o);
+    int dies = is_default(o); /* o: on_signal is installed for these only */
     /* a fault or an abort ends the program even through its own handler
        (a sanitizer's, say); after SIGINT or SIGTERM a handler often goes
        on, and exit() writes the end record then (a later end record
@@ -133,8 +133,6 @@ static NOINST void on_signal(int sig, siginfo_t * info, void * ctx)
         prof_impl_tr_unlock();
     }
     errno = saved;
-    if (o == NULL)
-        return;
     if (dies)
     {
         /* the default action: die by this signal, as without us */
@@ -154,15 +152,19 @@ NOINST void prof_impl_tr_install_signals(void)
     for (i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++)
     {
         struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_signal;
-        sa.sa_flags = SA_SIGINFO;
-        sigemptyset(&sa.sa_mask);
         if (sigaction(fatal_signals[i], NULL, &old_actions[i]) != 0)
             continue;
         if (!(old_actions[i].sa_flags & SA_SIGINFO)
             && old_actions[i].sa_handler == SIG_IGN)
             continue; /* the program ignores it: so do we */
+        /* the program's flags and mask, which its handler (called from
+           ours) was written for: SA_ONSTACK (a stack overflow's SIGSEGV
+           runs on the alternate stack), SA_RESTART (interrupted system
+           calls go on), the signals blocked while it runs */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = old_actions[i].sa_flags | SA_SIGINFO;
+        sa.sa_mask = old_actions[i].sa_mask;
         sigaction(fatal_signals[i], &sa, NULL);
     }
 }
@@ -201,7 +203,7 @@ static NOINST void fork_child(void)
     {
         const char * env = getenv("PROF_TRACE_FILE");
         TR.forked_before_start = 1;
-        snprintf(TR.env_at_fork, sizeof TR.env_at_fork, "%s", env != NULL ? env : "");
+        prof_impl_copy(TR.env_at_fork, sizeof TR.env_at_fork, env != NULL ? env : "");
         return;
     }
     TR.fork_locked = 0;
@@ -209,16 +211,17 @@ static NOINST void fork_child(void)
     TR.in_fork_child = 1;
     for (r = TR.records; r != NULL; r = r->next)
     {
+        r->lost = 0; /* the parent's, told by the parent */
         if (r == ME.rec)
         {
             if (r->pending != NULL)
                 (void) prof_impl_tr_advance_base(r, r->pending, r->pending_n);
-            (void) prof_impl_tr_advance_base(r, r->flushed, (size_t) (r->tls->pos - r->flushed));
-            r->flushed = r->tls->pos;
+            (void) prof_impl_tr_advance_base(r, r->flushed, (size_t) (r->at->pos - r->flushed));
+            r->flushed = r->at->pos;
         }
         else
         {
-            r->tls = NULL;
+            r->at = NULL;
             r->flushed = r->buf;
         }
         if (r->pending != NULL) /* the parent's to write */
@@ -247,7 +250,10 @@ static NOINST void fork_child(void)
 
 __attribute__((constructor)) static NOINST void register_fork(void)
 {
-    pthread_atfork(fork_prepare, fork_parent, fork_child);
+    /* without them a child would write into the parent's file: the start
+       says so and turns tracing off (trace.c) */
+    if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
+        TR.no_fork_handlers = 1;
 }
 
 /* exec replaces the process image: nothing runs at exit. Write every
