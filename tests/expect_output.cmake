@@ -2,7 +2,7 @@
 # output (stdout and stderr together) matches a regular expression.
 # CTest's PASS_REGULAR_EXPRESSION alone ignores the exit status: a program
 # that prints the text and then fails would pass.
-# Usage: cmake -DSTATUS=S -DREGEX=RE -P expect_output.cmake -- COMMAND [ARG...]
+# Usage: cmake -DSTATUS=S -DREGEX=RE -P expect_output.cmake -- +COMMAND [+ARG...]
 # S is the status, or several as 0|1. RE is a CMake regular expression, as
 # PASS_REGULAR_EXPRESSION takes ('.' matches a newline too). A command ended
 # by a signal never passes. The command's output is printed back, so that
@@ -12,15 +12,17 @@ set(seen_dashes FALSE)
 math(EXPR last "${CMAKE_ARGC} - 1")
 foreach(i RANGE ${last})
   if(seen_dashes)
-    # a ';' in an argument stays in it (not a list separator)
-    string(REPLACE ";" "\\;" arg "${CMAKE_ARGV${i}}")
+    # each word comes with a '+' in front (cmake would take a word such as
+    # -L for its own option); a ';' in it stays (not a list separator)
+    string(REGEX REPLACE "^\\+" "" arg "${CMAKE_ARGV${i}}")
+    string(REPLACE ";" "\\;" arg "${arg}")
     list(APPEND cmd "${arg}")
   elseif(CMAKE_ARGV${i} STREQUAL "--")
     set(seen_dashes TRUE)
   endif()
 endforeach()
 if(NOT STATUS MATCHES "^[0-9]+(\\|[0-9]+)*$" OR REGEX STREQUAL "" OR NOT cmd)
-  message(FATAL_ERROR "usage: cmake -DSTATUS=N[|N...] -DREGEX=RE -P expect_output.cmake -- COMMAND [ARG...]")
+  message(FATAL_ERROR "usage: cmake -DSTATUS=N[|N...] -DREGEX=RE -P expect_output.cmake -- +COMMAND [+ARG...]")
 endif()
 
 execute_process(COMMAND ${cmd} RESULT_VARIABLE got
