@@ -987,10 +987,14 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    calling this is optional. */
 int prof_trace_open(const char * path);
 /* Write every thread's recorded events to the file now. Returns 0, or -1 if
-   some could not be written (they are counted in prof_trace_lost). */
+   some could not be written (they are counted in prof_trace_lost). Called
+   from a signal handler that interrupted the recorder on the same thread
+   (its own write, which holds the recorder's lock), it returns -1 at once:
+   the events stay in their buffers and are written later. */
 int prof_trace_flush(void);
 /* Name the calling thread in the trace (copied, at most 31 bytes kept);
-   NULL or "" is ignored. */
+   NULL or "" is ignored, as is a call from a signal handler that
+   interrupted the recorder on the same thread. */
 void prof_trace_thread_name(const char * name);
 /* Number of events recorded but not written (unwritable file, full disk). */
 unsigned long long prof_trace_lost(void);

@@ -226,6 +226,100 @@ static void test_signal_storm(void)
     pt_free(&t);
 }
 
+/* ---- the API called from a handler that interrupted the recorder --------- */
+
+/* A SIGUSR2 handler calls prof_trace_flush and prof_trace_thread_name
+   while the main thread flushes in a loop, so that it often interrupts the
+   thread while it holds the recorder's lock, which it cannot release
+   before the handler returns: the calls must give up (-1, the name kept),
+   not wait for it forever. The events all reach the file. */
+static volatile sig_atomic_t api_calls, api_refused;
+
+static void on_usr2(int sig)
+{
+    int e = errno;  /* the flush's write may set it */
+    (void) sig;
+    api_calls++;
+    if (prof_trace_flush() != 0)
+        api_refused++;
+    prof_trace_thread_name("renamed");
+    errno = e;
+}
+
+static void * usr2_sender(void * arg)
+{
+    pthread_t target = *(pthread_t *) arg;
+    int i;
+    for (i = 0; i < 300; i++)
+    {
+        struct timespec ts = { 0, 500000 };
+        pthread_kill(target, SIGUSR2);
+        nanosleep(&ts, NULL);
+    }
+    __atomic_store_n(&killer_done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void child_api_in_handler(void)
+{
+    pthread_t self = pthread_self(), th;
+    long i, n = 0;
+    double t0;
+    char counts[300];
+    FILE * f;
+    signal(SIGUSR2, on_usr2);
+    alarm(60);      /* a hang is a failure, not a stuck test */
+    CHECK(prof_trace_open(path) == 0, "open");
+    PROF_ZONE_BEGIN("z");   /* the thread's buffer, made outside a handler */
+    PROF_ZONE_END("z");
+    n++;
+    t0 = now_s();
+    pthread_create(&th, NULL, usr2_sender, &self);
+    while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && now_s() - t0 < 50)
+    {
+        for (i = 0; i < 50; i++, n++)
+        {
+            PROF_ZONE_BEGIN("z");
+            PROF_ZONE_END("z");
+        }
+        (void) prof_trace_flush();
+    }
+    pthread_join(th, NULL);
+    alarm(0);
+    CHECK(prof_trace_flush() == 0, "flush");
+    snprintf(counts, sizeof counts, "%s.counts", path);
+    f = fopen(counts, "w");
+    if (f != NULL)
+    {
+        fprintf(f, "%ld %d %d\n", n, (int) api_calls, (int) api_refused);
+        fclose(f);
+    }
+}
+
+static void test_api_in_handler(void)
+{
+    pt_trace t;
+    char counts[300];
+    long n = -1;
+    int calls = -1, refused = -1;
+    FILE * f;
+    killer_done = 0;
+    set_path("api-handler.ptrace");
+    CHECK(run_child(child_api_in_handler) == 0, "child failed (a hang ends "
+          "by SIGALRM)");
+    snprintf(counts, sizeof counts, "%s.counts", path);
+    f = fopen(counts, "r");
+    CHECK(f != NULL && fscanf(f, "%ld %d %d", &n, &calls, &refused) == 3,
+          "no counts");
+    if (f != NULL)
+        fclose(f);
+    CHECK(calls > 0 && refused <= calls, "%d calls, %d refused", calls, refused);
+    CHECK(load_trace(path, &t, NULL) == 0 && count_zones(&t, "z", -1, 0) == (size_t) n
+          && t.lost == 0, "%zu z of %ld, %llu lost", count_zones(&t, "z", -1, 0),
+          n, (unsigned long long) t.lost);
+    pt_free(&t);
+}
+
 /* ---- a handler that records, outside the recorder's chain ------------------ */
 
 /* A SIGALRM handler, installed before tracing (the recorder chains only the
@@ -694,6 +788,7 @@ int main(void)
     test_reopen();
     test_long_paths();
     test_signal_storm();
+    test_api_in_handler();
     test_alarm_handler(NULL);      /* default buffers: a hand-off now and then */
     test_alarm_handler("32");      /* the smallest handed off: one every 4096 events */
     test_alarm_handler("4");       /* too small to hand off: written and started again */

@@ -43,11 +43,25 @@ prof_impl_trace_shared prof_impl_trace_g = {
 
 /* ---- lock ------------------------------------------------------------------ */
 
+/* ME.holds_lock is set before the lock word is taken and cleared after it
+   is released, so that a signal handler on this thread never sees the
+   word taken by its own thread with the mark clear: it would wait for a
+   release that cannot come before it returns. (A handler that comes while
+   this thread waits sees the mark and gives up too: safe.) */
 NOINST void prof_impl_tr_lock(void)
 {
+    ME.holds_lock = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     while (__atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE))
         sched_yield();
-    ME.holds_lock = 1;
+}
+
+NOINST int prof_impl_tr_lock_api(void)
+{
+    if (ME.holds_lock)
+        return 0;
+    prof_impl_tr_lock();
+    return 1;
 }
 
 /* From a signal handler: 0 at once when the interrupted code (this thread)
@@ -59,22 +73,28 @@ NOINST int prof_impl_tr_lock_from_signal(void)
     long i;
     if (ME.holds_lock)
         return 0;
+    ME.holds_lock = 1;      /* first, as in prof_impl_tr_lock */
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     for (i = 0; __atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE); i++)
     {
         if (i == 0)
             t0 = prof_impl_now_ns(); /* clock_gettime: async-signal-safe */
         else if (i % 64 == 0 && !(prof_impl_now_ns() - t0 <= 1e9))
+        {
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            ME.holds_lock = 0;
             return 0; /* a second, or no clock */
+        }
         sched_yield();
     }
-    ME.holds_lock = 1;
     return 1;
 }
 
 NOINST void prof_impl_tr_unlock(void)
 {
-    ME.holds_lock = 0;
     __atomic_store_n(&TR.lock_word, 0, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    ME.holds_lock = 0;
 }
 
 /* ---- start ------------------------------------------------------------------ */
@@ -648,24 +668,11 @@ int prof_trace_open(const char * path)
     if (TR.off)
         return -1;
     /* running: events not yet written go to the new file */
-    prof_impl_tr_lock();
+    if (!prof_impl_tr_lock_api())
+        return -1;
     rc = prof_impl_tr_open_file(path);
     prof_impl_tr_unlock();
     return rc;
-}
-
-/* After a flush by the owner thread (lock held): start its buffer again if
-   all of it was written, so that a signal handler that records while this
-   thread holds the lock finds room. If such a handler has just recorded,
-   the buffer is left as it is. */
-static NOINST void rewind_own(void)
-{
-    trace_rec * r = ME.rec;
-    if (r == NULL || r->at == NULL || __atomic_load_n(&TR.finished, __ATOMIC_RELAXED)
-        || r->flushed == r->buf
-        || __atomic_load_n(&r->at->pos, __ATOMIC_ACQUIRE) != r->flushed)
-        return;
-    restart(r);
 }
 
 int prof_trace_flush(void)
@@ -673,9 +680,9 @@ int prof_trace_flush(void)
     int rc;
     if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2)
         return 0;
-    prof_impl_tr_lock();
+    if (!prof_impl_tr_lock_api())
+        return -1;  /* the interrupted flush writes them */
     rc = prof_impl_tr_flush_all_locked(0);
-    rewind_own();
     prof_impl_tr_unlock();
     return rc;
 }
@@ -685,9 +692,14 @@ void prof_trace_thread_name(const char * name)
     trace_rec * r;
     if (name == NULL || name[0] == '\0')
         return;
+    /* from a handler that interrupted the recorder on this thread (its
+       slow path may be attaching a buffer): the name stays */
+    if (ME.holds_lock || ME.in_slow_path)
+        return;
     if (start(NULL), TR.off || ((r = ME.rec) == NULL && (r = attach()) == NULL))
         return;
-    prof_impl_tr_lock();
+    if (!prof_impl_tr_lock_api())
+        return;
     memset(r->name, 0, sizeof r->name);
     strncpy(r->name, name, sizeof r->name - 1);
     r->name_dirty = 1;

@@ -180,6 +180,11 @@ extern __thread prof_impl_trace_mine prof_impl_trace_me;
 /* trace.c: the lock */
 void prof_impl_tr_lock(void);
 void prof_impl_tr_unlock(void);
+/* For the API (open, flush, thread name, exit): 1 if taken; 0 at once when
+   this thread already holds it, i.e. a signal handler (or an exit inside
+   one) interrupted the recorder, which cannot release it before the
+   handler returns: waiting would never end. */
+int prof_impl_tr_lock_api(void);
 /* From a signal handler: 0 at once when this thread holds the lock, else
    wait a second at most for another thread's write. 1 if taken. */
 int prof_impl_tr_lock_from_signal(void);

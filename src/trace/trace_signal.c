@@ -28,7 +28,15 @@ static struct sigaction old_actions[sizeof fatal_signals / sizeof fatal_signals[
 NOINST void prof_impl_tr_at_exit(void)
 {
     uint64_t lost;
-    prof_impl_tr_lock();
+    if (!prof_impl_tr_lock_api())
+    {
+        /* exit() from a handler that interrupted this thread's write: the
+           file is left as the interrupted write leaves it, without its end
+           (prof-trace reads it and says so) */
+        prof_impl_warn("trace: exit while the trace was being written; %s "
+                       "is left without its end", prof_impl_tr_shown_path());
+        return;
+    }
     (void) prof_impl_tr_flush_all_locked(0);
     prof_impl_tr_write_end(0);
     __atomic_store_n(&TR.finished, 1, __ATOMIC_RELAXED);
