@@ -236,6 +236,16 @@ static char * written(FILE * f, size_t * len)
     return text;
 }
 
+/* f emptied, then plan's export of kind written to it: its text. */
+static char * export_to(FILE * f, prof_export_kind kind,
+                        const prof_cmd_plan * plan, size_t * len)
+{
+    rewind(f);
+    CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
+    prof_impl_cmd_export(f, kind, plan);
+    return written(f, len);
+}
+
 static void test_exports(void)
 {
     prof_cmd_plan plan;
@@ -273,10 +283,7 @@ static void test_exports(void)
     prof_impl_json_free(doc);
     free(text);
 
-    rewind(f);
-    CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
-    prof_impl_cmd_export(f, PROF_EXPORT_RUNNER_JSON, &plan);
-    text = written(f, &len);
+    text = export_to(f, PROF_EXPORT_RUNNER_JSON, &plan, &len);
     CHECK(prof_impl_results_parse(text, len, &rf, err, sizeof err) == 0,
           "runner JSON: %s", err);
     CHECK(rf.count == 2 && rf.series[1].count == 10
@@ -315,10 +322,7 @@ static void test_json_bytes(void)
                     "\xc3\xa9") == 0, "each bad byte is U+FFFD, the rest kept");
     prof_impl_json_free(doc);
     free(text);
-    rewind(f);
-    CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
-    prof_impl_cmd_export(f, PROF_EXPORT_RUNNER_JSON, &plan);
-    text = written(f, &len);
+    text = export_to(f, PROF_EXPORT_RUNNER_JSON, &plan, &len);
     CHECK(prof_impl_results_parse(text, len, &rf, err, sizeof err) == 0,
           "runner JSON with a byte that is not UTF-8: %s", err);
     prof_impl_results_free(&rf);

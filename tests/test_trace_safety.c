@@ -141,14 +141,23 @@ static void on_term(int sig)
     handled++;
 }
 
+/* A thread that sends sig to target count times, gap_ns apart, then sets
+   killer_done. */
+typedef struct
+{
+    pthread_t target;
+    int sig, count;
+    long gap_ns;
+} sender_t;
+
 static void * killer(void * arg)
 {
-    pthread_t target = *(pthread_t *) arg;
+    const sender_t * s = (const sender_t *) arg;
     int i;
-    for (i = 0; i < 400; i++)
+    for (i = 0; i < s->count; i++)
     {
-        struct timespec ts = { 0, 1000000 };
-        pthread_kill(target, SIGTERM);
+        struct timespec ts = { 0, s->gap_ns };
+        pthread_kill(s->target, s->sig);
         nanosleep(&ts, NULL);
     }
     __atomic_store_n(&killer_done, 1, __ATOMIC_RELEASE);
@@ -173,7 +182,8 @@ static void child_signal_storm(void)
     signal(SIGTERM, on_term); /* the program's own handler, before tracing */
     CHECK(prof_trace_open(path) == 0, "open");
     t0 = now_s();
-    pthread_create(&th, NULL, killer, &self);
+    sender_t send = { self, SIGTERM, 400, 1000000 };
+    pthread_create(&th, NULL, killer, &send);
     while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && now_s() - t0 < 60)
     {
         for (i = 0; i < 50; i++, n++)
@@ -246,20 +256,6 @@ static void on_usr2(int sig)
     errno = e;
 }
 
-static void * usr2_sender(void * arg)
-{
-    pthread_t target = *(pthread_t *) arg;
-    int i;
-    for (i = 0; i < 300; i++)
-    {
-        struct timespec ts = { 0, 500000 };
-        pthread_kill(target, SIGUSR2);
-        nanosleep(&ts, NULL);
-    }
-    __atomic_store_n(&killer_done, 1, __ATOMIC_RELEASE);
-    return NULL;
-}
-
 static void child_api_in_handler(void)
 {
     pthread_t self = pthread_self(), th;
@@ -274,7 +270,8 @@ static void child_api_in_handler(void)
     PROF_ZONE_END("z");
     n++;
     t0 = now_s();
-    pthread_create(&th, NULL, usr2_sender, &self);
+    sender_t send = { self, SIGUSR2, 300, 500000 };
+    pthread_create(&th, NULL, killer, &send);
     while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && now_s() - t0 < 50)
     {
         for (i = 0; i < 50; i++, n++)
