@@ -164,39 +164,49 @@ static void * killer(void * arg)
     return NULL;
 }
 
-static double now_s(void)
+/* Zones "z" recorded in a loop, with a flush after every 50 (which holds
+   the recorder's lock when a signal comes), while a thread sends sig to
+   this one count times, gap_ns apart; for at most limit_s. Returns how
+   many zones were recorded. */
+static long zones_while_signalled(int sig, int count, long gap_ns, double limit_s)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
-static void child_signal_storm(void)
-{
-    pthread_t self = pthread_self(), th;
+    sender_t send;
+    pthread_t th;
     long i, n = 0;
-    double t0;
-    char counts[300];
-    FILE * f;
-    setenv("PROF_TRACE_BUFFER_KB", "4", 1);
-    signal(SIGTERM, on_term); /* the program's own handler, before tracing */
-    CHECK(prof_trace_open(path) == 0, "open");
-    t0 = now_s();
-    sender_t send = { self, SIGTERM, 400, 1000000 };
+    double t0 = mono_ns() * 1e-9;
+    send.target = pthread_self();
+    send.sig = sig;
+    send.count = count;
+    send.gap_ns = gap_ns;
+    __atomic_store_n(&killer_done, 0, __ATOMIC_RELEASE);
     pthread_create(&th, NULL, killer, &send);
-    while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && now_s() - t0 < 60)
+    while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && mono_ns() * 1e-9 - t0 < limit_s)
     {
         for (i = 0; i < 50; i++, n++)
         {
             PROF_ZONE_BEGIN("z");
             PROF_ZONE_END("z");
         }
-        (void) prof_trace_flush(); /* holds the lock when a signal comes */
+        (void) prof_trace_flush();
     }
     pthread_join(th, NULL);
+    return n;
+}
+
+static void child_signal_storm(void)
+{
+    long n;
+    double t0;
+    char counts[300];
+    FILE * f;
+    setenv("PROF_TRACE_BUFFER_KB", "4", 1);
+    signal(SIGTERM, on_term); /* the program's own handler, before tracing */
+    CHECK(prof_trace_open(path) == 0, "open");
+    t0 = mono_ns() * 1e-9;
+    n = zones_while_signalled(SIGTERM, 400, 1000000, 60);
     /* generous: 400 signals take 0.5 s; they took minutes when each spun
        on a lock that its own thread held */
-    CHECK(now_s() - t0 < 20, "%d signals took %.1f s", (int) handled, now_s() - t0);
+    CHECK(mono_ns() * 1e-9 - t0 < 20, "%d signals took %.1f s", (int) handled, mono_ns() * 1e-9 - t0);
     CHECK(prof_trace_flush() == 0, "flush");
     snprintf(counts, sizeof counts, "%s.counts", path);
     f = fopen(counts, "w");
@@ -258,9 +268,7 @@ static void on_usr2(int sig)
 
 static void child_api_in_handler(void)
 {
-    pthread_t self = pthread_self(), th;
-    long i, n = 0;
-    double t0;
+    long n;
     char counts[300];
     FILE * f;
     signal(SIGUSR2, on_usr2);
@@ -268,20 +276,7 @@ static void child_api_in_handler(void)
     CHECK(prof_trace_open(path) == 0, "open");
     PROF_ZONE_BEGIN("z");   /* the thread's buffer, made outside a handler */
     PROF_ZONE_END("z");
-    n++;
-    t0 = now_s();
-    sender_t send = { self, SIGUSR2, 300, 500000 };
-    pthread_create(&th, NULL, killer, &send);
-    while (!__atomic_load_n(&killer_done, __ATOMIC_ACQUIRE) && now_s() - t0 < 50)
-    {
-        for (i = 0; i < 50; i++, n++)
-        {
-            PROF_ZONE_BEGIN("z");
-            PROF_ZONE_END("z");
-        }
-        (void) prof_trace_flush();
-    }
-    pthread_join(th, NULL);
+    n = 1 + zones_while_signalled(SIGUSR2, 300, 500000, 50);
     alarm(0);
     CHECK(prof_trace_flush() == 0, "flush");
     snprintf(counts, sizeof counts, "%s.counts", path);
@@ -300,7 +295,6 @@ static void test_api_in_handler(void)
     long n = -1;
     int calls = -1, refused = -1;
     FILE * f;
-    killer_done = 0;
     set_path("api-handler.ptrace");
     CHECK(run_child(child_api_in_handler) == 0, "child failed (a hang ends "
           "by SIGALRM)");
@@ -384,8 +378,8 @@ static void child_alarm(void)
     }
     on_alarm(SIGALRM);
     setitimer(ITIMER_REAL, &it, NULL);
-    t0 = now_s();
-    while (now_s() - t0 < 1.0)
+    t0 = mono_ns() * 1e-9;
+    while (mono_ns() * 1e-9 - t0 < 1.0)
         for (i = 0; i < 4096; i++, n++)
         {
             PROF_ZONE_BEGIN("z");
