@@ -43,14 +43,10 @@ static int parse_format(const char * name, const char * s, prof_format * f)
     return 0;
 }
 
-/* A TIME: a number with a unit (ns, us, ms, s; none: s), into seconds. */
-static int parse_time(const char * name, const char * v, double * seconds)
+/* A TIME: a number with a unit (ns, us, ms, s; none: s), into ns. */
+static int parse_time_ns(const char * name, const char * v, double * ns)
 {
-    double ns;
-    if (prof_impl_option_time(PROGRAM, name, v, 1e9, 1e16, &ns) != 0)
-        return -1;
-    *seconds = ns * 1e-9;
-    return 0;
+    return prof_impl_option_time(PROGRAM, name, v, 1e9, 1e16, ns);
 }
 
 static int set_format(void * ctx, const char * name, const char * v)
@@ -121,23 +117,23 @@ static int set_processes(void * ctx, const char * name, const char * v)
 
 static int set_min_epoch(void * ctx, const char * name, const char * v)
 {
-    double s;
-    return parse_time(name, v, &s) != 0 ? -1
-         : prof_bench_set_min_epoch_time_ns((prof_bench *) ctx, s * 1e9);
+    double ns;
+    return parse_time_ns(name, v, &ns) != 0 ? -1
+         : prof_bench_set_min_epoch_time_ns((prof_bench *) ctx, ns);
 }
 
 static int set_max_epoch(void * ctx, const char * name, const char * v)
 {
-    double s;
-    return parse_time(name, v, &s) != 0 ? -1
-         : prof_bench_set_max_epoch_time_ns((prof_bench *) ctx, s * 1e9);
+    double ns;
+    return parse_time_ns(name, v, &ns) != 0 ? -1
+         : prof_bench_set_max_epoch_time_ns((prof_bench *) ctx, ns);
 }
 
 static int set_budget(void * ctx, const char * name, const char * v)
 {
-    double s;
-    return parse_time(name, v, &s) != 0 ? -1
-         : prof_bench_set_budget_s((prof_bench *) ctx, s);
+    double ns;
+    return parse_time_ns(name, v, &ns) != 0 ? -1
+         : prof_bench_set_budget_s((prof_bench *) ctx, ns * 1e-9);
 }
 
 static int set_time_unit(void * ctx, const char * name, const char * v)
