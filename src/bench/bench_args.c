@@ -183,9 +183,9 @@ static int help(void * ctx, const char * name, const char * v);
 /* the rest of a row after the help: what it calls, whether its value may
    be left out (then only "=" gives one), its variable */
 #define SET(f) f, PROF_IMPL_NO_TEXT
-#define VALUE 0, NULL, 0, NULL
-#define OPTIONAL(e) 1, e, 0, NULL
-#define ENV(e) 0, "PROFILER_" e, 0, NULL
+#define VALUE 0, NULL, 0, NULL, NULL
+#define OPTIONAL(e) 1, e, 0, NULL, NULL
+#define ENV(e) 0, "PROFILER_" e, 0, NULL, NULL
 
 static const prof_impl_option table[] = {
     { "--format", "F", "the console's format: md, csv, json or none (md)",
@@ -235,11 +235,11 @@ static const prof_impl_option table[] = {
    it to the program. */
 static const prof_impl_options strict = {
     PROGRAM, table, (int) (sizeof table / sizeof table[0]), usage_head,
-    usage_tail, PROF_IMPL_UNKNOWN_ERROR, 0      /* -h: the program's */
+    usage_tail, PROF_IMPL_UNKNOWN_ERROR, 0, 0   /* -h: the program's */
 };
 static const prof_impl_options lenient = {
     PROGRAM, table, (int) (sizeof table / sizeof table[0]), usage_head,
-    usage_tail, PROF_IMPL_UNKNOWN_KEEP, 0
+    usage_tail, PROF_IMPL_UNKNOWN_KEEP, 0, 0
 };
 
 enum { NTABLE = (int) (sizeof table / sizeof table[0]) };

@@ -75,7 +75,8 @@ void prof_impl_json_string(FILE * out, const char * s);
    help leaves it out of --help (an alias). An option whose value is
    several words (--parameter-scan NAME LO HI) has words > 1 and set_words,
    which gets them all (with "=", the first is in the flag:
-   --parameter-scan=NAME LO HI). */
+   --parameter-scan=NAME LO HI). alias is a short name ("-o", its value
+   the next word) where the program takes short options, or NULL. */
 typedef struct
 {
     const char * name, * value, * help;
@@ -86,15 +87,19 @@ typedef struct
     int words;
     int (*set_words)(void * ctx, const char * name,
                      const char * const * words);
+    const char * alias;
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
 /* The rest of a table row after the help: the option stores its value in
    the const char * field of type (TEXT), sets the int field of type to 1
    (FLAG: an option without a value), or calls f (SET). */
 #define PROF_IMPL_OPTION_TEXT(type, field) \
-    NULL, offsetof(type, field), 0, NULL, 0, NULL
+    NULL, offsetof(type, field), 0, NULL, 0, NULL, NULL
 #define PROF_IMPL_OPTION_FLAG(type, field) PROF_IMPL_OPTION_TEXT(type, field)
-#define PROF_IMPL_OPTION_SET(f) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL
+#define PROF_IMPL_OPTION_SET(f) PROF_IMPL_OPTION_SET_ALIAS(f, NULL)
+/* SET, also under a short name ("-o") */
+#define PROF_IMPL_OPTION_SET_ALIAS(f, alias) \
+    f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL, alias
 
 /* What the parser does with a --flag it does not know. */
 typedef enum
@@ -112,6 +117,10 @@ typedef struct
     prof_impl_unknown unknown;
     int dash_h;                 /* "-h" is --help too (tools; not the
                                    runner, whose programs may take -h) */
+    int short_options;          /* a word of a dash and more before "--"
+                                   is an option: -h or an alias, else
+                                   unknown (a program whose words are
+                                   files, not commands) */
 } prof_impl_options;
 
 /* The project's version, for --version. */

@@ -175,6 +175,35 @@ static int one(const prof_impl_options * o, int argc, char ** argv, int * i,
     return apply(o, op, value, ctx);
 }
 
+/* Apply the short option argv[*i] ("-o", its value the next word): 0, or
+   -1 after a message (unknown, or its value missing or refused). */
+static int short_one(const prof_impl_options * o, int argc, char ** argv,
+        int * i, void * ctx)
+{
+    const char * a = argv[*i], * value = NULL;
+    const prof_impl_option * op = NULL;
+    int k;
+    for (k = 0; k < o->n && op == NULL; k++)
+        if (o->table[k].alias != NULL && strcmp(o->table[k].alias, a) == 0)
+            op = &o->table[k];
+    if (op == NULL)
+    {
+        prof_impl_warn("%s: unknown option %s (see --help)", o->program, a);
+        return -1;
+    }
+    if (op->value != NULL)
+    {
+        if (*i + 1 >= argc)
+        {
+            prof_impl_warn("%s: %s needs a value: %s %s", o->program, a, a,
+                           op->value);
+            return -1;
+        }
+        value = argv[++*i];
+    }
+    return apply(o, op, value, ctx);
+}
+
 int prof_impl_options_parse(const prof_impl_options * o, int argc,
         char ** argv, void * ctx)
 {
@@ -192,8 +221,12 @@ int prof_impl_options_parse(const prof_impl_options * o, int argc,
             prof_impl_options_usage(o, stdout);
             return PROF_IMPL_OPTIONS_EXIT;
         }
-        rc = !ended && a[0] == '-' && a[1] == '-'
-           ? one(o, argc, argv, &i, ctx) : 2;
+        if (!ended && o->short_options && a[0] == '-' && a[1] != '-'
+            && a[1] != '\0')
+            rc = short_one(o, argc, argv, &i, ctx);
+        else
+            rc = !ended && a[0] == '-' && a[1] == '-'
+               ? one(o, argc, argv, &i, ctx) : 2;
         if (rc == 1)
             return PROF_IMPL_OPTIONS_EXIT;
         if (rc == 2)

@@ -163,7 +163,7 @@ static const prof_impl_option option_table[] = {
 
 static const prof_impl_options command_line = {
     PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
-    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1, 0
 };
 
 static int parse_options(int argc, char ** argv, options * o)

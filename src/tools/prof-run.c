@@ -191,7 +191,7 @@ static int set_counters(void * ctx, const char * name, const char * v)
 
 #define TEXT(field) PROF_IMPL_OPTION_TEXT(options, field)
 #define SET(f) PROF_IMPL_OPTION_SET(f)
-#define WORDS(n, f) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f
+#define WORDS(n, f) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f, NULL
 
 static const prof_impl_option option_table[] = {
     { "--warmup", "N", "runs of each command before the timed ones (0)",
@@ -251,7 +251,7 @@ static const prof_impl_option option_table[] = {
 
 static const prof_impl_options command_line = {
     PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
-    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1, 0
 };
 
 /* The defaults of what was not given, and options given together that do

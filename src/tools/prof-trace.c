@@ -251,58 +251,29 @@ static const prof_impl_option option_table[] = {
     { "--no-symbols", NULL, "leave function addresses unnamed, do not read "
       "the executables (default: named)", SET(set_no_symbols) },
     { "--output", "F", "write to F, replaced only when complete (stdout)",
-      SET(set_output) },
+      PROF_IMPL_OPTION_SET_ALIAS(set_output, "-o") },
     { "--help", NULL, "print this help and exit", SET(NULL) },
     { "--version", NULL, "print the version and exit", SET(NULL) },
 };
 
 static const prof_impl_options command_line = {
     PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
-    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 0  /* -h: see main */
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1, 1
 };
 
 /* ---- the command line ------------------------------------------------------- */
 
-/* 1 if word w of the parsed argv came after a "--" of the original one
-   (orig[0..argc)): then it is a file name, whatever it looks like. */
-static int after_dashes(char * const * orig, int argc, const char * w)
-{
-    int i, dashes = 0;
-    for (i = 1; i < argc && orig[i] != w; i++)
-        dashes |= strcmp(orig[i], "--") == 0;
-    return dashes;
-}
-
-/* The words the parser left (argv[1..n)): the trace file, and -o F, -h.
-   0 to go on, or an exit status (-1: exit 0). */
-static int parse_words(args_t * a, char ** argv, int n, char * const * orig,
-                       int argc)
+/* The words the parser left (argv[1..n)): the trace file. 0 to go on, or
+   2 after a message. */
+static int parse_words(args_t * a, char ** argv, int n)
 {
     int k;
     for (k = 1; k < n; k++)
     {
-        const char * w = argv[k];
-        int plain = w[0] != '-' || w[1] == '\0' || after_dashes(orig, argc, w);
-        if (!plain && strcmp(w, "-h") == 0)
-        {
-            prof_impl_options_usage(&command_line, stdout);
-            return -1;
-        }
-        if (!plain && strcmp(w, "-o") == 0)
-        {
-            if (k + 1 >= n || set_output(a, "--output", argv[k + 1]) != 0)
-                return k + 1 >= n ? (prof_impl_warn(PROGRAM ": -o needs a "
-                                     "value: -o F"), 2) : 2;
-            k++;
-        }
-        else if (!plain)
-            return prof_impl_warn(PROGRAM ": unknown option %s (see --help)",
-                                  w), 2;
-        else if (a->in != NULL)
+        if (a->in != NULL)
             return prof_impl_warn(PROGRAM ": %s: one trace file is expected, "
-                                  "%s was given first", w, a->in), 2;
-        else
-            a->in = w;
+                                  "%s was given first", argv[k], a->in), 2;
+        a->in = argv[k];
     }
     return 0;
 }
@@ -324,7 +295,6 @@ static int check_args(const args_t * a)
 /* 0 to go on, or an exit status (-1: exit 0). */
 static int parse_args(int argc, char ** argv, args_t * a)
 {
-    char ** orig = (char **) malloc(((size_t) argc + 1) * sizeof *orig);
     int n, rc;
     memset(a, 0, sizeof *a);
     a->format = PT_OUT_TEXT;
@@ -332,13 +302,8 @@ static int parse_args(int argc, char ** argv, args_t * a)
     a->o.resolve_symbols = 1;
     a->o.binaries = a->binaries;
     a->f.to_ns = -1;
-    if (orig == NULL)
-        return prof_impl_warn(PROGRAM ": out of memory"), 1;
-    memcpy(orig, argv, (size_t) argc * sizeof *orig);
     n = prof_impl_options_parse(&command_line, argc, argv, a);
-    rc = n == PROF_IMPL_OPTIONS_EXIT ? -1 : n < 0 ? 2
-       : parse_words(a, argv, n, orig, argc);
-    free(orig);
+    rc = n == PROF_IMPL_OPTIONS_EXIT ? -1 : n < 0 ? 2 : parse_words(a, argv, n);
     return rc != 0 ? rc : check_args(a);
 }
 
