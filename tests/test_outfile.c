@@ -2,7 +2,8 @@
    existing one survives an abort, a full disk (RLIMIT_FSIZE) and an
    unwritable directory; special files are written in place; no temporary
    file is left behind; out of memory is a message, for stdout too; the
-   same-file test sees through other names. */
+   same-file test sees through other names; and the whole-file reader
+   (src/core/grow.c) with its limit, on a file and on a pipe. */
 #include "check.h"
 #include "internal.h"
 #include "fail_alloc.h"
@@ -224,6 +225,60 @@ static void test_same_file(void)
     remove(a); remove(c); remove(d);
 }
 
+/* prof_impl_read_all: every byte and a 0 after them, a file of exactly
+   max bytes taken and one more refused (EFBIG), from a file or a pipe,
+   and out of memory said (ENOMEM). */
+static void test_read_all(void)
+{
+    char path[300], * got;
+    size_t len = 0;
+    int k;
+    FILE * f;
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    check_write_file(path, "0123456789");
+    for (k = 0; k < 2; k++)    /* 0: the file, 1: through a pipe */
+    {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "cat %s", path);
+#define OPEN() (k == 0 ? fopen(path, "rb") : popen(cmd, "r"))
+#define CLOSE(f) (k == 0 ? fclose(f) : pclose(f))
+        f = OPEN();
+        got = f ? prof_impl_read_all(f, &len, 10) : NULL;
+        CHECK(got != NULL && len == 10 && strcmp(got, "0123456789") == 0,
+              "%s: 10 bytes at max 10: [%s]", k ? "pipe" : "file",
+              got ? got : "(null)");
+        free(got);
+        if (f)
+            CLOSE(f);
+        f = OPEN();
+        errno = 0;
+        got = f ? prof_impl_read_all(f, &len, 9) : NULL;
+        CHECK(got == NULL && errno == EFBIG, "%s: 10 bytes at max 9: %s",
+              k ? "pipe" : "file", strerror(errno));
+        free(got);
+        if (f)
+            CLOSE(f);
+#undef OPEN
+#undef CLOSE
+    }
+    f = fopen(path, "rb");
+    fail_alloc_after(0);
+    got = f ? prof_impl_read_all(f, &len, 100) : NULL;
+    k = errno;
+    fail_alloc_after(-1);
+    CHECK(got == NULL && k == ENOMEM, "out of memory: %s", strerror(k));
+    if (f)
+        fclose(f);
+    check_write_file(path, "");
+    f = fopen(path, "rb");
+    got = f ? prof_impl_read_all(f, &len, 100) : NULL;
+    CHECK(got != NULL && len == 0 && got[0] == '\0', "an empty file");
+    free(got);
+    if (f)
+        fclose(f);
+    remove(path);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/prof-outfile-%ld", (long) getpid());
@@ -234,6 +289,7 @@ int main(void)
     test_out_of_memory();
     test_read_only_dir();
     test_same_file();
+    test_read_all();
     CHECK(entries() == 0, "%d entries left", entries());
     rmdir(dir);
     return check_report("test_outfile");

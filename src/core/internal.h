@@ -174,6 +174,11 @@ int prof_impl_option_time(const char * program, const char * name,
    capacity starts at one element, not more (many arrays hold one). */
 int prof_impl_grow(void * array, size_t * capacity, size_t need,
                    size_t size);
+/* All that is left of stream f (grow.c): a malloc'd buffer with a 0 byte
+   after its *len bytes, read into one buffer of the file's size when f is
+   a regular file. NULL with errno set when it cannot: ENOMEM, EFBIG (over
+   max bytes), or the read's error. */
+char * prof_impl_read_all(FILE * f, size_t * len, size_t max);
 
 /* A status line on stderr ("\rprofiler: text", for a terminal: the
    runner's progress), replaced by the next, erased by prof_impl_status_clear

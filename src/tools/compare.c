@@ -28,49 +28,25 @@ static int cmp_obs(const void * a, const void * b)
 
 /* ---- reading a result file ------------------------------------------------ */
 
-/* Read a whole file: its size is asked first, so that a regular file is
-   read into one buffer of its size (no copy on growth); NULL with a
-   message in err. */
+/* A whole result file (at most MAX_FILE_BYTES); NULL with a message in
+   err. */
 static char * read_file(const char * path, size_t * len, char * err,
                         size_t errlen)
 {
     FILE * f = fopen(path, "rb");
-    struct stat st;
-    size_t cap = 1 << 16, n = 0, got;
-    const char * why = NULL;
     char * buf;
-
     if (f == NULL)
     {
         snprintf(err, errlen, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)
-        && (unsigned long long) st.st_size < MAX_FILE_BYTES)
-        cap = (size_t) st.st_size + 1;     /* + 1: the end is seen at once */
-    buf = (char *) malloc(cap);
-    while (why == NULL)
-    {
-        if (buf == NULL || (n == cap && cap <= MAX_FILE_BYTES
-                            && prof_impl_grow(&buf, &cap, cap + 1, 1) != 0))
-            why = "out of memory";
-        else if (n == cap)
-            why = "larger than the limit of 256 MiB";
-        else if ((got = fread(buf + n, 1, cap - n, f)) > 0)
-            n += got;
-        else
-            break;
-    }
-    if (why != NULL || ferror(f))
-    {
-        snprintf(err, errlen, "%s%s", why != NULL ? why : "read error: ",
-                 why != NULL ? "" : strerror(errno));
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
+    buf = prof_impl_read_all(f, len, MAX_FILE_BYTES);
+    if (buf == NULL)
+        snprintf(err, errlen, "%s%s", errno == ENOMEM ? "out of memory"
+                 : errno == EFBIG ? "larger than the limit of 256 MiB"
+                 : "read error: ", errno == ENOMEM || errno == EFBIG ? ""
+                 : strerror(errno));
     fclose(f);
-    *len = n;
     return buf;
 }
 

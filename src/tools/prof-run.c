@@ -228,7 +228,7 @@ static const prof_impl_option option_table[] = {
     { "--counters", "LIST", "count the events of each run of the child "
       "(and its children), perf stat's names, comma-separated (default list: "
       PROF_COUNTERS_DEFAULT "; default: off)", set_counters,
-      PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL },
+      PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL, NULL },
     PROF_GATE_OPTIONS(set_gate, "exit 1 if a command is significantly slower "
       "than the first by more than PCT percent, 3 if too few runs to tell "
       "(default: none)"),

@@ -954,34 +954,11 @@ void pt_free(pt_trace * t)
 unsigned char * pt_slurp(const char * path, size_t * n)
 {
     FILE * f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    unsigned char * d = NULL;
-    size_t cap = 0, len = 0;
+    unsigned char * d;
     if (f == NULL)
         return NULL;
-    for (;;)
-    {
-        size_t k;
-        if (prof_impl_grow(&d, &cap, len + 65536, 1) != 0)
-        {
-            free(d);
-            d = NULL;
-            errno = ENOMEM;
-            break;
-        }
-        k = fread(d + len, 1, cap - len, f);
-        len += k;
-        if (k == 0)
-        {
-            if (ferror(f))
-            {
-                free(d);
-                d = NULL;
-            }
-            break;
-        }
-    }
+    d = (unsigned char *) prof_impl_read_all(f, n, (size_t) -1 - 1);
     if (f != stdin)
         fclose(f);
-    *n = len;
     return d;
 }
