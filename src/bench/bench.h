@@ -221,6 +221,8 @@ typedef struct
     int is_baseline, phase, started;
     ulong count, base;
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
+    double res_ticks;       /* the resolution: one tick, or the two reads'
+                               cost if larger */
     double max_ticks;       /* the longest epoch */
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
                                included */
@@ -291,7 +293,7 @@ typedef struct
     double spent_ns;        /* wall time spent, calibration included */
     double overhead_ns;     /* subtracted from each epoch */
     double net_ns_sum;      /* the epochs' net time, summed */
-    int low_epochs;         /* epochs under 10x the read overhead */
+    int low_epochs;         /* epochs under 10x the resolution */
     int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
     int budget_hit;
 } prof_impl_epochs;

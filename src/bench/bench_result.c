@@ -278,7 +278,7 @@ static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
     {
         p->flags |= PROF_RESULT_RESOLUTION;
         snprintf(line, sizeof line, "an epoch of %lu iterations takes %.3g ns, under 10x "
-                "the counter overhead: is the work optimised away? "
+                "the clock's resolution: is the work optimised away? "
                 "(PROF_DO_NOT_OPTIMIZE). ", (unsigned long) res->iters[0],
                 e->net_ns_sum / n);
         append(res->warning, sizeof res->warning, line);

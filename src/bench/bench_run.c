@@ -30,16 +30,17 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
         const prof_impl_settings * s, prof_impl_run_kind kind,
         double pair_ticks)
 {
-    double npt = prof_impl_ns_per_tick(), res;
+    double npt = prof_impl_ns_per_tick();
     int is_loop = kind == PROF_IMPL_RUN_LOOP;
     memset(r, 0, sizeof *r);
     r->s = *s;
     r->name = name;
     r->pair_ticks = pair_ticks;
     r->rng = 0x9E3779B97F4A7C15ULL;
-    /* The resolution: one tick, or the cost of a read if larger. */
-    res = r->pair_ticks > 1.0 ? r->pair_ticks : 1.0;
-    r->target_ticks = res * s->resolution_multiple;
+    /* The resolution: one tick, or the cost of the reads if larger (a
+       coarse counter's two reads can cost no tick at all). */
+    r->res_ticks = r->pair_ticks > 1.0 ? r->pair_ticks : 1.0;
+    r->target_ticks = r->res_ticks * s->resolution_multiple;
     if (r->target_ticks < s->min_epoch_ns / npt)
         r->target_ticks = s->min_epoch_ns / npt;
     r->max_ticks = s->max_epoch_ns / npt;
@@ -141,7 +142,7 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
     int i = r->got++, k;
     r->iters[i] = r->count;
     r->net_ticks_sum += net_ticks;
-    if (net_ticks < 10.0 * r->pair_ticks && r->pair_ticks > 0.0)
+    if (net_ticks < 10.0 * r->res_ticks)
         r->low_epochs++;
     if (net_ticks < 0.0)
         net_ticks = 0.0;
@@ -227,12 +228,19 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         record(r, net, cpu_ns);
         /* Noise only ever adds time: the fastest epoch so far is the best
            estimate of an iteration's cost, so a calibration that a
-           preemption inflated is corrected by the next clean epoch. */
-        if (r->s.exact_iters == 0 && net > 0.0
-            && net / (double) r->count < r->best_iter_ticks)
+           preemption inflated is corrected by the next clean epoch. An
+           epoch under the resolution bounds the cost by the resolution
+           over its count, so a count that a preempted calibration left
+           too small for the work grows from there. */
+        if (r->s.exact_iters == 0)
         {
-            r->best_iter_ticks = net / (double) r->count;
-            rebase(r);
+            double bound = (net > r->res_ticks ? net : r->res_ticks)
+                         / (double) r->count;
+            if (bound < r->best_iter_ticks)
+            {
+                r->best_iter_ticks = bound;
+                rebase(r);
+            }
         }
         if (r->got == r->s.epochs)
         {
