@@ -221,8 +221,6 @@ typedef struct
     int is_baseline, phase, started;
     ulong count, base;
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
-    double res_ticks;       /* the resolution: one tick, or the two reads'
-                               cost if larger */
     double max_ticks;       /* the longest epoch */
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
                                included */

@@ -23,6 +23,13 @@ double prof_impl_ns_per_tick(void)
     return 1e9 / prof_impl_read_rate();
 }
 
+/* The resolution: one tick, or the cost of the two reads if larger (a
+   coarse counter's two reads can cost no tick at all). */
+static double resolution(const prof_impl_run * r)
+{
+    return r->pair_ticks > 1.0 ? r->pair_ticks : 1.0;
+}
+
 static void run_after_overhead(prof_impl_run * r);
 static void run_after_warmup(prof_impl_run * r);
 
@@ -37,10 +44,7 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
     r->name = name;
     r->pair_ticks = pair_ticks;
     r->rng = 0x9E3779B97F4A7C15ULL;
-    /* The resolution: one tick, or the cost of the reads if larger (a
-       coarse counter's two reads can cost no tick at all). */
-    r->res_ticks = r->pair_ticks > 1.0 ? r->pair_ticks : 1.0;
-    r->target_ticks = r->res_ticks * s->resolution_multiple;
+    r->target_ticks = resolution(r) * s->resolution_multiple;
     if (r->target_ticks < s->min_epoch_ns / npt)
         r->target_ticks = s->min_epoch_ns / npt;
     r->max_ticks = s->max_epoch_ns / npt;
@@ -142,7 +146,7 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
     int i = r->got++, k;
     r->iters[i] = r->count;
     r->net_ticks_sum += net_ticks;
-    if (net_ticks < 10.0 * r->res_ticks)
+    if (net_ticks < 10.0 * resolution(r))
         r->low_epochs++;
     if (net_ticks < 0.0)
         net_ticks = 0.0;
@@ -234,7 +238,7 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
            too small for the work grows from there. */
         if (r->s.exact_iters == 0)
         {
-            double bound = (net > r->res_ticks ? net : r->res_ticks)
+            double bound = (net > resolution(r) ? net : resolution(r))
                          / (double) r->count;
             if (bound < r->best_iter_ticks)
             {
