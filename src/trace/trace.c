@@ -698,8 +698,7 @@ void prof_trace_thread_name(const char * name)
         return;
     if (start(NULL), TR.off || ((r = ME.rec) == NULL && (r = attach()) == NULL))
         return;
-    if (!prof_impl_tr_lock_api())
-        return;
+    prof_impl_tr_lock();    /* not held here: checked above */
     memset(r->name, 0, sizeof r->name);
     strncpy(r->name, name, sizeof r->name - 1);
     r->name_dirty = 1;

@@ -42,14 +42,21 @@ static NOINST int write_fd(int to, const void * p, size_t n)
     return 0;
 }
 
-static NOINST int write_chunk_fd(int to, uint32_t type, uint32_t tid,
-                                 const void * payload, size_t size)
+/* The head of a chunk of size bytes. */
+static NOINST prof_tf_chunk chunk_head(uint32_t type, uint32_t tid, size_t size)
 {
     prof_tf_chunk h;
     h.magic = PROF_TF_CHUNK_MAGIC;
     h.type = type;
     h.size = (uint32_t) size;
     h.tid = tid;
+    return h;
+}
+
+static NOINST int write_chunk_fd(int to, uint32_t type, uint32_t tid,
+                                 const void * payload, size_t size)
+{
+    prof_tf_chunk h = chunk_head(type, tid, size);
     if (write_fd(to, &h, sizeof h) != 0)
         return -1;
     return size ? write_fd(to, payload, size) : 0;
@@ -332,11 +339,7 @@ static NOINST size_t write_events(trace_rec * r, const word_t * w, size_t n)
     {
         size_t k = n < PIECE_WORDS ? n : PIECE_WORDS;
         unsigned char head[sizeof(prof_tf_chunk) + 8];
-        prof_tf_chunk h;
-        h.magic = PROF_TF_CHUNK_MAGIC;
-        h.type = PROF_TF_EVENTS2;
-        h.size = (uint32_t) (8 + k * 8);
-        h.tid = r->tid;
+        prof_tf_chunk h = chunk_head(PROF_TF_EVENTS2, r->tid, 8 + k * 8);
         memcpy(head, &h, sizeof h);
         memcpy(head + sizeof h, &r->base61, 8);
         if (unwritten > 0 || write_all(head, sizeof head) != 0
