@@ -77,6 +77,20 @@ fi
 expect 0 '| x | 0 ns | 0 ns | +0.0% | n/a | 1 | too few samples |' -- "$z" "$z"
 expect 0 '| x | 0 ns | 0 ns | +0.0% | +0.0%..+0.0% | 1 | same |' -- "$z,$z,$z,$z,$z,$z" "$z,$z,$z,$z,$z,$z"
 
+# Names (and paths) come from the files: a '|' or a line break in one is
+# escaped, so that every row keeps the header's 8 unescaped bars.
+printf '{"benchmarks": [{"name": "a|b\\nc", "real_time": 5, "time_unit": "ns"}, {"name": "old|only", "real_time": 5, "time_unit": "ns"}]}' >"$tmp/pipe|old.json"
+printf '{"benchmarks": [{"name": "a|b\\nc", "real_time": 6, "time_unit": "ns"}]}' >"$tmp/pipe|new.json"
+expect 0 '^| a\\|b c | 5 ns | 6 ns |' -- "$tmp/pipe|old.json" "$tmp/pipe|new.json"
+expect 0 '^| old\\|only | x |  | | | | only in .*pipe\\|old.json |$' -- "$tmp/pipe|old.json" "$tmp/pipe|new.json"
+"$tool" "$tmp/pipe|old.json" "$tmp/pipe|new.json" >"$tmp/out" 2>&1
+if grep '^|' "$tmp/out" | sed 's/\\|//g' | awk -F'|' 'NF != 9 { bad = 1 } END { exit bad }'; then
+    ok "every row of the table has 8 bars"
+else
+    bad "a row with more or fewer bars than the header:"; cat "$tmp/out"
+fi
+expect 2 '^| a\\|b c | | | | | | missing in some runs |$' -- "$tmp/pipe|old.json,$tmp/pipe|old.json" "$tmp/pipe|new.json,$t"
+
 # Flag values as the next word too; --help lists every flag with its
 # default; --version; -- ends the options.
 expect 1 'slower (regression)' -- --threshold 5 "$old" "$new"

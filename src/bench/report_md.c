@@ -334,21 +334,6 @@ static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
     prof_impl_copy(w->cols, sizeof w->cols, key);
 }
 
-/* A name as a code span that keeps the table whole: a '|' escaped, a
-   line break shown as a space. */
-static void name_cell(FILE * out, const char * name)
-{
-    fputc('`', out);
-    for (; *name; name++)
-    {
-        if (*name == '|')
-            fputs("\\|", out);
-        else
-            fputc(*name == '\n' || *name == '\r' ? ' ' : *name, out);
-    }
-    fputc('`', out);
-}
-
 /* The flags after the name: words in a file (GitHub shows the shortcode),
    a single mark at a terminal. */
 static void flags_cell(FILE * out, const prof_result * r, int terminal)
@@ -384,7 +369,7 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         put_cell(w->out, text, cs.c[k].width);
     }
     fputs("| ", w->out);
-    name_cell(w->out, r->name);
+    prof_impl_md_code(w->out, r->name);
     terminal = prof_impl_is_terminal(c->terminal, w->out);
     if (terminal)
         prof_impl_sparkline(spark, sizeof spark, r->samples_ns, r->epochs);

@@ -52,6 +52,10 @@ int prof_impl_same_file(const char * a, const char * b);
 void prof_impl_copy(char * dst, size_t size, const char * src);
 /* s as a CSV field, always quoted ("" for a quote inside). */
 void prof_impl_csv_string(FILE * out, const char * s);
+/* s in a markdown table cell, the table kept whole: each '|' escaped, a
+   line break shown as a space; prof_impl_md_code: the same as a code span. */
+void prof_impl_md_text(FILE * out, const char * s);
+void prof_impl_md_code(FILE * out, const char * s);
 /* A malloc'd copy of s, or NULL. */
 char * prof_impl_strdup(const char * s);
 /* The length of the valid UTF-8 sequence at s (n bytes left: a NUL-ended

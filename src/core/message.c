@@ -75,6 +75,24 @@ void prof_impl_csv_string(FILE * out, const char * s)
     fputc('"', out);
 }
 
+void prof_impl_md_text(FILE * out, const char * s)
+{
+    for (; *s; s++)
+    {
+        if (*s == '|')
+            fputs("\\|", out);
+        else
+            fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+    }
+}
+
+void prof_impl_md_code(FILE * out, const char * s)
+{
+    fputc('`', out);
+    prof_impl_md_text(out, s);
+    fputc('`', out);
+}
+
 size_t prof_impl_utf_len(const unsigned char * s, size_t n)
 {
     unsigned cp;

@@ -352,6 +352,14 @@ static int selected(const options * o, const char * name)
 /* The two series to compare for name (one file a side: the files' own;
    several: one figure per file, gathered into c->gathered), or 0 when
    name is not on both sides. */
+/* A row's first cell, "| name" (names come from the files: a '|' or a
+   line break in one must not break the table). */
+static void name_cell(const char * name)
+{
+    fputs("| ", stdout);
+    prof_impl_md_text(stdout, name);
+}
+
 static int pick(comparison * c, const options * o, const prof_series * a,
                 const prof_series ** pa, const prof_series ** pb)
 {
@@ -368,7 +376,10 @@ static int pick(comparison * c, const options * o, const prof_series * a,
     if (!ok_a || !ok_b)
     {
         if (ok_b || prof_impl_results_find(&c->sides[1].files[0], a->name))
-            printf("| %s | | | | | | missing in some runs |\n", a->name);
+        {
+            name_cell(a->name);
+            printf(" | | | | | | missing in some runs |\n");
+        }
         free(ga->samples_ns);
         free(gb->samples_ns);
         ga->samples_ns = gb->samples_ns = NULL;
@@ -406,8 +417,8 @@ static void compare_row(comparison * c, const options * o,
         snprintf(change, sizeof change, "n/a");
     else
         snprintf(change, sizeof change, "%+.1f%%", 100.0 * v.change);
-    printf("| %s | %s | %s | %s | %s | %.3g | %s%s |\n", a->name, t0, t1,
-           change, ci, v.p, prof_impl_verdict_name(v.verdict),
+    name_cell(a->name);
+    printf(" | %s | %s | %s | %s | %.3g | %s%s |\n", t0, t1, change, ci, v.p, prof_impl_verdict_name(v.verdict),
            regression ? " (regression)" : "");
     c->rows[c->nrows].old = a;
     c->rows[c->nrows].new_ = b;
@@ -457,9 +468,13 @@ static void one_sided(const comparison * c, const options * o)
             if (selected(o, f->series[j].name)
                 && !prof_impl_results_find(&c->sides[1 - i].files[0],
                                            f->series[j].name))
-                printf("| %s | %s | %s | | | | only in %s |\n",
-                       f->series[j].name, i == 0 ? "x" : "", i == 1 ? "x" : "",
-                       c->sides[i].paths[0]);
+            {
+                name_cell(f->series[j].name);
+                printf(" | %s | %s | | | | only in ", i == 0 ? "x" : "",
+                       i == 1 ? "x" : "");
+                prof_impl_md_text(stdout, c->sides[i].paths[0]);
+                printf(" |\n");
+            }
     }
 }
 

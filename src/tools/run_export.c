@@ -134,19 +134,6 @@ static void export_json(FILE * out, const prof_cmd_plan * plan)
             plan->stop != PROF_CMD_COMPLETE ? "true" : "false");
 }
 
-/* A markdown cell: `text` with | escaped. */
-static void md_code(FILE * out, const char * s)
-{
-    fputc('`', out);
-    for (; *s; s++)
-    {
-        if (*s == '|')
-            fputc('\\', out);
-        fputc(*s, out);
-    }
-    fputc('`', out);
-}
-
 static void export_markdown(FILE * out, const prof_cmd_plan * plan)
 {
     int i, best = prof_impl_cmd_fastest(plan);
@@ -167,7 +154,7 @@ static void export_markdown(FILE * out, const prof_cmd_plan * plan)
             continue;
         r = &c->result->pub;
         fputs("| ", out);
-        md_code(out, c->name);
+        prof_impl_md_code(out, c->name);
         fprintf(out, " | %.*f \xC2\xB1 %.*f | %.*f | %.*f | ", d,
                 r->mean_ns * 1e-9 / us, d, wall_sd(c) / us, d,
                 r->min_ns * 1e-9 / us, d, r->max_ns * 1e-9 / us);
