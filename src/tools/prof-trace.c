@@ -9,8 +9,8 @@
     The trace streams through: memory stays bounded by the nesting depth and
     the number of labels and threads, whatever the file's size. The command
     line goes through the tools' parser (src/core/options.c): --flag=value or
-    --flag value, "--" ends the options; -o and -h are taken here from the
-    words it leaves. TRACE-FILE "-" reads stdin.
+    --flag value, -o F and -h too, "--" ends the options. TRACE-FILE "-"
+    reads stdin.
     Warnings (a cut or damaged file, unmatched begin/end) go to stderr and
     the rest of the trace is still used. The output is written beside its
     target and renamed over it when complete (src/core/outfile.c): a failed run
