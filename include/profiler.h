@@ -257,6 +257,9 @@ static inline double get_cycle_counter(void);
    the calling thread's clocks (zero in a thread that never used them). */
 extern PROF_IMPL_TLS double clock_last[FLINT_NUM_CLOCKS];
 extern PROF_IMPL_TLS double clock_accum[FLINT_NUM_CLOCKS];
+/* Internal: the longest prof_start/prof_stop pair since prof_repeat last
+   reset it, in ticks (prof_stop keeps it). */
+extern PROF_IMPL_TLS double prof_impl_longest_pair;
 
 /* Clocks 0 <= n < FLINT_NUM_CLOCKS. Any other n touches no memory: it prints
    a profiler: message and get_clock returns NaN. */
@@ -291,20 +294,23 @@ static inline void prof_stop(void);
    get the smallest and largest time per run of those five. Either pointer
    may be NULL. Uses (and clobbers) clock 0. The first call is a warm-up
    (cold caches, page faults) and never one of the five.
-   Beyond FLINT, it always ends and always sets *min and *max: a target that never
-   calls prof_start/prof_stop is timed as a whole call; all calls together
-   take at most 500 * DURATION_TARGET us of wall time (whole calls, set-up
-   outside prof_start/prof_stop included, whatever FLINT_CLOCKSPEED says):
-   no call is given more runs than the time left holds, and when none fits
-   it stops with the calls it has; one whose time stays below the threshold
-   stops when count cannot grow. Each case prints a profiler: message on
-   stderr. A NULL target gives NaN. A call that would be one of the five
-   but during which the scheduler preempted the thread (its involuntary
-   context switches grew: getrusage) includes another process's time: it
-   is run again with the same count, as the runner's epochs are, while the
-   calls run again have taken less than 100 * DURATION_TARGET us (1 s) of
-   wall time; after that, calls count as they come (and if the budget
-   ends first, the preempted calls give the result, with a message). */
+   Beyond FLINT, it always ends and always sets *min and *max: a target that
+   never calls prof_start/prof_stop is timed as a whole call; all calls
+   together take at most 500 * DURATION_TARGET us of wall time (whole calls,
+   set-up outside prof_start/prof_stop included, whatever FLINT_CLOCKSPEED
+   says): no call is given more runs than the time left holds, and when
+   none fits it stops with the calls it has; one whose time stays below the
+   threshold stops when count cannot grow. Each case prints a profiler:
+   message on stderr. A NULL target gives NaN.
+   On a busy machine, a call during which the thread waited for a core
+   (getrusage's involuntary switches, and its processor time against the
+   wall time) between prof_start and prof_stop is not one of the five: no
+   system call is added there; the longest start/stop pair tells a wait in
+   the timed section from one in the set-up, which costs nothing. Its runs
+   are timed again in pieces short enough to run between two preemptions,
+   and clean pieces of more than DURATION_THRESHOLD us in all stand in for
+   it. What is thrown away takes at most half the processor time of five
+   timings; then calls count as they come, and a message says so once. */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
 
 /* ==== Memory usage ======================================================= */
@@ -1119,7 +1125,17 @@ static inline void stop_clock(int n)
 }
 
 static inline void prof_start(void) { start_clock(0); }
-static inline void prof_stop(void) { stop_clock(0); }
+/* stop_clock(0), and keep the longest start/stop pair of the call: after
+   the counter read, so that nothing is added to the timed section.
+   prof_repeat tells from it whether a preemption of the call fell between
+   prof_start and prof_stop or in the set-up around them. */
+static inline void prof_stop(void)
+{
+    double pair = get_cycle_counter() - clock_last[0];
+    clock_accum[0] += pair;
+    if (pair > prof_impl_longest_pair)
+        prof_impl_longest_pair = pair;
+}
 
 /* prof_repeat with the program's FLINT_CLOCKSPEED and DURATION_*. The macro
    routes calls here; &prof_repeat still names the real function. */

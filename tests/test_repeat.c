@@ -177,91 +177,162 @@ static void test_budget_whole_call(void)
     prof_impl_set_fake_clock(NULL, 0);
 }
 
-/* Preemption, with the fake clock and a fake switch counter: calls
-   preempt_from..preempt_to are preempted (the counter grows during them)
-   and take twice as long. A call that would count and was preempted is
-   run again with the same count. */
-static int fake_calls, preempt_from, preempt_to;
-static double preempted_per_run = 500.0;
+/* Preemption, with the fake clock, a fake processor-time clock and a fake
+   switch counter: a fake scheduler takes the core away for wait_ns of
+   wall time each time the thread has run every_ns of processor time, in
+   the untimed set-up or between prof_start and prof_stop, wherever the
+   thread then is. A run costs 250 ns between prof_start and prof_stop and
+   setup_ns before them; pairs is 1 for one pair per run (prof_stop keeps
+   the longest), 0 for one pair around the loop. */
+static double fake_cpu, next_preempt, every_ns, wait_ns, setup_ns, quiet_ns;
+static int fake_calls, pairs, preempt_in_setup_only;
 
-static void fake_preempted(void * arg, ulong count)
+static double fake_cpu_read(void) { return fake_cpu; }
+
+/* Run ns of processor time; the scheduler may preempt the thread. */
+static void fake_run(double ns, int timed)
 {
-    double per_run = 250.0;
-    (void) arg;
-    fake_calls++;
-    if (fake_calls >= preempt_from && fake_calls <= preempt_to)
+    fake_cpu += ns;
+    fake_now += ns;
+    if (every_ns > 0 && fake_cpu >= next_preempt
+        && !(timed && preempt_in_setup_only))
     {
+        next_preempt += every_ns;
+        fake_now += wait_ns;
         fake_switches++;
-        per_run = preempted_per_run;
     }
-    clock_last[0] = 0.0;
-    clock_accum[0] = per_run * (double) count;
-    fake_now += per_run * (double) count;
 }
 
-static void preempted_run(int from, int to, double * mn, double * mx)
+static void fake_scheduled(void * arg, ulong count)
 {
-    capture_t cap;
+    ulong i;
+    double begin = fake_now;
+    (void) arg;
+    fake_calls++;
+    clock_last[0] = 0.0;
+    clock_accum[0] = 0.0;
+    for (i = 0; i < count; i++)
+    {
+        double t = fake_now;
+        if (setup_ns > 0)
+            fake_run(setup_ns, 0);
+        t = pairs ? fake_now : t;
+        fake_run(250.0, 1);
+        if (pairs)
+        {
+            clock_accum[0] += fake_now - t;
+            if (fake_now - t > prof_impl_longest_pair)
+                prof_impl_longest_pair = fake_now - t;
+        }
+    }
+    if (!pairs)
+        clock_accum[0] = fake_now - begin;
+}
+
+typedef struct { int calls; double mn, mx, cpu_ms; const char * out; } sched_result;
+
+/* prof_repeat (2 ms target) on the fake scheduler: every_ns 0 is a quiet
+   machine. */
+static sched_result scheduled_run(double every, double wait, double setup,
+                                  int per_run_pairs)
+{
+    static capture_t cap;
+    sched_result res;
+    double cpu0 = fake_cpu;
+    every_ns = every;
+    wait_ns = wait;
+    setup_ns = setup;
+    pairs = per_run_pairs;
+    next_preempt = fake_cpu + quiet_ns + every;
     fake_calls = 0;
-    preempt_from = from;
-    preempt_to = to;
+    prof_impl_repeat_run_us = 0.0;
+    prof_impl_repeat_said_busy = 0;
     capture_begin(&cap, 2);
-    prof_impl_repeat(mn, mx, fake_preempted, NULL, 1e9, 2000.0, 1000.0);
-    capture_end(&cap);
+    prof_impl_repeat(&res.mn, &res.mx, fake_scheduled, NULL, 1e9, 2000.0,
+                     1000.0);
+    res.out = capture_end(&cap);
+    res.calls = fake_calls;
+    res.cpu_ms = (fake_cpu - cpu0) * 1e-6;
+    return res;
 }
 
 static void test_preemption(void)
 {
-    double mn, mx;
-    double retries = prof_impl_repeat_retry_targets;
+    sched_result q, s;
+    double retries = prof_impl_repeat_retry_share;
 
     prof_impl_set_fake_clock(fake_read, 1e9);
     prof_impl_fake_switches = fake_switch_read;
-    /* Counts 1, 10, 100, 1000, then 10000 and 8000 x 4 count: 9 calls. */
-    preempted_run(0, -1, &mn, &mx);
-    CHECK(fake_calls == 9 && mn == 0.25 && mx == 0.25, "quiet: %d calls, %g..%g",
-          fake_calls, mn, mx);
-    /* Calls 6 and 7 (the 2nd and 3rd timings) preempted: run again. */
-    preempted_run(6, 7, &mn, &mx);
-    CHECK(fake_calls == 11 && mn == 0.25 && mx == 0.25, "two preempted: %d calls, %g..%g",
-          fake_calls, mn, mx);
-    /* A preempted ramp-up call only steers the count: no retry. */
-    preempted_run(2, 2, &mn, &mx);
-    CHECK(fake_calls == 9 && mn == 0.25 && mx == 0.25, "preempted ramp-up: %d calls, %g..%g",
-          fake_calls, mn, mx);
-    /* Always preempted: calls of 4 ms run again until they have taken
-       100 x 2 ms (50 calls), then the calls count as they are. */
-    preempted_run(5, 1000000, &mn, &mx);
-    CHECK(fake_calls == 4 + 50 + 5 && mn == 0.5 && mx == 0.5,
-          "always preempted: %d calls, %g..%g", fake_calls, mn, mx);
-    prof_impl_repeat_retry_targets = 20.0;     /* 40 ms: 10 calls */
-    preempted_run(5, 1000000, &mn, &mx);
-    CHECK(fake_calls == 4 + 10 + 5, "retries for 20 targets: %d calls", fake_calls);
-    prof_impl_repeat_retry_targets = retries;
-    /* A budget that ends during retries (a preempted call of 8000 runs at
-       200 us takes 1.6 s, more than the 1 s budget): the preempted calls
-       give the result, with a message. */
-    {
-        capture_t cap;
-        const char * out;
-        fake_calls = 0;
-        preempt_from = 5;
-        preempt_to = 1000000;
-        preempted_per_run = 200000.0;
-        capture_begin(&cap, 2);
-        prof_impl_repeat(&mn, &mx, fake_preempted, NULL, 1e9, 2000.0, 1000.0);
-        out = capture_end(&cap);
-        preempted_per_run = 500.0;
-        CHECK(mn == 200 && mx == 200 && fake_calls == 5, "budget over retries: %d calls, %g..%g",
-              fake_calls, mn, mx);
-        CHECK(strstr(out, "were all preempted") != NULL, "stderr [%s]", out);
-    }
-    /* Retries off (profile/p-repeat-load's "before"): FLINT's behaviour. */
-    prof_impl_repeat_retry_targets = 0.0;
-    preempted_run(6, 7, &mn, &mx);
-    CHECK(fake_calls == 9 + 1 && mn == 0.25 && mx == 0.5, "retries off: %d calls, %g..%g",
-          fake_calls, mn, mx);
-    prof_impl_repeat_retry_targets = retries;
+    prof_impl_fake_cpu_ns = fake_cpu_read;
+
+    /* Quiet: counts 1, 10, 100, 1000, then 10000 and 8000 x 4: 9 calls. */
+    q = scheduled_run(0, 0, 0, 0);
+    CHECK(q.calls == 9 && q.mn == 0.25 && q.mx == 0.25 && q.out[0] == '\0',
+          "quiet: %d calls, %g..%g [%s]", q.calls, q.mn, q.mx, q.out);
+
+    /* Preempted for 5 ms after every 3 ms of processor time, one pair
+       around the loop: a 2 ms call is hit 2 times in 3. The timings hit
+       are thrown away and gathered again in pieces that run clean: the
+       five timings are exact, and what was thrown stays within the budget
+       (half of five timings' processor time: 5 ms). */
+    s = scheduled_run(3e6, 5e6, 0, 0);
+    CHECK(s.mn == 0.25 && s.mx == 0.25, "busy, around the loop: %g..%g [%s]",
+          s.mn, s.mx, s.out);
+    CHECK(s.cpu_ms <= q.cpu_ms + 5.0, "busy: %.3g ms of processor time, "
+          "quiet %.3g", s.cpu_ms, q.cpu_ms);
+    CHECK(s.out[0] == '\0', "busy: [%s]", s.out);
+
+    /* The same with a pair per run and 1 us of untimed set-up per run: the
+       preemptions that fall in the set-up cost nothing, those between
+       prof_start and prof_stop are seen from the longest pair. */
+    s = scheduled_run(3e6 + 317.0, 5e6, 1000.0, 1);
+    CHECK(s.mn == 0.25 && s.mx == 0.25, "busy, pair per run: %g..%g [%s]",
+          s.mn, s.mx, s.out);
+
+    /* Preempted in the untimed set-up only: no timing is thrown, no call
+       cut: the calls are the quiet machine's. */
+    preempt_in_setup_only = 1;
+    q = scheduled_run(0, 0, 1000.0, 1);
+    s = scheduled_run(1e6, 5e6, 1000.0, 1);
+    preempt_in_setup_only = 0;
+    CHECK(s.calls == q.calls && s.mn == 0.25 && s.mx == 0.25,
+          "preempted set-up: %d calls (quiet %d), %g..%g", s.calls, q.calls,
+          s.mn, s.mx);
+
+    /* Preempted all the time (every 100 ns for 100 ns): what is thrown
+       away stays within the budget (5 ms of processor time, and the call
+       that found it spent), then calls count as they come, and the result
+       says so, once per process. */
+    q = scheduled_run(0, 0, 0, 0);
+    s = scheduled_run(100.0, 100.0, 0, 0);
+    CHECK(s.cpu_ms <= q.cpu_ms + 5.0 + 2.5, "always preempted: %.3g ms "
+          "of processor time, quiet %.3g", s.cpu_ms, q.cpu_ms);
+    CHECK(s.mn > 0.25 && s.mn <= s.mx, "always preempted: %g..%g", s.mn, s.mx);
+    CHECK(strstr(s.out, "the machine is busy") != NULL, "[%s]", s.out);
+    prof_impl_repeat_said_busy = 1;
+    prof_impl_repeat(&s.mn, &s.mx, fake_scheduled, NULL, 1e9, 2000.0, 1000.0);
+    CHECK(prof_impl_repeat_said_busy == 1, "said twice");
+
+    /* Retries off (profile/p-repeat-load's "before"): FLINT's behaviour,
+       no timing thrown, so a preempted one is kept, and the result says
+       so. */
+    prof_impl_repeat_retry_share = 0.0;
+    s = scheduled_run(3e6, 5e6, 0, 0);
+    CHECK(s.mn >= 0.25 && s.mx > 0.25 && s.cpu_ms <= q.cpu_ms * 1.5,
+          "retries off: %g..%g, %.3g ms of processor time", s.mn, s.mx, s.cpu_ms);
+    CHECK(strstr(s.out, "the machine is busy") != NULL, "[%s]", s.out);
+    prof_impl_repeat_retry_share = retries;
+
+    /* A wall-time budget (1 s) that ends while timings are thrown (the
+       ramp-up runs clean, then every call is hit, and a hit costs 0.4 s):
+       the thrown timings give the result, with a message. */
+    quiet_ns = 1.2e6;
+    s = scheduled_run(100.0, 4e8, 0, 0);
+    quiet_ns = 0.0;
+    CHECK(s.mn > 0.25 && s.mn <= s.mx, "budget over retries: %g..%g", s.mn, s.mx);
+    CHECK(strstr(s.out, "were all preempted") != NULL, "[%s]", s.out);
+
+    prof_impl_fake_cpu_ns = NULL;
     prof_impl_fake_switches = NULL;
     prof_impl_set_fake_clock(NULL, 0);
 }
@@ -284,7 +355,9 @@ int main(void)
     prof_repeat(&mn2, &mx2, around_loop, &n);
     out = capture_end(&cap);
     printf("chain 1000: per run %.4g..%.4g us, around loop %.4g..%.4g us\n", mn, mx, mn2, mx2);
-    CHECK(out[0] == '\0', "unexpected message [%s]", out);
+    /* no message but the busy machine's */
+    CHECK(out[0] == '\0' || strstr(out, "the machine is busy") != NULL,
+          "unexpected message [%s]", out);
     CHECK(mn > 0.01 && mn <= mx && mx < 1e4, "per run %g %g", mn, mx);
     CHECK(mn2 > 0.01 && mn2 <= mx2 && mx2 < 1e4, "around loop %g %g", mn2, mx2);
 

@@ -18,6 +18,7 @@
 /* one set per thread (profiler.h: PROF_IMPL_TLS) */
 PROF_IMPL_TLS double clock_last[FLINT_NUM_CLOCKS];
 PROF_IMPL_TLS double clock_accum[FLINT_NUM_CLOCKS];
+PROF_IMPL_TLS double prof_impl_longest_pair;
 
 double (*prof_impl_fake_read)(void);
 double prof_impl_fake_rate;
@@ -46,6 +47,18 @@ long prof_impl_switches(void)
     }
 #endif
     return 0;
+}
+
+double (*prof_impl_fake_cpu_ns)(void);
+
+void prof_impl_sched_read(prof_impl_sched * s)
+{
+    s->switches = prof_impl_switches();
+    if (prof_impl_fake_read != NULL)
+        s->cpu_ns = prof_impl_fake_cpu_ns ? prof_impl_fake_cpu_ns()
+                  : prof_impl_fake_read() * (1e9 / prof_impl_fake_rate);
+    else
+        s->cpu_ns = prof_impl_thread_cpu_ns();
 }
 
 double prof_impl_read_rate(void)

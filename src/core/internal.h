@@ -288,15 +288,31 @@ static inline double prof_impl_read(void)
 long prof_impl_switches(void);
 extern long (*prof_impl_fake_switches)(void);
 
+/* What the scheduler has given the calling thread so far: its involuntary
+   context switches (prof_impl_switches) and its processor time in ns. A
+   call's wall time minus its processor time is the time the thread waited
+   (for a core, when switches grew). With a fake clock, the processor time
+   is prof_impl_fake_cpu_ns() if set, else the fake clock's time (a thread
+   that never waits). */
+typedef struct { long switches; double cpu_ns; } prof_impl_sched;
+void prof_impl_sched_read(prof_impl_sched * s);
+extern double (*prof_impl_fake_cpu_ns)(void);
+
 /* Median ticks of two back-to-back prof_impl_read() calls (fake or real):
    the fixed cost inside every interval the runner times. */
 double prof_impl_read_overhead(void);
 
-/* prof_repeat runs again a call that would count but was preempted
-   (prof_impl_switches grew during it) while the calls run again have taken
-   less than this many DURATION_TARGETs of wall time. Default 100; 0 turns
-   retries off (profile/p-repeat-load compares settings). */
-extern double prof_impl_repeat_retry_targets;
+/* The processor time that one prof_repeat may spend on timings it throws
+   away because a preemption fell in their timed section, as a share of
+   the five timings' processor time. Default 0.5; 0 turns re-runs off
+   (FLINT's behaviour: profile/p-repeat-load compares settings). */
+extern double prof_impl_repeat_retry_share;
+/* Set once prof_repeat has said that the machine is busy (once per
+   process; tests reset it). */
+extern int prof_impl_repeat_said_busy;
+/* The calling thread's processor time per preemption of a timed section in
+   its last prof_repeat, in us (0: none): the next one starts from it. */
+extern PROF_IMPL_TLS double prof_impl_repeat_run_us;
 
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);

@@ -1,13 +1,21 @@
 /*
-    prof_repeat: FLINT's adaptive repetition of a target, made to end and
-    to define its results for every target.
+    prof_repeat: FLINT's adaptive repetition of a target, made to end, to
+    define its results for every target, and to hold on a busy machine.
 
     Two time scales meet here. The results, and the count's aim at
     DURATION_TARGET, are in the program's microseconds (its
-    FLINT_CLOCKSPEED, as in FLINT). The budget is wall time: the whole of
-    every call, set-up outside prof_start/prof_stop included, converted at
-    the counter's real rate, so that neither an untimed part nor a
-    FLINT_CLOCKSPEED far from the truth can stretch it.
+    FLINT_CLOCKSPEED, as in FLINT). The budgets are real time: the wall
+    time of every call, set-up outside prof_start/prof_stop included, and
+    the processor time of the calls thrown away, converted at the counter's
+    real rate, so that neither an untimed part nor a FLINT_CLOCKSPEED far
+    from the truth can stretch them.
+
+    On a busy machine a call of DURATION_TARGET is often preempted, and a
+    preemption between prof_start and prof_stop adds another process's time
+    to the timing. Such a call is not one of the five: its runs are timed
+    again in pieces short enough to run between two preemptions, and the
+    clean pieces, summed to the call's count, stand in for it (doc/core.md,
+    "prof_repeat on a busy machine").
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -27,6 +35,7 @@ double prof_impl_call_target(profile_target_t target, void * arg,
        the caller times the whole call instead. */
     clock_accum[0] = 0.0;
     clock_last[0] = NAN;
+    prof_impl_longest_pair = 0.0;
     a = prof_impl_read();
     target(arg, count);
     b = prof_impl_read();
@@ -42,16 +51,35 @@ double prof_impl_call_target(profile_target_t target, void * arg,
 #define MIN_SHRINK 0.5
 /* The count cap: far beyond any useful count, far from ulong overflow. */
 #define MAX_COUNT (((ulong) -1) / 16)
-/* The time budget, in units of the target duration (5 s by default). */
+/* The wall-time budget, in units of the target duration (5 s by default). */
 #define BUDGET_TARGETS 500.0
-/* A call that would count, during which the thread was preempted, is run
-   again (same count) while the calls run again have taken less than this
-   many target durations of wall time (1 s by default, a fifth of the
-   budget). Measured with profile/p-repeat-load (doc/core.md): under about
-   3 runnable processes on 2 cores, 100, 200 and 400 all brought 39-40 of
-   40 results within 10% of the quiet figure (22-25 without); 100 costs
-   least where no call runs clean. */
-double prof_impl_repeat_retry_targets = 100.0;
+/* A timed section that the thread's waits for a core can have lengthened by
+   at most this share of it counts as unpreempted. */
+#define CLEAN_SHARE 0.01
+/* A piece aims at this share of the processor time the thread runs
+   between two preemptions of timed sections (so about 3 in 4 pieces run
+   clean), and a timing is cut into at most MAX_PIECES of them. */
+#define PIECE_SHARE 0.25
+#define MAX_PIECES 32
+/* A timing gathered in pieces aims at this many DURATION_THRESHOLDs of
+   timed section, not at DURATION_TARGET: it counts (FLINT's rule is more
+   than the threshold) at half the work, where FLINT's own timings, whose
+   sections include other processes' time, also hold less of the target's
+   work. */
+#define PIECES_AIM 1.2
+
+/* The processor time that one prof_repeat may spend on timings it throws
+   away, as a share of what its five timings take: at 0.5 a FLINT program
+   spends at most 1.5 times FLINT's processor time on prof_repeat, whatever
+   the load (profile/p-repeat-load measures it); 0 turns re-runs off
+   (FLINT's behaviour). */
+double prof_impl_repeat_retry_share = 0.5;
+int prof_impl_repeat_said_busy;
+
+/* The thread's processor time per preemption of a timed section in its
+   last prof_repeat, in real us (0: none), so that the next one gathers its
+   timings in pieces from the start on a machine known to be busy. */
+PROF_IMPL_TLS double prof_impl_repeat_run_us;
 
 /* One prof_repeat in progress. */
 typedef struct
@@ -62,17 +90,35 @@ typedef struct
     double wall_us_per_tick;    /* the counter's real rate */
     double target_us, threshold_us, budget_us;
     double spent_us;            /* wall time of every call so far */
-    double retry_us;            /* of the calls run again */
+    double wasted_us;           /* processor time of the timings thrown away */
+    double cpu_us;              /* processor time of every call so far */
+    double hits;                /* involuntary switches of the calls whose
+                                   timed section they may have lengthened
+                                   (with one hit's worth of processor time
+                                   carried from the last prof_repeat) */
     double lo, hi, last_per_run;
-    double pre_lo, pre_hi;      /* time per run of the calls run again */
-    ulong count;
-    int good, calls, whole_call, retried;
+    double clean_per_run;       /* time per run of the last clean call */
+    double pre_lo, pre_hi;      /* time per run of the timings thrown away */
+    ulong count;                /* runs of the next call */
+    ulong aim;                  /* runs of a timing: a whole call, or the
+                                   pieces that stand in for one */
+    ulong gathered;             /* runs of the clean pieces of this timing */
+    double gathered_us;         /* their timed sections */
+    int counting;               /* a call has reached the threshold */
+    int split;                  /* this timing is gathered in pieces */
+    int good, calls, whole_call, thrown, kept_preempted;
 } repeat_run;
 
 /* What one call gave: the timed section in the program's microseconds, the
-   whole call's wall time in real ones, and whether the scheduler took the
-   thread's CPU away during the call. */
-typedef struct { double timed_us, wall_us; int preempted; } call_result;
+   whole call's wall and processor time in real ones, its involuntary
+   switches, and whether the thread's waits for a core can have lengthened
+   the timed section. */
+typedef struct
+{
+    double timed_us, wall_us, cpu_us;
+    long switches;
+    int preempted;
+} call_result;
 
 /* Check the arguments; replace nonsense parameters (with a message).
    0 if there is nothing to run (a NULL target: results NaN). */
@@ -113,23 +159,62 @@ static int start_run(repeat_run * r, double * min, double * max,
     r->lo = r->pre_lo = INFINITY;
     r->hi = r->pre_hi = -INFINITY;
     r->last_per_run = NAN;
-    r->count = 1;
+    r->count = r->aim = 1;
+    if (prof_impl_repeat_run_us > 0.0)
+    {
+        r->cpu_us = prof_impl_repeat_run_us;
+        r->hits = 1.0;
+    }
     return 1;
+}
+
+/* Can the thread's waits for a core during the call have lengthened its
+   timed section by more than CLEAN_SHARE? With k involuntary switches the
+   thread waited k times, D = wall - processor time in all. A wait inside
+   the timed section lies within one start/stop pair, so it is no longer
+   than the longest pair L (the whole section when the pairs are unknown:
+   a target that never calls prof_stop, or times the whole call); k waits
+   that cannot all be that short (D > k L) put at most k - 1 there. So the
+   section gained at most min(D, m L) with m = k or k - 1: a single wait
+   longer than every pair (a preempted set-up) costs nothing. */
+static int preempted(const repeat_run * r, const call_result * c,
+                     double timed_ticks)
+{
+    double timed_real, longest, waited, inside, bound;
+    if (c->switches <= 0)
+        return 0;
+    timed_real = r->whole_call ? c->wall_us : timed_ticks * r->wall_us_per_tick;
+    longest = r->whole_call || !(prof_impl_longest_pair > 0.0) ? timed_real
+            : prof_impl_longest_pair * r->wall_us_per_tick;
+    waited = c->wall_us - c->cpu_us;
+    inside = (double) c->switches;
+    if (waited > inside * longest)
+        inside -= 1.0;
+    bound = inside * longest;
+    if (bound > waited)
+        bound = waited;
+    return bound > CLEAN_SHARE * timed_real;
 }
 
 /* Call the target once with r->count runs. */
 static call_result run_call(repeat_run * r)
 {
     call_result c;
+    prof_impl_sched s0, s1;
     double t0, t1, call_ticks, timed_ticks;
-    long switches = prof_impl_switches();
 
+    prof_impl_sched_read(&s0);
     timed_ticks = prof_impl_call_target(r->target, r->arg, r->count, &t0,
                                         &t1);
+    prof_impl_sched_read(&s1);
     call_ticks = t1 - t0;
-    c.preempted = prof_impl_switches() != switches;
     c.wall_us = call_ticks * r->wall_us_per_tick;
+    c.cpu_us = (s1.cpu_ns - s0.cpu_ns) * 1e-3;
+    if (!(c.cpu_us <= c.wall_us))       /* the reads around the call, NaN */
+        c.cpu_us = c.wall_us;
+    c.switches = s1.switches - s0.switches;
     r->spent_us += c.wall_us;
+    r->cpu_us += c.cpu_us;
     r->calls++;
     if (isnan(timed_ticks))
     {
@@ -141,42 +226,87 @@ static call_result run_call(repeat_run * r)
     }
     c.timed_us = r->whole_call ? call_ticks * r->us_per_tick
                                : timed_ticks * r->us_per_tick;
+    c.preempted = preempted(r, &c, timed_ticks);
+    if (c.preempted)
+        r->hits += (double) c.switches;
     r->last_per_run = c.timed_us / (double) r->count;
+    if (!c.preempted && r->last_per_run > 0.0)
+        r->clean_per_run = r->last_per_run;
     return c;
 }
 
-/* Does the call count as one of the five? The first call warms caches,
-   page tables and lazy bindings up: it steers count but is never a
-   timing. */
-static int counts(const repeat_run * r, const call_result * c)
+/* Keep a timing of per_run us: 1 when five have been kept. */
+static int record(repeat_run * r, double per_run)
 {
-    return c->timed_us > r->threshold_us && r->calls > 1;
+    if (per_run < r->lo) r->lo = per_run;
+    if (per_run > r->hi) r->hi = per_run;
+    return ++r->good == GOOD_CALLS;
 }
 
-/* A call that would count but was preempted includes another process's
-   time: it is run again, as the runner's epochs are, while retries last
-   (the budget bounds them too). Its time is kept apart, for a budget that
-   ends before any call ran clean. */
-static int retry(repeat_run * r, const call_result * c)
+/* The processor time that timings thrown away may still take: a share of
+   five timings of DURATION_TARGET (of aim runs before a clean call has
+   given the time per run) at this call's processor time per run. */
+static double retry_left(const repeat_run * r, const call_result * c)
 {
-    if (!(c->preempted && counts(r, c)
-          && r->retry_us < prof_impl_repeat_retry_targets * r->target_us))
+    double runs = r->clean_per_run > 0.0 ? r->target_us / r->clean_per_run
+                                         : (double) r->aim;
+    return prof_impl_repeat_retry_share * GOOD_CALLS * runs
+           * (c->cpu_us / (double) r->count) - r->wasted_us;
+}
+
+/* Throw the call's timing away if it was preempted and the budget of
+   thrown timings holds it: 1 if thrown. Its time per run is kept apart,
+   for a wall-time budget that ends before any call ran clean. */
+static int thrown_away(repeat_run * r, const call_result * c)
+{
+    if (!c->preempted)
         return 0;
-    r->retried++;
-    r->retry_us += c->wall_us;
+    if (c->cpu_us > retry_left(r, c))
+    {
+        r->kept_preempted++;
+        return 0;
+    }
+    r->wasted_us += c->cpu_us;
+    r->thrown++;
     if (r->last_per_run < r->pre_lo) r->pre_lo = r->last_per_run;
     if (r->last_per_run > r->pre_hi) r->pre_hi = r->last_per_run;
     return 1;
 }
 
-/* Keep the call's time per run if it counts: 1 when five calls have. */
-static int record(repeat_run * r, const call_result * c)
+/* What a call gives: one of the five timings, a piece of one, or (below
+   the threshold, or the warm-up) only an aim for the count. A preempted
+   timing is gathered again, in pieces where the machine calls for them.
+   1 when five timings have been kept. */
+static int take(repeat_run * r, const call_result * c)
 {
-    if (!counts(r, c))
+    double timed;
+    if (!r->split)
+    {
+        if (!(c->timed_us > r->threshold_us && r->calls > 1))
+            return 0;
+        r->counting = 1;
+        if (thrown_away(r, c))
+        {
+            r->split = 1;
+            return 0;
+        }
+        return record(r, c->timed_us / (double) r->count);
+    }
+    if (thrown_away(r, c))
         return 0;
-    if (r->last_per_run < r->lo) r->lo = r->last_per_run;
-    if (r->last_per_run > r->hi) r->hi = r->last_per_run;
-    return ++r->good == GOOD_CALLS;
+    r->gathered += r->count;
+    r->gathered_us += c->timed_us;
+    if (r->gathered < r->aim)
+        return 0;
+    timed = r->gathered_us;
+    r->last_per_run = timed / (double) r->gathered;
+    r->split = 0;
+    r->gathered = 0;
+    r->gathered_us = 0.0;
+    if (!(timed > r->threshold_us))     /* aimed short: aim again */
+        return 0;
+    r->counting = 1;
+    return record(r, r->last_per_run);
 }
 
 static void budget_spent(const repeat_run * r, const call_result * c)
@@ -185,11 +315,11 @@ static void budget_spent(const repeat_run * r, const call_result * c)
         prof_impl_warn("prof_repeat: stopped after %.3g s with %d of %d "
                        "timings (one run takes %.6g us)", r->spent_us * 1e-6,
                        r->good, GOOD_CALLS, r->last_per_run);
-    else if (r->retried > 0)
+    else if (r->thrown > 0)
         prof_impl_warn("prof_repeat: stopped after %.3g s: the %d calls long "
                        "enough to count were all preempted; the result "
                        "includes other processes' time", r->spent_us * 1e-6,
-                       r->retried);
+                       r->thrown);
     else
         prof_impl_warn("prof_repeat: stopped after %.3g s: a call of %lu "
                        "runs timed %.6g us, below DURATION_THRESHOLD (%g us); "
@@ -197,32 +327,77 @@ static void budget_spent(const repeat_run * r, const call_result * c)
                        (unsigned long) r->count, c->timed_us, r->threshold_us);
 }
 
-/* The count of the next call: aimed at target_us of timed section (the
-   same count again for a retry), and no more runs than the wall time left
-   in the budget holds at the wall time per run of this call. 0 (after a
-   message) to stop. */
-static ulong next_count(const repeat_run * r, const call_result * c,
-                        int again)
+/* The runs of the next timing: aimed at target_us of timed section from
+   the time per run seen (the same aim while a timing is being gathered).
+   0 (after a message) when count cannot grow. */
+static ulong next_aim(const repeat_run * r, const call_result * c)
 {
-    double growth, next, wall_per_run, fits;
-
-    if (r->count >= MAX_COUNT && !again)
+    double growth, next;
+    if (r->split)
+        return r->aim;
+    if (r->aim >= MAX_COUNT)
     {
         prof_impl_warn("prof_repeat: %lu runs timed %.6g us, below "
                        "DURATION_THRESHOLD (%g us): is the work optimized "
                        "away? the result is meaningless",
-                       (unsigned long) r->count, c->timed_us, r->threshold_us);
+                       (unsigned long) r->aim, c->timed_us, r->threshold_us);
         return 0;
     }
-    growth = c->timed_us > 0.0 ? r->target_us / c->timed_us : MAX_GROWTH;
+    growth = r->last_per_run > 0.0
+           ? r->target_us / (r->last_per_run * (double) r->aim) : MAX_GROWTH;
     if (!(growth <= MAX_GROWTH)) growth = MAX_GROWTH;
     if (growth < MIN_SHRINK) growth = MIN_SHRINK;
-    next = again ? (double) r->count : ceil((double) r->count * growth);
-    if (next >= (double) MAX_COUNT)
-        next = (double) MAX_COUNT;
-    wall_per_run = c->wall_us / (double) r->count;
-    fits = wall_per_run > 0.0
-         ? floor((r->budget_us - r->spent_us) / wall_per_run) : INFINITY;
+    next = ceil((double) r->aim * growth);
+    return next >= (double) MAX_COUNT ? MAX_COUNT : (ulong) next;
+}
+
+/* The runs of a piece of a timing of aim runs: about PIECE_SHARE of the
+   processor time the thread has run per preemption of a timed section, at
+   this call's processor time per run, and at least 1 / MAX_PIECES of the
+   aim. The aim itself while no timed section has been preempted, or while
+   thrown timings no longer fit their budget (then calls count as they
+   come). */
+static double piece_runs(const repeat_run * r, const call_result * c,
+                         ulong aim)
+{
+    double per_run = c->cpu_us / (double) r->count, runs;
+    if (!(r->hits > 0.0 && per_run > 0.0) || retry_left(r, c) <= 0.0)
+        return (double) aim;
+    runs = floor(PIECE_SHARE * (r->cpu_us / r->hits) / per_run);
+    if (runs < ceil((double) aim / MAX_PIECES))
+        runs = ceil((double) aim / MAX_PIECES);
+    return runs < (double) aim ? runs : (double) aim;
+}
+
+/* The runs of the next call: a whole timing or, once calls count (or the
+   next one should) and a timing takes longer than the thread runs between
+   two preemptions of timed sections, a piece of a timing of PIECES_AIM
+   thresholds. Never more runs than the wall time left holds at this
+   call's wall time per run; 0 (after a message) to stop. */
+static ulong next_count(repeat_run * r, const call_result * c)
+{
+    double next, fits, piece;
+    ulong aim = next_aim(r, c);
+
+    if (aim == 0)
+        return 0;
+    piece = r->counting || (double) aim * r->last_per_run > r->threshold_us
+          ? piece_runs(r, c, aim) : (double) aim;
+    if (!r->split && piece < (double) aim)
+        r->split = 1;
+    if (r->split && r->gathered == 0 && r->clean_per_run > 0.0)
+    {
+        next = ceil(PIECES_AIM * r->threshold_us / r->clean_per_run);
+        if (next < (double) aim)
+            aim = (ulong) next;
+    }
+    r->aim = aim;
+    next = r->split ? (double) (aim - r->gathered) : (double) aim;
+    if (next > piece)
+        next = piece;
+    fits = c->wall_us > 0.0 ? floor((r->budget_us - r->spent_us)
+                                    / (c->wall_us / (double) r->count))
+                            : INFINITY;
     if (next > fits)
         next = fits;
     if (next < 1.0)
@@ -231,6 +406,25 @@ static ulong next_count(const repeat_run * r, const call_result * c,
         return 0;
     }
     return (ulong) next;
+}
+
+/* Once per process: results that include other processes' time. */
+static void say_busy(const repeat_run * r)
+{
+    if (r->kept_preempted == 0)
+        return;
+#if defined(__GNUC__)   /* several threads may run prof_repeat at once */
+    if (__atomic_exchange_n(&prof_impl_repeat_said_busy, 1, __ATOMIC_RELAXED))
+        return;
+#else
+    if (prof_impl_repeat_said_busy)
+        return;
+    prof_impl_repeat_said_busy = 1;
+#endif
+    prof_impl_warn("prof_repeat: the machine is busy: %d preempted calls "
+                   "were kept once re-runs had taken %.3g ms of processor "
+                   "time; min and max may include other processes' time "
+                   "(doc/core.md)", r->kept_preempted, r->wasted_us * 1e-3);
 }
 
 void prof_impl_repeat(double * min, double * max, profile_target_t target,
@@ -246,12 +440,12 @@ void prof_impl_repeat(double * min, double * max, profile_target_t target,
     for (;;)
     {
         call_result c = run_call(&r);
-        int again = retry(&r, &c);
-        if ((!again && record(&r, &c))
-            || (r.count = next_count(&r, &c, again)) == 0)
+        if (take(&r, &c) || (r.count = next_count(&r, &c)) == 0)
             break;
     }
-    if (r.good == 0 && r.retried > 0)
+    prof_impl_repeat_run_us = r.hits > 0.0 ? r.cpu_us / r.hits : 0.0;
+    say_busy(&r);
+    if (r.good == 0 && r.thrown > 0)
     {
         r.lo = r.pre_lo;
         r.hi = r.pre_hi;
