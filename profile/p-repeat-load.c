@@ -1,21 +1,32 @@
-/* p-repeat-load: prof_repeat under load, with the retry of preempted calls
-   off (FLINT's behaviour, the "before") and on (the default), or with the
-   retry times given.
+/* p-repeat-load: prof_repeat on a busy machine, with the re-runs of
+   preempted timings off (FLINT's behaviour, the "before") and on (the
+   default), or with the re-run budgets given; and FLINT-style programs'
+   wall time with this library against FLINT's own profiler.
 
-   Each measurement is a separate process (fork) that runs prof_repeat on 4
-   kernels and reports their min per run. Per round: 10 processes per
-   setting on the quiet machine give the quiet figure of each kernel (the
-   median of the 10 mins); then 2 busy-loop children make about 3 runnable
-   processes on the 2 cores, 10 processes per setting run under that load,
-   and the program counts how many of the 40 loaded mins (4 kernels x 10
-   processes) are within 10% of the quiet figure. The settings alternate
-   process by process, so that all see the same machine. The busy children
-   stop themselves after 120 s (alarm) or when this program ends, and are
-   killed when the round ends. The runnable tasks seen (/proc/loadavg) say
-   what load the figures were taken under: others' work counts too.
+   Part 1, minima. Each measurement is a separate process (fork) that runs
+   prof_repeat on 4 kernels and reports their min per run. Per round: 10
+   processes per setting on the quiet machine give the quiet figure of
+   each kernel (the median of the 10 mins); then BUSY busy-loop children
+   (4: 5 runnable processes on the 2 cores) load the machine, 10 processes
+   per setting run under that load, and the program counts how many of the
+   40 loaded mins (4 kernels x 10 processes) are within 10% of the quiet
+   figure. The settings alternate process by process, so that all see the
+   same machine.
 
-   Usage: p-repeat-load [ROUNDS [RETRY_TIME...]]: ROUNDS default 3; each
-   RETRY_TIME is prof_impl_repeat_retry_targets for one setting (0: off),
+   Part 2, FLINT-style programs (profile/flint_style.c: operands built on
+   every run, 33 prof_repeat calls), built against this library and, where
+   FLINT is installed, against FLINT's profiler: their wall times,
+   alternated, quiet and beside 2 busy processes, and the ratio of the
+   medians.
+
+   The busy children stop themselves after 120 s (alarm) or when this
+   program ends, and are killed when a measurement ends. The runnable tasks
+   seen (/proc/loadavg) say what load the figures were taken under: others'
+   work counts too.
+
+   Usage: p-repeat-load [ROUNDS [RETRY_SHARE...]]: ROUNDS default 3 (part
+   2 runs each program 2 x ROUNDS + 1 times per load); each RETRY_SHARE is
+   prof_impl_repeat_retry_share for one setting of part 1 (0: off),
    default "0 D" with D the library's default. Prints each round and the
    medians over rounds. */
 #include <math.h>
@@ -27,10 +38,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "internal.h"     /* profiler.h and prof_impl_repeat_retry_targets */
+#include "internal.h"     /* profiler.h and prof_impl_repeat_retry_share */
 #include "kernels.h"
 
-enum { PROCS = 10, NK = 4, BUSY = 2, MAX_MODES = 4, MAX_ROUNDS = 20 };
+enum { PROCS = 10, NK = 4, BUSY = 4, FLINT_BUSY = 2, MAX_BUSY = 4,
+       MAX_MODES = 4, MAX_ROUNDS = 20 };
 static const int kernel_index[NK] = { 2, 4, 5, 6 };
 static volatile uint64_t sink;
 static double setting[MAX_MODES];
@@ -58,7 +70,7 @@ static int measure_in_child(double retry, double out[NK + 1])
         double r[NK + 1], mx, t0 = mono_s();
         int k;
         close(fd[0]);
-        prof_impl_repeat_retry_targets = retry;
+        prof_impl_repeat_retry_share = retry;
         for (k = 0; k < NK; k++)
             prof_repeat(&r[k], &mx, kernel_timed_target,
                         (void *) &kernels[kernel_index[k]]);
@@ -72,12 +84,12 @@ static int measure_in_child(double retry, double out[NK + 1])
     return got == (ssize_t) (sizeof(double) * (NK + 1)) && status == 0 ? 0 : -1;
 }
 
-static pid_t busy[BUSY];
+static pid_t busy[MAX_BUSY];
 
-static void start_load(void)
+static void start_load(int n)
 {
     int i;
-    for (i = 0; i < BUSY; i++)
+    for (i = 0; i < n; i++)
         if ((busy[i] = fork()) == 0)
         {
             /* bounded, whatever happens to the parent */
@@ -91,7 +103,7 @@ static void start_load(void)
 static void stop_load(void)
 {
     int i;
-    for (i = 0; i < BUSY; i++)
+    for (i = 0; i < MAX_BUSY; i++)
         if (busy[i] > 0)
         {
             kill(busy[i], SIGKILL);
@@ -191,7 +203,7 @@ static int run_round(round_t * r)
 
     if (measure_all(quiet, &r->load_quiet) != 0)
         return -1;
-    start_load();
+    start_load(BUSY);
     failed = measure_all(loaded, &r->load_loaded);
     stop_load();
     if (failed)
@@ -205,9 +217,9 @@ static const char * name_of(int m)
 {
     static char buf[MAX_MODES][48];
     if (setting[m] == 0)
-        return "retries off (FLINT)";
-    snprintf(buf[m], sizeof buf[m], "retry time %g%s", setting[m],
-             setting[m] == prof_impl_repeat_retry_targets ? " (default)" : "");
+        return "re-runs off (FLINT)";
+    snprintf(buf[m], sizeof buf[m], "re-run share %g%s", setting[m],
+             setting[m] == prof_impl_repeat_retry_share ? " (default)" : "");
     return buf[m];
 }
 
@@ -249,20 +261,103 @@ static void print_medians(const round_t * rounds, int n)
     }
 }
 
+/* ---- part 2: FLINT-style programs, this library against FLINT's ---- */
+
+/* Run path (its output to /dev/null): its wall time in s, or -1. */
+static double wall_of(const char * path)
+{
+    double t0;
+    int status;
+    pid_t pid;
+    fflush(stdout);     /* the child's freopen would write it again */
+    t0 = mono_s();
+    pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+    {
+        if (freopen("/dev/null", "w", stdout) == NULL)
+            _exit(127);
+        execl(path, path, (char *) NULL);
+        _exit(127);
+    }
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)
+        || WEXITSTATUS(status) != 0)
+        return -1;
+    return mono_s() - t0;
+}
+
+/* runs alternated runs of each program in prog[0..nprog) beside nbusy
+   busy processes: the median wall time of each in med[]. */
+static int walls(const char * const * prog, int nprog, int runs, int nbusy,
+                 double * med, double * load)
+{
+    double w[2][2 * MAX_ROUNDS + 1], seen[2 * (2 * MAX_ROUNDS + 1)];
+    int i, k, failed = 0;
+    if (nbusy > 0)
+        start_load(nbusy);
+    for (i = 0; i < runs && !failed; i++)
+        for (k = 0; k < nprog && !failed; k++)
+        {
+            /* A B B A: neither side always runs first */
+            int j = i % 2 ? nprog - 1 - k : k;
+            failed = (w[j][i] = wall_of(prog[j])) < 0;
+            seen[i * nprog + k] = runnable();
+        }
+    stop_load();
+    if (failed)
+        return -1;
+    for (k = 0; k < nprog; k++)
+        med[k] = median(w[k], runs);
+    *load = median(seen, runs * nprog);
+    return 0;
+}
+
+static int flint_style(int rounds)
+{
+#if defined(PROF_FLINT_STYLE)
+    static const char * const prog[2] = { PROF_FLINT_STYLE, PROF_FLINT_STYLE_FLINT };
+    int nprog = prog[1][0] != '\0' ? 2 : 1, runs = 2 * rounds + 1, b;
+    printf("\nFLINT-style program (profile/flint_style.c, 33 prof_repeat "
+           "calls): median wall time of %d alternated runs\n", runs);
+    if (nprog == 1)
+        printf("  (FLINT not found at build time: this library's only)\n");
+    for (b = 0; b <= FLINT_BUSY; b += FLINT_BUSY)
+    {
+        double med[2], load;
+        if (walls(prog, nprog, runs, b, med, &load) != 0)
+        {
+            fprintf(stderr, "p-repeat-load: a flint_style run failed\n");
+            return -1;
+        }
+        printf("  %d busy processes (%.0f runnable tasks seen): this library "
+               "%.2f s", b, load, med[0]);
+        if (nprog == 2)
+            printf(", FLINT's profiler %.2f s: ratio %.2f (target <= %s)",
+                   med[1], med[0] / med[1], b ? "1.5" : "1.1");
+        printf("\n");
+        fflush(stdout);
+    }
+#else
+    (void) rounds;
+#endif
+    return 0;
+}
+
 int main(int argc, char ** argv)
 {
     static round_t rounds[MAX_ROUNDS];
     int n = argc > 1 ? atoi(argv[1]) : 3, i;
 
     setting[0] = 0.0;
-    setting[1] = prof_impl_repeat_retry_targets;
+    setting[1] = prof_impl_repeat_retry_share;
     nmodes = argc > 2 ? argc - 2 : 2;
     for (i = 2; i < argc && i - 2 < MAX_MODES; i++)
         setting[i - 2] = atof(argv[i]);
     if (n < 1 || n > MAX_ROUNDS || nmodes > MAX_MODES || kernels_init() != 0)
     {
         fprintf(stderr, "usage: p-repeat-load [ROUNDS (1..%d, default 3) "
-                "[RETRY_TIME (DURATION_TARGETs; 0: off)...(at most %d)]]\n",
+                "[RETRY_SHARE (0: off)...(at most %d)]]\n",
                 MAX_ROUNDS, MAX_MODES);
         return 2;
     }
@@ -279,5 +374,5 @@ int main(int argc, char ** argv)
         print_round(i, &rounds[i]);
     }
     print_medians(rounds, n);
-    return 0;
+    return flint_style(n) == 0 ? 0 : 1;
 }
