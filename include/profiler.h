@@ -964,7 +964,8 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    4..2097152, at most the memory cap; all buffers stay under
    PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get 2 KiB
    buffers of 256 events), at prof_trace_flush, at thread exit, at exit() / return from
-   main, before exec (Linux: the exec family is wrapped), and on SIGSEGV,
+   main, before an exec called from code compiled with tracing on (Linux:
+   there the exec family's names are the recorder's), and on SIGSEGV,
    SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0
    turns the handlers off). Events that cannot be written are counted,
    never dropped silently: prof_trace_lost and a profiler: message at exit.
@@ -1283,6 +1284,43 @@ PROF_IMPL_INLINE const char * prof_impl_begin(unsigned type, const char * label)
 }
 # define PROF_IMPL_CAT2(a, b) a##b
 # define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
+
+/* The exec family, in a translation unit that traces (Linux): each name
+   is a macro for the recorder's function (src/trace/trace_exec.c), which
+   writes every buffer and the end record, then calls the C library's
+   function. Only the calls compiled with tracing on go there: the C
+   library's names stay the C library's, in this program and any other
+   (doc/tracing.md says why). In C++ the declarations carry the exception
+   specification of glibc's, which <unistd.h> gives the renamed names when
+   it comes after this header. */
+# if defined(__linux__)
+#  if defined(__cplusplus) && defined(__THROW)
+#   define PROF_IMPL_THROW __THROW
+#  else
+#   define PROF_IMPL_THROW
+#  endif
+int prof_impl_execve(const char * path, char * const argv[],
+        char * const envp[]) PROF_IMPL_THROW;
+int prof_impl_execv(const char * path, char * const argv[]) PROF_IMPL_THROW;
+int prof_impl_execvpe(const char * file, char * const argv[],
+        char * const envp[]) PROF_IMPL_THROW;
+int prof_impl_execvp(const char * file, char * const argv[]) PROF_IMPL_THROW;
+int prof_impl_fexecve(int fd, char * const argv[], char * const envp[])
+        PROF_IMPL_THROW;
+int prof_impl_execl(const char * path, const char * arg, ...) PROF_IMPL_THROW;
+int prof_impl_execle(const char * path, const char * arg, ...) PROF_IMPL_THROW;
+int prof_impl_execlp(const char * file, const char * arg, ...) PROF_IMPL_THROW;
+#  if defined(PROFILE) || defined(PROF_TRACE)
+#   define execve prof_impl_execve
+#   define execv prof_impl_execv
+#   define execvpe prof_impl_execvpe
+#   define execvp prof_impl_execvp
+#   define fexecve prof_impl_fexecve
+#   define execl prof_impl_execl
+#   define execle prof_impl_execle
+#   define execlp prof_impl_execlp
+#  endif
+# endif
 #endif
 
 #ifdef __cplusplus

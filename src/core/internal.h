@@ -19,9 +19,6 @@ void prof_impl_warn(const char * fmt, ...)
 #endif
     ;
 
-/* Write every trace buffer and the end record before exec replaces the
-   process image (trace.c; called by the exec wrappers of trace_exec.c). */
-void prof_impl_trace_before_exec(void);
 /* Full buffers handed to the trace writer thread so far (for the tests). */
 unsigned long prof_impl_trace_writer_buffers(void);
 

@@ -214,6 +214,9 @@ int prof_impl_tr_create_file(const char * p);
 void prof_impl_tr_switch_file(int nfd, const char * p);
 
 /* trace_signal.c */
+/* Write every buffer and the end record before exec replaces the process
+   image (the recorder's exec functions, trace_exec.c, call it). */
+void prof_impl_trace_before_exec(void);
 void prof_impl_tr_at_exit(void);
 void prof_impl_tr_thread_exit(void * record);
 void prof_impl_tr_install_signals(void);
