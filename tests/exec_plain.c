@@ -20,7 +20,7 @@ int main(int argc, char ** argv)
 {
     char * args[] = { (char *) "true", NULL };
     prof_bench * b = prof_bench_new();
-    prof_counters_t c;
+    prof_counters c;
     double mn, mx;
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
         return 2;

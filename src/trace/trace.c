@@ -27,9 +27,9 @@
 
 /* Before a thread has a buffer: pos == end sends every event to the slow
    path, and the fast path's cache lookup reads this. */
-const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
-prof_impl_trace_place_t prof_impl_trace_closed;
-__thread prof_impl_trace_tls_t prof_impl_trace_tls = { &prof_impl_trace_closed,
+const prof_impl_trace_slot prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
+prof_impl_trace_place prof_impl_trace_closed;
+__thread prof_impl_trace_fast prof_impl_trace_tls = { &prof_impl_trace_closed,
                                                        prof_impl_trace_empty_cache };
 __thread prof_impl_trace_mine prof_impl_trace_me;
 prof_impl_trace_shared prof_impl_trace_g = {
@@ -317,10 +317,10 @@ static NOINST trace_rec * attach(void)
    there. The thread's TLS moves too, unless it points to the closed place
    (after the exit-time flush, or inside the program's handler). Returns
    the place left, whose words the caller writes or counts. */
-static NOINST prof_impl_trace_place_t * move_to(trace_rec * r, word_t * b,
+static NOINST prof_impl_trace_place * move_to(trace_rec * r, word_t * b,
                                                 int sync)
 {
-    prof_impl_trace_place_t * old = r->at, * c;
+    prof_impl_trace_place * old = r->at, * c;
     int k = b == r->first ? 0 : 1;
     r->turn[k] ^= 1;
     c = &r->places[2 * k + r->turn[k]];
@@ -363,7 +363,7 @@ static NOINST void drop_words(trace_rec * r, const word_t * w, size_t n)
 static NOINST void restart(trace_rec * r)
 {
     word_t * seen = r->flushed, * pos;
-    prof_impl_trace_place_t * old = move_to(r, r->buf, 0);
+    prof_impl_trace_place * old = move_to(r, r->buf, 0);
     pos = __atomic_load_n(&old->pos, __ATOMIC_ACQUIRE);
     if (pos > seen)
         drop_words(r, seen, (size_t) (pos - seen));
@@ -453,7 +453,7 @@ static NOINST long intern(trace_rec * r, const void * key, unsigned type)
    (a signal handler on this thread may read the cache in between). */
 static NOINST void cache_put(trace_rec * r, const void * key, long id)
 {
-    prof_impl_trace_slot_t * c = r->cache + PROF_IMPL_TRACE_PAIR(key);
+    prof_impl_trace_slot * c = r->cache + PROF_IMPL_TRACE_PAIR(key);
     if (c[0].key == key)
         return; /* there already (the slow path came for another reason) */
     c[1].key = NO_KEY;
@@ -542,7 +542,7 @@ static NOINST word_t * new_spare(trace_rec * r)
 static NOINST int hand_off(trace_rec * r)
 {
     word_t * full = r->buf, * from = r->flushed, * spare = r->spare;
-    prof_impl_trace_place_t * old;
+    prof_impl_trace_place * old;
     if (!TR.use_writer || r->pending != NULL || r->cap < 4096
         || (spare == NULL && (spare = r->spare = new_spare(r)) == NULL)
         || !writer_running())
@@ -584,7 +584,7 @@ static NOINST int make_room(trace_rec * r)
    for it). */
 static NOINST void append(trace_rec * r, unsigned type, long id, unsigned long long t)
 {
-    prof_impl_trace_place_t * c = r->at;
+    prof_impl_trace_place * c = r->at;
     word_t * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
     unsigned long long last, d;
     /* the fast path's order (profiler.h): pos, then last; last stored

@@ -12,7 +12,7 @@
     thread that exits leaves its record and buffer to the next new thread),
     so the list can be walked from a signal handler.
 
-    Places (prof_impl_trace_place_t, profiler.h): the markers record through
+    Places (prof_impl_trace_place, profiler.h): the markers record through
     the place the thread's TLS points to, {pos, end, last}, with no atomic
     read-modify-write, so a signal handler that records can run between a
     marker's load of pos and its store of pos + 1. When the handler's event
@@ -70,7 +70,7 @@ enum { PIECE_WORDS = 1 << 23 };
 typedef struct trace_rec
 {
     struct trace_rec * next;        /* list of all records, never freed */
-    prof_impl_trace_place_t * at;   /* the owner's place; NULL: free */
+    prof_impl_trace_place * at;   /* the owner's place; NULL: free */
     word_t * buf;                   /* cap events: the buffer of at */
     size_t cap;
     /* places[0..1] are the places of buffer first (the one the owner
@@ -78,7 +78,7 @@ typedef struct trace_rec
        pending_buf or buf in turn); turn[] says which of each pair was
        used last. */
     word_t * first;
-    prof_impl_trace_place_t places[4];
+    prof_impl_trace_place places[4];
     unsigned char turn[2];
     word_t * flushed;               /* events before it are written */
     uint64_t base61;                /* ticks of the event before the first
@@ -95,7 +95,7 @@ typedef struct trace_rec
     /* The thread's label ids: the fast path's cache, the owner's map
        key -> id + 1, and id -> key (appended under the lock: the writer
        reads it) with each key's class (0 label, 1 __func__, 2 code). */
-    prof_impl_trace_slot_t cache[PROF_IMPL_TRACE_SLOTS];
+    prof_impl_trace_slot cache[PROF_IMPL_TRACE_SLOTS];
     uint64_t * mkeys;
     uint32_t * mvals;
     size_t mcap, mn;
@@ -155,8 +155,8 @@ extern prof_impl_trace_shared prof_impl_trace_g;
    end == NULL, never written) that sends every event to the slow path:
    before the first event, after the exit-time flush, inside the program's
    handler called by the recorder's. */
-extern const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
-extern prof_impl_trace_place_t prof_impl_trace_closed;
+extern const prof_impl_trace_slot prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
+extern prof_impl_trace_place prof_impl_trace_closed;
 
 /* Each thread's own (ME). */
 typedef struct
@@ -172,7 +172,7 @@ typedef struct
        its store. */
     int in_handler;
     void * handler_frame;           /* on_signal's frame */
-    prof_impl_trace_place_t * handler_saved;
+    prof_impl_trace_place * handler_saved;
 } prof_impl_trace_mine;
 extern __thread prof_impl_trace_mine prof_impl_trace_me;
 #define ME prof_impl_trace_me
