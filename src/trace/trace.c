@@ -3,7 +3,8 @@
     label ids per thread), the slow path of the markers, the writer thread
     that full buffers are handed to, and the API. The trace file and the
     writing of buffers are in trace_file.c; exit, thread exit, signals,
-    fork and exec in trace_signal.c; what they share in trace_impl.h.
+    fork and exec in trace_signal.c; the state they share and its lock in
+    trace_state.c and trace_impl.h.
 
     The fast path is inline in profiler.h: read the counter, find the
     label's id in the thread's cache, store one word at the thread's buffer
@@ -24,78 +25,6 @@
 #if defined(__linux__)
 # include <sys/syscall.h>
 #endif
-
-/* Before a thread has a buffer: pos == end sends every event to the slow
-   path, and the fast path's cache lookup reads this. */
-const prof_impl_trace_slot prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
-prof_impl_trace_place prof_impl_trace_closed;
-__thread prof_impl_trace_fast prof_impl_trace_tls = { &prof_impl_trace_closed,
-                                                       prof_impl_trace_empty_cache };
-__thread prof_impl_trace_mine prof_impl_trace_me;
-prof_impl_trace_shared prof_impl_trace_g = {
-    .fd = -1,
-    .buffer_events = DEFAULT_BUFFER_KB * 1024 / sizeof(word_t), /* read_settings */
-    .memory_cap = (size_t) 256 << 20,
-    .writer_mutex = PTHREAD_MUTEX_INITIALIZER,
-    .writer_cond = PTHREAD_COND_INITIALIZER,
-    .use_writer = 1,
-};
-
-/* ---- lock ------------------------------------------------------------------ */
-
-/* ME.holds_lock is set before the lock word is taken and cleared after it
-   is released, so that a signal handler on this thread never sees the
-   word taken by its own thread with the mark clear: it would wait for a
-   release that cannot come before it returns. (A handler that comes while
-   this thread waits sees the mark and gives up too: safe.) */
-NOINST void prof_impl_tr_lock(void)
-{
-    ME.holds_lock = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    while (__atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE))
-        sched_yield();
-}
-
-NOINST int prof_impl_tr_lock_api(void)
-{
-    if (ME.holds_lock)
-        return 0;
-    prof_impl_tr_lock();
-    return 1;
-}
-
-/* From a signal handler: 0 at once when the interrupted code (this thread)
-   holds the lock, which it cannot release before the handler returns;
-   else wait for another thread's write to finish, at most a second. */
-NOINST int prof_impl_tr_lock_from_signal(void)
-{
-    double t0 = 0;
-    long i;
-    if (ME.holds_lock)
-        return 0;
-    ME.holds_lock = 1;      /* first, as in prof_impl_tr_lock */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    for (i = 0; __atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE); i++)
-    {
-        if (i == 0)
-            t0 = prof_impl_now_ns(); /* clock_gettime: async-signal-safe */
-        else if (i % 64 == 0 && !(prof_impl_now_ns() - t0 <= 1e9))
-        {
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            ME.holds_lock = 0;
-            return 0; /* a second, or no clock */
-        }
-        sched_yield();
-    }
-    return 1;
-}
-
-NOINST void prof_impl_tr_unlock(void)
-{
-    __atomic_store_n(&TR.lock_word, 0, __ATOMIC_RELEASE);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    ME.holds_lock = 0;
-}
 
 /* ---- start ------------------------------------------------------------------ */
 
@@ -129,7 +58,8 @@ static NOINST void read_settings(void)
 {
     size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, DEFAULT_BUFFER_KB);
     const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
-    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30, 262144) * 1024;
+    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30,
+                            DEFAULT_MEMORY_KB) * 1024;
     if (kb * 1024 + sizeof(trace_rec) > TR.memory_cap)
     {
         size_t fit = TR.memory_cap > sizeof(trace_rec) + 4096

@@ -1,8 +1,8 @@
 /*
-    Internal to the trace recorder (trace.c, trace_file.c, trace_signal.c):
-    a thread's record, the state they share, and the functions one file
-    calls in another. The fast path and the event format are in profiler.h
-    and trace_format.h.
+    Internal to the trace recorder (trace.c, trace_file.c, trace_signal.c,
+    trace_state.c, trace_exec.c): a thread's record, the state they share,
+    and the functions one file calls in another. The fast path and the
+    event format are in profiler.h and trace_format.h.
 
     One lock (a spin lock, so that a signal handler can try it) guards the
     file and every record's "flushed" mark; only a buffer's owner thread
@@ -57,8 +57,9 @@ enum { PATH_BYTES = 4096 };
 /* All records and buffers together stay under memory_cap (while every live
    thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
    smallest buffer, 2 KiB, which only means more frequent writes. A buffer
-   is DEFAULT_BUFFER_KB unless PROF_TRACE_BUFFER_KB says otherwise. */
-enum { MIN_EVENTS = 256, DEFAULT_BUFFER_KB = 1024 };
+   is DEFAULT_BUFFER_KB unless PROF_TRACE_BUFFER_KB says otherwise, the
+   cap DEFAULT_MEMORY_KB unless PROF_TRACE_MEMORY_KB does. */
+enum { MIN_EVENTS = 256, DEFAULT_BUFFER_KB = 1024, DEFAULT_MEMORY_KB = 262144 };
 #define MIN_BUFFER_KB ((size_t) MIN_EVENTS * sizeof(word_t) / 1024)
 
 enum { SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
@@ -177,7 +178,8 @@ typedef struct
 extern __thread prof_impl_trace_mine prof_impl_trace_me;
 #define ME prof_impl_trace_me
 
-/* trace.c: the lock */
+/* trace_state.c: the lock (and the definitions of TR, ME and the places
+   above) */
 void prof_impl_tr_lock(void);
 void prof_impl_tr_unlock(void);
 /* For the API (open, flush, thread name, exit): 1 if taken; 0 at once when
