@@ -200,6 +200,59 @@ static NOINST void reset_ids(trace_rec * r)
     r->ids_written = 0;
 }
 
+static NOINST size_t key_slot(uint64_t k, size_t cap)
+{
+    return (size_t) ((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+}
+
+/* Double the owner's map key -> id + 1. 0 or -1. */
+static NOINST int grow_map(trace_rec * r)
+{
+    size_t cap = r->mcap ? r->mcap * 2 : FIRST_MAP_SLOTS, i;
+    uint64_t * k = (uint64_t *) calloc(cap, sizeof *k);
+    uint32_t * v = (uint32_t *) calloc(cap, sizeof *v);
+    if (k == NULL || v == NULL)
+    {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (i = 0; i < r->mcap; i++)
+        if (r->mvals[i] != 0)
+        {
+            size_t j = key_slot(r->mkeys[i], cap);
+            while (v[j] != 0)
+                j = (j + 1) & (cap - 1);
+            k[j] = r->mkeys[i];
+            v[j] = r->mvals[i];
+        }
+    free(r->mkeys);
+    free(r->mvals);
+    r->mkeys = k;
+    r->mvals = v;
+    r->mcap = cap;
+    return 0;
+}
+
+/* Room for the thread's first labels, made when it attaches, before its
+   first event is stamped: the map, the id table (the first allocations of
+   a new thread's malloc arena among them) and their pages, so that a
+   label's first use inside a zone costs a lookup and a store, not an
+   allocation or a page fault. Failures are left to intern. */
+static NOINST void prepare_ids(trace_rec * r)
+{
+    size_t n = FIRST_MAP_SLOTS / 2; /* the map grows past half full */
+    if (r->mcap == 0 && grow_map(r) == 0)
+    {
+        touch_pages(r->mkeys, r->mcap * sizeof *r->mkeys);
+        touch_pages(r->mvals, r->mcap * sizeof *r->mvals);
+    }
+    if (prof_impl_grow(&r->ids, &r->idcap, n, sizeof *r->ids) == 0)
+        touch_pages(r->ids, n * sizeof *r->ids);
+    if (prof_impl_grow(&r->cls, &r->clscap, n, 1) == 0)
+        touch_pages(r->cls, n);
+}
+
 /* Give the calling thread a record and a buffer. NULL if out of memory. */
 static NOINST trace_rec * attach(void)
 {
@@ -215,6 +268,7 @@ static NOINST trace_rec * attach(void)
         return NULL;
     }
     reset_ids(r);
+    prepare_ids(r);
     r->flushed = r->buf;
     r->base61 = 0; /* deltas count from 0 until the first SYNC */
     /* the last thread's losses not yet told in a LOST chunk (its file could
@@ -305,40 +359,6 @@ static NOINST void count_lost(uint64_t n, const char * why)
     __atomic_add_fetch(&TR.lost_total, n, __ATOMIC_RELAXED);
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
         prof_impl_warn("trace: %s; such events are counted as lost", why);
-}
-
-static NOINST size_t key_slot(uint64_t k, size_t cap)
-{
-    return (size_t) ((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
-}
-
-/* Double the owner's map key -> id + 1. 0 or -1. */
-static NOINST int grow_map(trace_rec * r)
-{
-    size_t cap = r->mcap ? r->mcap * 2 : 256, i;
-    uint64_t * k = (uint64_t *) calloc(cap, sizeof *k);
-    uint32_t * v = (uint32_t *) calloc(cap, sizeof *v);
-    if (k == NULL || v == NULL)
-    {
-        free(k);
-        free(v);
-        return -1;
-    }
-    for (i = 0; i < r->mcap; i++)
-        if (r->mvals[i] != 0)
-        {
-            size_t j = key_slot(r->mkeys[i], cap);
-            while (v[j] != 0)
-                j = (j + 1) & (cap - 1);
-            k[j] = r->mkeys[i];
-            v[j] = r->mvals[i];
-        }
-    free(r->mkeys);
-    free(r->mvals);
-    r->mkeys = k;
-    r->mvals = v;
-    r->mcap = cap;
-    return 0;
 }
 
 /* A new id for key (class cls) of r, under the lock (the writer reads the
@@ -490,13 +510,13 @@ static NOINST int hand_off(trace_rec * r)
 
 /* Room for two words (a SYNC and an event) in r's buffer: a full buffer
    goes to the writer thread, or is written here (always, after the
-   exit-time flush). 1 if this thread wrote. */
-static NOINST int make_room(trace_rec * r)
+   exit-time flush). */
+static NOINST void make_room(trace_rec * r)
 {
     int handed;
     if (r->at->pos + 2 <= r->at->end
         && !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
-        return 0;
+        return;
     prof_impl_tr_lock();
     handed = !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED) && hand_off(r);
     if (!handed)
@@ -507,7 +527,6 @@ static NOINST int make_room(trace_rec * r)
     prof_impl_tr_unlock();
     if (handed)
         wake_writer();
-    return !handed;
 }
 
 /* The event's word in r's place (after a SYNC word if the gap is too long
@@ -558,7 +577,7 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
     if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2)
     {
         start(NULL);
-        t = prof_impl_ticks(); /* after the start, which took a while */
+        t = prof_impl_ticks(); /* no event before the trace's start */
     }
     if (TR.off)
         __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
@@ -570,9 +589,12 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
     else
     {
         cache_put(r, key, id);
-        /* A begin (even type) is stamped again after a write, an end keeps
-           its stamp from before: the write's time falls between zones. */
-        if (make_room(r) && type % 2 == 0)
+        make_room(r);
+        /* A begin (even type) is stamped now, when the set-up is done (the
+           thread's record and buffer, the label's id, a buffer written),
+           so that none of it is charged to the zone it begins; an end
+           keeps its stamp from before: the work falls between zones. */
+        if (type % 2 == 0)
             t = prof_impl_ticks();
         append(r, type, id, t);
         if (__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))

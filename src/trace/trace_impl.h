@@ -63,6 +63,8 @@ enum { MIN_EVENTS = 256, DEFAULT_BUFFER_KB = 1024, DEFAULT_MEMORY_KB = 262144 };
 #define MIN_BUFFER_KB ((size_t) MIN_EVENTS * sizeof(word_t) / 1024)
 
 enum { SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
+/* A thread's map of label ids starts with this many slots (trace.c). */
+enum { FIRST_MAP_SLOTS = 256 };
 /* Events chunks are written in pieces of at most this many words, well
    under the reader's limit on a chunk (PROF_TF_MAX_CHUNK). */
 enum { PIECE_WORDS = 1 << 23 };
