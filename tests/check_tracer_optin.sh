@@ -14,10 +14,14 @@ nm=$1 objdump=$2 lib=$3; shift 3
 libc_exec='^(execve|execv|execvp|execvpe|execl|execle|execlp|fexecve)$'
 
 # The library's members of each kind, one a line: their constructors
-# (.init_array, .ctors), their fork handlers (pthread_atfork), their exec
-# functions (prof_impl_exec*, or a definition of a C library name).
+# (.init_array, .ctors; a sanitizer's, of priority 1 in .init_array.1, are
+# not the library's: priorities up to 100 are the implementation's), their
+# fork handlers (pthread_atfork), their exec functions (prof_impl_exec*,
+# or a definition of a C library name).
 "$objdump" -h "$lib" | awk '/file format/ { m = $1; sub(/:$/, "", m) }
-    /[.](init_array|ctors)/ { print m }' | sort -u >"$tmp/ctor"
+    $2 ~ /^[.](init_array|ctors)([.][0-9]+)?$/ {
+        n = split($2, p, "."); if (n < 3 || p[3] + 0 > 100) print m }' \
+    | sort -u >"$tmp/ctor"
 "$nm" -A "$lib" | awk -v re="$libc_exec" -v d="$tmp" '{
         n = split($1, p, ":"); m = p[n - 1]; t = $(NF - 1); s = $NF
         if (t == "U" && (s == "pthread_atfork" || s == "__register_atfork"))
