@@ -2,7 +2,8 @@
 # profiler.h compiles warning-free (-Wall -Wextra -pedantic -Werror) as C99,
 # C11 and C++ with every compiler given, with tracing on and off, and
 # (first argument) links; its markers compile, or fail naming the marker,
-# alike in both modes.
+# alike in both modes; with tracing on, the exec family's calls compile
+# whichever of <unistd.h> and the header comes first.
 # Usage: check_header.sh SRCDIR LIBRARY COMPILER...
 set -u
 src=$1 lib=$2; shift 2
@@ -59,6 +60,41 @@ markers() { # compiler, -std=, language (c or c++)
     done <"$tmp/markers"
 }
 
+# With tracing on, the exec family's names are the recorder's (Linux):
+# <unistd.h> before or after the header, called or taken by address, in C
+# and C++ (whose declarations must carry glibc's exception specification).
+for order in before after; do
+    {
+        [ $order = before ] && echo '#include <unistd.h>'
+        echo '#include "profiler.h"'
+        [ $order = after ] && echo '#include <unistd.h>'
+        cat <<'CODE'
+extern char ** environ;
+int run(char ** argv);
+int run(char ** argv)
+{
+    int (*f)(const char *, char * const[]) = execvp;
+    if (argv[0] == 0)
+        return f("true", argv);
+    execv("/bin/true", argv);
+    execve("/bin/true", argv, environ);
+    execvpe("true", argv, environ);
+    fexecve(3, argv, environ);
+    execle("/bin/true", "true", (char *) 0, environ);
+    execlp("true", "true", (char *) 0);
+    return execl("/bin/true", "true", (char *) 0);
+}
+CODE
+    } >"$tmp/exec_$order.c"
+done
+exec_calls() { # compiler, -std=, language
+    [ "$(uname -s)" = Linux ] || return 0
+    for order in before after; do
+        try "$1 -std=$2 exec names, <unistd.h> $order" "$1" -std="$2" $flags \
+            -D_GNU_SOURCE -DPROF_TRACE -x "$3" -c "$tmp/exec_$order.c" -o "$tmp/exec.o"
+    done
+}
+
 for cc in "$@"; do
     command -v "$cc" >/dev/null 2>&1 || { echo "skip $cc: not installed"; continue; }
     case $cc in
@@ -68,7 +104,8 @@ for cc in "$@"; do
                 try "$cc -std=$std $d" "$cc" -std=$std $flags $d -x c++ "$src/tests/header_use.cpp" -x none "$lib" -lm -o "$tmp/a.out"
             done
         done
-        markers "$cc" c++11 c++ ;;
+        markers "$cc" c++11 c++
+        exec_calls "$cc" c++11 c++ ;;
     *)
         for std in c99 c11 c17 gnu99 gnu11; do
             for d in -DPROF_TRACE -UPROF_TRACE; do
@@ -77,6 +114,7 @@ for cc in "$@"; do
         done
         markers "$cc" c99 c
         markers "$cc" c11 c
+        exec_calls "$cc" c99 c
         # glibc's <sys/types.h> typedefs ulong too: either order must work.
         printf '#include <stdlib.h>\n#include "profiler.h"\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u1.c"
         printf '#include "profiler.h"\n#include <sys/types.h>\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u2.c"
