@@ -8,8 +8,8 @@
 
 int main(void)
 {
-    prof_counters_t counters;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters counters;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char context[1024];
     size_t n = 1 << 20, i;               /* 8 MB: about 2048 fresh pages */
     double * a, sum = 0.0;

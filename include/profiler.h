@@ -32,7 +32,7 @@
    it first so that the typedef below never repeats it. */
 #if defined(__GLIBC__) && defined(__USE_MISC)
 # include <sys/types.h>
-# define PROF_LIBC_HAS_ULONG 1
+# define PROF_IMPL_LIBC_HAS_ULONG 1
 #endif
 
 /* FLINT's profiler.h includes flint.h, and FLINT programs (and some FLINT
@@ -67,12 +67,6 @@
 #if (defined(__unix__) && !defined(__CYGWIN__)) || defined(__APPLE__)
 /* fprint_memory_usage can read the process's memory use (/proc, getrusage). */
 # define FLINT_HAVE_getrusage 1
-#endif
-
-#if defined(__GNUC__)
-# define PROF_COLD __attribute__((cold, noinline))
-#else
-# define PROF_COLD
 #endif
 
 /* Storage of one's own in every thread (the clocks, the runner's user
@@ -116,7 +110,7 @@ typedef long long slong;
 typedef long slong;
 # endif
 #endif
-#if !defined(FLINT_H) && !defined(ulong) && !defined(PROF_LIBC_HAS_ULONG)
+#if !defined(FLINT_H) && !defined(ulong) && !defined(PROF_IMPL_LIBC_HAS_ULONG)
 # if defined(_WIN64)
 typedef unsigned long long ulong;
 # else
@@ -806,10 +800,10 @@ typedef struct
     void * impl;
 } prof_loop;
 #define PROF_BENCH_LOOP(b, name) \
-    for (prof_loop prof_loop_ = prof_impl_loop_begin((b), (name)); \
-         prof_impl_loop_next(&prof_loop_); ) \
-        for (ulong prof_loop_i_ = prof_loop_.iterations; prof_loop_i_ != 0; \
-             --prof_loop_i_)
+    for (prof_loop prof_impl_loop = prof_impl_loop_begin((b), (name)); \
+         prof_impl_loop_next(&prof_impl_loop); ) \
+        for (ulong prof_impl_loop_i = prof_impl_loop.iterations; \
+             prof_impl_loop_i != 0; --prof_impl_loop_i)
 
 /* Keep x (an lvalue or value) alive and computed: the compiler must assume
    it is read here. PROF_CLOBBER(): it must assume all memory is read and
@@ -870,7 +864,7 @@ typedef struct
     double raw;         /* the count as the kernel read it, unscaled */
     double enabled_ns;  /* time the event's group was started [ns] */
     double running_ns;  /* time it was actually counting [ns] */
-} prof_counter_value_t;
+} prof_counter_value;
 
 /* A set of counters: declare one (static or automatic) and pass its
    address. Calls on a set that is not open (never opened, or closed) return
@@ -890,7 +884,12 @@ typedef union
     double prof_impl_align_double;
     unsigned long long prof_impl_align_ull;
     void * prof_impl_align_pointer;
-} prof_counters_t;
+} prof_counters;
+
+/* The names these two types had before the library's types lost their _t
+   (FLINT's own, timeit_t and profile_target_t, keep theirs). */
+typedef prof_counters prof_counters_t;
+typedef prof_counter_value prof_counter_value_t;
 
 /* Open the events of the comma-separated list (NULL: PROF_COUNTERS_DEFAULT)
    in c, stopped, totals zero. Returns how many of them can count (0..n: the
@@ -898,10 +897,10 @@ typedef union
    for a NULL c, an unknown, repeated or empty name, or more than
    PROF_COUNTERS_MAX names (c is then not open), or a c that is already open
    (it stays open, untouched). */
-int prof_counters_open(prof_counters_t * c, const char * events);
+int prof_counters_open(prof_counters * c, const char * events);
 /* Close the events; c is then closed (further calls: PROF_COUNTERS_EINVAL).
    Closing a NULL or closed set does nothing. */
-void prof_counters_close(prof_counters_t * c);
+void prof_counters_close(prof_counters * c);
 
 /* Start counting (all available events at once, one ioctl per group) / stop
    and keep the totals. 0, or an error code: PROF_COUNTERS_ESTATE for a start
@@ -909,44 +908,44 @@ void prof_counters_close(prof_counters_t * c);
    PROF_COUNTERS_ESYS when an ioctl fails: a failed start leaves the set
    stopped with no group counting, a failed stop leaves it running. With no
    available event they make no system call. */
-int prof_counters_start(prof_counters_t * c);
-int prof_counters_stop(prof_counters_t * c);
+int prof_counters_start(prof_counters * c);
+int prof_counters_stop(prof_counters * c);
 /* Set the totals to zero (running or not). 0 or an error code. */
-int prof_counters_reset(prof_counters_t * c);
+int prof_counters_reset(prof_counters * c);
 /* Fill out[0 .. prof_counters_size(c) - 1] with each event's totals since
    open or reset, read at once per group (while running: so far). 0, or an
    error code (out untouched): PROF_COUNTERS_ESTATE before any start since
    open or reset, PROF_COUNTERS_EINVAL for a NULL out. */
-int prof_counters_read(prof_counters_t * c, prof_counter_value_t * out);
+int prof_counters_read(prof_counters * c, prof_counter_value * out);
 /* The counts one empty start/stop pair records: medians over 101 pairs, in
    out[0 .. size - 1], for the caller to subtract once per start/stop pair.
    The set must be stopped; its totals are unchanged. 0 or an error code. */
-int prof_counters_overhead(prof_counters_t * c, prof_counter_value_t * out);
+int prof_counters_overhead(prof_counters * c, prof_counter_value * out);
 
 /* Number of events in the set (0 if c is not open). */
-int prof_counters_size(const prof_counters_t * c);
+int prof_counters_size(const prof_counters * c);
 /* Event i's name as perf stat spells it; "" for a bad c or i. */
-const char * prof_counters_name(const prof_counters_t * c, int i);
+const char * prof_counters_name(const prof_counters * c, int i);
 /* Event i's unit: "ns" for task-clock, "" (a count) otherwise. */
-const char * prof_counters_unit(const prof_counters_t * c, int i);
+const char * prof_counters_unit(const prof_counters * c, int i);
 /* Index of the event called name in the set (aliases too), or -1. */
-int prof_counters_find(const prof_counters_t * c, const char * name);
+int prof_counters_find(const prof_counters * c, const char * name);
 /* 1 if event i counts, 0 if it is unavailable (or bad c or i). */
-int prof_counters_available(const prof_counters_t * c, int i);
+int prof_counters_available(const prof_counters * c, int i);
 /* The errno that made event i unavailable (0 if available; ENOSYS off
    Linux; ENOSPC when its hardware group never got the PMU); -1 for bad c or
    i. */
-int prof_counters_errno(const prof_counters_t * c, int i);
+int prof_counters_errno(const prof_counters * c, int i);
 /* One line saying why event i is unavailable and the likely fix ("" if it
    counts; NULL for bad c or i). */
-const char * prof_counters_reason(const prof_counters_t * c, int i);
+const char * prof_counters_reason(const prof_counters * c, int i);
 /* Write one line (no newline) into buf (size bytes, always terminated) for
    a report's context header: which events count and, once per reason, why
    the others are n/a. Returns the length of the full line (as snprintf). */
-int prof_counters_context(const prof_counters_t * c, char * buf, size_t size);
+int prof_counters_context(const prof_counters * c, char * buf, size_t size);
 /* Print one line per event to fs (stdout if NULL): name, "ok" with its
    group and whether it counts user space only, or "n/a", errno and reason. */
-void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
+void prof_counters_fprint(FILE * fs, const prof_counters * c);
 
 /* ==== Tracing ============================================================ */
 
@@ -970,7 +969,8 @@ void prof_counters_fprint(FILE * fs, const prof_counters_t * c);
    4..2097152, at most the memory cap; all buffers stay under
    PROF_TRACE_MEMORY_KB, default 256 MiB, past which new threads get 2 KiB
    buffers of 256 events), at prof_trace_flush, at thread exit, at exit() / return from
-   main, before exec (Linux: the exec family is wrapped), and on SIGSEGV,
+   main, before an exec called from code compiled with tracing on (Linux:
+   there the exec family's names are the recorder's), and on SIGSEGV,
    SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT and SIGTERM (PROF_TRACE_SIGNALS=0
    turns the handlers off). Events that cannot be written are counted,
    never dropped silently: prof_trace_lost and a profiler: message at exit.
@@ -1005,6 +1005,14 @@ void prof_trace_thread_name(const char * name);
 /* Number of events recorded but not written (unwritable file, full disk). */
 unsigned long long prof_trace_lost(void);
 
+/* The markers follow one rule, with tracing on or off, so that a source
+   compiles (or fails) alike in both modes: PROF_ZONE and PROF_FUNC are
+   declarations, to be put where a declaration may stand (inside a block,
+   one per line; not as the body of an if, for or while without braces,
+   and before C23 not right after a label: write "case 1: { PROF_ZONE(...);
+   ... }"); the other four are void expressions, statements anywhere.
+   Compiled out, a marker still checks its label's type as it would when
+   compiled in, unevaluated: it adds no code and no symbol. */
 #if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE))
 /* 1 when the markers record, undefined when they compile to nothing. */
 # define PROF_TRACE_ENABLED 1
@@ -1018,7 +1026,7 @@ unsigned long long prof_trace_lost(void);
 # define PROF_FUNC_BEGIN() prof_impl_trace_rec(PROF_IMPL_EV_FBEGIN, __func__)
 # define PROF_FUNC_END() prof_impl_trace_rec(PROF_IMPL_EV_FEND, __func__)
 /* A zone from here to the end of the enclosing block (every exit: return,
-   break, goto), through the cleanup attribute; one per line. */
+   break, goto), through the cleanup attribute. */
 # define PROF_ZONE(label) \
     const char * const PROF_IMPL_CAT(prof_impl_zone_, __LINE__) \
     __attribute__((cleanup(prof_impl_zone_cleanup), unused)) = \
@@ -1029,12 +1037,14 @@ unsigned long long prof_trace_lost(void);
     __attribute__((cleanup(prof_impl_func_cleanup), unused)) = \
         prof_impl_begin(PROF_IMPL_EV_FBEGIN, __func__)
 #else
-# define PROF_ZONE_BEGIN(label) ((void) 0)
-# define PROF_ZONE_END(label) ((void) 0)
-# define PROF_FUNC_BEGIN() ((void) 0)
-# define PROF_FUNC_END() ((void) 0)
-# define PROF_ZONE(label) ((void) 0)
-# define PROF_FUNC() ((void) 0)
+# define PROF_ZONE_BEGIN(label) ((void) sizeof(prof_impl_check_key(label)))
+# define PROF_ZONE_END(label) ((void) sizeof(prof_impl_check_key(label)))
+# define PROF_FUNC_BEGIN() ((void) sizeof(prof_impl_check_key(__func__)))
+# define PROF_FUNC_END() ((void) sizeof(prof_impl_check_key(__func__)))
+# define PROF_ZONE(label) enum { PROF_IMPL_CAT(prof_impl_zone_, __LINE__) \
+    = sizeof(prof_impl_check_label(label)) }
+# define PROF_FUNC() enum { PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
+    = sizeof(prof_impl_check_label(__func__)) }
 #endif
 
 /* ==== Internals ========================================================== */
@@ -1052,6 +1062,13 @@ unsigned long long prof_trace_lost(void);
 #else
 # define PROF_IMPL_INLINE static inline
 #endif
+/* The functions of rare cases (a bad argument, the recorder's slow path):
+   kept out of line and out of the hot code. */
+#if defined(__GNUC__)
+# define PROF_IMPL_COLD __attribute__((cold, noinline))
+#else
+# define PROF_IMPL_COLD
+#endif
 
 /* ---- the counter and the clocks ----------------------------------------- */
 
@@ -1059,7 +1076,7 @@ unsigned long long prof_trace_lost(void);
    is used), and the cold path of a clock number out of range, which prints
    a profiler: message and returns NaN. */
 double prof_impl_now_ns(void);
-PROF_COLD double prof_impl_bad_clock(int n, const char * func);
+PROF_IMPL_COLD double prof_impl_bad_clock(int n, const char * func);
 
 /* The raw counter as an integer: the one place that reads it. */
 PROF_IMPL_INLINE unsigned long long prof_impl_ticks(void)
@@ -1198,19 +1215,30 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
 
 /* ---- the trace recorder ------------------------------------------------- */
 
+#define PROF_IMPL_CAT2(a, b) a##b
+#define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
+/* Declared, never defined: the markers compiled out pass their label to
+   these inside sizeof (unevaluated), so that it is checked as the markers
+   compiled in check it (a pointer for the fast path, a string for the
+   zones' cleanup). */
+int prof_impl_check_key(const void * key);
+int prof_impl_check_label(const char * label);
+
 /* The event layout and the recorder's fast path used by the markers. An
-   event is one 8-byte word in the
-   thread's buffer (src/trace/trace_format.h, version 2):
+   event is one 8-byte word in the thread's buffer
+   (src/trace/trace_format.h, version 2):
        ticks since the thread's previous event << 24 | id << 3 | type
    where id is the thread's number for the label (or function address),
    found in a small per-thread cache; a cache miss, a full buffer or a gap of
-   2^40 ticks takes the slow path. */
+   2^40 ticks takes the slow path. The library's sources see it through
+   PROF_IMPL_TRACE_INTERNAL. The instrumentation hooks' types (4, 5) and
+   the time word's (6) are in trace_format.h. */
 #define PROF_IMPL_EV_BEGIN 0u  /* zone begin, id = label */
 #define PROF_IMPL_EV_END 1u    /* zone end, id = label */
 #define PROF_IMPL_EV_FBEGIN 2u /* function begin, id = __func__ */
 #define PROF_IMPL_EV_FEND 3u   /* function end, id = __func__ */
-#define PROF_IMPL_EV_ENTER 4u  /* -finstrument-functions entry, id = address */
-#define PROF_IMPL_EV_EXIT 5u   /* -finstrument-functions exit, id = address */
+#if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
+        || defined(PROF_IMPL_TRACE_INTERNAL))
 #define PROF_IMPL_TRACE_SLOTS 256 /* cache entries, in pairs */
 /* The first of key's pair of cache slots: the top 8 bits (256 slots) of a
    multiplicative hash of its address, made even. The fast path and the
@@ -1221,8 +1249,8 @@ typedef struct
 {
     const void * key;        /* label or function address */
     unsigned long long tag;  /* its id << 3 */
-} prof_impl_trace_slot_t;
-PROF_COLD void prof_impl_trace_slow(unsigned type, const void * key,
+} prof_impl_trace_slot;
+PROF_IMPL_COLD void prof_impl_trace_slow(unsigned type, const void * key,
         unsigned long long ticks);
 
 /* Where a thread records: the free part [pos, end) of one of its buffers
@@ -1236,18 +1264,17 @@ typedef struct
 {
     unsigned long long * pos, * end;
     unsigned long long last;
-} prof_impl_trace_place_t;
+} prof_impl_trace_place;
 
-#if defined(__GNUC__) && (defined(PROFILE) || defined(PROF_TRACE) \
-        || defined(PROF_IMPL_TRACE_INTERNAL))
+/* What the fast path reads, per thread. */
 typedef struct
 {
-    prof_impl_trace_place_t * cur;   /* pos == end: the slow path */
-    const prof_impl_trace_slot_t * cache; /* PROF_IMPL_TRACE_SLOTS entries */
-} prof_impl_trace_tls_t;
+    prof_impl_trace_place * cur;   /* pos == end: the slow path */
+    const prof_impl_trace_slot * cache; /* PROF_IMPL_TRACE_SLOTS entries */
+} prof_impl_trace_fast;
 /* initial-exec: one %fs-relative access, also from position-independent
    code (no __tls_get_addr call on the fast path) */
-extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
+extern __thread prof_impl_trace_fast prof_impl_trace_tls
     __attribute__((tls_model("initial-exec")));
 
 /* Append one event to the calling thread's buffer: the cache pair of key
@@ -1255,9 +1282,9 @@ extern __thread prof_impl_trace_tls_t prof_impl_trace_tls
 PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * key)
 {
     unsigned long long t = prof_impl_ticks();
-    prof_impl_trace_place_t * c = prof_impl_trace_tls.cur;
+    prof_impl_trace_place * c = prof_impl_trace_tls.cur;
     unsigned long long * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
-    const prof_impl_trace_slot_t * s = prof_impl_trace_tls.cache
+    const prof_impl_trace_slot * s = prof_impl_trace_tls.cache
         + PROF_IMPL_TRACE_PAIR(key);
     unsigned long long d, tag;
     int miss;
@@ -1297,8 +1324,43 @@ PROF_IMPL_INLINE const char * prof_impl_begin(unsigned type, const char * label)
     prof_impl_trace_rec(type, label);
     return label;
 }
-# define PROF_IMPL_CAT2(a, b) a##b
-# define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
+
+/* The exec family, in a translation unit that traces (Linux): each name
+   is a macro for the recorder's function (src/trace/trace_exec.c), which
+   writes every buffer and the end record, then calls the C library's
+   function. Only the calls compiled with tracing on go there: the C
+   library's names stay the C library's, in this program and any other
+   (doc/tracing.md says why). In C++ the declarations carry the exception
+   specification of glibc's, which <unistd.h> gives the renamed names when
+   it comes after this header. */
+# if defined(__linux__)
+#  if defined(__cplusplus) && defined(__THROW)
+#   define PROF_IMPL_THROW __THROW
+#  else
+#   define PROF_IMPL_THROW
+#  endif
+int prof_impl_execve(const char * path, char * const argv[],
+        char * const envp[]) PROF_IMPL_THROW;
+int prof_impl_execv(const char * path, char * const argv[]) PROF_IMPL_THROW;
+int prof_impl_execvpe(const char * file, char * const argv[],
+        char * const envp[]) PROF_IMPL_THROW;
+int prof_impl_execvp(const char * file, char * const argv[]) PROF_IMPL_THROW;
+int prof_impl_fexecve(int fd, char * const argv[], char * const envp[])
+        PROF_IMPL_THROW;
+int prof_impl_execl(const char * path, const char * arg, ...) PROF_IMPL_THROW;
+int prof_impl_execle(const char * path, const char * arg, ...) PROF_IMPL_THROW;
+int prof_impl_execlp(const char * file, const char * arg, ...) PROF_IMPL_THROW;
+#  if defined(PROFILE) || defined(PROF_TRACE)
+#   define execve prof_impl_execve
+#   define execv prof_impl_execv
+#   define execvpe prof_impl_execvpe
+#   define execvp prof_impl_execvp
+#   define fexecve prof_impl_fexecve
+#   define execl prof_impl_execl
+#   define execle prof_impl_execle
+#   define execlp prof_impl_execlp
+#  endif
+# endif
 #endif
 
 #ifdef __cplusplus

@@ -106,7 +106,7 @@ int main(int argc, char ** argv)
     }
     /* the context line of the process's one counter set */
     {
-        prof_counters_t c;
+        prof_counters c;
         if (prof_counters_open(&c, NULL) >= 0)
         {
             prof_counters_context(&c, line, sizeof line);

@@ -77,10 +77,10 @@ static void touch_pages(void)
 #endif
 }
 
-static void workload(prof_counters_t * c, const char * name, void (*f)(void))
+static void workload(prof_counters * c, const char * name, void (*f)(void))
 {
     double off[RUNS], on[RUNS], counts[PROF_COUNTERS_MAX][RUNS];
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counter_value v[PROF_COUNTERS_MAX];
     int r, e, n = prof_counters_size(c);
 
     f();                                       /* warm-up */
@@ -115,8 +115,8 @@ static void workload(prof_counters_t * c, const char * name, void (*f)(void))
 
 int main(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX], o[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX], o[PROF_COUNTERS_MAX];
     char line[2048];
     double pair, read_ns, reset_ns, ioctl_leader = NAN, ioctl_group = NAN;
     int e, i;

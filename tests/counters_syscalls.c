@@ -63,8 +63,8 @@ int main(int argc, char ** argv)
     timeit_stop(t);
     if (on)
     {
-        prof_counters_t c;
-        prof_counter_value_t v[PROF_COUNTERS_MAX];
+        prof_counters c;
+        prof_counter_value v[PROF_COUNTERS_MAX];
         char line[1024];
         prof_counters_open(&c, NULL);
         prof_counters_start(&c);

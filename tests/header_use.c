@@ -1,7 +1,7 @@
 /* Uses every name of profiler.h, so that compiling it with
    -Wall -Wextra -pedantic -Werror in each language mode shows the header is
-   clean there (tests/check_header.sh). Built as C and as C++. */
-#define PROF_TRACE 1 /* the tracing markers' enabled form */
+   clean there (tests/check_header.sh). Built as C and as C++, with
+   -DPROF_TRACE (the markers' enabled form) and without. */
 #include "profiler.h"
 
 static void target(void * arg, ulong count)
@@ -109,7 +109,10 @@ static int traced(int n)
         return n;
     prof_trace_thread_name("main");
     return prof_trace_open(NULL) + prof_trace_flush() + (int) prof_trace_lost()
-           + PROF_TRACE_ENABLED;
+#if defined(PROF_TRACE)
+           + PROF_TRACE_ENABLED
+#endif
+           ;
 }
 
 int main(void)
@@ -136,10 +139,13 @@ int main(void)
     (void) DURATION_TARGET; (void) DURATION_THRESHOLD;
     fprint_memory_usage(stdout); print_memory_usage();
     {
-        prof_counters_t c;
-        prof_counter_value_t v[PROF_COUNTERS_MAX];
+        prof_counters c;
+        prof_counter_value v[PROF_COUNTERS_MAX];
+        prof_counters_t * old_name = &c;            /* the names before */
+        prof_counter_value_t * old_value_name = v;
         char line[512];
         size_t size = sizeof line;
+        (void) old_name; (void) old_value_name;
         if (prof_counters_open(&c, PROF_COUNTERS_DEFAULT) >= 0)
         {
             (void) prof_counters_start(&c); (void) prof_counters_stop(&c);

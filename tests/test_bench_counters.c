@@ -43,7 +43,7 @@ static prof_bench * suite(FILE * out, prof_format format, const char * events)
 }
 
 /* What this machine can count, from a set of our own. */
-static prof_counters_t probe;
+static prof_counters probe;
 static int can(const char * name)
 {
     return prof_counters_available(&probe, prof_counters_find(&probe, name));
@@ -138,7 +138,7 @@ static void test_fake_counts(void)
 /* One epoch's count from two readings of the running totals. */
 static void test_delta(void)
 {
-    prof_counter_value_t a = { 1000.0, 1000.0, 5000.0, 5000.0 }, b = a;
+    prof_counter_value a = { 1000.0, 1000.0, 5000.0, 5000.0 }, b = a;
     b.raw = 1100.0; b.enabled_ns = 5200.0; b.running_ns = 5100.0;
     /* 100 counted while running 100 of 200 ns: 200 */
     CHECK(prof_impl_bench_counters_delta(&a, &b, 0.0) == 200.0, "multiplexed");

@@ -44,8 +44,8 @@ static int read_paranoid(void)
 
 static void test_bad_input(void)
 {
-    prof_counters_t c, junk;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c, junk;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char line[256];
     capture_t cap;
     int r;
@@ -133,7 +133,7 @@ static void test_bad_input(void)
 }
 
 /* Unavailable event i: errno and reason reported, readings NaN. */
-static void check_unavailable(prof_counters_t * c, const prof_counter_value_t * v, int i)
+static void check_unavailable(prof_counters * c, const prof_counter_value * v, int i)
 {
     int err = prof_counters_errno(c, i);
     const char * why = prof_counters_reason(c, i);
@@ -148,8 +148,8 @@ static void check_unavailable(prof_counters_t * c, const prof_counter_value_t * 
 
 static void test_software(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX], w[PROF_COUNTERS_MAX], o[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX], w[PROF_COUNTERS_MAX], o[PROF_COUNTERS_MAX];
     int tc, pf, cs, k, r;
     double cpu0, cpu1, t0, t1;
     char * pages;
@@ -261,8 +261,8 @@ static void test_software(void)
 /* The default set: hardware and software events side by side. */
 static void test_hardware(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char line[2048];
     volatile unsigned long x = 0;
     long i;
@@ -339,8 +339,8 @@ static void test_hardware(void)
 /* Run as an unprivileged user: perf_event_paranoid decides. */
 static void test_unprivileged(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char line[2048];
     int paranoid = read_paranoid(), r, k;
 

@@ -42,7 +42,7 @@ static int child_role(const char * role)
    for it and read. Returns what the open returned; *status gets the
    child's wait status. */
 static int count_child(char * const * argv, int before, const char * events,
-                       prof_counters_t * c, prof_counter_value_t * v, int * status)
+                       prof_counters * c, prof_counter_value * v, int * status)
 {
     int fd[2], r;
     pid_t pid;
@@ -72,7 +72,7 @@ static int count_child(char * const * argv, int before, const char * events,
     return r;
 }
 
-static int value_of(const prof_counters_t * c, const prof_counter_value_t * v,
+static int value_of(const prof_counters * c, const prof_counter_value * v,
                     const char * name, double * x)
 {
     int i = prof_counters_find(c, name);
@@ -85,8 +85,8 @@ static void test_real(char * self)
     static const char * ev = "task-clock,page-faults,context-switches";
     char role[16];
     char * argv[] = { self, role, NULL };
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     double faults, switches, task;
     int r, status;
     capture_t cap;
@@ -145,8 +145,8 @@ static void test_refused(void)
 {
     char true_path[] = "/bin/true";
     char * argv[] = { true_path, NULL };
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char line[1024];
     capture_t cap;
     const char * out;
@@ -185,7 +185,7 @@ static void test_refused(void)
 
 int main(int argc, char ** argv)
 {
-    prof_counters_t probe;
+    prof_counters probe;
     int real;
 
     if (argc > 1)

@@ -28,7 +28,7 @@ static void test_no_calls_without_counters(void)
 {
     timeit_t t;
     double mn, mx;
-    prof_counters_t c;
+    prof_counters c;
     char line[256];
     capture_t cap;
 
@@ -64,7 +64,7 @@ static void test_convert(void)
     unsigned long long buf[] = { 2, 5000, 2500, 300, 11, 40, 12 };
     unsigned long long ids[] = { 12, 11 }, missing[] = { 13 };
     double base[] = { 10, 0 };
-    prof_counter_value_t v[2];
+    prof_counter_value v[2];
 
     CHECK(prof_impl_counters_convert(buf, 7, 2, ids, base, 1000, 500, v) == 0, "convert");
     /* event 12: 40 - 10 = 30 counted 2000 of 4000 ns: 60 */
@@ -194,8 +194,8 @@ static int fail_ioctl(int fd, unsigned long request, void * arg)
    it marked itself running first, so the next start was refused. */
 static void test_failed_start(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     capture_t cap;
     const char * out;
     int r;
@@ -241,8 +241,8 @@ static void test_failed_start(void)
 
 static void test_hooks(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char line[2048];
     unsigned long before;
     int r, k, real_ok;

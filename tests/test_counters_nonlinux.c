@@ -10,8 +10,8 @@
 
 int main(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counters c;
+    prof_counter_value v[PROF_COUNTERS_MAX];
     char line[1024];
     int r, i;
 

@@ -19,8 +19,8 @@ static int counted[THREADS];
 /* A counter set of this thread's own: open, count 2 ms of sleep, close. */
 static int own_counters(void)
 {
-    prof_counters_t c;
-    prof_counter_value_t v[2];
+    prof_counters c;
+    prof_counter_value v[2];
     int ok, n = prof_counters_open(&c, "task-clock,context-switches");
     ok = n >= 0 && prof_counters_start(&c) == 0;
     sleep_ms(2);

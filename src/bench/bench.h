@@ -76,7 +76,7 @@ void prof_impl_filter_free(prof_bench * b);
 
 /* ---- event counters (bench_counters.c) ---------------------------------- */
 
-/* The runner's event counters. One prof_counters_t per process, opened by
+/* The runner's event counters. One prof_counters per process, opened by
    the first run that asks for counters and closed at exit; each run maps
    the events it asks for onto it. */
 typedef struct
@@ -102,8 +102,8 @@ void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
    the raw difference scaled by the differences of time enabled / time
    running (multiplexing), minus overhead, at least 0; NaN for an unknown
    count or an event that was enabled but never ran during the epoch. */
-double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
-        const prof_counter_value_t * b, double overhead);
+double prof_impl_bench_counters_delta(const prof_counter_value * a,
+        const prof_counter_value * b, double overhead);
 /* Tests: when set, no event set is opened and every event asked for reads
    as fake(name, iterations) per epoch (NaN: unavailable), with no overhead
    subtracted, so that the aggregation is checked exactly. */

@@ -1,5 +1,5 @@
 /*
-    The runner's event counters: one prof_counters_t per process, opened by
+    The runner's event counters: one prof_counters per process, opened by
     the first benchmark run that asks for counters (never before: with
     counters off no perf system call is made), kept open for all suites and
     closed at exit. Opening costs a few dozen system calls and the overhead
@@ -32,10 +32,10 @@
 # include <unistd.h>
 #endif
 
-static prof_counters_t set;
+static prof_counters set;
 static int set_state;       /* 0: never opened, 1: open, -1: open failed */
-static prof_counter_value_t ovh[PROF_COUNTERS_MAX];
-static prof_counter_value_t last[PROF_COUNTERS_MAX];
+static prof_counter_value ovh[PROF_COUNTERS_MAX];
+static prof_counter_value last[PROF_COUNTERS_MAX];
 static long owner;
 static int warned_thread, warned_missing;
 static char opened_list[256];
@@ -153,8 +153,8 @@ void prof_impl_bench_counters_start(const prof_impl_run_counters * rc)
         (void) prof_counters_start(&set);
 }
 
-double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
-        const prof_counter_value_t * b, double overhead)
+double prof_impl_bench_counters_delta(const prof_counter_value * a,
+        const prof_counter_value * b, double overhead)
 {
     /* NaN (unknown, or enabled but never on the PMU) stays NaN */
     double v = prof_impl_counters_scale(b->raw - a->raw,
@@ -167,7 +167,7 @@ double prof_impl_bench_counters_delta(const prof_counter_value_t * a,
 void prof_impl_bench_counters_stop(prof_impl_run_counters * rc,
         ulong iterations)
 {
-    prof_counter_value_t now[PROF_COUNTERS_MAX];
+    prof_counter_value now[PROF_COUNTERS_MAX];
     int i, ok;
     if (rc->n == 0)
         return;

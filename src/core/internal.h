@@ -19,9 +19,6 @@ void prof_impl_warn(const char * fmt, ...)
 #endif
     ;
 
-/* Write every trace buffer and the end record before exec replaces the
-   process image (trace.c; called by the exec wrappers of trace_exec.c). */
-void prof_impl_trace_before_exec(void);
 /* Full buffers handed to the trace writer thread so far (for the tests). */
 unsigned long prof_impl_trace_writer_buffers(void);
 
@@ -225,11 +222,11 @@ int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg);
    prof_counters_open returns: how many events can count, the others being
    unavailable with their reason, or PROF_COUNTERS_EINVAL (also for pid <=
    0). For prof-run (issue 11). */
-int prof_impl_counters_open_child(prof_counters_t * c, const char * events,
+int prof_impl_counters_open_child(prof_counters * c, const char * events,
         long pid);
 /* The file descriptor of a set's group leader (0: hardware, 1: software),
    or -1 (none, or c not open): for tests and profile programs. */
-int prof_impl_counters_leader(const prof_counters_t * c, int group);
+int prof_impl_counters_leader(const prof_counters * c, int group);
 
 /* raw * enabled / running: a count corrected for multiplexing; NaN if the
    event was enabled but never ran, raw if it was never enabled. */
@@ -241,7 +238,7 @@ double prof_impl_counters_scale(double raw, double enabled, double running);
    baseline. 0, or -1 for a malformed buffer or an id not in it. */
 int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
         int nevents, const unsigned long long * ids, const double * base_raw,
-        double base_enabled, double base_running, prof_counter_value_t * out);
+        double base_enabled, double base_running, prof_counter_value * out);
 
 /* What is known of an event and of the machine, for
    prof_impl_counters_reason: bits. */

@@ -49,7 +49,7 @@
 enum { STATE_FRESH, STATE_RUNNING, STATE_STOPPED };
 enum { GROUP_HW = 0, GROUP_SW = 1, GROUP_NONE = -1 };
 
-/* The set behind prof_counters_t's opaque storage. may_alias: the storage
+/* The set behind prof_counters's opaque storage. may_alias: the storage
    is declared as the header's union and only ever read through this type. */
 typedef struct
 #if defined(__GNUC__)
@@ -76,18 +76,18 @@ counter_set
 /* The set must fit the storage the header gives it, at an alignment the
    storage has: a compile-time check (the array size is -1 otherwise). */
 struct counters_align_set { char c; counter_set s; };
-struct counters_align_storage { char c; prof_counters_t s; };
+struct counters_align_storage { char c; prof_counters s; };
 typedef char prof_impl_counters_fit[
-    sizeof(counter_set) <= sizeof(prof_counters_t)
+    sizeof(counter_set) <= sizeof(prof_counters)
     && offsetof(struct counters_align_set, s)
        <= offsetof(struct counters_align_storage, s) ? 1 : -1];
 
-static counter_set * set_of(prof_counters_t * set)
+static counter_set * set_of(prof_counters * set)
 {
     return (counter_set *) (void *) set;
 }
 
-static const counter_set * cset_of(const prof_counters_t * set)
+static const counter_set * cset_of(const prof_counters * set)
 {
     return (const counter_set *) (const void *) set;
 }
@@ -175,7 +175,7 @@ double prof_impl_counters_scale(double raw, double enabled, double running)
 
 int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
         int nevents, const unsigned long long * ids, const double * base_raw,
-        double base_enabled, double base_running, prof_counter_value_t * out)
+        double base_enabled, double base_running, prof_counter_value * out)
 {
     size_t nr, k;
     int j;
@@ -336,7 +336,7 @@ static int in_virtual_machine(void)
 
 /* ---- argument checks (cold paths) -------------------------------------- */
 
-static PROF_COLD int not_open(const counter_set * c, const char * func)
+static PROF_IMPL_COLD int not_open(const counter_set * c, const char * func)
 {
     if (c == NULL)
         prof_impl_warn("%s: NULL counter set", func);
@@ -347,13 +347,13 @@ static PROF_COLD int not_open(const counter_set * c, const char * func)
     return PROF_COUNTERS_EINVAL;
 }
 
-static PROF_COLD int bad_state(const char * func, const char * what)
+static PROF_IMPL_COLD int bad_state(const char * func, const char * what)
 {
     prof_impl_warn("%s: %s", func, what);
     return PROF_COUNTERS_ESTATE;
 }
 
-static PROF_COLD int sys_failed(const char * func, const char * call)
+static PROF_IMPL_COLD int sys_failed(const char * func, const char * call)
 {
     prof_impl_warn("%s: %s failed: %s", func, call, strerror(errno));
     return PROF_COUNTERS_ESYS;
@@ -475,12 +475,12 @@ static int group_members(const counter_set * c, int g, int * idx,
 /* Read group g: out[i] for its events, relative to the baseline unless
    absolute. 0 or -1 (errno set; EIO for a malformed read). */
 static int read_group(const counter_set * c, int g, int absolute,
-                      prof_counter_value_t * out)
+                      prof_counter_value * out)
 {
 #if defined(__linux__)
     unsigned long long buf[GROUP_WORDS], ids[PROF_COUNTERS_MAX];
     double base[PROF_COUNTERS_MAX];
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counter_value v[PROF_COUNTERS_MAX];
     int idx[PROF_COUNTERS_MAX], m, j;
     ssize_t got;
 
@@ -506,14 +506,14 @@ static int read_group(const counter_set * c, int g, int absolute,
 #endif
 }
 
-static void set_unavailable(prof_counter_value_t * v)
+static void set_unavailable(prof_counter_value * v)
 {
     v->value = v->raw = NAN;
     v->enabled_ns = v->running_ns = 0.0;
 }
 
 /* Read every group (absolute or since the baseline) into out[0 .. n-1]. */
-static int read_all(const counter_set * c, int absolute, prof_counter_value_t * out)
+static int read_all(const counter_set * c, int absolute, prof_counter_value * out)
 {
     int i, g;
     for (i = 0; i < c->n; i++)
@@ -527,7 +527,7 @@ static int read_all(const counter_set * c, int absolute, prof_counter_value_t * 
 /* Make the current kernel totals the zero of the set's totals. */
 static int take_baseline(counter_set * c)
 {
-    prof_counter_value_t now[PROF_COUNTERS_MAX];
+    prof_counter_value now[PROF_COUNTERS_MAX];
     int i;
 
     if (read_all(c, 1, now) != 0)
@@ -672,7 +672,7 @@ static void open_event(counter_set * c, int i)
 /* Does the hardware group ever get the PMU? Switch it on and off once. */
 static void probe_hw_group(counter_set * c)
 {
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counter_value v[PROF_COUNTERS_MAX];
     int i;
 
     if (c->leader[GROUP_HW] < 0)
@@ -792,14 +792,14 @@ static int finish_open(counter_set * c)
     return explain_unavailable(c);
 }
 
-int prof_counters_open(prof_counters_t * set, const char * events)
+int prof_counters_open(prof_counters * set, const char * events)
 {
     counter_set * c = set_of(set);
     int n = begin_open(c, events, "prof_counters_open");
     return n < 0 ? n : finish_open(c);
 }
 
-int prof_impl_counters_open_child(prof_counters_t * set, const char * events,
+int prof_impl_counters_open_child(prof_counters * set, const char * events,
         long pid)
 {
     counter_set * c = set_of(set);
@@ -820,7 +820,7 @@ int prof_impl_counters_open_child(prof_counters_t * set, const char * events,
     return n;
 }
 
-void prof_counters_close(prof_counters_t * set)
+void prof_counters_close(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
@@ -832,7 +832,7 @@ void prof_counters_close(prof_counters_t * set)
 
 /* ---- the timed path ------------------------------------------------------ */
 
-int prof_counters_start(prof_counters_t * set)
+int prof_counters_start(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
@@ -845,7 +845,7 @@ int prof_counters_start(prof_counters_t * set)
     return 0;
 }
 
-int prof_counters_stop(prof_counters_t * set)
+int prof_counters_stop(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
@@ -860,7 +860,7 @@ int prof_counters_stop(prof_counters_t * set)
 
 /* ---- totals -------------------------------------------------------------- */
 
-int prof_counters_reset(prof_counters_t * set)
+int prof_counters_reset(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
@@ -872,10 +872,10 @@ int prof_counters_reset(prof_counters_t * set)
     return 0;
 }
 
-int prof_counters_read(prof_counters_t * set, prof_counter_value_t * out)
+int prof_counters_read(prof_counters * set, prof_counter_value * out)
 {
     counter_set * c = set_of(set);
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counter_value v[PROF_COUNTERS_MAX];
 
     if (!is_open(c))
         return not_open(c, "prof_counters_read");
@@ -902,9 +902,9 @@ int prof_counters_read(prof_counters_t * set, prof_counter_value_t * out)
    each, into d; last gets the totals after the last pair read (first if
    none). 0, or -1 with errno set. */
 static int count_empty_pairs(const counter_set * c, double * d,
-        const prof_counter_value_t * first, prof_counter_value_t * last)
+        const prof_counter_value * first, prof_counter_value * last)
 {
-    prof_counter_value_t now[PROF_COUNTERS_MAX];
+    prof_counter_value now[PROF_COUNTERS_MAX];
     int i, k;
 
     memcpy(last, first, sizeof now);
@@ -928,8 +928,8 @@ static int count_empty_pairs(const counter_set * c, double * d,
 
 /* What the pairs counted between the totals first and last is not the
    caller's: move the zero past it. */
-static void move_zero(counter_set * c, const prof_counter_value_t * first,
-                      const prof_counter_value_t * last)
+static void move_zero(counter_set * c, const prof_counter_value * first,
+                      const prof_counter_value * last)
 {
     int i, g;
     for (i = 0; i < c->n; i++)
@@ -945,10 +945,10 @@ static void move_zero(counter_set * c, const prof_counter_value_t * first,
             }
 }
 
-int prof_counters_overhead(prof_counters_t * set, prof_counter_value_t * out)
+int prof_counters_overhead(prof_counters * set, prof_counter_value * out)
 {
     counter_set * c = set_of(set);
-    prof_counter_value_t first[PROF_COUNTERS_MAX], last[PROF_COUNTERS_MAX];
+    prof_counter_value first[PROF_COUNTERS_MAX], last[PROF_COUNTERS_MAX];
     double * d;
     int i, r;
 
@@ -991,25 +991,25 @@ int prof_counters_overhead(prof_counters_t * set, prof_counter_value_t * out)
 
 /* ---- what the set holds -------------------------------------------------- */
 
-int prof_counters_size(const prof_counters_t * set)
+int prof_counters_size(const prof_counters * set)
 {
     const counter_set * c = cset_of(set);
     return is_open(c) ? c->n : 0;
 }
 
-const char * prof_counters_name(const prof_counters_t * set, int i)
+const char * prof_counters_name(const prof_counters * set, int i)
 {
     const counter_set * c = cset_of(set);
     return valid_index(c, i) ? known[c->kind[i]].name : "";
 }
 
-const char * prof_counters_unit(const prof_counters_t * set, int i)
+const char * prof_counters_unit(const prof_counters * set, int i)
 {
     const counter_set * c = cset_of(set);
     return valid_index(c, i) ? known[c->kind[i]].unit : "";
 }
 
-int prof_counters_find(const prof_counters_t * set, const char * name)
+int prof_counters_find(const prof_counters * set, const char * name)
 {
     const counter_set * c = cset_of(set);
     int i, k;
@@ -1021,13 +1021,13 @@ int prof_counters_find(const prof_counters_t * set, const char * name)
     return -1;
 }
 
-int prof_counters_available(const prof_counters_t * set, int i)
+int prof_counters_available(const prof_counters * set, int i)
 {
     const counter_set * c = cset_of(set);
     return valid_index(c, i) && c->group[i] != GROUP_NONE;
 }
 
-int prof_counters_errno(const prof_counters_t * set, int i)
+int prof_counters_errno(const prof_counters * set, int i)
 {
     const counter_set * c = cset_of(set);
     if (!valid_index(c, i))
@@ -1035,7 +1035,7 @@ int prof_counters_errno(const prof_counters_t * set, int i)
     return c->group[i] != GROUP_NONE ? 0 : c->err[i];
 }
 
-const char * prof_counters_reason(const prof_counters_t * set, int i)
+const char * prof_counters_reason(const prof_counters * set, int i)
 {
     const counter_set * c = cset_of(set);
     if (!valid_index(c, i))
@@ -1043,7 +1043,7 @@ const char * prof_counters_reason(const prof_counters_t * set, int i)
     return c->group[i] != GROUP_NONE ? "" : c->reason[i];
 }
 
-int prof_impl_counters_leader(const prof_counters_t * set, int group)
+int prof_impl_counters_leader(const prof_counters * set, int group)
 {
     const counter_set * c = cset_of(set);
     return is_open(c) && (group == GROUP_HW || group == GROUP_SW)
@@ -1071,7 +1071,7 @@ static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
         *len += (size_t) r;
 }
 
-int prof_counters_context(const prof_counters_t * set, char * buf, size_t size)
+int prof_counters_context(const prof_counters * set, char * buf, size_t size)
 {
     const counter_set * c = cset_of(set);
     size_t len = 0;
@@ -1118,7 +1118,7 @@ int prof_counters_context(const prof_counters_t * set, char * buf, size_t size)
     return (int) len;
 }
 
-void prof_counters_fprint(FILE * fs, const prof_counters_t * set)
+void prof_counters_fprint(FILE * fs, const prof_counters * set)
 {
     const counter_set * c = cset_of(set);
     int i;

@@ -97,7 +97,7 @@ static void progress(const prof_cmd_plan * plan, const prof_cmd * current)
 /* The child's event counters, opened while it waits to exec. */
 typedef struct
 {
-    prof_counters_t set;
+    prof_counters set;
     const char * list;
     int opened;
 } counting;
@@ -113,7 +113,7 @@ static int open_counters(void * ctx, long pid)
    first run that counts names the events and keeps the context line. */
 static void read_counters(prof_cmd_plan * plan, counting * k, double * ev)
 {
-    prof_counter_value_t v[PROF_COUNTERS_MAX];
+    prof_counter_value v[PROF_COUNTERS_MAX];
     int i, n = prof_counters_size(&k->set);
     if (!k->opened)
         return;

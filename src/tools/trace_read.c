@@ -784,7 +784,7 @@ static void finish_trace(pt_trace * t)
     size_t i;
     if (!t->has_end)
         warn(t, W_TRUNC, "no end record: the program did not finish normally "
-             "(killed, or exec without this library's exec wrappers) or the "
+             "(killed, or an exec from code built without tracing) or the "
              "file is cut; what was written is shown");
     else if (t->end_signal != 0)
         warn(t, W_TRUNC, "the program was ended by signal %d; events recorded "

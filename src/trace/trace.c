@@ -3,7 +3,8 @@
     label ids per thread), the slow path of the markers, the writer thread
     that full buffers are handed to, and the API. The trace file and the
     writing of buffers are in trace_file.c; exit, thread exit, signals,
-    fork and exec in trace_signal.c; what they share in trace_impl.h.
+    fork and exec in trace_signal.c; the state they share and its lock in
+    trace_state.c and trace_impl.h.
 
     The fast path is inline in profiler.h: read the counter, find the
     label's id in the thread's cache, store one word at the thread's buffer
@@ -24,78 +25,6 @@
 #if defined(__linux__)
 # include <sys/syscall.h>
 #endif
-
-/* Before a thread has a buffer: pos == end sends every event to the slow
-   path, and the fast path's cache lookup reads this. */
-const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
-prof_impl_trace_place_t prof_impl_trace_closed;
-__thread prof_impl_trace_tls_t prof_impl_trace_tls = { &prof_impl_trace_closed,
-                                                       prof_impl_trace_empty_cache };
-__thread prof_impl_trace_mine prof_impl_trace_me;
-prof_impl_trace_shared prof_impl_trace_g = {
-    .fd = -1,
-    .buffer_events = DEFAULT_BUFFER_KB * 1024 / sizeof(word_t), /* read_settings */
-    .memory_cap = (size_t) 256 << 20,
-    .writer_mutex = PTHREAD_MUTEX_INITIALIZER,
-    .writer_cond = PTHREAD_COND_INITIALIZER,
-    .use_writer = 1,
-};
-
-/* ---- lock ------------------------------------------------------------------ */
-
-/* ME.holds_lock is set before the lock word is taken and cleared after it
-   is released, so that a signal handler on this thread never sees the
-   word taken by its own thread with the mark clear: it would wait for a
-   release that cannot come before it returns. (A handler that comes while
-   this thread waits sees the mark and gives up too: safe.) */
-NOINST void prof_impl_tr_lock(void)
-{
-    ME.holds_lock = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    while (__atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE))
-        sched_yield();
-}
-
-NOINST int prof_impl_tr_lock_api(void)
-{
-    if (ME.holds_lock)
-        return 0;
-    prof_impl_tr_lock();
-    return 1;
-}
-
-/* From a signal handler: 0 at once when the interrupted code (this thread)
-   holds the lock, which it cannot release before the handler returns;
-   else wait for another thread's write to finish, at most a second. */
-NOINST int prof_impl_tr_lock_from_signal(void)
-{
-    double t0 = 0;
-    long i;
-    if (ME.holds_lock)
-        return 0;
-    ME.holds_lock = 1;      /* first, as in prof_impl_tr_lock */
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    for (i = 0; __atomic_exchange_n(&TR.lock_word, 1, __ATOMIC_ACQUIRE); i++)
-    {
-        if (i == 0)
-            t0 = prof_impl_now_ns(); /* clock_gettime: async-signal-safe */
-        else if (i % 64 == 0 && !(prof_impl_now_ns() - t0 <= 1e9))
-        {
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            ME.holds_lock = 0;
-            return 0; /* a second, or no clock */
-        }
-        sched_yield();
-    }
-    return 1;
-}
-
-NOINST void prof_impl_tr_unlock(void)
-{
-    __atomic_store_n(&TR.lock_word, 0, __ATOMIC_RELEASE);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    ME.holds_lock = 0;
-}
 
 /* ---- start ------------------------------------------------------------------ */
 
@@ -129,7 +58,8 @@ static NOINST void read_settings(void)
 {
     size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, DEFAULT_BUFFER_KB);
     const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
-    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30, 262144) * 1024;
+    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30,
+                            DEFAULT_MEMORY_KB) * 1024;
     if (kb * 1024 + sizeof(trace_rec) > TR.memory_cap)
     {
         size_t fit = TR.memory_cap > sizeof(trace_rec) + 4096
@@ -270,6 +200,59 @@ static NOINST void reset_ids(trace_rec * r)
     r->ids_written = 0;
 }
 
+static NOINST size_t key_slot(uint64_t k, size_t cap)
+{
+    return (size_t) ((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+}
+
+/* Double the owner's map key -> id + 1. 0 or -1. */
+static NOINST int grow_map(trace_rec * r)
+{
+    size_t cap = r->mcap ? r->mcap * 2 : FIRST_MAP_SLOTS, i;
+    uint64_t * k = (uint64_t *) calloc(cap, sizeof *k);
+    uint32_t * v = (uint32_t *) calloc(cap, sizeof *v);
+    if (k == NULL || v == NULL)
+    {
+        free(k);
+        free(v);
+        return -1;
+    }
+    for (i = 0; i < r->mcap; i++)
+        if (r->mvals[i] != 0)
+        {
+            size_t j = key_slot(r->mkeys[i], cap);
+            while (v[j] != 0)
+                j = (j + 1) & (cap - 1);
+            k[j] = r->mkeys[i];
+            v[j] = r->mvals[i];
+        }
+    free(r->mkeys);
+    free(r->mvals);
+    r->mkeys = k;
+    r->mvals = v;
+    r->mcap = cap;
+    return 0;
+}
+
+/* Room for the thread's first labels, made when it attaches, before its
+   first event is stamped: the map, the id table (the first allocations of
+   a new thread's malloc arena among them) and their pages, so that a
+   label's first use inside a zone costs a lookup and a store, not an
+   allocation or a page fault. Failures are left to intern. */
+static NOINST void prepare_ids(trace_rec * r)
+{
+    size_t n = FIRST_MAP_SLOTS / 2; /* the map grows past half full */
+    if (r->mcap == 0 && grow_map(r) == 0)
+    {
+        touch_pages(r->mkeys, r->mcap * sizeof *r->mkeys);
+        touch_pages(r->mvals, r->mcap * sizeof *r->mvals);
+    }
+    if (prof_impl_grow(&r->ids, &r->idcap, n, sizeof *r->ids) == 0)
+        touch_pages(r->ids, n * sizeof *r->ids);
+    if (prof_impl_grow(&r->cls, &r->clscap, n, 1) == 0)
+        touch_pages(r->cls, n);
+}
+
 /* Give the calling thread a record and a buffer. NULL if out of memory. */
 static NOINST trace_rec * attach(void)
 {
@@ -285,6 +268,7 @@ static NOINST trace_rec * attach(void)
         return NULL;
     }
     reset_ids(r);
+    prepare_ids(r);
     r->flushed = r->buf;
     r->base61 = 0; /* deltas count from 0 until the first SYNC */
     /* the last thread's losses not yet told in a LOST chunk (its file could
@@ -317,10 +301,10 @@ static NOINST trace_rec * attach(void)
    there. The thread's TLS moves too, unless it points to the closed place
    (after the exit-time flush, or inside the program's handler). Returns
    the place left, whose words the caller writes or counts. */
-static NOINST prof_impl_trace_place_t * move_to(trace_rec * r, word_t * b,
+static NOINST prof_impl_trace_place * move_to(trace_rec * r, word_t * b,
                                                 int sync)
 {
-    prof_impl_trace_place_t * old = r->at, * c;
+    prof_impl_trace_place * old = r->at, * c;
     int k = b == r->first ? 0 : 1;
     r->turn[k] ^= 1;
     c = &r->places[2 * k + r->turn[k]];
@@ -363,7 +347,7 @@ static NOINST void drop_words(trace_rec * r, const word_t * w, size_t n)
 static NOINST void restart(trace_rec * r)
 {
     word_t * seen = r->flushed, * pos;
-    prof_impl_trace_place_t * old = move_to(r, r->buf, 0);
+    prof_impl_trace_place * old = move_to(r, r->buf, 0);
     pos = __atomic_load_n(&old->pos, __ATOMIC_ACQUIRE);
     if (pos > seen)
         drop_words(r, seen, (size_t) (pos - seen));
@@ -375,40 +359,6 @@ static NOINST void count_lost(uint64_t n, const char * why)
     __atomic_add_fetch(&TR.lost_total, n, __ATOMIC_RELAXED);
     if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
         prof_impl_warn("trace: %s; such events are counted as lost", why);
-}
-
-static NOINST size_t key_slot(uint64_t k, size_t cap)
-{
-    return (size_t) ((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
-}
-
-/* Double the owner's map key -> id + 1. 0 or -1. */
-static NOINST int grow_map(trace_rec * r)
-{
-    size_t cap = r->mcap ? r->mcap * 2 : 256, i;
-    uint64_t * k = (uint64_t *) calloc(cap, sizeof *k);
-    uint32_t * v = (uint32_t *) calloc(cap, sizeof *v);
-    if (k == NULL || v == NULL)
-    {
-        free(k);
-        free(v);
-        return -1;
-    }
-    for (i = 0; i < r->mcap; i++)
-        if (r->mvals[i] != 0)
-        {
-            size_t j = key_slot(r->mkeys[i], cap);
-            while (v[j] != 0)
-                j = (j + 1) & (cap - 1);
-            k[j] = r->mkeys[i];
-            v[j] = r->mvals[i];
-        }
-    free(r->mkeys);
-    free(r->mvals);
-    r->mkeys = k;
-    r->mvals = v;
-    r->mcap = cap;
-    return 0;
 }
 
 /* A new id for key (class cls) of r, under the lock (the writer reads the
@@ -453,7 +403,7 @@ static NOINST long intern(trace_rec * r, const void * key, unsigned type)
    (a signal handler on this thread may read the cache in between). */
 static NOINST void cache_put(trace_rec * r, const void * key, long id)
 {
-    prof_impl_trace_slot_t * c = r->cache + PROF_IMPL_TRACE_PAIR(key);
+    prof_impl_trace_slot * c = r->cache + PROF_IMPL_TRACE_PAIR(key);
     if (c[0].key == key)
         return; /* there already (the slow path came for another reason) */
     c[1].key = NO_KEY;
@@ -542,7 +492,7 @@ static NOINST word_t * new_spare(trace_rec * r)
 static NOINST int hand_off(trace_rec * r)
 {
     word_t * full = r->buf, * from = r->flushed, * spare = r->spare;
-    prof_impl_trace_place_t * old;
+    prof_impl_trace_place * old;
     if (!TR.use_writer || r->pending != NULL || r->cap < 4096
         || (spare == NULL && (spare = r->spare = new_spare(r)) == NULL)
         || !writer_running())
@@ -560,13 +510,13 @@ static NOINST int hand_off(trace_rec * r)
 
 /* Room for two words (a SYNC and an event) in r's buffer: a full buffer
    goes to the writer thread, or is written here (always, after the
-   exit-time flush). 1 if this thread wrote. */
-static NOINST int make_room(trace_rec * r)
+   exit-time flush). */
+static NOINST void make_room(trace_rec * r)
 {
     int handed;
     if (r->at->pos + 2 <= r->at->end
         && !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
-        return 0;
+        return;
     prof_impl_tr_lock();
     handed = !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED) && hand_off(r);
     if (!handed)
@@ -577,14 +527,13 @@ static NOINST int make_room(trace_rec * r)
     prof_impl_tr_unlock();
     if (handed)
         wake_writer();
-    return !handed;
 }
 
 /* The event's word in r's place (after a SYNC word if the gap is too long
    for it). */
 static NOINST void append(trace_rec * r, unsigned type, long id, unsigned long long t)
 {
-    prof_impl_trace_place_t * c = r->at;
+    prof_impl_trace_place * c = r->at;
     word_t * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
     unsigned long long last, d;
     /* the fast path's order (profiler.h): pos, then last; last stored
@@ -628,7 +577,7 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
     if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) != 2)
     {
         start(NULL);
-        t = prof_impl_ticks(); /* after the start, which took a while */
+        t = prof_impl_ticks(); /* no event before the trace's start */
     }
     if (TR.off)
         __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
@@ -640,9 +589,12 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
     else
     {
         cache_put(r, key, id);
-        /* A begin (even type) is stamped again after a write, an end keeps
-           its stamp from before: the write's time falls between zones. */
-        if (make_room(r) && type % 2 == 0)
+        make_room(r);
+        /* A begin (even type) is stamped now, when the set-up is done (the
+           thread's record and buffer, the label's id, a buffer written),
+           so that none of it is charged to the zone it begins; an end
+           keeps its stamp from before: the work falls between zones. */
+        if (type % 2 == 0)
             t = prof_impl_ticks();
         append(r, type, id, t);
         if (__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))

@@ -39,6 +39,11 @@
 #define PROF_TF_MAX_STRING 4096u          /* longer labels are cut */
 #define PROF_TF_DELTA_BITS 40             /* version 2 event words */
 #define PROF_TF_ID_BITS 21
+/* Event types beyond the markers' (PROF_IMPL_EV_BEGIN..FEND, 0..3, in
+   profiler.h): -finstrument-functions entry and exit (id = the function's
+   address, trace_hooks.c), and the time word. */
+#define PROF_IMPL_EV_ENTER 4u
+#define PROF_IMPL_EV_EXIT 5u
 #define PROF_TF_EV_SYNC 6u
 
 typedef struct

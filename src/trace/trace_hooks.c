@@ -10,6 +10,7 @@
 */
 #define PROF_IMPL_TRACE_INTERNAL 1
 #include "internal.h"
+#include "trace_format.h"
 
 #define NOINST __attribute__((no_instrument_function))
 

@@ -1,8 +1,8 @@
 /*
-    Internal to the trace recorder (trace.c, trace_file.c, trace_signal.c):
-    a thread's record, the state they share, and the functions one file
-    calls in another. The fast path and the event format are in profiler.h
-    and trace_format.h.
+    Internal to the trace recorder (trace.c, trace_file.c, trace_signal.c,
+    trace_state.c, trace_exec.c): a thread's record, the state they share,
+    and the functions one file calls in another. The fast path and the
+    event format are in profiler.h and trace_format.h.
 
     One lock (a spin lock, so that a signal handler can try it) guards the
     file and every record's "flushed" mark; only a buffer's owner thread
@@ -12,7 +12,7 @@
     thread that exits leaves its record and buffer to the next new thread),
     so the list can be walked from a signal handler.
 
-    Places (prof_impl_trace_place_t, profiler.h): the markers record through
+    Places (prof_impl_trace_place, profiler.h): the markers record through
     the place the thread's TLS points to, {pos, end, last}, with no atomic
     read-modify-write, so a signal handler that records can run between a
     marker's load of pos and its store of pos + 1. When the handler's event
@@ -57,11 +57,14 @@ enum { PATH_BYTES = 4096 };
 /* All records and buffers together stay under memory_cap (while every live
    thread has at least a MIN_EVENTS buffer): past it, a new thread gets the
    smallest buffer, 2 KiB, which only means more frequent writes. A buffer
-   is DEFAULT_BUFFER_KB unless PROF_TRACE_BUFFER_KB says otherwise. */
-enum { MIN_EVENTS = 256, DEFAULT_BUFFER_KB = 1024 };
+   is DEFAULT_BUFFER_KB unless PROF_TRACE_BUFFER_KB says otherwise, the
+   cap DEFAULT_MEMORY_KB unless PROF_TRACE_MEMORY_KB does. */
+enum { MIN_EVENTS = 256, DEFAULT_BUFFER_KB = 1024, DEFAULT_MEMORY_KB = 262144 };
 #define MIN_BUFFER_KB ((size_t) MIN_EVENTS * sizeof(word_t) / 1024)
 
 enum { SCRATCH_BYTES = 16384, NAME_BYTES = 32 };
+/* A thread's map of label ids starts with this many slots (trace.c). */
+enum { FIRST_MAP_SLOTS = 256 };
 /* Events chunks are written in pieces of at most this many words, well
    under the reader's limit on a chunk (PROF_TF_MAX_CHUNK). */
 enum { PIECE_WORDS = 1 << 23 };
@@ -70,7 +73,7 @@ enum { PIECE_WORDS = 1 << 23 };
 typedef struct trace_rec
 {
     struct trace_rec * next;        /* list of all records, never freed */
-    prof_impl_trace_place_t * at;   /* the owner's place; NULL: free */
+    prof_impl_trace_place * at;   /* the owner's place; NULL: free */
     word_t * buf;                   /* cap events: the buffer of at */
     size_t cap;
     /* places[0..1] are the places of buffer first (the one the owner
@@ -78,7 +81,7 @@ typedef struct trace_rec
        pending_buf or buf in turn); turn[] says which of each pair was
        used last. */
     word_t * first;
-    prof_impl_trace_place_t places[4];
+    prof_impl_trace_place places[4];
     unsigned char turn[2];
     word_t * flushed;               /* events before it are written */
     uint64_t base61;                /* ticks of the event before the first
@@ -95,7 +98,7 @@ typedef struct trace_rec
     /* The thread's label ids: the fast path's cache, the owner's map
        key -> id + 1, and id -> key (appended under the lock: the writer
        reads it) with each key's class (0 label, 1 __func__, 2 code). */
-    prof_impl_trace_slot_t cache[PROF_IMPL_TRACE_SLOTS];
+    prof_impl_trace_slot cache[PROF_IMPL_TRACE_SLOTS];
     uint64_t * mkeys;
     uint32_t * mvals;
     size_t mcap, mn;
@@ -155,8 +158,8 @@ extern prof_impl_trace_shared prof_impl_trace_g;
    end == NULL, never written) that sends every event to the slow path:
    before the first event, after the exit-time flush, inside the program's
    handler called by the recorder's. */
-extern const prof_impl_trace_slot_t prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
-extern prof_impl_trace_place_t prof_impl_trace_closed;
+extern const prof_impl_trace_slot prof_impl_trace_empty_cache[PROF_IMPL_TRACE_SLOTS];
+extern prof_impl_trace_place prof_impl_trace_closed;
 
 /* Each thread's own (ME). */
 typedef struct
@@ -172,12 +175,13 @@ typedef struct
        its store. */
     int in_handler;
     void * handler_frame;           /* on_signal's frame */
-    prof_impl_trace_place_t * handler_saved;
+    prof_impl_trace_place * handler_saved;
 } prof_impl_trace_mine;
 extern __thread prof_impl_trace_mine prof_impl_trace_me;
 #define ME prof_impl_trace_me
 
-/* trace.c: the lock */
+/* trace_state.c: the lock (and the definitions of TR, ME and the places
+   above) */
 void prof_impl_tr_lock(void);
 void prof_impl_tr_unlock(void);
 /* For the API (open, flush, thread name, exit): 1 if taken; 0 at once when
@@ -214,6 +218,9 @@ int prof_impl_tr_create_file(const char * p);
 void prof_impl_tr_switch_file(int nfd, const char * p);
 
 /* trace_signal.c */
+/* Write every buffer and the end record before exec replaces the process
+   image (the recorder's exec functions, trace_exec.c, call it). */
+void prof_impl_trace_before_exec(void);
 void prof_impl_tr_at_exit(void);
 void prof_impl_tr_thread_exit(void * record);
 void prof_impl_tr_install_signals(void);

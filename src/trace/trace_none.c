@@ -13,9 +13,9 @@
 #if defined(__GNUC__)
 /* pos == end: every event goes to prof_impl_trace_slow; the fast path's
    cache lookup reads this */
-static const prof_impl_trace_slot_t empty_cache[PROF_IMPL_TRACE_SLOTS];
-static prof_impl_trace_place_t closed;
-__thread prof_impl_trace_tls_t prof_impl_trace_tls = { &closed, empty_cache };
+static const prof_impl_trace_slot empty_cache[PROF_IMPL_TRACE_SLOTS];
+static prof_impl_trace_place closed;
+__thread prof_impl_trace_fast prof_impl_trace_tls = { &closed, empty_cache };
 #endif
 
 static unsigned long long lost;
