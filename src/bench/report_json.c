@@ -53,6 +53,33 @@ static void json_user_units(FILE * out, prof_impl_result * const * results,
         fputc('}', out);
 }
 
+/* The machine check: "profiler_machine": {"loaded": false, "governor":
+   "unknown", ..., "findings": [...]} (null / "unknown" where unknown). */
+static void json_machine(FILE * out)
+{
+    prof_impl_machine m;
+    char text[PROF_IMPL_FINDINGS][PROF_IMPL_FINDING];
+    int i, n;
+    prof_impl_machine_read(&m);
+    n = prof_impl_machine_findings(&m, text, PROF_IMPL_FINDINGS);
+    fprintf(out, ",\n    \"profiler_machine\": {\"loaded\": %s, "
+            "\"governor\": ", isnan(m.load[0]) ? "null"
+            : prof_impl_machine_loaded(m.load[0], m.cores) ? "true" : "false");
+    prof_impl_json_string(out, m.governor[0] ? m.governor : "unknown");
+    fprintf(out, ", \"turbo\": \"%s\", \"aslr\": \"%s\", "
+            "\"virtual_machine\": \"%s\", \"pmu\": \"%s\", \"findings\": [",
+            prof_impl_machine_word(PROF_IMPL_WORD_TURBO, m.turbo),
+            prof_impl_machine_word(PROF_IMPL_WORD_ASLR, m.aslr),
+            prof_impl_machine_word(PROF_IMPL_WORD_YES, m.vm),
+            prof_impl_machine_word(PROF_IMPL_WORD_YES, m.pmu));
+    for (i = 0; i < n; i++)
+    {
+        fputs(i ? ", " : "", out);
+        prof_impl_json_string(out, text[i]);
+    }
+    fputs("]}", out);
+}
+
 static void json_context(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int n)
 {
@@ -105,6 +132,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
         }
     }
     json_user_units(out, results, n);
+    json_machine(out);
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < nw; i++)
     {

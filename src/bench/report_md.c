@@ -23,13 +23,17 @@ void prof_impl_md_init(prof_impl_md_writer * w, FILE * out)
 static void md_context(FILE * out, const prof_impl_report_ctx * c)
 {
     prof_impl_sysinfo si;
+    prof_impl_machine m;
+    char line[300];
     const char * w[2];
     int i, n = prof_impl_build_warnings(c, w);
     prof_impl_sysinfo_read(&si);
+    prof_impl_machine_read(&m);
+    prof_impl_machine_line(&m, line, sizeof line);
     fprintf(out, "%s, %d cores, counter %.4g GHz (read: %.3g ns), %s%s%s, "
-            "%s\n\n", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
+            "%s\n%s\n\n", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
             c->overhead_ns, c->compiler, c->flags[0] ? " " : "", c->flags,
-            si.date);
+            si.date, line);
     for (i = 0; i < n; i++)
     {
         fprintf(out, "**warning**: %s\n\n", w[i]);
