@@ -2,9 +2,13 @@
    prof_impl_sys_root seam): a busy, badly tuned virtual machine read
    exactly; files missing, unreadable (a directory where a file should
    be) or holding nonsense read "unknown", never a failure; the check's
-   line, findings, --check text and the reporters' context. */
+   line, findings, --check text and the reporters' context. Rows measured
+   under a load over the cores (the prof_impl_fake_load seam): flagged,
+   said once, marked in every output and read back by prof-compare's
+   reader. */
 #include "check.h"
 #include "bench_check.h"
+#include "compare.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -206,12 +210,77 @@ static void test_outputs(void)
     prof_bench_free(b);
 }
 
+static double fake_load_value;
+static double fake_load(void) { return fake_load_value; }
+
+static void test_loaded_rows(void)
+{
+    FILE * f = tmpfile(), * g = tmpfile();
+    prof_result_file rf;
+    prof_bench * b;
+    const prof_result * r[4];
+    capture_t cap;
+    char err_text[2000], want[200], msg[200];
+    const char * s;
+    double busy = prof_impl_online_cores() + 0.5;
+    prof_impl_fake_load = fake_load;
+    b = check_suite(f, PROF_FORMAT_MD);
+    capture_begin(&cap, 2);
+    fake_load_value = busy;
+    r[0] = prof_bench_run(b, "busy", cost5, NULL);
+    r[1] = prof_bench_run(b, "busy too", cost5, NULL);
+    fake_load_value = busy - 1.0;       /* the cores, not over them */
+    r[2] = prof_bench_run(b, "quiet", cost5, NULL);
+    prof_impl_fake_load = NULL;         /* a fake clock alone: unknown */
+    r[3] = prof_bench_run(b, "unknown", cost5, NULL);
+    prof_impl_copy(err_text, sizeof err_text, capture_end(&cap));
+    CHECK(r[0]->flags == PROF_RESULT_LOADED && r[1]->flags == PROF_RESULT_LOADED
+          && r[0]->load_avg == busy, "loaded: flags %d %d, load %g",
+          r[0]->flags, r[1]->flags, r[0]->load_avg);
+    CHECK(r[2]->flags == 0 && r[2]->load_avg == busy - 1.0 && r[3]->flags == 0
+          && isnan(r[3]->load_avg), "not loaded: flags %d %d, load %g %g",
+          r[2]->flags, r[3]->flags, r[2]->load_avg, r[3]->load_avg);
+    snprintf(want, sizeof want, "profiler: busy: measured while the load "
+             "average (%.2f) exceeded the %d cores: ", busy,
+             prof_impl_online_cores());
+    CHECK(check_count(err_text, "exceeded the") == 1 && strstr(err_text, want)
+          && strstr(err_text, "their rows are marked loaded"),
+          "said once: [%s]", err_text);
+    s = check_slurp(f);
+    CHECK(strstr(s, "`busy` :warning: loaded\n")
+          && strstr(s, "`busy too` :warning: loaded\n")
+          && strstr(s, "`quiet`\n") && strstr(s, "`unknown`\n"),
+          "table:\n%s", s);
+    prof_bench_write(g, b, PROF_FORMAT_CSV);
+    s = check_slurp(g);
+    snprintf(want, sizeof want, ",64,%.2f,\"\",\"5;5;5;5;5;5;5;5;5;5;5\"\n",
+             busy);
+    CHECK(strstr(s, ",flags,load_avg_1m,warning,samples\n") && strstr(s, want)
+          && strstr(s, ",0,,\"\",\"5;5;5;5;5;5;5;5;5;5;5\"\n"), "CSV:\n%s", s);
+    fclose(g);
+    g = tmpfile();
+    prof_bench_write(g, b, PROF_FORMAT_JSON);
+    s = check_slurp(g);
+    CHECK(check_count(s, "\"flags\": 64,") == 2
+          && check_count(s, "\"load_avg_1m\": null,") == 1, "JSON: %.3000s", s);
+    CHECK(prof_impl_results_parse(s, strlen(s), &rf, msg, sizeof msg) == 0
+          && rf.count == 4 && rf.series[0].loaded && rf.series[1].loaded
+          && rf.series[0].load_avg == busy && !rf.series[2].loaded
+          && rf.series[2].load_avg == busy - 1.0 && !rf.series[3].loaded
+          && isnan(rf.series[3].load_avg), "read back: %s", msg);
+    prof_impl_results_free(&rf);
+    fclose(g);
+    prof_bench_free(b);
+    fclose(f);
+}
+
 int main(void)
 {
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_busy_machine();
     test_unreadable();
     test_outputs();
+    test_loaded_rows();
     prof_impl_sys_root = "";
     CHECK(system("rm -rf sysinfo_root_*") == 0, "clean up");
     return check_report("test_sysinfo");

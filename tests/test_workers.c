@@ -396,6 +396,7 @@ static void test_wire(void)
     r.a.user_cols[1].flags = PROF_USER_MEASURE;
     r.a.user = user;
     r.a.user_dropped = 1;
+    r.a.load = 6.5;
     CHECK(prof_impl_wire_encode(&r, &buf, &len) == 0, "encode");
     CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) == (long) len,
           "decode: %s", msg);
@@ -413,7 +414,26 @@ static void test_wire(void)
           && back.a.user[2] == -3 && back.a.user[5] == 6
           && back.a.user_dropped == 1, "round trip: user columns");
     CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
+    CHECK(back.a.load == 6.5, "round trip: load %g", back.a.load);
     prof_impl_wire_free(&back);
+    {
+        /* a load no machine has is refused; an unknown one (NaN) kept */
+        unsigned char * b2;
+        size_t l2;
+        r.a.load = -1.0;
+        prof_impl_wire_encode(&r, &b2, &l2);
+        CHECK(prof_impl_wire_decode(b2, l2, &back, msg, sizeof msg) < 0
+              && strstr(msg, "a load average out of range"), "load -1: %s",
+              msg);
+        free(b2);
+        r.a.load = NAN;
+        prof_impl_wire_encode(&r, &b2, &l2);
+        CHECK(prof_impl_wire_decode(b2, l2, &back, msg, sizeof msg) == (long) l2
+              && isnan(back.a.load), "load NaN: %s", msg);
+        prof_impl_wire_free(&back);
+        free(b2);
+        r.a.load = 6.5;
+    }
     for (i = 0; i < len; i++)
     {
         long n = prof_impl_wire_decode(buf, i, &back, msg, sizeof msg);

@@ -294,6 +294,9 @@ typedef struct
     int low_epochs;         /* epochs under 10x the resolution */
     int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
     int budget_hit;
+    double load;            /* the 1-minute load average as it ended (the
+                               highest of the processes pooled); NaN:
+                               unknown */
 } prof_impl_epochs;
 
 /* The user columns of a run's measured epochs (raw: [got *

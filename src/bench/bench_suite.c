@@ -116,6 +116,21 @@ double prof_impl_suite_overhead(prof_bench * b)
     return b->overhead_ticks;
 }
 
+/* The first result measured under a load over the cores: said once per
+   process (the rows are marked). */
+static void said_loaded(const prof_result * p)
+{
+    static int said;
+    if (said)
+        return;
+    said = 1;
+    prof_impl_warn("%s: measured while the load average (%.2f) exceeded the "
+                   "%d cores: figures measured so include other processes' "
+                   "time, and their rows are marked loaded (doc/runner.md, "
+                   "\"Quiet figures\"; --check)", p->name, p->load_avg,
+                   prof_impl_online_cores());
+}
+
 static int add_result(prof_bench * b, prof_impl_result * res)
 {
     if (prof_impl_grow(&b->results, &b->capresults, (size_t) b->nresults + 1,
@@ -154,6 +169,8 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
     prof_impl_output_row(b, b->nresults - 1);
     if (res->warning[0] != '\0' && !prof_impl_worker_mode())
         prof_impl_warn("%s: %s", p->name, res->warning);
+    if ((p->flags & PROF_RESULT_LOADED) && !prof_impl_worker_mode())
+        said_loaded(p);
     return p;
 }
 
@@ -162,6 +179,7 @@ const prof_result * prof_impl_suite_finish_run(prof_bench * b,
 {
     prof_impl_epochs e;
     prof_impl_run_take(r, &e);
+    e.load = prof_impl_run_load();
     prof_impl_worker_send(b, index, &e, NULL);
     return prof_impl_suite_finish_epochs(b, &e);
 }

@@ -268,6 +268,7 @@ int prof_impl_workers_append(prof_impl_epochs * dst,
     dst->low_epochs += src->low_epochs;
     dst->at_max_iters |= src->at_max_iters;
     dst->budget_hit |= src->budget_hit;
+    dst->load = fmax(dst->load, src->load);     /* NaN: unknown */
     return 0;
 }
 
@@ -286,6 +287,7 @@ static int pool_side(int suite, int index, int type, int k,
 {
     int w, got = 0;
     memset(out, 0, sizeof *out);
+    out->load = NAN;
     for (w = 0; w < pool.count; w++)
     {
         worker_log * log = &pool.logs[w];

@@ -95,7 +95,9 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     csv_number(out, r->overhead_ns, "%.4g");
     csv_number(out, r->complexity_n, "%.9g");
     csv_number(out, r->relative_pct, "%.4f");
-    fprintf(out, ",%d,", r->flags);
+    fprintf(out, ",%d", r->flags);
+    csv_number(out, r->load_avg, "%.2f");
+    fputc(',', out);
     prof_impl_csv_string(out, r->warning);
     fputs(",\"", out);
     for (k = 0; k < r->epochs; k++)
@@ -136,7 +138,8 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     }
     fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
-            "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
+            "overhead_ns,complexity_n,relative_pct,flags,load_avg_1m,warning,"
+            "samples");
     /* with worker processes: how many, and their spread */
     fputs(many ? ",processes,between_pct,within_pct" : "", out);
     /* with several threads: how many (the times are over all of them) */

@@ -406,6 +406,7 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
     fputs(",\n      \"max\": ", out); prof_impl_json_number(out, r->max_ns / sc);
     fputs(",\n      \"total_s\": ", out); prof_impl_json_number(out, r->total_s);
     fputs(",\n      \"overhead_ns\": ", out); prof_impl_json_number(out, r->overhead_ns);
+    fputs(",\n      \"load_avg_1m\": ", out); prof_impl_json_number(out, r->load_avg);
     fputs(",\n      \"batch\": ", out); prof_impl_json_number(out, r->batch);
     fputs(",\n      \"unit\": ", out); prof_impl_json_string(out, r->unit);
     if (r->complexity_n > 0.0)

@@ -368,6 +368,11 @@ void prof_impl_machine_read(prof_impl_machine * m);
 double prof_impl_load_now(void);
 /* Whether a load average exceeds the cores (NaN: no). */
 int prof_impl_machine_loaded(double load, int cores);
+/* The load a run measured on the real clock ends under:
+   prof_impl_load_now(); with a fake clock (its figures are no machine's),
+   prof_impl_fake_load() if set, else NaN. */
+double prof_impl_run_load(void);
+extern double (*prof_impl_fake_load)(void);
 /* The parts of the check on their own: 1, 0, or -1 unknown. */
 int prof_impl_machine_vm(void);
 int prof_impl_machine_pmu(void);

@@ -231,6 +231,15 @@ int prof_impl_machine_loaded(double load, int cores)
     return load > (double) cores;      /* NaN: unknown, not loaded */
 }
 
+double (*prof_impl_fake_load)(void);
+
+double prof_impl_run_load(void)
+{
+    if (prof_impl_fake_read != NULL)
+        return prof_impl_fake_load != NULL ? prof_impl_fake_load() : NAN;
+    return prof_impl_load_now();
+}
+
 /* The CPUs' frequency governor: "" if none can be read, "mixed" when
    they differ. */
 static void read_governor(char * out, size_t size, int cores)
