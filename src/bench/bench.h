@@ -6,7 +6,7 @@
         bench_sizes, bench_threads -> bench_suite
         bench_suite -> bench_run -> bench_counters, bench_user, stats
                     -> bench_result -> stats
-                    -> bench_workers -> bench_wire
+                    -> bench_workers -> bench_procs, bench_wire
                     -> bench_output -> report_{md,csv,json}
                                        -> complexity, sysinfo, terminal
         bench_compare -> bench_run, bench_workers
@@ -353,7 +353,7 @@ void prof_impl_result_free(prof_impl_result * r);
 /* The index of r's count of the event of perf stat name name, or -1. */
 int prof_impl_result_event_index(const prof_result * r, const char * name);
 
-/* ---- worker processes (bench_wire.c, bench_workers.c) ------------------- */
+/* ---- worker processes (bench_wire.c, bench_workers.c, bench_procs.c) --- */
 
 /* A record of the pipe from a worker to its parent. */
 enum { PROF_IMPL_WIRE_BEGIN = 1, PROF_IMPL_WIRE_EPOCHS = 2,
@@ -376,6 +376,24 @@ int prof_impl_wire_encode(const prof_impl_wire_record * r,
 long prof_impl_wire_decode(const unsigned char * d, size_t n,
         prof_impl_wire_record * r, char * msg, size_t size);
 void prof_impl_wire_free(prof_impl_wire_record * r);
+
+/* What one worker sent (bench_procs.c reads it, bench_workers.c pools
+   it). */
+typedef struct
+{
+    prof_impl_wire_record * recs;   /* EPOCHS and COMPARE, in order */
+    size_t n, cap, next;            /* next: where the search starts */
+    int failed;                     /* its stream ended badly */
+} prof_impl_worker_log;
+
+/* The variable that marks a worker: "fd,k,n" (its pipe, worker k of n). */
+#define PROF_IMPL_WORKER_VAR "PROFILER_WORKER"
+
+/* Run n worker processes of b's program one after another, each one's
+   records into logs[k] (zeroed); *failed is set when one failed (said).
+   0, or -1 after a message when they cannot run at all. */
+int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
+        int * failed);
 
 /* This process is a worker (PROFILER_WORKER is set): its suites send their
    epochs to the parent and write no output. */
