@@ -9,7 +9,8 @@
                     -> bench_workers -> bench_procs, bench_wire
                     -> bench_output -> report_{md,csv,json}
                                        -> complexity, sysinfo, terminal
-        bench_compare -> bench_run, bench_workers
+        bench_compare -> bench_run, bench_workers, bench_output
+        bench_output, bench_procs -> bench_signal (interruptions)
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_BENCH_H
@@ -18,6 +19,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <signal.h>     /* sig_atomic_t */
 #if defined(_WIN32)
 /* No POSIX <regex.h> on Windows (MinGW, MSVC): there the filter is a plain
    substring of the name. */
@@ -500,6 +502,7 @@ struct prof_bench
     int sizes_flag;         /* prof_bench_set_sizes_flag */
     ulong * cli_sizes;      /* --sizes, or NULL */
     int ncli_sizes;
+    struct prof_bench * live_next;  /* the suites with a file (bench_output.c) */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
@@ -531,6 +534,33 @@ void prof_impl_output_set(prof_bench * b, FILE * out);
 int prof_impl_output_file(prof_bench * b, const char * path);
 /* The format a file's name suggests: .json, .csv, .md (JSON otherwise). */
 prof_format prof_impl_format_of(const char * path);
+/* b is going: its file no longer needs writing when interrupted. */
+void prof_impl_output_forget(prof_bench * b);
+
+/* ---- interruptions (bench_signal.c, bench_output.c) -------------------- */
+
+/* The first SIGINT or SIGTERM since the handlers went in, or 0. */
+extern volatile sig_atomic_t prof_impl_interrupt_signal;
+/* Install the handlers (where the action is the default one) or take
+   them out again (where they are still ours); not in worker processes. */
+void prof_impl_interrupt_arm(int on);
+/* A temporary file being written (NULL: none): a second signal removes it
+   before the process ends. */
+void prof_impl_interrupt_guard(const char * tmp);
+/* End the process by sig, as its default action does. */
+void prof_impl_signal_die(int sig);
+/* Write every suite's file with the benchmarks that finished, marked
+   partial, then end by sig (bench_output.c): it does not return. */
+void prof_impl_interrupted(int sig);
+/* Tests: called in a partial write between the data and the rename. */
+extern void (*prof_impl_partial_hook)(void);
+/* Between epochs and benchmarks: a noted signal ends the run here. */
+#define PROF_IMPL_INTERRUPT_POLL() \
+    do \
+    { \
+        if (prof_impl_interrupt_signal != 0) \
+            prof_impl_interrupted((int) prof_impl_interrupt_signal); \
+    } while (0)
 
 /* ---- size sweeps (bench_sizes.c) --------------------------------------- */
 

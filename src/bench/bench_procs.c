@@ -381,7 +381,7 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
                        "process");
         return -1;
     }
-    for (k = 0; k < n && !got_signal; k++)
+    for (k = 0; k < n && !got_signal && !prof_impl_interrupt_signal; k++)
     {
         worker w;
         int status = 0;
@@ -402,12 +402,13 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         running_pid = 0;
         handlers(old, 0);
         close(w.fd);
-        if (got_signal)
-            raise(got_signal);      /* the worker is reaped: no zombie */
+        if (got_signal)     /* the worker is reaped: no zombie */
+            prof_impl_interrupted(got_signal);
         *failed |= judge(&w, status);
         free(w.buf);
     }
     prof_impl_status_clear();
+    PROF_IMPL_INTERRUPT_POLL();     /* one that came between workers */
     return 0;
 }
 #endif

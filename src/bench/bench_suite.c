@@ -59,6 +59,7 @@ void prof_bench_free(prof_bench * b)
         free(b->queue[i].name);
     free(b->queue);
     prof_impl_filter_free(b);
+    prof_impl_output_forget(b);
     free(b->file.path);
     free(b->cli_sizes);
     free(b);
@@ -215,6 +216,7 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
                        name ? name : "(null)", b == NULL ? "suite" : "target");
         return NULL;
     }
+    PROF_IMPL_INTERRUPT_POLL();     /* one that came in the program's code */
     name = prof_impl_run_name(b, name, b->s.threads, buf);
     if (name == NULL || prof_impl_listed(b, name))
         return NULL;
@@ -225,7 +227,10 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
     prof_impl_worker_begin(b, index, name);
     start_run(b, &r, name, &b->s, PROF_IMPL_RUN_FUNCTION, b->relative_next);
     while (r.phase != PH_DONE)
+    {
         prof_impl_run_epoch(&r, target, arg);
+        PROF_IMPL_INTERRUPT_POLL();
+    }
     return prof_impl_suite_finish_run(b, &r, index);
 }
 
@@ -315,6 +320,7 @@ static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n,
                                     b->queue[order[i]].arg);
                 left += r->phase != PH_DONE;
             }
+            PROF_IMPL_INTERRUPT_POLL();
         }
     } while (left > 0);
     free(order);
@@ -351,8 +357,11 @@ static int run_all_here(prof_bench * b, int base)
             prof_impl_progress(b, b->queue[i].name, i + 1, n);
             prof_impl_worker_begin(b, base + i, b->queue[i].name);
             while (runs[i].phase != PH_DONE)
+            {
                 prof_impl_run_epoch(&runs[i], b->queue[i].target,
                                     b->queue[i].arg);
+                PROF_IMPL_INTERRUPT_POLL();
+            }
         }
     else if (interleaved_rounds(b, runs, n, base) != 0)
     {
@@ -372,6 +381,7 @@ int prof_bench_run_all(prof_bench * b)
 {
     int i, ran, base;
     PROF_IMPL_NEED_SUITE(b, "prof_bench_run_all");
+    PROF_IMPL_INTERRUPT_POLL();
     if (b->nqueue <= 0)
         return 0;
     for (i = 0; b->list_only && i < b->nqueue; i++)
@@ -423,6 +433,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
                        "is not run", name ? name : "(null)");
         return l;
     }
+    PROF_IMPL_INTERRUPT_POLL();
     name = prof_impl_run_name(b, name, 1, buf);
     if (name == NULL || prof_impl_listed(b, name))
         return l;
@@ -492,6 +503,7 @@ int prof_impl_loop_next(prof_loop * l)
         prof_impl_measures_stop(&r->user);
         if (!prof_impl_run_step(r, timed, timed, cpu, switches))
             return loop_end(l, lr, 1);
+        PROF_IMPL_INTERRUPT_POLL();         /* between epochs: untimed */
     }
     else if (r->phase == PH_DONE)
         return loop_end(l, lr, 0);

@@ -127,7 +127,7 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
 {
     int i, k, many = 0;
     csv_fields f;
-    (void) c;                   /* the rows carry all CSV says */
+    /* the rows carry all CSV says, but for a last line when partial */
     f.nev = counter_fields(results, from, n, f.ev, &f.derived);
     f.nuser = user_fields(results, from, n, f.user);
     f.threads = 0;
@@ -155,4 +155,7 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     fputc('\n', out);
     for (i = from; i < n; i++)
         csv_row(out, results[i], &f, many);
+    if (c->partial != NULL)
+        fprintf(out, "# partial: %s: the %d benchmark%s that finished\n",
+                c->partial, n - from, n - from == 1 ? "" : "s");
 }

@@ -121,6 +121,13 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
     fputs(",\n    \"profiler_compile_flags\": ", out);
     prof_impl_json_string(out, c->flags);
     fprintf(out, ",\n    \"profiler_processes\": %d", c->processes);
+    if (c->partial != NULL)
+    {
+        /* prof-run's word for it */
+        fputs(",\n    \"profiler_partial\": true,\n"
+              "    \"profiler_partial_why\": ", out);
+        prof_impl_json_string(out, c->partial);
+    }
     {
         int any = 0;
         for (i = 0; i < n; i++)

@@ -384,3 +384,11 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
     fputc('\n', w->out);
     fflush(w->out);
 }
+
+void prof_impl_md_partial(prof_impl_md_writer * w,
+        const prof_impl_report_ctx * c, int rows)
+{
+    if (w->out != NULL && c->partial != NULL)
+        fprintf(w->out, "\n**partial**: %s: the %d benchmark%s that "
+                "finished\n", c->partial, rows, rows == 1 ? "" : "s");
+}

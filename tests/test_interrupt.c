@@ -1,0 +1,305 @@
+/* Ctrl-C and SIGTERM during a real tiny suite (this program run again as
+   "child": two quick benchmarks, then a slow one that says when it has
+   started): --out then holds the two that finished, marked partial, in
+   JSON, CSV and markdown, and the program ends by the signal (a shell
+   sees 130 for SIGINT); no temporary file is left. A second signal during
+   the partial write leaves the old file whole. With worker processes:
+   SIGINT to the parent while a worker runs ends both, reaped (no zombie
+   reaches this process, made the subreaper of orphans), the old file
+   whole; SIGINT to a worker alone fails that worker, and the parent
+   writes the others' results whole. */
+#include "check.h"
+#include "bench.h"
+#include "compare.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void quick(void * arg, ulong count)
+{
+    volatile ulong x = 0;
+    ulong i;
+    (void) arg;
+    for (i = 0; i < count; i++)
+        x += i;
+}
+
+/* 20 ms an iteration; the first call says so in INTERRUPT_MARK (this
+   process's pid), and with INTERRUPT_SELF sends this process SIGINT. */
+static void slow(void * arg, ulong count)
+{
+    static int started;
+    const char * mark = getenv("INTERRUPT_MARK");
+    ulong i;
+    (void) arg;
+    if (!started++)
+    {
+        char tmp[300], pid[32];
+        if (mark != NULL)
+        {
+            snprintf(tmp, sizeof tmp, "%s.%ld", mark, (long) getpid());
+            snprintf(pid, sizeof pid, "%ld\n", (long) getpid());
+            check_write_file(tmp, pid);
+            rename(tmp, mark);
+        }
+        if (getenv("INTERRUPT_SELF") != NULL)
+            kill(getpid(), SIGINT);
+    }
+    for (i = 0; i < count; i++)
+        sleep_ms(20);
+}
+
+/* A second Ctrl-C in the middle of the partial write. */
+static void second_signal(void)
+{
+    kill(getpid(), SIGINT);
+}
+
+static int child(int argc, char ** argv)
+{
+    prof_bench * b = prof_bench_new();
+    int rc;
+    if (prof_bench_args(b, argc, argv) != 0)
+        return 2;
+    if (getenv("INTERRUPT_TWICE") != NULL)
+        prof_impl_partial_hook = second_signal;
+    prof_bench_run(b, "a", quick, NULL);
+    prof_bench_run(b, "b", quick, NULL);
+    prof_bench_run(b, "slow", slow, NULL);
+    rc = prof_bench_finish(b);
+    prof_bench_free(b);
+    return rc == 0 ? 0 : 1;
+}
+
+static char self[512], dir[64];
+
+/* A fresh directory for a case, and the old file of --out in it. */
+static void fresh(const char * name, const char * out, const char * old)
+{
+    char cmd[200], path[200];
+    snprintf(dir, sizeof dir, "interrupt_%s", name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir '%s'", dir, dir);
+    CHECK(system(cmd) == 0, "%s", cmd);
+    snprintf(path, sizeof path, "%s/%s", dir, out);
+    check_write_file(path, old);
+}
+
+/* Run the child with args (NULL-ended; stderr to dir/err), the
+   environment's INTERRUPT_* as given. */
+static pid_t start(const char * const * args, const char * env)
+{
+    char * argv[8], mark[100], err[100];
+    int i;
+    pid_t pid;
+    snprintf(mark, sizeof mark, "%s/mark", dir);
+    snprintf(err, sizeof err, "%s/err", dir);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        argv[0] = self;
+        argv[1] = (char *) "child";
+        for (i = 0; args[i] != NULL && i < 5; i++)
+            argv[i + 2] = (char *) args[i];
+        argv[i + 2] = NULL;
+        setenv("INTERRUPT_MARK", mark, 1);
+        if (env != NULL)
+            putenv((char *) env);
+        if (env != NULL && strcmp(env, "INTERRUPT_SELF=twice") == 0)
+            putenv((char *) "INTERRUPT_TWICE=1");
+        if (freopen(err, "w", stderr) == NULL)
+            _exit(126);
+        execv(self, argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* The pid in dir/mark once the slow benchmark started (30 s at most). */
+static long wait_mark(void)
+{
+    char path[100];
+    const char * s = NULL;
+    int tries;
+    snprintf(path, sizeof path, "%s/mark", dir);
+    for (tries = 0; tries < 3000 && (s = check_file_text(path)) == NULL; tries++)
+        sleep_ms(10);
+    CHECK(s != NULL, "%s: the slow benchmark never started", dir);
+    return s != NULL ? atol(s) : -1;
+}
+
+/* The files of dir other than those named: temporary ones left behind. */
+static int strays(const char * keep)
+{
+    DIR * d = opendir(dir);
+    struct dirent * e;
+    int n = 0;
+    while (d != NULL && (e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.' || strstr(e->d_name, ".tmp") != NULL)
+            n += strstr(keep, e->d_name) == NULL;
+    if (d != NULL)
+        closedir(d);
+    return n;
+}
+
+static const char * text_of(const char * name)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return check_file_text(path);
+}
+
+/* No orphan reached this process (the subreaper) within a second: the
+   suite's parent reaped its workers. */
+static void no_orphans(const char * what)
+{
+    int tries, status;
+    pid_t p = 0;
+    for (tries = 0; tries < 20 && p <= 0; tries++)
+    {
+        p = waitpid(-1, &status, WNOHANG);
+        if (p < 0)
+            break;          /* ECHILD: none */
+        sleep_ms(50);
+    }
+    CHECK(p < 0, "%s: an orphan (pid %ld) reached the subreaper", what,
+          (long) p);
+}
+
+static void check_partial(const char * name, const char * ext, int sig)
+{
+    char out[32], arg[160];
+    const char * args[3];
+    const char * s;
+    int status;
+    pid_t pid;
+    snprintf(out, sizeof out, "r.%s", ext);
+    fresh(name, out, "the old file\n");
+    snprintf(arg, sizeof arg, "--out=%s/%s", dir, out);
+    args[0] = arg;
+    args[1] = "--format=none";
+    args[2] = NULL;
+    pid = start(args, NULL);
+    wait_mark();
+    kill(pid, sig);
+    CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
+          && WTERMSIG(status) == sig, "%s: status %d, wanted death by %d",
+          name, status, sig);
+    s = text_of(out);
+    CHECK(s != NULL && strstr(s, "slow") == NULL, "%s: slow is in it", name);
+    if (strcmp(ext, "json") == 0)
+    {
+        prof_result_file rf;
+        char msg[200];
+        CHECK(s && prof_impl_results_parse(s, strlen(s), &rf, msg, sizeof msg)
+              == 0 && rf.count == 2 && strcmp(rf.series[0].name, "a") == 0
+              && strcmp(rf.series[1].name, "b") == 0, "%s: %s", name, msg);
+        prof_impl_results_free(&rf);
+        CHECK(s && strstr(s, "\"profiler_partial\": true,\n    "
+                          "\"profiler_partial_why\": \"interrupted by "), "%s: "
+              "not marked partial:\n%.3000s", name, s ? s : "");
+    }
+    else if (strcmp(ext, "csv") == 0)
+        CHECK(s && check_count(s, "\n") == 4 && strstr(s, "\n\"a\",")
+              && strstr(s, "\n\"b\",") && strstr(s, "\n# partial: interrupted "
+              "by SIGINT (Ctrl-C): the 2 benchmarks that finished\n"),
+              "%s:\n%s", name, s ? s : "");
+    else
+        CHECK(s && strstr(s, "`a`") && strstr(s, "`b`") && strstr(s,
+              "\n**partial**: interrupted by SIGTERM: the 2 benchmarks that "
+              "finished\n"), "%s:\n%s", name, s ? s : "");
+    s = text_of("err");
+    CHECK(s && strstr(s, "the 2 benchmarks that finished written to \""),
+          "%s: stderr: %s", name, s ? s : "");
+    CHECK(strays("mark err r.json r.csv r.md") == 0, "%s: files left", name);
+}
+
+static void check_twice(void)
+{
+    const char * args[] = { "--out=interrupt_twice/r.json", "--format=none",
+                            NULL };
+    const char * s;
+    int status;
+    pid_t pid;
+    fresh("twice", "r.json", "the old file, whole\n");
+    pid = start(args, "INTERRUPT_SELF=twice");
+    CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
+          && WTERMSIG(status) == SIGINT, "twice: status %d", status);
+    s = text_of("r.json");
+    CHECK(s && strcmp(s, "the old file, whole\n") == 0, "twice: the old file "
+          "is now: %.200s", s ? s : "(gone)");
+    CHECK(strays("mark err r.json") == 0, "twice: files left");
+}
+
+static void check_processes(void)
+{
+    const char * args[] = { "--out=interrupt_parent/r.json", "--format=none",
+                            "--processes=3", NULL };
+    const char * args2[] = { "--out=interrupt_worker/r.json", "--format=none",
+                             "--processes=3", NULL };
+    const char * s;
+    int status;
+    long worker;
+    pid_t pid;
+    /* SIGINT to the parent while a worker runs */
+    fresh("parent", "r.json", "the old file\n");
+    pid = start(args, NULL);
+    worker = wait_mark();
+    CHECK(worker > 0 && worker != (long) pid, "the mark is a worker's: %ld",
+          worker);
+    kill(pid, SIGINT);
+    CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
+          && WTERMSIG(status) == SIGINT, "parent: status %d", status);
+    no_orphans("parent");
+    CHECK(kill((pid_t) worker, 0) != 0, "the worker %ld lives on", worker);
+    s = text_of("r.json");
+    CHECK(s && strcmp(s, "the old file\n") == 0, "parent: the old file is "
+          "now: %.200s", s ? s : "(gone)");
+    s = text_of("err");
+    CHECK(s && strstr(s, ": no benchmark finished; \"interrupt_parent/r.json\""
+          " is left as it was"), "parent: stderr: %s", s ? s : "");
+    CHECK(strays("mark err r.json") == 0, "parent: files left");
+    /* SIGINT to a worker: that worker fails, the run goes on */
+    fresh("worker", "r.json", "the old file\n");
+    pid = start(args2, NULL);
+    worker = wait_mark();
+    CHECK(worker > 0 && worker != (long) pid, "the mark is a worker's: %ld",
+          worker);
+    kill((pid_t) worker, SIGINT);
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status)
+          && WEXITSTATUS(status) == 1, "worker: status %d", status);
+    no_orphans("worker");
+    s = text_of("err");
+    CHECK(s && strstr(s, "was killed by signal 2 (Interrupt) while running "
+          "\"slow\""), "worker: stderr: %s", s ? s : "");
+    s = text_of("r.json");
+    CHECK(s && strstr(s, "\"run_name\": \"slow\"") && strstr(s, "\"a_median\"")
+          && !strstr(s, "profiler_partial"), "worker: the file: %.300s",
+          s ? s : "(gone)");
+    CHECK(strays("mark err r.json") == 0, "worker: files left");
+}
+
+int main(int argc, char ** argv)
+{
+    ssize_t n;
+    if (argc > 1 && strcmp(argv[1], "child") == 0)
+        return child(argc, argv);   /* "child" is the program's own word:
+                                       workers get it too */
+    n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        prof_impl_copy(self, sizeof self, argv[0]);
+    else
+        self[n] = '\0';
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    check_partial("json", "json", SIGINT);
+    check_partial("csv", "csv", SIGINT);
+    check_partial("md", "md", SIGTERM);
+    check_twice();
+    check_processes();
+    CHECK(system("rm -rf interrupt_*") == 0, "clean up");
+    return check_report("test_interrupt");
+}
