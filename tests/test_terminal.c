@@ -1,6 +1,6 @@
 /* The runner at a terminal: the sparkline of a row's epochs, the progress
-   line on stderr, and silence when the streams are not terminals. A fake
-   clock makes every epoch exact. */
+   line on stderr ([i/n], and an ETA in a size sweep), and silence when the
+   streams are not terminals. A fake clock makes every epoch exact. */
 #include "check.h"
 #include "internal.h"
 #include "bench.h"
@@ -11,6 +11,12 @@ static void target(void * arg, ulong count)
 {
     int * calls = (int *) arg;
     fake_now += ((*calls)++ % 3 == 2 ? 300.0 : 100.0) * (double) count;
+}
+
+/* A sweep's target: a ns per unit of its size. */
+static void sized(void * arg, ulong count)
+{
+    fake_now += (double) *(const ulong *) arg * (double) count;
 }
 
 #define BAR(k) "\xE2\x96" k   /* U+2581 + k */
@@ -74,6 +80,25 @@ int main(void)
               "slow and fast epochs drawn [%s]", out);
         prof_bench_free(b);
         fclose(f);
+    }
+
+    /* A size sweep: [i/n] and, from the second size, an ETA. */
+    {
+        static const ulong sizes[] = { 100, 200, 400 };
+        prof_bench * b = prof_bench_new();
+        prof_bench_set_format(b, PROF_FORMAT_NONE);
+        prof_bench_set_epochs(b, 6);
+        prof_bench_set_terminal(b, 1);
+        capture_begin(&cap, 2);
+        prof_bench_run_sizes(b, "sum", sized, sizes, 3);
+        out = capture_end(&cap);
+        CHECK(strstr(out, "\rprofiler: [1/3] sum/100 (") != NULL
+              && check_matches(out, "\rprofiler: \\[2/3\\] sum/200 \\([0-9.]+ s, "
+                               "ETA [0-9.]+ s\\)")
+              && check_matches(out, "\rprofiler: \\[3/3\\] sum/400 \\([0-9.]+ s, "
+                               "ETA [0-9.]+ s\\)")
+              && strstr(out, "benchmark 2:") == NULL, "sweep: stderr [%s]", out);
+        prof_bench_free(b);
     }
 
     /* terminal 0, and auto with a file and a captured stderr: silence. */

@@ -57,6 +57,16 @@ static void target(void * arg, ulong count)
             (void) !write(fd, "this is not a record, not at all", 32);
         }
     }
+    if (strcmp(mode, "echo") == 0 && k >= 0 && strcmp(name, "a") == 0)
+    {
+        static int said;
+        if (!said++)
+        {
+            prof_impl_warn("the same warning in every worker");
+            if (k == 1)
+                fputs("only worker 2 says this\n", stderr);
+        }
+    }
     fake_now += (10.0 + (k > 0 ? k : 0)) * (double) count;
     iterations_run += (double) count;
     prof_user_count(prof_user_counter("twice", 0), 2.0 * (double) count);
@@ -112,6 +122,11 @@ static int suite(int processes, const char ** err)
     int rc, parent = worker_number() < 0;
     prof_bench_set_budget_s(b, 0.05);
     CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
+    if (strcmp(mode, "echo") == 0)      /* the progress line drawn */
+    {
+        prof_bench_set_terminal(b, PROF_TERMINAL_ALWAYS);
+        prof_impl_progress_after_s = 0.0;
+    }
     prof_bench_add_measure(b, "iters", NULL, read_iterations,
                            read_iterations, NULL);
     if (parent)
@@ -192,6 +207,28 @@ static void check_failure(const char * err, int rc, const char * why)
           "message [%s] wanted [%s]", err, why);
 }
 
+/* What the workers print: each line once, with the number of processes
+   that printed it; never on the progress line, which shows [i/n] and an
+   ETA once the first worker has said how many benchmarks there are. */
+static void check_echo(const char * err, int rc)
+{
+    const char * all = "profiler: the same warning in every worker (in 3 of "
+                       "3 processes)\n";
+    const char * at = strstr(err, all);
+    CHECK(rc == 0, "echo: finish %d", rc);
+    CHECK(at != NULL && check_count(err, "the same warning") == 1
+          && check_count(err, "only worker 2 says this (in 1 of 3 "
+                         "processes)\n") == 1, "echo: stderr [%s]", err);
+    /* after a newline or the progress line's erasure, never after it */
+    CHECK(at != NULL && (at == err || at[-1] == '\n'
+          || (at - err >= 4 && memcmp(at - 4, "\r\033[K", 4) == 0)),
+          "echo: a worker's line on the progress line [%s]", err);
+    CHECK(strstr(err, "\rprofiler: worker 1 of 3: a (")
+          && check_matches(err, "\rprofiler: \\[[0-9]+/[0-9]+\\] worker 3 of 3: "
+                           "c \\([0-9.]+ s, ETA [0-9.]+ s\\)"),
+          "echo: the progress line [%s]", err);
+}
+
 static void test_modes(void)
 {
     const char * err = "";
@@ -209,6 +246,8 @@ static void test_modes(void)
     else if (strcmp(mode, "hang") == 0)
         check_failure(err, rc, "sent nothing for 10.5 s (10 x the budget + "
                       "10 s): stopped while running \"b\"");
+    else if (strcmp(mode, "echo") == 0)
+        check_echo(err, rc);
     else if (strcmp(mode, "mismatch") == 0)
         CHECK(rc == -1 && strstr(err, "profiler: worker 2 of 3 ran \"bx\" as "
               "its benchmark 2, not \"b\": the program's benchmarks differ "

@@ -503,6 +503,9 @@ struct prof_bench
     ulong * cli_sizes;      /* --sizes, or NULL */
     int ncli_sizes;
     struct prof_bench * live_next;  /* the suites with a file (bench_output.c) */
+    int sweep_done, sweep_total;    /* a size sweep's sizes run, and all */
+    int progress_total, progress_first; /* the progress line's span of */
+    double progress_t0;                 /* items, from when (ETA) */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
@@ -576,10 +579,12 @@ int prof_impl_is_terminal(int mode, FILE * f);
 /* v[0..n-1] as a UTF-8 sparkline (3 bytes a sample) scaled from their min
    to their max, cut to size bytes with its NUL. */
 void prof_impl_sparkline(char * out, size_t size, const double * v, int n);
-/* The progress line on stderr ("[done/total] what", total 0: unknown),
-   drawn only when stderr is a terminal and the suite has run for
-   prof_impl_progress_after_s (2 s; tests lower it); prof_impl_status_clear
-   erases it. */
+/* The progress line on stderr ("[done/total] what (4.2 s, ETA 3 s)",
+   done the item being run, from 1; total 0: unknown), drawn only when
+   stderr is a terminal and the suite has run for
+   prof_impl_progress_after_s (2 s; tests lower it), never in a worker;
+   the ETA is the time per item since the span of total began, times the
+   items left; prof_impl_status_clear erases it. */
 extern double prof_impl_progress_after_s;
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total);
 

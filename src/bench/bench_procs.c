@@ -5,9 +5,12 @@
     environment of a different size each time; each worker's records read
     from its pipe into its log (bench_workers.c pools them), under a time
     limit; a worker that crashes, hangs or sends a damaged record named
-    with the benchmark it was running. A signal that ends the parent
-    (Ctrl-C) ends the running worker first, and the parent then ends as
-    an interrupted suite does (bench_output.c).
+    with the benchmark it was running. What the workers print on stderr
+    comes through a pipe of its own: each line once when they are done,
+    with the number of processes that printed it, never on the progress
+    line. A signal that ends the parent (Ctrl-C) ends the running worker
+    first, and the parent then ends as an interrupted suite does
+    (bench_output.c).
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
@@ -157,7 +160,113 @@ typedef struct
     char current[256];      /* the benchmark it said it starts */
     int done_current;       /* ... and sent */
     char problem[160];      /* why its stream was cut, or "" */
+    int err_fd;             /* its stderr's read end, or -1 */
+    char * err;             /* the start of a line it is printing */
+    size_t errlen, errcap;
+    int begun;              /* benchmarks it said it starts */
+    int before, per;        /* begun by the workers before it; most begun
+                               by one of them (0: none yet): the progress */
 } worker;
+
+/* ---- what the workers print: each line once, with a count -------------- */
+
+#define ECHO_LINES_MAX 256      /* distinct lines kept; later ones pass */
+#define ECHO_LINE_MAX 1024      /* a longer line is cut there */
+
+typedef struct
+{
+    char * text;
+    int processes;          /* workers that printed it */
+    int last;               /* the last of them */
+} echo_line;
+
+static struct
+{
+    echo_line * v;
+    size_t n, cap;
+} echoes;
+
+/* Line text[0 .. len) of worker w: counted once per worker, or (the table
+   full, memory short) printed at once with its worker's number. */
+static void echo_add(const worker * w, const char * text, size_t len)
+{
+    size_t i;
+    char * copy;
+    for (i = 0; i < echoes.n; i++)
+        if (strncmp(echoes.v[i].text, text, len) == 0
+            && echoes.v[i].text[len] == '\0')
+        {
+            echoes.v[i].processes += echoes.v[i].last != w->k;
+            echoes.v[i].last = w->k;
+            return;
+        }
+    if (echoes.n < ECHO_LINES_MAX
+        && prof_impl_grow(&echoes.v, &echoes.cap, echoes.n + 1,
+                          sizeof *echoes.v) == 0
+        && (copy = (char *) malloc(len + 1)) != NULL)
+    {
+        memcpy(copy, text, len);
+        copy[len] = '\0';
+        echoes.v[echoes.n].text = copy;
+        echoes.v[echoes.n].processes = 1;
+        echoes.v[echoes.n++].last = w->k;
+        return;
+    }
+    prof_impl_status_clear();
+    fprintf(stderr, "%.*s (worker %d of %d)\n", (int) len, text, w->k + 1,
+            w->n);
+}
+
+/* The lines, each once, as "... (in 3 of 3 processes)" (ran: the workers
+   run); then none is kept. */
+static void echo_flush(int ran)
+{
+    size_t i;
+    if (echoes.n > 0)
+        prof_impl_status_clear();
+    for (i = 0; i < echoes.n; i++)
+    {
+        fprintf(stderr, "%s (in %d of %d processes)\n", echoes.v[i].text,
+                echoes.v[i].processes, ran);
+        free(echoes.v[i].text);
+    }
+    fflush(stderr);
+    free(echoes.v);
+    memset(&echoes, 0, sizeof echoes);
+}
+
+/* What w's stderr holds now into its lines: 1, or 0 at its end (the pipe
+   is then closed, the last line taken even without its newline). */
+static int read_err(worker * w)
+{
+    size_t start = 0, i;
+    ssize_t got;
+    if (prof_impl_grow(&w->err, &w->errcap, w->errlen + 4096, 1) != 0)
+        got = -1;
+    else
+        while ((got = read(w->err_fd, w->err + w->errlen, 4096)) < 0
+               && errno == EINTR)
+            ;
+    if (got > 0)
+        w->errlen += (size_t) got;
+    for (i = 0; i < w->errlen; i++)
+        if (w->err[i] == '\n' || i - start >= ECHO_LINE_MAX)
+        {
+            echo_add(w, w->err + start, i - start);
+            start = i + (w->err[i] == '\n');
+        }
+    if (got <= 0 && start < w->errlen)
+        echo_add(w, w->err + start, w->errlen - start);
+    if (got <= 0)
+        start = w->errlen;
+    memmove(w->err, w->err + start, w->errlen - start);
+    w->errlen -= start;
+    if (got > 0)
+        return 1;
+    close(w->err_fd);
+    w->err_fd = -1;
+    return 0;
+}
 
 static volatile sig_atomic_t got_signal;
 static volatile pid_t running_pid;
@@ -210,9 +319,12 @@ static int take_records(prof_bench * b, worker * w)
             char what[300];
             prof_impl_copy(w->current, sizeof w->current, r.name);
             w->done_current = 0;
-            snprintf(what, sizeof what, "worker %d/%d: %s", w->k + 1, w->n,
+            snprintf(what, sizeof what, "worker %d of %d: %s", w->k + 1, w->n,
                      r.name);
-            prof_impl_progress(b, what, 0, 0);
+            /* [i/n] once a worker has said how many benchmarks there are */
+            w->begun++;
+            prof_impl_progress(b, what, w->per > 0 ? w->before + w->begun : 0,
+                               w->per * w->n);
             prof_impl_wire_free(&r);
         }
         else if (prof_impl_grow(&w->log->recs, &w->log->cap, w->log->n + 1,
@@ -233,21 +345,32 @@ static int take_records(prof_bench * b, worker * w)
     return 0;
 }
 
-/* Read w's records until its pipe closes, a bad record, the time limit
-   without a record, or a signal. */
+/* Read w's records (and what it prints) until its pipe closes, a bad
+   record, the time limit without a record, or a signal. */
 static void read_worker(prof_bench * b, worker * w, double limit_s)
 {
     double last = prof_impl_now_ns();
     for (;;)
     {
-        struct pollfd p;
+        struct pollfd p[2];
         double left_ms = limit_s * 1e3 - (prof_impl_now_ns() - last) * 1e-6;
         ssize_t got;
-        p.fd = w->fd;
-        p.events = POLLIN;
+        int ready;
+        p[0].fd = w->fd;
+        p[1].fd = w->err_fd;        /* -1: poll leaves it out */
+        p[0].events = p[1].events = POLLIN;
+        p[0].revents = p[1].revents = 0;
         if (got_signal)
             return;
-        if (left_ms <= 0.0 || poll(&p, 1, (int) (left_ms < 1e9 ? left_ms + 1 : 1e9)) == 0)
+        ready = left_ms <= 0.0 ? 0
+              : poll(p, 2, (int) (left_ms < 1e9 ? left_ms + 1 : 1e9));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready > 0 && p[1].revents != 0)
+            read_err(w);
+        if (ready > 0 && p[0].revents == 0)
+            continue;               /* stderr only */
+        if (ready == 0)
         {
             snprintf(w->problem, sizeof w->problem, "sent nothing for %g s "
                      "(10 x the budget + 10 s): stopped", limit_s);
@@ -308,6 +431,40 @@ static int judge(worker * w, int status)
     return 1;
 }
 
+/* Reap w (its status into *status), reading what it still prints so
+   that it never waits on a full pipe; then what is left in the pipe (a
+   process it started may hold it open: not waited for). */
+static void reap(worker * w, int * status)
+{
+    for (;;)
+    {
+        struct pollfd p;
+        pid_t r = waitpid(w->pid, status, w->err_fd >= 0 ? WNOHANG : 0);
+        if (r == w->pid || (r < 0 && errno != EINTR))
+            break;
+        p.fd = w->err_fd;
+        p.events = POLLIN;
+        if (r == 0 && poll(&p, 1, 50) > 0)
+            read_err(w);
+    }
+    for (;;)
+    {
+        struct pollfd p;
+        p.fd = w->err_fd;
+        p.events = POLLIN;
+        if (w->err_fd < 0 || poll(&p, 1, 0) <= 0 || read_err(w) == 0)
+            break;
+    }
+    if (w->err_fd >= 0)
+    {
+        if (w->errlen > 0)
+            echo_add(w, w->err, w->errlen);
+        close(w->err_fd);
+        w->err_fd = -1;
+    }
+    free(w->err);
+}
+
 /* The padding of worker k of n: spread over a page (so that each worker's
    stack starts at another offset), or PROFILER_WORKER_PAD_BYTES for all
    (to measure what the spread changes: profile/p-coverage). */
@@ -325,7 +482,7 @@ static size_t pad_bytes(int k, int n)
 /* Start worker k of n running argv. 0, or -1 after a message. */
 static int start_worker(worker * w, const char * path, char ** argv)
 {
-    int fds[2], devnull;
+    int fds[2], errfds[2] = { -1, -1 }, devnull;
     char ** env;
     if (pipe(fds) != 0)
     {
@@ -333,6 +490,8 @@ static int start_worker(worker * w, const char * path, char ** argv)
         return -1;
     }
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    if (pipe(errfds) == 0)          /* else it prints straight to stderr */
+        fcntl(errfds[0], F_SETFD, FD_CLOEXEC);
     env = worker_environ(fds[1], w->k, w->n, pad_bytes(w->k, w->n));
     devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     fflush(NULL);
@@ -343,6 +502,8 @@ static int start_worker(worker * w, const char * path, char ** argv)
         prctl(PR_SET_PDEATHSIG, SIGKILL);   /* if the parent dies, so do we */
 #endif
         dup2(devnull, 1);                   /* the parent prints the tables */
+        if (errfds[1] >= 0)
+            dup2(errfds[1], 2);             /* and its lines, once each */
         execve(path, argv, env);
         _exit(127);
     }
@@ -350,11 +511,17 @@ static int start_worker(worker * w, const char * path, char ** argv)
     if (devnull >= 0)
         close(devnull);
     close(fds[1]);
+    if (errfds[1] >= 0)
+        close(errfds[1]);
+    w->err_fd = errfds[0];
     if (w->pid < 0)
     {
         prof_impl_warn("worker processes: cannot start one: %s",
                        strerror(errno));
         close(fds[0]);
+        if (w->err_fd >= 0)
+            close(w->err_fd);
+        w->err_fd = -1;
         return -1;
     }
     w->fd = fds[0];
@@ -369,7 +536,7 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
     const char * path = "/proc/self/exe";
     double limit_s = 10.0 * b->s.budget_s + 10.0;
     struct sigaction old[NFORWARDED];
-    int k;
+    int k, before = 0, per = 0;
     (void) owned;           /* kept with argv for the process's life */
 #if !defined(__linux__)
     path = argv ? argv[0] : NULL;
@@ -389,6 +556,8 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         w.k = k;
         w.n = n;
         w.log = &logs[k];
+        w.before = before;
+        w.per = per;
         if (start_worker(&w, path, argv) != 0)
         {
             logs[k].failed = *failed = 1;
@@ -397,16 +566,21 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         running_pid = w.pid;
         handlers(old, 1);
         read_worker(b, &w, limit_s);
-        while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR)
-            ;
+        reap(&w, &status);
         running_pid = 0;
         handlers(old, 0);
         close(w.fd);
         if (got_signal)     /* the worker is reaped: no zombie */
+        {
+            echo_flush(k + 1);
             prof_impl_interrupted(got_signal);
+        }
         *failed |= judge(&w, status);
         free(w.buf);
+        before += w.begun;
+        per = w.begun > per ? w.begun : per;
     }
+    echo_flush(k);
     prof_impl_status_clear();
     PROF_IMPL_INTERRUPT_POLL();     /* one that came between workers */
     return 0;

@@ -223,7 +223,10 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
     index = b->nbench++;
     if (prof_impl_workers_ready(b))
         return from_workers(b, index, name, b->relative_next);
-    prof_impl_progress(b, name, b->nresults + 1, 0);
+    if (b->sweep_total > 0)     /* a size of a sweep (bench_sizes.c) */
+        prof_impl_progress(b, name, b->sweep_done + 1, b->sweep_total);
+    else
+        prof_impl_progress(b, name, b->nresults + 1, 0);
     prof_impl_worker_begin(b, index, name);
     start_run(b, &r, name, &b->s, PROF_IMPL_RUN_FUNCTION, b->relative_next);
     while (r.phase != PH_DONE)
