@@ -5,9 +5,10 @@
    sees 130 for SIGINT); no temporary file is left. A second signal during
    the partial write leaves the old file whole. With worker processes:
    SIGINT to the parent while a worker runs ends both, reaped (no zombie
-   reaches this process, made the subreaper of orphans), the old file
-   whole; SIGINT to a worker alone fails that worker, and the parent
-   writes the others' results whole. */
+   reaches this process, made the subreaper of orphans): in the first
+   worker the old file stays whole, in the second the file holds what the
+   first finished, marked partial; SIGINT to a worker alone fails that
+   worker, and the parent writes the others' results whole. */
 #include "check.h"
 #include "bench.h"
 #include "compare.h"
@@ -29,7 +30,8 @@ static void quick(void * arg, ulong count)
 }
 
 /* 20 ms an iteration; the first call says so in INTERRUPT_MARK (this
-   process's pid), and with INTERRUPT_SELF sends this process SIGINT. */
+   process's pid and its worker number, -1 in no worker), and with
+   INTERRUPT_SELF sends this process SIGINT. */
 static void slow(void * arg, ulong count)
 {
     static int started;
@@ -42,8 +44,10 @@ static void slow(void * arg, ulong count)
         if (mark != NULL)
         {
             snprintf(tmp, sizeof tmp, "%s.%ld", mark, (long) getpid());
-            snprintf(pid, sizeof pid, "%ld\n", (long) getpid());
-            check_write_file(tmp, pid);
+            const char * w = getenv("PROFILER_WORKER");
+            snprintf(pid, sizeof pid, "%ld %d\n", (long) getpid(),
+                     w && strchr(w, ',') ? atoi(strchr(w, ',') + 1) : -1);
+            check_write_file(tmp, pid);     /* whole, then renamed */
             rename(tmp, mark);
         }
         if (getenv("INTERRUPT_SELF") != NULL)
@@ -119,16 +123,24 @@ static pid_t start(const char * const * args, const char * env)
     return pid;
 }
 
-/* The pid in dir/mark once the slow benchmark started (30 s at most). */
-static long wait_mark(void)
+/* The pid in dir/mark once the slow benchmark started (in worker k, if k
+   >= 0; 30 s at most). */
+static long wait_mark(int k)
 {
     char path[100];
     const char * s = NULL;
     int tries;
     snprintf(path, sizeof path, "%s/mark", dir);
-    for (tries = 0; tries < 3000 && (s = check_file_text(path)) == NULL; tries++)
+    for (tries = 0; tries < 3000; tries++)
+    {
+        s = check_file_text(path);
+        if (s != NULL && (k < 0 || (strchr(s, ' ') && atoi(strchr(s, ' ')) == k)))
+            break;
+        s = NULL;
         sleep_ms(10);
-    CHECK(s != NULL, "%s: the slow benchmark never started", dir);
+    }
+    CHECK(s != NULL, "%s: the slow benchmark never started (worker %d)", dir,
+          k);
     return s != NULL ? atol(s) : -1;
 }
 
@@ -184,7 +196,7 @@ static void check_partial(const char * name, const char * ext, int sig)
     args[1] = "--format=none";
     args[2] = NULL;
     pid = start(args, NULL);
-    wait_mark();
+    wait_mark(-1);
     kill(pid, sig);
     CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
           && WTERMSIG(status) == sig, "%s: status %d, wanted death by %d",
@@ -235,38 +247,87 @@ static void check_twice(void)
     CHECK(strays("mark err r.json") == 0, "twice: files left");
 }
 
-static void check_processes(void)
+/* Run the suite with 3 workers and --out in dir (made for name), and send
+   SIGINT to the parent while worker k runs the slow benchmark: the parent
+   ends by it, its workers reaped. */
+static void stop_parent(const char * name, int k)
 {
-    const char * args[] = { "--out=interrupt_parent/r.json", "--format=none",
-                            "--processes=3", NULL };
-    const char * args2[] = { "--out=interrupt_worker/r.json", "--format=none",
-                             "--processes=3", NULL };
-    const char * s;
+    char out[100];
+    const char * args[4];
     int status;
     long worker;
     pid_t pid;
-    /* SIGINT to the parent while a worker runs */
-    fresh("parent", "r.json", "the old file\n");
+    fresh(name, "r.json", "the old file\n");
+    snprintf(out, sizeof out, "--out=%s/r.json", dir);
+    args[0] = out;
+    args[1] = "--format=none";
+    args[2] = "--processes=3";
+    args[3] = NULL;
     pid = start(args, NULL);
-    worker = wait_mark();
-    CHECK(worker > 0 && worker != (long) pid, "the mark is a worker's: %ld",
-          worker);
+    worker = wait_mark(k);
+    CHECK(worker > 0 && worker != (long) pid, "%s: the mark is a worker's: "
+          "%ld", name, worker);
     kill(pid, SIGINT);
     CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
-          && WTERMSIG(status) == SIGINT, "parent: status %d", status);
-    no_orphans("parent");
-    CHECK(kill((pid_t) worker, 0) != 0, "the worker %ld lives on", worker);
+          && WTERMSIG(status) == SIGINT, "%s: status %d", name, status);
+    no_orphans(name);
+    CHECK(worker > 0 && kill((pid_t) worker, 0) != 0, "%s: the worker %ld "
+          "lives on", name, worker);
+    CHECK(strays("mark err r.json") == 0, "%s: files left", name);
+}
+
+/* SIGINT to the parent in its first worker: nothing finished, the old
+   file stays whole. */
+static void check_parent(void)
+{
+    const char * s;
+    stop_parent("parent", 0);
     s = text_of("r.json");
     CHECK(s && strcmp(s, "the old file\n") == 0, "parent: the old file is "
           "now: %.200s", s ? s : "(gone)");
     s = text_of("err");
     CHECK(s && strstr(s, ": no benchmark finished; \"interrupt_parent/r.json\""
           " is left as it was"), "parent: stderr: %s", s ? s : "");
-    CHECK(strays("mark err r.json") == 0, "parent: files left");
-    /* SIGINT to a worker: that worker fails, the run goes on */
+}
+
+/* SIGINT to the parent in its second worker: the first ran to the end, so
+   the file holds what it finished, from one process, marked partial. */
+static void check_salvage(void)
+{
+    prof_result_file rf;
+    char msg[200];
+    const char * s;
+    stop_parent("salvage", 1);
+    s = text_of("r.json");
+    CHECK(s && prof_impl_results_parse(s, strlen(s), &rf, msg, sizeof msg) == 0
+          && rf.count == 3 && strcmp(rf.series[2].name, "slow") == 0
+          && rf.series[0].count == 11 && rf.series[2].count == 11,
+          "salvage: %s: %.300s", msg, s ? s : "(gone)");
+    if (s && rf.count > 0)
+        prof_impl_results_free(&rf);
+    CHECK(s && strstr(s, "\"profiler_partial\": true") && strstr(s,
+          "\"profiler_processes\": 1,"), "salvage: not partial: %.1500s",
+          s ? s : "");
+    s = text_of("err");
+    CHECK(s && strstr(s, "interrupted: the benchmarks the 1 worker process "
+                      "that ran to the end finished go to the file")
+          && strstr(s, "the 3 benchmarks that finished written to")
+          && !strstr(s, "no worker process ran it"), "salvage: stderr: %s",
+          s ? s : "");
+}
+
+/* SIGINT to a worker alone: that worker fails, the run goes on. */
+static void check_worker(void)
+{
+    const char * args[] = { "--out=interrupt_worker/r.json", "--format=none",
+                            "--processes=3", NULL };
+    const char * s;
+    int status;
+    long worker;
+    pid_t pid;
     fresh("worker", "r.json", "the old file\n");
-    pid = start(args2, NULL);
-    worker = wait_mark();
+    pid = start(args, NULL);
+    worker = wait_mark(0);
     CHECK(worker > 0 && worker != (long) pid, "the mark is a worker's: %ld",
           worker);
     kill((pid_t) worker, SIGINT);
@@ -299,7 +360,9 @@ int main(int argc, char ** argv)
     check_partial("csv", "csv", SIGINT);
     check_partial("md", "md", SIGTERM);
     check_twice();
-    check_processes();
+    check_parent();
+    check_salvage();
+    check_worker();
     CHECK(system("rm -rf interrupt_*") == 0, "clean up");
     return check_report("test_interrupt");
 }

@@ -393,7 +393,10 @@ typedef struct
 
 /* Run n worker processes of b's program one after another, each one's
    records into logs[k] (zeroed); *failed is set when one failed (said).
-   0, or -1 after a message when they cannot run at all. */
+   Returns how many ran to their end: n, or fewer when a signal stopped
+   them and a suite has a file to write (the signal is then noted, to end
+   the run once the benchmarks those workers finished are answered); -1
+   after a message when they cannot run at all. */
 int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         int * failed);
 
@@ -547,6 +550,8 @@ extern volatile sig_atomic_t prof_impl_interrupt_signal;
 /* Install the handlers (where the action is the default one) or take
    them out again (where they are still ours); not in worker processes. */
 void prof_impl_interrupt_arm(int on);
+/* Whether a suite has a file an interruption would write (bench_output.c). */
+int prof_impl_interrupt_files(void);
 /* A temporary file being written (NULL: none): a second signal removes it
    before the process ends. */
 void prof_impl_interrupt_guard(const char * tmp);

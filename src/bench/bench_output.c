@@ -49,6 +49,11 @@ static void live_add(prof_bench * b)
     prof_impl_interrupt_arm(1);
 }
 
+int prof_impl_interrupt_files(void)
+{
+    return live != NULL;
+}
+
 void prof_impl_output_forget(prof_bench * b)
 {
     prof_bench ** p;
@@ -264,6 +269,9 @@ int prof_bench_finish(prof_bench * b)
     if (b == NULL)
         return -1;
     prof_impl_status_clear();
+    /* a signal noted (in the program's code, or answered from the workers
+       that ran to the end): the run was cut short, the file says so */
+    PROF_IMPL_INTERRUPT_POLL();
     if (b->nqueue > 0)
     {
         prof_impl_warn("%d benchmark%s added but not run: call "

@@ -528,6 +528,21 @@ static int start_worker(worker * w, const char * path, char ** argv)
     return 0;
 }
 
+/* A signal stopped the workers after the first k ran to their end: with
+   a file to write and such workers, the signal is noted and the suite
+   goes on answering what they ran, to end at its first benchmark they did
+   not finish (bench_suite.c); else the run ends now. Returns k. */
+static int salvage(int k, int sig)
+{
+    if (k == 0 || !prof_impl_interrupt_files())
+        prof_impl_interrupted(sig);
+    prof_impl_interrupt_signal = sig;
+    prof_impl_warn("interrupted: the benchmarks the %d worker process%s that "
+                   "ran to the end finished go to the file, marked partial",
+                   k, k == 1 ? "" : "es");
+    return k;
+}
+
 int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         int * failed)
 {
@@ -573,7 +588,8 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         if (got_signal)     /* the worker is reaped: no zombie */
         {
             echo_flush(k + 1);
-            prof_impl_interrupted(got_signal);
+            free(w.buf);
+            return salvage(k, got_signal);
         }
         *failed |= judge(&w, status);
         free(w.buf);
@@ -582,7 +598,8 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
     }
     echo_flush(k);
     prof_impl_status_clear();
-    PROF_IMPL_INTERRUPT_POLL();     /* one that came between workers */
-    return 0;
+    if (prof_impl_interrupt_signal)     /* one that came between workers */
+        return salvage(k, (int) prof_impl_interrupt_signal);
+    return n;
 }
 #endif

@@ -192,7 +192,12 @@ static const prof_result * from_workers(prof_bench * b, int index,
     prof_impl_epochs e;
     (void) prof_impl_suite_overhead(b);     /* for the context line */
     if (prof_impl_workers_take(b, index, name, &e) != 0)
+    {
+        /* interrupted: what the workers finished is answered; here the
+           run ends */
+        PROF_IMPL_INTERRUPT_POLL();
         return NULL;
+    }
     e.is_baseline = baseline;
     return prof_impl_suite_finish_epochs(b, &e);
 }
@@ -216,13 +221,13 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
                        name ? name : "(null)", b == NULL ? "suite" : "target");
         return NULL;
     }
-    PROF_IMPL_INTERRUPT_POLL();     /* one that came in the program's code */
     name = prof_impl_run_name(b, name, b->s.threads, buf);
     if (name == NULL || prof_impl_listed(b, name))
         return NULL;
     index = b->nbench++;
     if (prof_impl_workers_ready(b))
         return from_workers(b, index, name, b->relative_next);
+    PROF_IMPL_INTERRUPT_POLL();     /* one that came in the program's code */
     if (b->sweep_total > 0)     /* a size of a sweep (bench_sizes.c) */
         prof_impl_progress(b, name, b->sweep_done + 1, b->sweep_total);
     else
@@ -384,13 +389,14 @@ int prof_bench_run_all(prof_bench * b)
 {
     int i, ran, base;
     PROF_IMPL_NEED_SUITE(b, "prof_bench_run_all");
-    PROF_IMPL_INTERRUPT_POLL();
     if (b->nqueue <= 0)
         return 0;
     for (i = 0; b->list_only && i < b->nqueue; i++)
         prof_impl_listed(b, b->queue[i].name);
     base = b->nbench;
     b->nbench += b->nqueue;
+    if (!b->list_only && !prof_impl_workers_ready(b))
+        PROF_IMPL_INTERRUPT_POLL();
     ran = b->list_only ? 0
         : prof_impl_workers_ready(b) ? run_all_from_workers(b, base)
         : run_all_here(b, base);
@@ -436,7 +442,6 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
                        "is not run", name ? name : "(null)");
         return l;
     }
-    PROF_IMPL_INTERRUPT_POLL();
     name = prof_impl_run_name(b, name, 1, buf);
     if (name == NULL || prof_impl_listed(b, name))
         return l;
@@ -453,6 +458,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
         from_workers(b, b->nbench++, name, b->relative_next);
         return l;
     }
+    PROF_IMPL_INTERRUPT_POLL();     /* one that came in the program's code */
     lr = (loop_run *) malloc(sizeof *lr);
     if (lr == NULL)
     {

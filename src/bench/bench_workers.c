@@ -321,7 +321,9 @@ int prof_impl_workers_take(prof_bench * b, int index, const char * name,
     free(oh);
     if (got == 0)
     {
-        prof_impl_warn("\"%s\": no worker process ran it; no result", name);
+        if (!prof_impl_interrupt_signal)    /* else the run ends here */
+            prof_impl_warn("\"%s\": no worker process ran it; no result",
+                           name);
         prof_impl_epochs_free(e);
         pool.failed = 1;
         return -1;
@@ -372,11 +374,21 @@ int prof_impl_workers_ready(prof_bench * b)
         return 0;
     if (pool.state == 0)
     {
+        int ran, k;
+        size_t i;
         pool.logs = (prof_impl_worker_log *) calloc((size_t) b->processes,
                                                     sizeof *pool.logs);
-        pool.count = b->processes;
-        pool.state = pool.logs != NULL && prof_impl_workers_run(b, pool.logs,
-                         pool.count, &pool.failed) == 0 ? 1 : -1;
+        ran = pool.logs == NULL ? -1 : prof_impl_workers_run(b, pool.logs,
+                                              b->processes, &pool.failed);
+        /* interrupted: the workers that ran to the end are the pool */
+        for (k = ran > 0 ? ran : 0; pool.logs != NULL && k < b->processes; k++)
+        {
+            for (i = 0; i < pool.logs[k].n; i++)
+                prof_impl_wire_free(&pool.logs[k].recs[i]);
+            free(pool.logs[k].recs);
+        }
+        pool.count = ran > 0 ? ran : 0;
+        pool.state = ran > 0 ? 1 : -1;
     }
     return pool.state == 1;
 }
