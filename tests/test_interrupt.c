@@ -22,11 +22,13 @@
 
 static void quick(void * arg, ulong count)
 {
-    volatile ulong x = 0;
-    ulong i;
+    ulong i, x = 0;
     (void) arg;
     for (i = 0; i < count; i++)
+    {
         x += i;
+        PROF_DO_NOT_OPTIMIZE(x);
+    }
 }
 
 /* 20 ms an iteration; the first call says so in INTERRUPT_MARK (this

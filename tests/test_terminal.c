@@ -21,6 +21,28 @@ static void sized(void * arg, ulong count)
 
 #define BAR(k) "\xE2\x96" k   /* U+2581 + k */
 
+/* A size sweep at a terminal: [i/n] and, from the second size, an ETA. */
+static void check_sweep(void)
+{
+    static const ulong sizes[] = { 100, 200, 400 };
+    prof_bench * b = prof_bench_new();
+    capture_t cap;
+    const char * out;
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_epochs(b, 6);
+    prof_bench_set_terminal(b, 1);
+    capture_begin(&cap, 2);
+    prof_bench_run_sizes(b, "sum", sized, sizes, 3);
+    out = capture_end(&cap);
+    CHECK(strstr(out, "\rprofiler: [1/3] sum/100 (") != NULL
+          && check_matches(out, "\rprofiler: \\[2/3\\] sum/200 \\([0-9.]+ s, "
+                           "ETA [0-9.]+ s\\)")
+          && check_matches(out, "\rprofiler: \\[3/3\\] sum/400 \\([0-9.]+ s, "
+                           "ETA [0-9.]+ s\\)")
+          && strstr(out, "benchmark 2:") == NULL, "sweep: stderr [%s]", out);
+    prof_bench_free(b);
+}
+
 int main(void)
 {
     char line[64];
@@ -82,24 +104,7 @@ int main(void)
         fclose(f);
     }
 
-    /* A size sweep: [i/n] and, from the second size, an ETA. */
-    {
-        static const ulong sizes[] = { 100, 200, 400 };
-        prof_bench * b = prof_bench_new();
-        prof_bench_set_format(b, PROF_FORMAT_NONE);
-        prof_bench_set_epochs(b, 6);
-        prof_bench_set_terminal(b, 1);
-        capture_begin(&cap, 2);
-        prof_bench_run_sizes(b, "sum", sized, sizes, 3);
-        out = capture_end(&cap);
-        CHECK(strstr(out, "\rprofiler: [1/3] sum/100 (") != NULL
-              && check_matches(out, "\rprofiler: \\[2/3\\] sum/200 \\([0-9.]+ s, "
-                               "ETA [0-9.]+ s\\)")
-              && check_matches(out, "\rprofiler: \\[3/3\\] sum/400 \\([0-9.]+ s, "
-                               "ETA [0-9.]+ s\\)")
-              && strstr(out, "benchmark 2:") == NULL, "sweep: stderr [%s]", out);
-        prof_bench_free(b);
-    }
+    check_sweep();
 
     /* terminal 0, and auto with a file and a captured stderr: silence. */
     {

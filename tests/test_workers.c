@@ -112,6 +112,20 @@ static double json_real_time(const char * json, const char * name)
     return at ? strtod(at + 13, NULL) : NAN;
 }
 
+/* The suite's settings: a short budget, the processes, a measure; in
+   "echo", the progress line drawn at once, as at a terminal. */
+static void set_up(prof_bench * b, int processes)
+{
+    prof_bench_set_budget_s(b, 0.05);
+    CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
+    prof_bench_add_measure(b, "iters", NULL, read_iterations,
+                           read_iterations, NULL);
+    if (strcmp(mode, "echo") != 0)
+        return;
+    prof_bench_set_terminal(b, PROF_TERMINAL_ALWAYS);
+    prof_impl_progress_after_s = 0.0;
+}
+
 /* a, b and c in 3 workers; the checks are the parent's. */
 static int suite(int processes, const char ** err)
 {
@@ -120,15 +134,7 @@ static int suite(int processes, const char ** err)
     const prof_result * r[3], * d;
     capture_t cap;
     int rc, parent = worker_number() < 0;
-    prof_bench_set_budget_s(b, 0.05);
-    CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
-    if (strcmp(mode, "echo") == 0)      /* the progress line drawn */
-    {
-        prof_bench_set_terminal(b, PROF_TERMINAL_ALWAYS);
-        prof_impl_progress_after_s = 0.0;
-    }
-    prof_bench_add_measure(b, "iters", NULL, read_iterations,
-                           read_iterations, NULL);
+    set_up(b, processes);
     if (parent)
         capture_begin(&cap, 2);
     r[0] = prof_bench_run(b, "a", target, na);
@@ -398,6 +404,40 @@ static void test_pool_sizes(void)
 
 /* Encode and decode: every field back exactly; then every cut and every
    flipped byte is refused or reads as incomplete, never trusted. */
+/* test_wire's user columns, read back. */
+static void check_user_round_trip(const prof_impl_epochs * a)
+{
+    CHECK(a->nuser == 2 && strcmp(a->user_cols[1].name, "heap") == 0
+          && strcmp(a->user_cols[1].unit, "B") == 0
+          && a->user_cols[1].flags == PROF_USER_MEASURE
+          && a->user_cols[0].flags == 0 && isnan(a->user[1])
+          && a->user[2] == -3 && a->user[5] == 6
+          && a->user_dropped == 1, "round trip: user columns");
+}
+
+/* A load no machine has is refused on the way in; an unknown one (NaN)
+   is kept. r: a sound record, given back as it was. */
+static void test_wire_load(prof_impl_wire_record * r)
+{
+    prof_impl_wire_record back;
+    unsigned char * buf;
+    size_t len;
+    char msg[128];
+    double kept = r->a.load;
+    r->a.load = -1.0;
+    prof_impl_wire_encode(r, &buf, &len);
+    CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) < 0
+          && strstr(msg, "a load average out of range"), "load -1: %s", msg);
+    free(buf);
+    r->a.load = NAN;
+    prof_impl_wire_encode(r, &buf, &len);
+    CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) == (long) len
+          && isnan(back.a.load), "load NaN: %s", msg);
+    prof_impl_wire_free(&back);
+    free(buf);
+    r->a.load = kept;
+}
+
 static void test_wire(void)
 {
     double samples[3] = { 1.5, 2.25, 1e300 }, cpu[3] = { 1, NAN, 3 };
@@ -446,33 +486,11 @@ static void test_wire(void)
           && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
           && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5
           && back.a.budget_hit == 1, "round trip");
-    CHECK(back.a.nuser == 2 && strcmp(back.a.user_cols[1].name, "heap") == 0
-          && strcmp(back.a.user_cols[1].unit, "B") == 0
-          && back.a.user_cols[1].flags == PROF_USER_MEASURE
-          && back.a.user_cols[0].flags == 0 && isnan(back.a.user[1])
-          && back.a.user[2] == -3 && back.a.user[5] == 6
-          && back.a.user_dropped == 1, "round trip: user columns");
+    check_user_round_trip(&back.a);
     CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
     CHECK(back.a.load == 6.5, "round trip: load %g", back.a.load);
     prof_impl_wire_free(&back);
-    {
-        /* a load no machine has is refused; an unknown one (NaN) kept */
-        unsigned char * b2;
-        size_t l2;
-        r.a.load = -1.0;
-        prof_impl_wire_encode(&r, &b2, &l2);
-        CHECK(prof_impl_wire_decode(b2, l2, &back, msg, sizeof msg) < 0
-              && strstr(msg, "a load average out of range"), "load -1: %s",
-              msg);
-        free(b2);
-        r.a.load = NAN;
-        prof_impl_wire_encode(&r, &b2, &l2);
-        CHECK(prof_impl_wire_decode(b2, l2, &back, msg, sizeof msg) == (long) l2
-              && isnan(back.a.load), "load NaN: %s", msg);
-        prof_impl_wire_free(&back);
-        free(b2);
-        r.a.load = 6.5;
-    }
+    test_wire_load(&r);
     for (i = 0; i < len; i++)
     {
         long n = prof_impl_wire_decode(buf, i, &back, msg, sizeof msg);
