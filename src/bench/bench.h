@@ -10,7 +10,8 @@
                     -> bench_output -> report_{md,csv,json}
                                        -> complexity, sysinfo, terminal
         bench_compare -> bench_run, bench_workers, bench_output
-        bench_output, bench_procs -> bench_signal (interruptions)
+        bench_output, bench_procs -> bench_signal (interruptions: it calls
+                                      back the writer it is armed with)
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_BENCH_H
@@ -547,18 +548,18 @@ void prof_impl_output_forget(prof_bench * b);
 
 /* The first SIGINT or SIGTERM since the handlers went in, or 0. */
 extern volatile sig_atomic_t prof_impl_interrupt_signal;
-/* Install the handlers (where the action is the default one) or take
-   them out again (where they are still ours); not in worker processes. */
-void prof_impl_interrupt_arm(int on);
-/* Whether a suite has a file an interruption would write (bench_output.c). */
+/* Install the handlers (where the action is the default one), writer
+   writing the files when a signal comes, or (NULL) take them out again
+   (where they are still ours); not in worker processes. */
+void prof_impl_interrupt_arm(void (*writer)(int sig));
+/* Whether there are files an interruption would write (armed). */
 int prof_impl_interrupt_files(void);
 /* A temporary file being written (NULL: none): a second signal removes it
    before the process ends. */
 void prof_impl_interrupt_guard(const char * tmp);
-/* End the process by sig, as its default action does. */
-void prof_impl_signal_die(int sig);
-/* Write every suite's file with the benchmarks that finished, marked
-   partial, then end by sig (bench_output.c): it does not return. */
+/* Have the files written with the benchmarks that finished, marked
+   partial (the armed writer), then end the process by sig as its default
+   action does: it does not return. */
 void prof_impl_interrupted(int sig);
 /* Tests: called in a partial write between the data and the rename. */
 extern void (*prof_impl_partial_hook)(void);

@@ -35,8 +35,9 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
     c->partial = NULL;
 }
 
-/* The suites with a file: what an interruption writes. */
+/* The suites with a file: what an interruption writes (write_partial). */
 static prof_bench * live;
+static void write_partial(int sig);
 
 static void live_add(prof_bench * b)
 {
@@ -46,12 +47,7 @@ static void live_add(prof_bench * b)
             return;
     b->live_next = live;
     live = b;
-    prof_impl_interrupt_arm(1);
-}
-
-int prof_impl_interrupt_files(void)
-{
-    return live != NULL;
+    prof_impl_interrupt_arm(write_partial);
 }
 
 void prof_impl_output_forget(prof_bench * b)
@@ -64,7 +60,7 @@ void prof_impl_output_forget(prof_bench * b)
             break;
         }
     if (live == NULL)
-        prof_impl_interrupt_arm(0);
+        prof_impl_interrupt_arm(NULL);
 }
 
 void prof_impl_output_set(prof_bench * b, FILE * out)
@@ -241,7 +237,9 @@ static const char * interrupted_by(int sig)
          : sig == SIGTERM ? "interrupted by SIGTERM" : "interrupted";
 }
 
-void prof_impl_interrupted(int sig)
+/* Each suite's file with the benchmarks that finished, marked partial
+   (bench_signal.c calls it, then ends the process by sig). */
+static void write_partial(int sig)
 {
     prof_bench * b;
     prof_impl_status_clear();
@@ -260,7 +258,6 @@ void prof_impl_interrupted(int sig)
                            b->nresults, b->nresults == 1 ? "" : "s",
                            b->file.path);
     }
-    prof_impl_signal_die(sig);
 }
 
 int prof_bench_finish(prof_bench * b)

@@ -3,9 +3,10 @@
     file (--out) is alive. The handler only notes the signal and says so
     (write(2): nothing else is safe in a handler); the runner looks at the
     note between epochs and between benchmarks (PROF_IMPL_INTERRUPT_POLL),
-    writes each file with the benchmarks that finished, marked partial
-    (bench_output.c), then ends the process by the signal, as its default
-    action would (a shell sees 128 + N: 130 for Ctrl-C). A second signal
+    has each file written with the benchmarks that finished, marked
+    partial (by the writer bench_output.c arms the handlers with), then
+    ends the process by the signal, as its default action would (a shell
+    sees 128 + N: 130 for Ctrl-C). A second signal
     ends the process at once: a file being written then loses its
     temporary copy before the rename, so the old file stays whole.
 
@@ -27,6 +28,14 @@
 #endif
 
 volatile sig_atomic_t prof_impl_interrupt_signal;
+
+/* What writes the files, or NULL: no suite has one. */
+static void (*partial_writer)(int sig);
+
+int prof_impl_interrupt_files(void)
+{
+    return partial_writer != NULL;
+}
 
 #if !defined(_WIN32)
 
@@ -61,7 +70,7 @@ static void on_signal(int sig)
     raise(sig);     /* delivered as the handler returns: the end */
 }
 
-void prof_impl_interrupt_arm(int on)
+static void arm(int on)
 {
     struct sigaction sa, cur;
     int i;
@@ -91,7 +100,7 @@ void prof_impl_interrupt_guard(const char * tmp)
     guard_on = 1;
 }
 
-void prof_impl_signal_die(int sig)
+static void die(int sig)
 {
     sigset_t set;
     fflush(NULL);
@@ -105,7 +114,7 @@ void prof_impl_signal_die(int sig)
 
 #else
 
-void prof_impl_interrupt_arm(int on)
+static void arm(int on)
 {
     (void) on;
 }
@@ -115,10 +124,23 @@ void prof_impl_interrupt_guard(const char * tmp)
     (void) tmp;
 }
 
-void prof_impl_signal_die(int sig)
+static void die(int sig)
 {
     fflush(NULL);
     exit(128 + sig);
 }
 
 #endif
+
+void prof_impl_interrupt_arm(void (*writer)(int sig))
+{
+    partial_writer = writer;
+    arm(writer != NULL);
+}
+
+void prof_impl_interrupted(int sig)
+{
+    if (partial_writer != NULL)
+        partial_writer(sig);
+    die(sig);
+}
