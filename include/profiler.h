@@ -358,6 +358,9 @@ typedef enum
 #define PROF_RESULT_FEW_EPOCHS 16 /* under 6 epochs: no interval (NaN) */
 #define PROF_RESULT_PARTIAL 32   /* a worker process failed: its epochs are
                                     missing */
+#define PROF_RESULT_LOADED 64    /* measured while the load average exceeded
+                                    the cores: other processes' time is in
+                                    it (load_avg) */
 
 /* The thresholds behind those flags and the intervals, one value each for
    every output and tool. */
@@ -441,6 +444,8 @@ typedef struct prof_result
        thread's, epoch_iters one thread's; the time one thread takes per
        operation is median_ns x threads. */
     int threads;
+    double load_avg;        /* the 1-minute load average when it ran (the
+                               highest of its processes); NaN if unknown */
 } prof_result;
 
 /* A new suite with the default settings below, writing markdown to stdout;

@@ -32,6 +32,23 @@ expect 0 'too few samples to tell at alpha 0.05: at least 4 per side' -- "$gb" "
 expect 0 'too few samples to tell at alpha 0.01: at least 5 per side' -- --alpha=0.01 "$gb" "$gb"
 expect 0 'BM_chain/1050' -- "$gb" "$gb"
 
+# Rows the runner measured under a load over the cores (its flags, 64):
+# marked, and said why under the table; a quiet pair is not.
+flagged() { # FILE FLAGS LOAD: two epochs and the runner's median entry
+    printf '{"benchmarks": [
+ {"name": "chain", "run_type": "iteration", "repetition_index": 0, "real_time": 10, "time_unit": "ns"},
+ {"name": "chain", "run_type": "iteration", "repetition_index": 1, "real_time": 11, "time_unit": "ns"},
+ {"name": "chain_median", "run_name": "chain", "run_type": "aggregate", "aggregate_name": "median",
+  "real_time": 10.5, "time_unit": "ns", "flags": %s, "load_avg_1m": %s}]}\n' "$2" "$3" >"$tmp/$1"
+}
+flagged quiet.json 0 0.5
+flagged busy.json 65 6.5
+flagged unknown.json 0 null
+expect 0 '| chain |.*| too few samples (loaded) |' -- "$tmp/quiet.json" "$tmp/busy.json"
+expect 0 '^(loaded): measured while the load average exceeded the cores (old: 0 benchmark(s), new: 1, a load average up to 6.50): their figures include other' -- "$tmp/quiet.json" "$tmp/busy.json"
+"$tool" "$tmp/quiet.json" "$tmp/unknown.json" >"$tmp/out" 2>&1 || bad "quiet pair: exit $?"
+grep -q 'loaded' "$tmp/out" && bad "quiet pair marked loaded: $(cat "$tmp/out")"
+
 # Several runs a side: one figure per run, paired by position.
 run() { # FILE CHAIN_NS SUM_NS: a one-sample-per-benchmark result file
     printf '{"benchmarks": [{"name": "chain", "real_time": %s, "time_unit": "ns"},

@@ -60,8 +60,8 @@ static void user_target(void * arg, ulong count)
     fake_now += 8.0 * (double) count;
 }
 
-/* Print s with the context masked: the markdown context line, and the
-   JSON "context" object. */
+/* Print s with the context masked: the markdown context lines (the
+   machine's and its check), and the JSON "context" object. */
 static FILE * out;
 
 static void print_masked(const char * s)
@@ -81,6 +81,8 @@ static void print_masked(const char * s)
         else if (strstr(s, " cores, counter ") != NULL
                  && (size_t) (strstr(s, " cores, counter ") - s) < n)
             fputs("(context masked)\n", out);
+        else if (strncmp(s, "machine: ", 9) == 0)
+            ;       /* the machine check: part of the masked context */
         else
             fwrite(s, 1, n, out);
         s += n;

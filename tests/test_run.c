@@ -223,6 +223,38 @@ static void test_result_and_gate(void)
     unfake(&plan);
 }
 
+/* A command whose runs ended under a load over the cores: the result is
+   flagged (its highest load), the summary says why; the others are not. */
+static void test_loaded(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    prof_gate g;
+    const char * s;
+    int k;
+    fake(&plan, c, 2, 10, equal);
+    for (k = 0; k < 10; k++)
+    {
+        c[0].runs[k].load = 0.25;
+        c[1].runs[k].load = k == 4 ? 1000.0 : 0.5;
+    }
+    prof_impl_gate_default(&g);
+    prof_impl_cmd_summary(&plan, &g);
+    s = check_slurp(plan.summary);
+    CHECK(c[0].result && !(c[0].result->pub.flags & PROF_RESULT_LOADED)
+          && c[0].result->pub.load_avg == 0.25, "A: flags %d load %g",
+          c[0].result ? c[0].result->pub.flags : -1,
+          c[0].result ? c[0].result->pub.load_avg : -1);
+    CHECK(c[1].result && (c[1].result->pub.flags & PROF_RESULT_LOADED)
+          && c[1].result->pub.load_avg == 1000.0, "B: flags %d load %g",
+          c[1].result ? c[1].result->pub.flags : -1,
+          c[1].result ? c[1].result->pub.load_avg : -1);
+    CHECK(check_count(s, "Warning: loaded: measured while the load average "
+                      "(1000.00, the command's own processes in it) exceeded "
+                      "the ") == 1, "summary:\n%s", s);
+    unfake(&plan);
+}
+
 /* What an export wrote, read back from the file. */
 static char * written(FILE * f, size_t * len)
 {
@@ -472,6 +504,7 @@ int main(void)
     test_long_list_value();
     test_stop_rule();
     test_result_and_gate();
+    test_loaded();
     test_exports();
     test_json_bytes();
     test_export_out_of_memory();

@@ -1,6 +1,6 @@
 /* The runner at a terminal: the sparkline of a row's epochs, the progress
-   line on stderr, and silence when the streams are not terminals. A fake
-   clock makes every epoch exact. */
+   line on stderr ([i/n], and an ETA in a size sweep), and silence when the
+   streams are not terminals. A fake clock makes every epoch exact. */
 #include "check.h"
 #include "internal.h"
 #include "bench.h"
@@ -13,7 +13,35 @@ static void target(void * arg, ulong count)
     fake_now += ((*calls)++ % 3 == 2 ? 300.0 : 100.0) * (double) count;
 }
 
+/* A sweep's target: a ns per unit of its size. */
+static void sized(void * arg, ulong count)
+{
+    fake_now += (double) *(const ulong *) arg * (double) count;
+}
+
 #define BAR(k) "\xE2\x96" k   /* U+2581 + k */
+
+/* A size sweep at a terminal: [i/n] and, from the second size, an ETA. */
+static void check_sweep(void)
+{
+    static const ulong sizes[] = { 100, 200, 400 };
+    prof_bench * b = prof_bench_new();
+    capture_t cap;
+    const char * out;
+    prof_bench_set_format(b, PROF_FORMAT_NONE);
+    prof_bench_set_epochs(b, 6);
+    prof_bench_set_terminal(b, 1);
+    capture_begin(&cap, 2);
+    prof_bench_run_sizes(b, "sum", sized, sizes, 3);
+    out = capture_end(&cap);
+    CHECK(strstr(out, "\rprofiler: [1/3] sum/100 (") != NULL
+          && check_matches(out, "\rprofiler: \\[2/3\\] sum/200 \\([0-9.]+ s, "
+                           "ETA [0-9.]+ s\\)")
+          && check_matches(out, "\rprofiler: \\[3/3\\] sum/400 \\([0-9.]+ s, "
+                           "ETA [0-9.]+ s\\)")
+          && strstr(out, "benchmark 2:") == NULL, "sweep: stderr [%s]", out);
+    prof_bench_free(b);
+}
 
 int main(void)
 {
@@ -75,6 +103,8 @@ int main(void)
         prof_bench_free(b);
         fclose(f);
     }
+
+    check_sweep();
 
     /* terminal 0, and auto with a file and a captured stderr: silence. */
     {

@@ -57,6 +57,16 @@ static void target(void * arg, ulong count)
             (void) !write(fd, "this is not a record, not at all", 32);
         }
     }
+    if (strcmp(mode, "echo") == 0 && k >= 0 && strcmp(name, "a") == 0)
+    {
+        static int said;
+        if (!said++)
+        {
+            prof_impl_warn("the same warning in every worker");
+            if (k == 1)
+                fputs("only worker 2 says this\n", stderr);
+        }
+    }
     fake_now += (10.0 + (k > 0 ? k : 0)) * (double) count;
     iterations_run += (double) count;
     prof_user_count(prof_user_counter("twice", 0), 2.0 * (double) count);
@@ -102,6 +112,20 @@ static double json_real_time(const char * json, const char * name)
     return at ? strtod(at + 13, NULL) : NAN;
 }
 
+/* The suite's settings: a short budget, the processes, a measure; in
+   "echo", the progress line drawn at once, as at a terminal. */
+static void set_up(prof_bench * b, int processes)
+{
+    prof_bench_set_budget_s(b, 0.05);
+    CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
+    prof_bench_add_measure(b, "iters", NULL, read_iterations,
+                           read_iterations, NULL);
+    if (strcmp(mode, "echo") != 0)
+        return;
+    prof_bench_set_terminal(b, PROF_TERMINAL_ALWAYS);
+    prof_impl_progress_after_s = 0.0;
+}
+
 /* a, b and c in 3 workers; the checks are the parent's. */
 static int suite(int processes, const char ** err)
 {
@@ -110,10 +134,7 @@ static int suite(int processes, const char ** err)
     const prof_result * r[3], * d;
     capture_t cap;
     int rc, parent = worker_number() < 0;
-    prof_bench_set_budget_s(b, 0.05);
-    CHECK(prof_bench_set_processes(b, processes) == 0, "processes");
-    prof_bench_add_measure(b, "iters", NULL, read_iterations,
-                           read_iterations, NULL);
+    set_up(b, processes);
     if (parent)
         capture_begin(&cap, 2);
     r[0] = prof_bench_run(b, "a", target, na);
@@ -192,6 +213,28 @@ static void check_failure(const char * err, int rc, const char * why)
           "message [%s] wanted [%s]", err, why);
 }
 
+/* What the workers print: each line once, with the number of processes
+   that printed it; never on the progress line, which shows [i/n] and an
+   ETA once the first worker has said how many benchmarks there are. */
+static void check_echo(const char * err, int rc)
+{
+    const char * all = "profiler: the same warning in every worker (in 3 of "
+                       "3 processes)\n";
+    const char * at = strstr(err, all);
+    CHECK(rc == 0, "echo: finish %d", rc);
+    CHECK(at != NULL && check_count(err, "the same warning") == 1
+          && check_count(err, "only worker 2 says this (in 1 of 3 "
+                         "processes)\n") == 1, "echo: stderr [%s]", err);
+    /* after a newline or the progress line's erasure, never after it */
+    CHECK(at != NULL && (at == err || at[-1] == '\n'
+          || (at - err >= 4 && memcmp(at - 4, "\r\033[K", 4) == 0)),
+          "echo: a worker's line on the progress line [%s]", err);
+    CHECK(strstr(err, "\rprofiler: worker 1 of 3: a (")
+          && check_matches(err, "\rprofiler: \\[[0-9]+/[0-9]+\\] worker 3 of 3: "
+                           "c \\([0-9.]+ s, ETA [0-9.]+ s\\)"),
+          "echo: the progress line [%s]", err);
+}
+
 static void test_modes(void)
 {
     const char * err = "";
@@ -209,6 +252,8 @@ static void test_modes(void)
     else if (strcmp(mode, "hang") == 0)
         check_failure(err, rc, "sent nothing for 10.5 s (10 x the budget + "
                       "10 s): stopped while running \"b\"");
+    else if (strcmp(mode, "echo") == 0)
+        check_echo(err, rc);
     else if (strcmp(mode, "mismatch") == 0)
         CHECK(rc == -1 && strstr(err, "profiler: worker 2 of 3 ran \"bx\" as "
               "its benchmark 2, not \"b\": the program's benchmarks differ "
@@ -359,6 +404,40 @@ static void test_pool_sizes(void)
 
 /* Encode and decode: every field back exactly; then every cut and every
    flipped byte is refused or reads as incomplete, never trusted. */
+/* test_wire's user columns, read back. */
+static void check_user_round_trip(const prof_impl_epochs * a)
+{
+    CHECK(a->nuser == 2 && strcmp(a->user_cols[1].name, "heap") == 0
+          && strcmp(a->user_cols[1].unit, "B") == 0
+          && a->user_cols[1].flags == PROF_USER_MEASURE
+          && a->user_cols[0].flags == 0 && isnan(a->user[1])
+          && a->user[2] == -3 && a->user[5] == 6
+          && a->user_dropped == 1, "round trip: user columns");
+}
+
+/* A load no machine has is refused on the way in; an unknown one (NaN)
+   is kept. r: a sound record, given back as it was. */
+static void test_wire_load(prof_impl_wire_record * r)
+{
+    prof_impl_wire_record back;
+    unsigned char * buf;
+    size_t len;
+    char msg[128];
+    double kept = r->a.load;
+    r->a.load = -1.0;
+    prof_impl_wire_encode(r, &buf, &len);
+    CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) < 0
+          && strstr(msg, "a load average out of range"), "load -1: %s", msg);
+    free(buf);
+    r->a.load = NAN;
+    prof_impl_wire_encode(r, &buf, &len);
+    CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) == (long) len
+          && isnan(back.a.load), "load NaN: %s", msg);
+    prof_impl_wire_free(&back);
+    free(buf);
+    r->a.load = kept;
+}
+
 static void test_wire(void)
 {
     double samples[3] = { 1.5, 2.25, 1e300 }, cpu[3] = { 1, NAN, 3 };
@@ -396,6 +475,7 @@ static void test_wire(void)
     r.a.user_cols[1].flags = PROF_USER_MEASURE;
     r.a.user = user;
     r.a.user_dropped = 1;
+    r.a.load = 6.5;
     CHECK(prof_impl_wire_encode(&r, &buf, &len) == 0, "encode");
     CHECK(prof_impl_wire_decode(buf, len, &back, msg, sizeof msg) == (long) len,
           "decode: %s", msg);
@@ -406,14 +486,11 @@ static void test_wire(void)
           && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
           && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5
           && back.a.budget_hit == 1, "round trip");
-    CHECK(back.a.nuser == 2 && strcmp(back.a.user_cols[1].name, "heap") == 0
-          && strcmp(back.a.user_cols[1].unit, "B") == 0
-          && back.a.user_cols[1].flags == PROF_USER_MEASURE
-          && back.a.user_cols[0].flags == 0 && isnan(back.a.user[1])
-          && back.a.user[2] == -3 && back.a.user[5] == 6
-          && back.a.user_dropped == 1, "round trip: user columns");
+    check_user_round_trip(&back.a);
     CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
+    CHECK(back.a.load == 6.5, "round trip: load %g", back.a.load);
     prof_impl_wire_free(&back);
+    test_wire_load(&r);
     for (i = 0; i < len; i++)
     {
         long n = prof_impl_wire_decode(buf, i, &back, msg, sizeof msg);

@@ -6,10 +6,12 @@
         bench_sizes, bench_threads -> bench_suite
         bench_suite -> bench_run -> bench_counters, bench_user, stats
                     -> bench_result -> stats
-                    -> bench_workers -> bench_wire
+                    -> bench_workers -> bench_procs, bench_wire
                     -> bench_output -> report_{md,csv,json}
                                        -> complexity, sysinfo, terminal
-        bench_compare -> bench_run, bench_workers
+        bench_compare -> bench_run, bench_workers, bench_output
+        bench_output, bench_procs -> bench_signal (interruptions: it calls
+                                      back the writer it is armed with)
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_BENCH_H
@@ -18,6 +20,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <signal.h>     /* sig_atomic_t */
 #if defined(_WIN32)
 /* No POSIX <regex.h> on Windows (MinGW, MSVC): there the filter is a plain
    substring of the name. */
@@ -294,6 +297,9 @@ typedef struct
     int low_epochs;         /* epochs under 10x the resolution */
     int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
     int budget_hit;
+    double load;            /* the 1-minute load average as it ended (the
+                               highest of the processes pooled); NaN:
+                               unknown */
 } prof_impl_epochs;
 
 /* The user columns of a run's measured epochs (raw: [got *
@@ -350,7 +356,7 @@ void prof_impl_result_free(prof_impl_result * r);
 /* The index of r's count of the event of perf stat name name, or -1. */
 int prof_impl_result_event_index(const prof_result * r, const char * name);
 
-/* ---- worker processes (bench_wire.c, bench_workers.c) ------------------- */
+/* ---- worker processes (bench_wire.c, bench_workers.c, bench_procs.c) --- */
 
 /* A record of the pipe from a worker to its parent. */
 enum { PROF_IMPL_WIRE_BEGIN = 1, PROF_IMPL_WIRE_EPOCHS = 2,
@@ -373,6 +379,27 @@ int prof_impl_wire_encode(const prof_impl_wire_record * r,
 long prof_impl_wire_decode(const unsigned char * d, size_t n,
         prof_impl_wire_record * r, char * msg, size_t size);
 void prof_impl_wire_free(prof_impl_wire_record * r);
+
+/* What one worker sent (bench_procs.c reads it, bench_workers.c pools
+   it). */
+typedef struct
+{
+    prof_impl_wire_record * recs;   /* EPOCHS and COMPARE, in order */
+    size_t n, cap, next;            /* next: where the search starts */
+    int failed;                     /* its stream ended badly */
+} prof_impl_worker_log;
+
+/* The variable that marks a worker: "fd,k,n" (its pipe, worker k of n). */
+#define PROF_IMPL_WORKER_VAR "PROFILER_WORKER"
+
+/* Run n worker processes of b's program one after another, each one's
+   records into logs[k] (zeroed); *failed is set when one failed (said).
+   Returns how many ran to their end: n, or fewer when a signal stopped
+   them and a suite has a file to write (the signal is then noted, to end
+   the run once the benchmarks those workers finished are answered); -1
+   after a message when they cannot run at all. */
+int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
+        int * failed);
 
 /* This process is a worker (PROFILER_WORKER is set): its suites send their
    epochs to the parent and write no output. */
@@ -479,6 +506,10 @@ struct prof_bench
     int sizes_flag;         /* prof_bench_set_sizes_flag */
     ulong * cli_sizes;      /* --sizes, or NULL */
     int ncli_sizes;
+    struct prof_bench * live_next;  /* the suites with a file (bench_output.c) */
+    int sweep_done, sweep_total;    /* a size sweep's sizes run, and all */
+    int progress_total, progress_first; /* the progress line's span of */
+    double progress_t0;                 /* items, from when (ETA) */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a
@@ -510,6 +541,35 @@ void prof_impl_output_set(prof_bench * b, FILE * out);
 int prof_impl_output_file(prof_bench * b, const char * path);
 /* The format a file's name suggests: .json, .csv, .md (JSON otherwise). */
 prof_format prof_impl_format_of(const char * path);
+/* b is going: its file no longer needs writing when interrupted. */
+void prof_impl_output_forget(prof_bench * b);
+
+/* ---- interruptions (bench_signal.c, bench_output.c) -------------------- */
+
+/* The first SIGINT or SIGTERM since the handlers went in, or 0. */
+extern volatile sig_atomic_t prof_impl_interrupt_signal;
+/* Install the handlers (where the action is the default one), writer
+   writing the files when a signal comes, or (NULL) take them out again
+   (where they are still ours); not in worker processes. */
+void prof_impl_interrupt_arm(void (*writer)(int sig));
+/* Whether there are files an interruption would write (armed). */
+int prof_impl_interrupt_files(void);
+/* A temporary file being written (NULL: none): a second signal removes it
+   before the process ends. */
+void prof_impl_interrupt_guard(const char * tmp);
+/* Have the files written with the benchmarks that finished, marked
+   partial (the armed writer), then end the process by sig as its default
+   action does: it does not return. */
+void prof_impl_interrupted(int sig);
+/* Tests: called in a partial write between the data and the rename. */
+extern void (*prof_impl_partial_hook)(void);
+/* Between epochs and benchmarks: a noted signal ends the run here. */
+#define PROF_IMPL_INTERRUPT_POLL() \
+    do \
+    { \
+        if (prof_impl_interrupt_signal != 0) \
+            prof_impl_interrupted((int) prof_impl_interrupt_signal); \
+    } while (0)
 
 /* ---- size sweeps (bench_sizes.c) --------------------------------------- */
 
@@ -525,10 +585,12 @@ int prof_impl_is_terminal(int mode, FILE * f);
 /* v[0..n-1] as a UTF-8 sparkline (3 bytes a sample) scaled from their min
    to their max, cut to size bytes with its NUL. */
 void prof_impl_sparkline(char * out, size_t size, const double * v, int n);
-/* The progress line on stderr ("[done/total] what", total 0: unknown),
-   drawn only when stderr is a terminal and the suite has run for
-   prof_impl_progress_after_s (2 s; tests lower it); prof_impl_status_clear
-   erases it. */
+/* The progress line on stderr ("[done/total] what (4.2 s, ETA 3 s)",
+   done the item being run, from 1; total 0: unknown), drawn only when
+   stderr is a terminal and the suite has run for
+   prof_impl_progress_after_s (2 s; tests lower it), never in a worker;
+   the ETA is the time per item since the span of total began, times the
+   items left; prof_impl_status_clear erases it. */
 extern double prof_impl_progress_after_s;
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total);
 

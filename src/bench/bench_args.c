@@ -180,6 +180,19 @@ static int set_sizes(void * ctx, const char * name, const char * v)
 
 static int help(void * ctx, const char * name, const char * v);
 
+/* --check: the machine check alone, then exit 0 (as --help). */
+static int check(void * ctx, const char * name, const char * v)
+{
+    prof_impl_machine m;
+    (void) ctx;
+    (void) name;
+    (void) v;
+    prof_impl_machine_read(&m);
+    prof_impl_machine_print(stdout, &m);
+    fflush(stdout);
+    exit(0);
+}
+
 /* the rest of a row after the help: what it calls, whether its value may
    be left out (then only "=" gives one), its variable */
 #define SET(f) f, PROF_IMPL_NO_TEXT
@@ -221,6 +234,8 @@ static const prof_impl_option table[] = {
     /* only where the program opts in (prof_bench_set_sizes_flag) */
     { "--sizes", "LIST", "the sizes of the program's sweeps: 8,64,512 or "
       "LO..HI[xM] (the program's)", SET(set_sizes), ENV("SIZES") },
+    { "--check", NULL, "print the machine check (load, governor, turbo, "
+      "ASLR, VM, PMU) and exit", SET(check), VALUE },
     { "--help", NULL, "print this help and exit", SET(help), VALUE },
     /* Google Benchmark's spellings */
     { "--benchmark_filter", "REGEX", NULL, SET(set_filter), VALUE },

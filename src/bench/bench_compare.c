@@ -35,6 +35,7 @@ static void alternate(side * a, side * b)
     {
         epoch_unless_done(i % 2 == 0 ? a : b);
         epoch_unless_done(i % 2 == 0 ? b : a);
+        PROF_IMPL_INTERRUPT_POLL();
     }
 }
 

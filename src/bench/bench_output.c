@@ -5,7 +5,8 @@
     result at prof_bench_finish, written beside its target and renamed over
     it only once complete (outfile.c), so that bad arguments, a failed run
     or a full disk never truncate or destroy it. prof_bench_write writes
-    all results anywhere.
+    all results anywhere. Interrupted (bench_signal.c), each suite's file
+    gets the benchmarks that finished, marked partial, the same way.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -31,6 +32,35 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
     c->processes = prof_impl_workers_ready_count(b);
     c->fit_name = b->fit_name;
     c->fit_f = b->fit_f;
+    c->partial = NULL;
+}
+
+/* The suites with a file: what an interruption writes (write_partial). */
+static prof_bench * live;
+static void write_partial(int sig);
+
+static void live_add(prof_bench * b)
+{
+    prof_bench * p;
+    for (p = live; p != NULL; p = p->live_next)
+        if (p == b)
+            return;
+    b->live_next = live;
+    live = b;
+    prof_impl_interrupt_arm(write_partial);
+}
+
+void prof_impl_output_forget(prof_bench * b)
+{
+    prof_bench ** p;
+    for (p = &live; *p != NULL; p = &(*p)->live_next)
+        if (*p == b)
+        {
+            *p = b->live_next;
+            break;
+        }
+    if (live == NULL)
+        prof_impl_interrupt_arm(NULL);
 }
 
 void prof_impl_output_set(prof_bench * b, FILE * out)
@@ -72,6 +102,10 @@ int prof_impl_output_file(prof_bench * b, const char * path)
     b->file.failed = 0;
     if (copy != NULL && !b->file.format_set)
         b->file.format = prof_impl_format_of(copy);
+    if (copy != NULL && !prof_impl_worker_mode())
+        live_add(b);
+    else
+        prof_impl_output_forget(b);
     return 0;
 }
 
@@ -86,15 +120,17 @@ void prof_impl_output_row(prof_bench * b, int i)
     prof_impl_md_row(&b->console.md, &c, b->results[i], PROF_IMPL_RELATIVE(b));
 }
 
-/* results[from ..) in format to out (no flush, no check of the stream):
-   0, or -1 if a figure is missing (out of memory, said). */
+/* results[from ..) in format to out (no flush, no check of the stream),
+   partial: why they stop short, or NULL: 0, or -1 if a figure is missing
+   (out of memory, said). */
 static int write_results(const prof_bench * b, FILE * out,
-        prof_format format, int from)
+        prof_format format, int from, const char * partial)
 {
     prof_impl_report_ctx c;
     char line[1024];
     int i;
     report_ctx(b, &c, line, sizeof line);
+    c.partial = partial;
     if (format == PROF_FORMAT_CSV)
         prof_impl_csv_write(out, &c, b->results, from, b->nresults);
     else if (format == PROF_FORMAT_JSON)
@@ -105,6 +141,7 @@ static int write_results(const prof_bench * b, FILE * out,
         prof_impl_md_init(&w, out);
         for (i = from; i < b->nresults; i++)
             prof_impl_md_row(&w, &c, b->results[i], PROF_IMPL_RELATIVE(b));
+        prof_impl_md_partial(&w, &c, b->nresults - from);
     }
     return 0;
 }
@@ -131,7 +168,7 @@ int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
         return -1;
     }
     memset(&o, 0, sizeof o);
-    missing = write_results(b, out, format, 0) != 0;
+    missing = write_results(b, out, format, 0, NULL) != 0;
     return flushed(&o, out) != 0 || missing ? -1 : 0;
 }
 
@@ -144,7 +181,7 @@ static int finish_console(prof_bench * b)
         return 0;
     if (o->nwritten < b->nresults
         && (o->format == PROF_FORMAT_CSV || o->format == PROF_FORMAT_JSON)
-        && write_results(b, o->f, o->format, o->nwritten) != 0)
+        && write_results(b, o->f, o->format, o->nwritten, NULL) != 0)
         rc = -1;
     if (!o->failed && flushed(o, o->f) != 0)
         rc = -1;
@@ -152,12 +189,18 @@ static int finish_console(prof_bench * b)
     return o->failed ? -1 : rc;
 }
 
+/* Tests: called in a partial write once the data is written, before the
+   rename (a second signal there must leave the old file whole). */
+void (*prof_impl_partial_hook)(void);
+
 /* The file, written whole when it lacks results: a new document with all
-   of them replaces the old one only once complete. */
-static int finish_file(prof_bench * b)
+   of them (partial: why they stop short, or NULL) replaces the old one
+   only once complete. A second signal meanwhile removes the new one. */
+static int finish_file(prof_bench * b, const char * partial)
 {
     prof_impl_output * o = &b->file;
     prof_impl_outfile f;
+    int rc;
     if (o->path == NULL || o->nwritten == b->nresults)
         return o->failed ? -1 : 0;
     if (prof_impl_outfile_open(&f, o->path) != 0)
@@ -165,13 +208,19 @@ static int finish_file(prof_bench * b)
         o->failed = 1;
         return -1;
     }
-    if (write_results(b, f.f, o->format, 0) != 0)
+    prof_impl_interrupt_guard(f.tmp);
+    if (write_results(b, f.f, o->format, 0, partial) != 0)
     {
         prof_impl_outfile_abort(&f);    /* the old file stays as it was */
+        prof_impl_interrupt_guard(NULL);
         o->failed = 1;
         return -1;
     }
-    if (prof_impl_outfile_commit(&f) != 0)
+    if (partial != NULL && prof_impl_partial_hook != NULL)
+        prof_impl_partial_hook();
+    rc = prof_impl_outfile_commit(&f);
+    prof_impl_interrupt_guard(NULL);
+    if (rc != 0)
     {
         o->failed = 1;
         return -1;
@@ -181,12 +230,45 @@ static int finish_file(prof_bench * b)
     return 0;
 }
 
+/* What a signal name says in a file. */
+static const char * interrupted_by(int sig)
+{
+    return sig == SIGINT ? "interrupted by SIGINT (Ctrl-C)"
+         : sig == SIGTERM ? "interrupted by SIGTERM" : "interrupted";
+}
+
+/* Each suite's file with the benchmarks that finished, marked partial
+   (bench_signal.c calls it, then ends the process by sig). */
+static void write_partial(int sig)
+{
+    prof_bench * b;
+    prof_impl_status_clear();
+    for (b = live; b != NULL; b = b->live_next)
+    {
+        if (b->file.path == NULL || b->file.nwritten == b->nresults)
+        {
+            if (b->nresults == 0 && b->file.path != NULL)
+                prof_impl_warn("%s: no benchmark finished; \"%s\" is left "
+                               "as it was", interrupted_by(sig), b->file.path);
+            continue;
+        }
+        if (finish_file(b, interrupted_by(sig)) == 0)
+            prof_impl_warn("%s: the %d benchmark%s that finished written to "
+                           "\"%s\", marked partial", interrupted_by(sig),
+                           b->nresults, b->nresults == 1 ? "" : "s",
+                           b->file.path);
+    }
+}
+
 int prof_bench_finish(prof_bench * b)
 {
     int rc;
     if (b == NULL)
         return -1;
     prof_impl_status_clear();
+    /* a signal noted (in the program's code, or answered from the workers
+       that ran to the end): the run was cut short, the file says so */
+    PROF_IMPL_INTERRUPT_POLL();
     if (b->nqueue > 0)
     {
         prof_impl_warn("%d benchmark%s added but not run: call "
@@ -195,7 +277,7 @@ int prof_bench_finish(prof_bench * b)
         prof_bench_run_all(b);
     }
     rc = finish_console(b);
-    rc |= finish_file(b);
+    rc |= finish_file(b, NULL);
     if (b->has_filter && b->matched == 0 && b->filtered > 0 && !b->no_match_said)
     {
         prof_impl_warn("the filter matched none of the %d benchmarks: nothing "
@@ -204,6 +286,8 @@ int prof_bench_finish(prof_bench * b)
     }
     if (b->has_filter && b->matched == 0 && b->filtered > 0)
         rc = -1;
+    /* a signal meanwhile ends the run now, its files whole */
+    PROF_IMPL_INTERRUPT_POLL();
     /* a worker process that failed: its results are missing (said when
        it failed) */
     return rc != 0 || prof_impl_workers_failed() ? -1 : 0;

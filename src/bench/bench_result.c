@@ -227,6 +227,10 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     p->processes = 1;
     p->between_pct = 0.0;
     p->within_pct = p->err_pct;
+    p->load_avg = e->load;
+    /* said once per process, not per row (bench_suite.c) */
+    if (prof_impl_machine_loaded(e->load, prof_impl_online_cores()))
+        p->flags |= PROF_RESULT_LOADED;
 }
 
 /* The flags, and the advice that goes with each into the warning. */

@@ -169,8 +169,11 @@ static int sweep(prof_bench * b, const char * family, profile_target_t target,
         ulong size = sizes[i];
         snprintf(name, sizeof name, "%s/%lu", family, (unsigned long) size);
         b->s.complexity_n = (double) size;
+        b->sweep_done = i;          /* the progress line's [i/n] */
+        b->sweep_total = n;
         ran += prof_bench_run(b, name, target, &size) != NULL;
     }
+    b->sweep_total = 0;
     b->s.complexity_n = saved;
     /* the rows' family: on several threads, a family of its own */
     if (b->s.threads > 1)

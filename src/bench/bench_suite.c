@@ -59,6 +59,7 @@ void prof_bench_free(prof_bench * b)
         free(b->queue[i].name);
     free(b->queue);
     prof_impl_filter_free(b);
+    prof_impl_output_forget(b);
     free(b->file.path);
     free(b->cli_sizes);
     free(b);
@@ -116,6 +117,21 @@ double prof_impl_suite_overhead(prof_bench * b)
     return b->overhead_ticks;
 }
 
+/* The first result measured under a load over the cores: said once per
+   process (the rows are marked). */
+static void said_loaded(const prof_result * p)
+{
+    static int said;
+    if (said)
+        return;
+    said = 1;
+    prof_impl_warn("%s: measured while the load average (%.2f) exceeded the "
+                   "%d cores: figures measured so include other processes' "
+                   "time, and their rows are marked loaded (doc/runner.md, "
+                   "\"Quiet figures\"; --check)", p->name, p->load_avg,
+                   prof_impl_online_cores());
+}
+
 static int add_result(prof_bench * b, prof_impl_result * res)
 {
     if (prof_impl_grow(&b->results, &b->capresults, (size_t) b->nresults + 1,
@@ -154,6 +170,8 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
     prof_impl_output_row(b, b->nresults - 1);
     if (res->warning[0] != '\0' && !prof_impl_worker_mode())
         prof_impl_warn("%s: %s", p->name, res->warning);
+    if ((p->flags & PROF_RESULT_LOADED) && !prof_impl_worker_mode())
+        said_loaded(p);
     return p;
 }
 
@@ -162,6 +180,7 @@ const prof_result * prof_impl_suite_finish_run(prof_bench * b,
 {
     prof_impl_epochs e;
     prof_impl_run_take(r, &e);
+    e.load = prof_impl_run_load();
     prof_impl_worker_send(b, index, &e, NULL);
     return prof_impl_suite_finish_epochs(b, &e);
 }
@@ -173,7 +192,12 @@ static const prof_result * from_workers(prof_bench * b, int index,
     prof_impl_epochs e;
     (void) prof_impl_suite_overhead(b);     /* for the context line */
     if (prof_impl_workers_take(b, index, name, &e) != 0)
+    {
+        /* interrupted: what the workers finished is answered; here the
+           run ends */
+        PROF_IMPL_INTERRUPT_POLL();
         return NULL;
+    }
     e.is_baseline = baseline;
     return prof_impl_suite_finish_epochs(b, &e);
 }
@@ -203,11 +227,18 @@ const prof_result * prof_bench_run(prof_bench * b, const char * name,
     index = b->nbench++;
     if (prof_impl_workers_ready(b))
         return from_workers(b, index, name, b->relative_next);
-    prof_impl_progress(b, name, b->nresults + 1, 0);
+    PROF_IMPL_INTERRUPT_POLL();     /* one that came in the program's code */
+    if (b->sweep_total > 0)     /* a size of a sweep (bench_sizes.c) */
+        prof_impl_progress(b, name, b->sweep_done + 1, b->sweep_total);
+    else
+        prof_impl_progress(b, name, b->nresults + 1, 0);
     prof_impl_worker_begin(b, index, name);
     start_run(b, &r, name, &b->s, PROF_IMPL_RUN_FUNCTION, b->relative_next);
     while (r.phase != PH_DONE)
+    {
         prof_impl_run_epoch(&r, target, arg);
+        PROF_IMPL_INTERRUPT_POLL();
+    }
     return prof_impl_suite_finish_run(b, &r, index);
 }
 
@@ -297,6 +328,7 @@ static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n,
                                     b->queue[order[i]].arg);
                 left += r->phase != PH_DONE;
             }
+            PROF_IMPL_INTERRUPT_POLL();
         }
     } while (left > 0);
     free(order);
@@ -333,8 +365,11 @@ static int run_all_here(prof_bench * b, int base)
             prof_impl_progress(b, b->queue[i].name, i + 1, n);
             prof_impl_worker_begin(b, base + i, b->queue[i].name);
             while (runs[i].phase != PH_DONE)
+            {
                 prof_impl_run_epoch(&runs[i], b->queue[i].target,
                                     b->queue[i].arg);
+                PROF_IMPL_INTERRUPT_POLL();
+            }
         }
     else if (interleaved_rounds(b, runs, n, base) != 0)
     {
@@ -360,6 +395,8 @@ int prof_bench_run_all(prof_bench * b)
         prof_impl_listed(b, b->queue[i].name);
     base = b->nbench;
     b->nbench += b->nqueue;
+    if (!b->list_only && !prof_impl_workers_ready(b))
+        PROF_IMPL_INTERRUPT_POLL();
     ran = b->list_only ? 0
         : prof_impl_workers_ready(b) ? run_all_from_workers(b, base)
         : run_all_here(b, base);
@@ -421,6 +458,7 @@ prof_loop prof_impl_loop_begin(prof_bench * b, const char * name)
         from_workers(b, b->nbench++, name, b->relative_next);
         return l;
     }
+    PROF_IMPL_INTERRUPT_POLL();     /* one that came in the program's code */
     lr = (loop_run *) malloc(sizeof *lr);
     if (lr == NULL)
     {
@@ -474,6 +512,7 @@ int prof_impl_loop_next(prof_loop * l)
         prof_impl_measures_stop(&r->user);
         if (!prof_impl_run_step(r, timed, timed, cpu, switches))
             return loop_end(l, lr, 1);
+        PROF_IMPL_INTERRUPT_POLL();         /* between epochs: untimed */
     }
     else if (r->phase == PH_DONE)
         return loop_end(l, lr, 0);

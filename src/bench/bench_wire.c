@@ -123,6 +123,7 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     put_u32(o, (unsigned long) e->low_epochs);
     put_u32(o, (unsigned long) e->at_max_iters);
     put_u32(o, (unsigned long) e->budget_hit);
+    put_f64(o, e->load);
 }
 
 int prof_impl_wire_encode(const prof_impl_wire_record * r,
@@ -380,6 +381,9 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     e->low_epochs = get_count(in, (unsigned long) e->got, "low epochs out of range");
     e->at_max_iters = get_count(in, 1, "a flag is not 0 or 1");
     e->budget_hit = get_count(in, 1, "a flag is not 0 or 1");
+    e->load = get_f64(in);
+    if (!(isnan(e->load) || (e->load >= 0.0 && e->load < 1e9)) && !in->bad)
+        in->bad = "a load average out of range";
 }
 
 long prof_impl_wire_decode(const unsigned char * d, size_t n,

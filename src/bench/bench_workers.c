@@ -8,12 +8,11 @@
     worker runs the whole program as usual but writes no output: it sends
     every benchmark's epochs over a pipe (bench_wire.c). The parent runs
     the workers when its first benchmark starts, then answers each of its
-    own benchmarks with the epochs of all workers pooled.
+    own benchmarks with the epochs of all workers pooled. This file is the
+    worker's side and the pooling; bench_procs.c runs the workers.
 
-    A worker that crashes, hangs past the time limit or sends a damaged
-    record is named with the benchmark it was running; the parent keeps
-    the other workers' epochs and prof_bench_finish returns -1. A signal
-    that ends the parent (Ctrl-C) ends the running worker first.
+    A worker that fails is named (bench_procs.c); the parent keeps the
+    other workers' epochs and prof_bench_finish returns -1.
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
@@ -25,19 +24,10 @@
 #include <string.h>
 
 #if !defined(_WIN32)
-# include <fcntl.h>
-# include <poll.h>
-# include <signal.h>
-# include <sys/wait.h>
 # include <unistd.h>
-# if defined(__linux__)
-#  include <sys/prctl.h>
-# endif
-extern char ** environ;
 #endif
 
-#define WORKER_VAR "PROFILER_WORKER"
-#define PAD_VAR "PROFILER_WORKER_PAD"
+#define WORKER_VAR PROF_IMPL_WORKER_VAR
 
 /* ---- the worker side ----------------------------------------------------- */
 
@@ -137,18 +127,11 @@ void prof_impl_worker_send(const prof_bench * b, int index,
 
 /* ---- the parent: what the workers sent ----------------------------------- */
 
-typedef struct
-{
-    prof_impl_wire_record * recs;   /* EPOCHS and COMPARE, in order */
-    size_t n, cap, next;            /* next: where the search starts */
-    int failed;                     /* its stream ended badly */
-} worker_log;
-
 static struct
 {
     int state;              /* 0: not run; 1: ran; -1: could not run */
     int count;
-    worker_log * logs;
+    prof_impl_worker_log * logs;
     int failed;             /* workers that failed, or results missing */
 } pool;
 
@@ -158,7 +141,7 @@ int prof_impl_workers_failed(void)
 }
 
 /* The record of worker w for (suite, index), or NULL. */
-static prof_impl_wire_record * find(worker_log * w, int suite, int index)
+static prof_impl_wire_record * find(prof_impl_worker_log * w, int suite, int index)
 {
     size_t i;
     for (i = w->next; i < w->n; i++)
@@ -268,6 +251,7 @@ int prof_impl_workers_append(prof_impl_epochs * dst,
     dst->low_epochs += src->low_epochs;
     dst->at_max_iters |= src->at_max_iters;
     dst->budget_hit |= src->budget_hit;
+    dst->load = fmax(dst->load, src->load);     /* NaN: unknown */
     return 0;
 }
 
@@ -286,9 +270,10 @@ static int pool_side(int suite, int index, int type, int k,
 {
     int w, got = 0;
     memset(out, 0, sizeof *out);
+    out->load = NAN;
     for (w = 0; w < pool.count; w++)
     {
-        worker_log * log = &pool.logs[w];
+        prof_impl_worker_log * log = &pool.logs[w];
         prof_impl_wire_record * r = find(log, suite, index);
         prof_impl_epochs * e = r ? (k ? &r->b : &r->a) : NULL;
         if (e == NULL || r->type != type || strcmp(e->name, want) != 0
@@ -336,7 +321,9 @@ int prof_impl_workers_take(prof_bench * b, int index, const char * name,
     free(oh);
     if (got == 0)
     {
-        prof_impl_warn("\"%s\": no worker process ran it; no result", name);
+        if (!prof_impl_interrupt_signal)    /* else the run ends here */
+            prof_impl_warn("\"%s\": no worker process ran it; no result",
+                           name);
         prof_impl_epochs_free(e);
         pool.failed = 1;
         return -1;
@@ -381,395 +368,28 @@ int prof_impl_workers_take_compare(prof_bench * b, int index,
     return 0;
 }
 
-/* ---- the parent: running the workers ------------------------------------- */
-
-static int saved_argc;
-static char ** saved_argv, ** saved_copy;
-
-void prof_impl_workers_argv(int argc, char ** argv)
-{
-    /* a copy of the array: prof_bench_init moves the caller's words */
-    char ** copy = argv ? (char **) malloc(((size_t) argc + 1) * sizeof *copy)
-                        : NULL;
-    if (copy == NULL)
-        return;
-    memcpy(copy, argv, (size_t) argc * sizeof *copy);
-    copy[argc] = NULL;
-    free(saved_copy);
-    saved_copy = saved_argv = copy;
-    saved_argc = argc;
-}
-
-#if defined(_WIN32)
-static int run_workers(prof_bench * b)
-{
-    (void) b;
-    prof_impl_warn("worker processes need fork and exec, which Windows "
-                   "lacks: running in this process");
-    return -1;
-}
-#else
-
-/* The command line to run again: prof_bench_args's argv, else (Linux)
-   /proc/self/cmdline. NULL-terminated; *owned is what to free. */
-static char ** command_line(char ** owned)
-{
-    static char * none[1];
-    FILE * f;
-    char * text, ** argv;
-    size_t n = 0, cap = 0, i, k = 0, count = 0;
-    int c;
-    *owned = NULL;
-    if (saved_argv != NULL && saved_argc > 0)
-        return saved_argv;
-    if ((f = fopen("/proc/self/cmdline", "rb")) == NULL)
-        return NULL;
-    text = NULL;
-    while ((c = getc(f)) != EOF)
-        if (prof_impl_grow(&text, &cap, n + 2, 1) == 0)
-            text[n++] = (char) c;
-    fclose(f);
-    if (text == NULL || n == 0)
-    {
-        free(text);
-        return n == 0 ? none : NULL;
-    }
-    text[n] = '\0';
-    for (i = 0; i < n; i++)
-        count += text[i] == '\0';
-    argv = (char **) malloc((count + 2) * sizeof *argv);
-    if (argv == NULL)
-    {
-        free(text);
-        return NULL;
-    }
-    for (i = 0; i < n; i += strlen(text + i) + 1)
-        argv[k++] = text + i;
-    argv[k] = NULL;
-    /* one block: the pointers, then the text they point into */
-    *owned = text;
-    saved_argv = argv;      /* kept for the process's life: later suites */
-    saved_argc = (int) k;
-    return argv;
-}
-
-/* environ without our variables, plus the marker and a padding of len
-   bytes (so that each worker's stack starts elsewhere). */
-static char ** worker_environ(int fd, int k, int n, size_t pad)
-{
-    size_t count = 0, i, j = 0;
-    char ** env, * marker, * padding;
-    while (environ[count] != NULL)
-        count++;
-    env = (char **) malloc((count + 3) * sizeof *env);
-    marker = (char *) malloc(64);
-    padding = (char *) malloc(sizeof PAD_VAR + pad + 1);
-    if (env == NULL || marker == NULL || padding == NULL)
-    {
-        free(env); free(marker); free(padding);
-        return NULL;
-    }
-    for (i = 0; i < count; i++)
-        if (strncmp(environ[i], WORKER_VAR, sizeof WORKER_VAR - 1) != 0)
-            env[j++] = environ[i];
-    snprintf(marker, 64, "%s=%d,%d,%d", WORKER_VAR, fd, k, n);
-    memcpy(padding, PAD_VAR "=", sizeof PAD_VAR);
-    memset(padding + sizeof PAD_VAR, 'x', pad);
-    padding[sizeof PAD_VAR + pad] = '\0';
-    env[j++] = marker;
-    env[j++] = padding;
-    env[j] = NULL;
-    return env;
-}
-
-static void free_environ(char ** env)
-{
-    size_t n = 0;
-    if (env == NULL)
-        return;
-    while (env[n] != NULL)
-        n++;
-    free(env[n - 2]);
-    free(env[n - 1]);
-    free(env);
-}
-
-/* A worker while it runs. */
-typedef struct
-{
-    int k, n;               /* worker k of n (from 0) */
-    pid_t pid;
-    int fd;                 /* the pipe's read end */
-    unsigned char * buf;
-    size_t len, cap;
-    worker_log * log;
-    char current[256];      /* the benchmark it said it starts */
-    int done_current;       /* ... and sent */
-    char problem[160];      /* why its stream was cut, or "" */
-} worker;
-
-static volatile sig_atomic_t got_signal;
-static volatile pid_t running_pid;
-
-static void on_signal(int sig)
-{
-    got_signal = sig;
-    if (running_pid > 0)
-        kill(running_pid, SIGKILL);
-}
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-enum { NFORWARDED = (int) (sizeof forwarded / sizeof forwarded[0]) };
-
-static void handlers(struct sigaction * old, int install)
-{
-    struct sigaction sa;
-    int i;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    for (i = 0; i < NFORWARDED; i++)
-        if (install)
-            sigaction(forwarded[i], &sa, &old[i]);
-        else
-            sigaction(forwarded[i], &old[i], NULL);
-}
-
-/* Take the complete records of w->buf into the log. -1 if one is bad. */
-static int take_records(prof_bench * b, worker * w)
-{
-    size_t used = 0;
-    for (;;)
-    {
-        prof_impl_wire_record r;
-        char msg[128];
-        long n = prof_impl_wire_decode(w->buf + used, w->len - used, &r, msg,
-                                       sizeof msg);
-        if (n == 0)
-            break;
-        if (n < 0)
-        {
-            snprintf(w->problem, sizeof w->problem, "sent a damaged record "
-                     "(%s)", msg);
-            return -1;
-        }
-        used += (size_t) n;
-        if (r.type == PROF_IMPL_WIRE_BEGIN)
-        {
-            char what[300];
-            prof_impl_copy(w->current, sizeof w->current, r.name);
-            w->done_current = 0;
-            snprintf(what, sizeof what, "worker %d/%d: %s", w->k + 1, w->n,
-                     r.name);
-            prof_impl_progress(b, what, 0, 0);
-            prof_impl_wire_free(&r);
-        }
-        else if (prof_impl_grow(&w->log->recs, &w->log->cap, w->log->n + 1,
-                                sizeof r) == 0)
-        {
-            w->log->recs[w->log->n++] = r;
-            w->done_current = 1;
-        }
-        else
-        {
-            prof_impl_wire_free(&r);
-            snprintf(w->problem, sizeof w->problem, "out of memory");
-            return -1;
-        }
-    }
-    memmove(w->buf, w->buf + used, w->len - used);
-    w->len -= used;
-    return 0;
-}
-
-/* Read w's records until its pipe closes, a bad record, the time limit
-   without a record, or a signal. */
-static void read_worker(prof_bench * b, worker * w, double limit_s)
-{
-    double last = prof_impl_now_ns();
-    for (;;)
-    {
-        struct pollfd p;
-        double left_ms = limit_s * 1e3 - (prof_impl_now_ns() - last) * 1e-6;
-        ssize_t got;
-        p.fd = w->fd;
-        p.events = POLLIN;
-        if (got_signal)
-            return;
-        if (left_ms <= 0.0 || poll(&p, 1, (int) (left_ms < 1e9 ? left_ms + 1 : 1e9)) == 0)
-        {
-            snprintf(w->problem, sizeof w->problem, "sent nothing for %g s "
-                     "(10 x the budget + 10 s): stopped", limit_s);
-            kill(w->pid, SIGKILL);
-            return;
-        }
-        if (prof_impl_grow(&w->buf, &w->cap, w->len + 65536, 1) != 0)
-        {
-            snprintf(w->problem, sizeof w->problem, "out of memory");
-            kill(w->pid, SIGKILL);
-            return;
-        }
-        got = read(w->fd, w->buf + w->len, 65536);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return;
-        w->len += (size_t) got;
-        last = prof_impl_now_ns();
-        if (take_records(b, w) != 0)
-        {
-            kill(w->pid, SIGKILL);
-            return;
-        }
-    }
-}
-
-/* What ended w, said once with the benchmark it was running; returns 1 if
-   it failed. */
-static int judge(worker * w, int status)
-{
-    char why[200];
-    if (w->problem[0] != '\0')
-        prof_impl_copy(why, sizeof why, w->problem);
-    else if (WIFSIGNALED(status))
-        snprintf(why, sizeof why, "was killed by signal %d (%s)",
-                 WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        snprintf(why, sizeof why, "exited with status %d%s",
-                 WEXITSTATUS(status), WEXITSTATUS(status) == 127
-                 && w->log->n == 0 ? " (it could not be started)" : "");
-    else if (w->len > 0)
-        snprintf(why, sizeof why, "ended in the middle of a record");
-    else
-        return 0;
-    if (w->current[0] != '\0' && !w->done_current)
-        prof_impl_warn("worker %d of %d (pid %ld) %s while running \"%s\"; "
-                       "the other results are kept", w->k + 1, w->n,
-                       (long) w->pid, why, w->current);
-    else if (w->current[0] == '\0')
-        prof_impl_warn("worker %d of %d (pid %ld) %s before its first "
-                       "benchmark", w->k + 1, w->n, (long) w->pid, why);
-    else
-        prof_impl_warn("worker %d of %d (pid %ld) %s after its last "
-                       "benchmark; its results are kept", w->k + 1, w->n,
-                       (long) w->pid, why);
-    w->log->failed = 1;
-    return 1;
-}
-
-/* The padding of worker k of n: spread over a page (so that each worker's
-   stack starts at another offset), or PROFILER_WORKER_PAD_BYTES for all
-   (to measure what the spread changes: profile/p-coverage). */
-static size_t pad_bytes(int k, int n)
-{
-    const char * fixed = getenv("PROFILER_WORKER_PAD_BYTES");
-    if (fixed != NULL && *fixed != '\0')
-    {
-        long v = atol(fixed);
-        return v > 0 && v <= 65536 ? (size_t) v : 0;
-    }
-    return (size_t) k * 4096 / (size_t) n;
-}
-
-/* Start worker k of n running argv. 0, or -1 after a message. */
-static int start_worker(worker * w, const char * path, char ** argv)
-{
-    int fds[2], devnull;
-    char ** env;
-    if (pipe(fds) != 0)
-    {
-        prof_impl_warn("worker processes: pipe: %s", strerror(errno));
-        return -1;
-    }
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    env = worker_environ(fds[1], w->k, w->n, pad_bytes(w->k, w->n));
-    devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    fflush(NULL);
-    w->pid = env && devnull >= 0 ? fork() : -1;
-    if (w->pid == 0)
-    {
-#if defined(__linux__)
-        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* if the parent dies, so do we */
-#endif
-        dup2(devnull, 1);                   /* the parent prints the tables */
-        execve(path, argv, env);
-        _exit(127);
-    }
-    free_environ(env);
-    if (devnull >= 0)
-        close(devnull);
-    close(fds[1]);
-    if (w->pid < 0)
-    {
-        prof_impl_warn("worker processes: cannot start one: %s",
-                       strerror(errno));
-        close(fds[0]);
-        return -1;
-    }
-    w->fd = fds[0];
-    return 0;
-}
-
-static int run_workers(prof_bench * b)
-{
-    char * owned;
-    char ** argv = command_line(&owned);
-    const char * path = "/proc/self/exe";
-    double limit_s = 10.0 * b->s.budget_s + 10.0;
-    struct sigaction old[NFORWARDED];
-    int k, n = b->processes;
-    (void) owned;           /* kept with argv for the process's life */
-#if !defined(__linux__)
-    path = argv ? argv[0] : NULL;
-#endif
-    if (argv == NULL || argv[0] == NULL || path == NULL)
-    {
-        prof_impl_warn("worker processes: cannot tell how this program was "
-                       "started (call prof_bench_args); running in this "
-                       "process");
-        return -1;
-    }
-    pool.logs = (worker_log *) calloc((size_t) n, sizeof *pool.logs);
-    if (pool.logs == NULL)
-        return -1;
-    pool.count = n;
-    for (k = 0; k < n && !got_signal; k++)
-    {
-        worker w;
-        int status = 0;
-        memset(&w, 0, sizeof w);
-        w.k = k;
-        w.n = n;
-        w.log = &pool.logs[k];
-        if (start_worker(&w, path, argv) != 0)
-        {
-            pool.logs[k].failed = pool.failed = 1;
-            continue;
-        }
-        running_pid = w.pid;
-        handlers(old, 1);
-        read_worker(b, &w, limit_s);
-        while (waitpid(w.pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        running_pid = 0;
-        handlers(old, 0);
-        close(w.fd);
-        if (got_signal)
-            raise(got_signal);      /* the worker is reaped: no zombie */
-        pool.failed |= judge(&w, status);
-        free(w.buf);
-    }
-    prof_impl_status_clear();
-    return 0;
-}
-#endif
-
 int prof_impl_workers_ready(prof_bench * b)
 {
     if (b->processes <= 1 || b->list_only || prof_impl_worker_mode())
         return 0;
     if (pool.state == 0)
-        pool.state = run_workers(b) == 0 ? 1 : -1;
+    {
+        int ran, k;
+        size_t i;
+        pool.logs = (prof_impl_worker_log *) calloc((size_t) b->processes,
+                                                    sizeof *pool.logs);
+        ran = pool.logs == NULL ? -1 : prof_impl_workers_run(b, pool.logs,
+                                              b->processes, &pool.failed);
+        /* interrupted: the workers that ran to the end are the pool */
+        for (k = ran > 0 ? ran : 0; pool.logs != NULL && k < b->processes; k++)
+        {
+            for (i = 0; i < pool.logs[k].n; i++)
+                prof_impl_wire_free(&pool.logs[k].recs[i]);
+            free(pool.logs[k].recs);
+        }
+        pool.count = ran > 0 ? ran : 0;
+        pool.state = ran > 0 ? 1 : -1;
+    }
     return pool.state == 1;
 }
 

@@ -22,6 +22,8 @@ typedef struct
     int processes;              /* processes whose epochs are pooled */
     const char * fit_name;      /* the user's complexity function, or NULL */
     double (*fit_f)(double);
+    const char * partial;       /* why the results stop short ("interrupted
+                                   by SIGINT"), or NULL: all of them */
 } prof_impl_report_ctx;
 
 /* The build warnings (unoptimised, sanitizer) into w[0..2); their number. */
@@ -39,6 +41,9 @@ void prof_impl_md_init(prof_impl_md_writer * w, FILE * out);
    relative: the suite has a baseline, so the row has a relative column. */
 void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         const prof_impl_result * r, int relative);
+/* After the rows of a partial table (c->partial): why it stops short. */
+void prof_impl_md_partial(prof_impl_md_writer * w,
+        const prof_impl_report_ctx * c, int rows);
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 

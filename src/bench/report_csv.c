@@ -95,7 +95,9 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     csv_number(out, r->overhead_ns, "%.4g");
     csv_number(out, r->complexity_n, "%.9g");
     csv_number(out, r->relative_pct, "%.4f");
-    fprintf(out, ",%d,", r->flags);
+    fprintf(out, ",%d", r->flags);
+    csv_number(out, r->load_avg, "%.2f");
+    fputc(',', out);
     prof_impl_csv_string(out, r->warning);
     fputs(",\"", out);
     for (k = 0; k < r->epochs; k++)
@@ -125,7 +127,7 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
 {
     int i, k, many = 0;
     csv_fields f;
-    (void) c;                   /* the rows carry all CSV says */
+    /* the rows carry all CSV says, but for a last line when partial */
     f.nev = counter_fields(results, from, n, f.ev, &f.derived);
     f.nuser = user_fields(results, from, n, f.user);
     f.threads = 0;
@@ -136,7 +138,8 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     }
     fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
-            "overhead_ns,complexity_n,relative_pct,flags,warning,samples");
+            "overhead_ns,complexity_n,relative_pct,flags,load_avg_1m,warning,"
+            "samples");
     /* with worker processes: how many, and their spread */
     fputs(many ? ",processes,between_pct,within_pct" : "", out);
     /* with several threads: how many (the times are over all of them) */
@@ -152,4 +155,7 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     fputc('\n', out);
     for (i = from; i < n; i++)
         csv_row(out, results[i], &f, many);
+    if (c->partial != NULL)
+        fprintf(out, "# partial: %s: the %d benchmark%s that finished\n",
+                c->partial, n - from, n - from == 1 ? "" : "s");
 }

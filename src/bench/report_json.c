@@ -53,6 +53,33 @@ static void json_user_units(FILE * out, prof_impl_result * const * results,
         fputc('}', out);
 }
 
+/* The machine check: "profiler_machine": {"loaded": false, "governor":
+   "unknown", ..., "findings": [...]} (null / "unknown" where unknown). */
+static void json_machine(FILE * out)
+{
+    prof_impl_machine m;
+    char text[PROF_IMPL_FINDINGS][PROF_IMPL_FINDING];
+    int i, n;
+    prof_impl_machine_read(&m);
+    n = prof_impl_machine_findings(&m, text, PROF_IMPL_FINDINGS);
+    fprintf(out, ",\n    \"profiler_machine\": {\"loaded\": %s, "
+            "\"governor\": ", isnan(m.load[0]) ? "null"
+            : prof_impl_machine_loaded(m.load[0], m.cores) ? "true" : "false");
+    prof_impl_json_string(out, m.governor[0] ? m.governor : "unknown");
+    fprintf(out, ", \"turbo\": \"%s\", \"aslr\": \"%s\", "
+            "\"virtual_machine\": \"%s\", \"pmu\": \"%s\", \"findings\": [",
+            prof_impl_machine_word(PROF_IMPL_WORD_TURBO, m.turbo),
+            prof_impl_machine_word(PROF_IMPL_WORD_ASLR, m.aslr),
+            prof_impl_machine_word(PROF_IMPL_WORD_YES, m.vm),
+            prof_impl_machine_word(PROF_IMPL_WORD_YES, m.pmu));
+    for (i = 0; i < n; i++)
+    {
+        fputs(i ? ", " : "", out);
+        prof_impl_json_string(out, text[i]);
+    }
+    fputs("]}", out);
+}
+
 static void json_context(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int n)
 {
@@ -94,6 +121,13 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
     fputs(",\n    \"profiler_compile_flags\": ", out);
     prof_impl_json_string(out, c->flags);
     fprintf(out, ",\n    \"profiler_processes\": %d", c->processes);
+    if (c->partial != NULL)
+    {
+        /* prof-run's word for it */
+        fputs(",\n    \"profiler_partial\": true,\n"
+              "    \"profiler_partial_why\": ", out);
+        prof_impl_json_string(out, c->partial);
+    }
     {
         int any = 0;
         for (i = 0; i < n; i++)
@@ -105,6 +139,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
         }
     }
     json_user_units(out, results, n);
+    json_machine(out);
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < nw; i++)
     {
@@ -378,6 +413,7 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
     fputs(",\n      \"max\": ", out); prof_impl_json_number(out, r->max_ns / sc);
     fputs(",\n      \"total_s\": ", out); prof_impl_json_number(out, r->total_s);
     fputs(",\n      \"overhead_ns\": ", out); prof_impl_json_number(out, r->overhead_ns);
+    fputs(",\n      \"load_avg_1m\": ", out); prof_impl_json_number(out, r->load_avg);
     fputs(",\n      \"batch\": ", out); prof_impl_json_number(out, r->batch);
     fputs(",\n      \"unit\": ", out); prof_impl_json_string(out, r->unit);
     if (r->complexity_n > 0.0)

@@ -23,13 +23,17 @@ void prof_impl_md_init(prof_impl_md_writer * w, FILE * out)
 static void md_context(FILE * out, const prof_impl_report_ctx * c)
 {
     prof_impl_sysinfo si;
+    prof_impl_machine m;
+    char line[300];
     const char * w[2];
     int i, n = prof_impl_build_warnings(c, w);
     prof_impl_sysinfo_read(&si);
+    prof_impl_machine_read(&m);
+    prof_impl_machine_line(&m, line, sizeof line);
     fprintf(out, "%s, %d cores, counter %.4g GHz (read: %.3g ns), %s%s%s, "
-            "%s\n\n", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
+            "%s\n%s\n\n", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
             c->overhead_ns, c->compiler, c->flags[0] ? " " : "", c->flags,
-            si.date);
+            si.date, line);
     for (i = 0; i < n; i++)
     {
         fprintf(out, "**warning**: %s\n\n", w[i]);
@@ -344,7 +348,8 @@ static void flags_cell(FILE * out, const prof_result * r, int terminal)
         { PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS, " :warning: few epochs",
           " \xE2\x9A\xA0 few epochs" },
         { PROF_RESULT_RESOLUTION, " :warning: no work?", " \xE2\x9A\xA0 no work?" },
-        { PROF_RESULT_PARTIAL, " :warning: partial", " \xE2\x9A\xA0 partial" } };
+        { PROF_RESULT_PARTIAL, " :warning: partial", " \xE2\x9A\xA0 partial" },
+        { PROF_RESULT_LOADED, " :warning: loaded", " \xE2\x9A\xA0 loaded" } };
     size_t i;
     for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (r->flags & marks[i].flag)
@@ -378,4 +383,12 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
     flags_cell(w->out, r, terminal);
     fputc('\n', w->out);
     fflush(w->out);
+}
+
+void prof_impl_md_partial(prof_impl_md_writer * w,
+        const prof_impl_report_ctx * c, int rows)
+{
+    if (w->out != NULL && c->partial != NULL)
+        fprintf(w->out, "\n**partial**: %s: the %d benchmark%s that "
+                "finished\n", c->partial, rows, rows == 1 ? "" : "s");
 }

@@ -69,16 +69,43 @@ void prof_impl_sparkline(char * out, size_t size, const double * v, int n)
     out[used] = '\0';
 }
 
+/* ", ETA 12 s" for item done of total, from the items since the span of
+   total began; "" before one has ended. */
+static void eta(char * out, size_t size, const prof_bench * b, double now,
+        int done, int total)
+{
+    double left_s;
+    out[0] = '\0';
+    if (total <= 0 || done <= b->progress_first)
+        return;
+    left_s = (now - b->progress_t0) * 1e-9 / (done - b->progress_first)
+           * (total - done + 1);
+    if (left_s < 10.0)
+        snprintf(out, size, ", ETA %.1f s", left_s);
+    else if (left_s < 600.0)
+        snprintf(out, size, ", ETA %.0f s", left_s);
+    else
+        snprintf(out, size, ", ETA %.0f min", left_s / 60.0);
+}
+
 void prof_impl_progress(prof_bench * b, const char * what, int done, int total)
 {
-    double elapsed_s = (prof_impl_now_ns() - b->started_ns) * 1e-9;
-    char line[300];
-    if (!prof_impl_is_terminal(b->terminal, stderr)
+    double now = prof_impl_now_ns(), elapsed_s = (now - b->started_ns) * 1e-9;
+    char line[300], left[40];
+    /* a span of items: its start, for the ETA (kept when not drawn) */
+    if (total != b->progress_total || done < b->progress_first)
+    {
+        b->progress_total = total;
+        b->progress_first = done;
+        b->progress_t0 = now;
+    }
+    if (prof_impl_worker_mode() || !prof_impl_is_terminal(b->terminal, stderr)
         || !(elapsed_s >= prof_impl_progress_after_s))
         return;
+    eta(left, sizeof left, b, now, done, total);
     if (total > 0)
-        snprintf(line, sizeof line, "[%d/%d] %s (%.1f s)", done, total, what,
-                 elapsed_s);
+        snprintf(line, sizeof line, "[%d/%d] %s (%.1f s%s)", done, total, what,
+                 elapsed_s, left);
     else if (done > 0)
         snprintf(line, sizeof line, "benchmark %d: %s (%.1f s)", done, what,
                  elapsed_s);

@@ -353,4 +353,57 @@ typedef struct
 
 void prof_impl_sysinfo_read(prof_impl_sysinfo * si);
 
+/* Every file sysinfo.c reads (/proc/..., /sys/...) is read under this
+   directory: "" (the default) is the machine; tests point it at a tree
+   of their own, with files missing, unreadable or odd. */
+extern const char * prof_impl_sys_root;
+/* Online CPUs (at least 1). */
+int prof_impl_online_cores(void);
+
+/* The machine check (pyperf's "system show"): what can bend figures. A
+   file that cannot be read leaves its finding unknown, never fails. */
+typedef struct
+{
+    int cores;              /* online CPUs */
+    double load[3];         /* load averages, 1, 5, 15 min; NaN: unknown */
+    char governor[32];      /* the CPUs' frequency governor, "mixed" when
+                               they differ; "": unknown */
+    int turbo;              /* turbo/boost: 1 on, 0 off, -1 unknown */
+    int aslr;               /* randomize_va_space: 0 off, 1 partial, 2
+                               full, -1 unknown */
+    int vm;                 /* a hypervisor is visible: 1, 0, -1 unknown */
+    int pmu;                /* a CPU PMU among perf's event sources (else
+                               perf refuses hardware events): 1, 0, -1 */
+} prof_impl_machine;
+
+void prof_impl_machine_read(prof_impl_machine * m);
+/* The 1-minute load average now (NaN: unknown). */
+double prof_impl_load_now(void);
+/* Whether a load average exceeds the cores (NaN: no). */
+int prof_impl_machine_loaded(double load, int cores);
+/* The load a run measured on the real clock ends under:
+   prof_impl_load_now(); with a fake clock (its figures are no machine's),
+   prof_impl_fake_load() if set, else NaN. */
+double prof_impl_run_load(void);
+extern double (*prof_impl_fake_load)(void);
+/* The parts of the check on their own: 1, 0, or -1 unknown. */
+int prof_impl_machine_vm(void);
+int prof_impl_machine_pmu(void);
+/* A check's value in words: turbo "on"/"off", ASLR "off"/"partial"/"full",
+   VM and PMU "yes"/"no"; "unknown" for -1. */
+enum { PROF_IMPL_WORD_TURBO, PROF_IMPL_WORD_ASLR, PROF_IMPL_WORD_YES };
+const char * prof_impl_machine_word(int what, int v);
+/* The check in one line: "machine: load 0.52 on 2 cores, governor
+   unknown, turbo unknown, ASLR full, virtual machine yes, PMU no". */
+void prof_impl_machine_line(const prof_impl_machine * m, char * buf,
+        size_t size);
+/* What bends the figures, one sentence each with its remedy, into
+   text[0 .. max): their number. */
+#define PROF_IMPL_FINDINGS 5
+#define PROF_IMPL_FINDING 200
+int prof_impl_machine_findings(const prof_impl_machine * m,
+        char text[][PROF_IMPL_FINDING], int max);
+/* The check as --check prints it: each finding, then the findings. */
+void prof_impl_machine_print(FILE * out, const prof_impl_machine * m);
+
 #endif

@@ -31,7 +31,6 @@
 #include <string.h>
 
 #if defined(__linux__)
-# include <dirent.h>
 # include <linux/perf_event.h>
 # include <sys/ioctl.h>
 # include <sys/syscall.h>
@@ -295,44 +294,6 @@ static int read_paranoid(void)
     }
     return v;
 }
-
-#if defined(__linux__)
-/* A CPU PMU among the kernel's event sources ("cpu" on x86, "cpu_core" on
-   hybrid Intel, "armv8_pmuv3_0" and the like on ARM)? */
-static int have_cpu_pmu(void)
-{
-    DIR * d = opendir("/sys/bus/event_source/devices");
-    struct dirent * e;
-    int found = 0;
-    if (d == NULL)
-        return 0;
-    while (!found && (e = readdir(d)) != NULL)
-        found = strncmp(e->d_name, "cpu", 3) == 0 || strncmp(e->d_name, "armv", 4) == 0
-                || strncmp(e->d_name, "arm_", 4) == 0 || strstr(e->d_name, "pmu") != NULL;
-    closedir(d);
-    return found;
-}
-
-/* x86 guests see the "hypervisor" CPU flag; Xen guests have /sys/hypervisor. */
-static int in_virtual_machine(void)
-{
-    char line[4096];
-    int vm = 0;
-    FILE * f = fopen("/proc/cpuinfo", "r");
-    if (f != NULL)
-    {
-        while (!vm && fgets(line, sizeof line, f) != NULL)
-            vm = strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor") != NULL;
-        fclose(f);
-    }
-    if (!vm && (f = fopen("/sys/hypervisor/type", "r")) != NULL)
-    {
-        vm = fgets(line, sizeof line, f) != NULL && line[0] != '\0' && line[0] != '\n';
-        fclose(f);
-    }
-    return vm;
-}
-#endif
 
 /* ---- argument checks (cold paths) -------------------------------------- */
 
@@ -769,8 +730,9 @@ static int explain_unavailable(counter_set * c)
 #if defined(__linux__)
         if (e->hw && !machine_known)
         {
-            machine |= (have_cpu_pmu() ? PROF_IMPL_WHY_PMU : 0u)
-                     | (in_virtual_machine() ? PROF_IMPL_WHY_VM : 0u);
+            /* the machine check's (sysinfo.c) */
+            machine |= (prof_impl_machine_pmu() == 1 ? PROF_IMPL_WHY_PMU : 0u)
+                     | (prof_impl_machine_vm() == 1 ? PROF_IMPL_WHY_VM : 0u);
             machine_known = 1;
         }
 #endif

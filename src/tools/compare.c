@@ -83,6 +83,14 @@ static int get_number(const prof_json * obj, const char * key, double * out,
     return 0;
 }
 
+/* The number of key where it is one, else NaN (null, absent: a figure
+   the file does not know). */
+static double number_or_nan(const prof_json * obj, const char * key)
+{
+    const prof_json * v = prof_impl_json_get(obj, key);
+    return v != NULL && v->kind == PROF_JSON_NUMBER ? v->number : NAN;
+}
+
 /* ---- the index of series by name ------------------------------------------ */
 
 static size_t hash_name(const char * s)
@@ -193,6 +201,7 @@ static prof_series * series_named(loader * L, const char * name)
     if ((s->name = prof_impl_strdup(name)) == NULL)
         return NULL;
     s->aggregate_median_ns = NAN;
+    s->load_avg = NAN;
     rf->index[k] = ++rf->count;
     return s;
 }
@@ -329,6 +338,11 @@ static int on_entry(const prof_json * b, size_t i, void * ctx)
         return add_iteration(L, s, b, &e, i);
     if (!isnan(e.real_time))
         s->aggregate_median_ns = e.real_time * e.per_unit;
+    /* the runner's: measured under a load over the cores */
+    n = number_or_nan(b, "flags");
+    s->loaded = n >= 0.0 && n < 2147483648.0
+             && ((long) n & PROF_RESULT_LOADED) != 0;
+    s->load_avg = number_or_nan(b, "load_avg_1m");
     return 0;
 }
 

@@ -20,6 +20,9 @@ typedef struct
     double median_ns;            /* of the samples, else the median aggregate */
     double aggregate_median_ns;  /* the file's own median aggregate, or NaN */
     double complexity_n;         /* the N it ran with ("complexity_n"), or 0 */
+    int loaded;                  /* measured while the load average exceeded
+                                    the cores (the runner's flags) */
+    double load_avg;             /* the load average then, or NaN */
 } prof_series;
 
 /* A family's complexity fit as the file states it (a "BigO" aggregate):

@@ -308,6 +308,7 @@ static int gather(const side_t * side, const char * name, statistic stat,
     int i, j;
     memset(out, 0, sizeof *out);
     out->name = (char *) name;
+    out->load_avg = NAN;
     out->samples_ns = (double *) malloc(2 * (size_t) side->count * sizeof(double));
     if (out->samples_ns == NULL)
         return -1;
@@ -322,6 +323,8 @@ static int gather(const side_t * side, const char * name, statistic stat,
             return -1;
         }
         fig = s->median_ns;
+        out->loaded |= s->loaded;
+        out->load_avg = fmax(out->load_avg, s->load_avg);
         if (stat == STATISTIC_MIN && s->count > 0)
             for (fig = s->samples_ns[0], j = 1; j < s->count; j++)
                 fig = fmin(fig, s->samples_ns[j]);
@@ -342,6 +345,9 @@ typedef struct
     prof_plot_row * rows;
     prof_series * gathered;          /* two per row with several files */
     int nrows, common, regressions, unsure;
+    int loaded[2];                   /* rows whose old / new side was
+                                        measured under load */
+    double max_load;
 } comparison;
 
 static int selected(const options * o, const char * name)
@@ -417,9 +423,14 @@ static void compare_row(comparison * c, const options * o,
         snprintf(change, sizeof change, "n/a");
     else
         snprintf(change, sizeof change, "%+.1f%%", 100.0 * v.change);
+    c->loaded[0] += a->loaded;
+    c->loaded[1] += b->loaded;
+    if (a->loaded || b->loaded)
+        c->max_load = fmax(c->max_load, fmax(a->load_avg, b->load_avg));
     name_cell(a->name);
-    printf(" | %s | %s | %s | %s | %.3g | %s%s |\n", t0, t1, change, ci, v.p, prof_impl_verdict_name(v.verdict),
-           regression ? " (regression)" : "");
+    printf(" | %s | %s | %s | %s | %.3g | %s%s%s |\n", t0, t1, change, ci, v.p, prof_impl_verdict_name(v.verdict),
+           regression ? " (regression)" : "",
+           a->loaded || b->loaded ? " (loaded)" : "");
     c->rows[c->nrows].old = a;
     c->rows[c->nrows].new_ = b;
     c->rows[c->nrows].verdict = v;
@@ -497,6 +508,23 @@ static void explain_unsure(const comparison * c, const options * o)
     printf("\n%d benchmark(s) have too few samples to tell at alpha "
            "%g: at least %d per side are needed (Google Benchmark: "
            "--benchmark_repetitions=%d)\n", c->unsure, o->gate.alpha, k, k);
+}
+
+/* Why rows say "(loaded)": the runner measured them under a load over
+   the cores. */
+static void explain_loaded(const comparison * c)
+{
+    char most[48] = "";
+    if (c->loaded[0] + c->loaded[1] == 0)
+        return;
+    if (c->max_load > 0.0)
+        snprintf(most, sizeof most, ", a load average up to %.2f",
+                 c->max_load);
+    printf("\n(loaded): measured while the load average exceeded the cores "
+           "(old: %d benchmark(s), new: %d%s): their figures include other "
+           "processes' time, so a change there may be the machine's, not the "
+           "code's; rerun on a quiet machine (doc/runner.md, \"Quiet "
+           "figures\")\n", c->loaded[0], c->loaded[1], most);
 }
 
 /* The pictures and the gate's verdict: the exit status. */
@@ -630,6 +658,7 @@ int main(int argc, char ** argv)
     {
         one_sided(&c, &o);
         explain_unsure(&c, &o);
+        explain_loaded(&c);
         rc = conclude(&c, &o);
     }
     else

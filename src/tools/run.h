@@ -32,6 +32,8 @@ typedef struct
     int exit_code;              /* its exit status, or -1 if killed */
     int signal;                 /* the signal that ended it, or 0 */
     int round;                  /* the round it ran in, from 0 */
+    double load;                /* the 1-minute load average as it ended
+                                   (NaN: unknown) */
     double ev[PROF_COUNTERS_MAX];   /* the child's event counts (--counters):
                                    plan->ev_names; NaN: not counted */
 } prof_cmd_run;

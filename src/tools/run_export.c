@@ -105,7 +105,9 @@ static void json_result(FILE * out, const prof_cmd_plan * plan,
     json_key_number(out, "median_ci_high", r->ci_high_ns * 1e-9);
     json_key_number(out, "ci_level", r->ci_level);
     json_key_number(out, "err_pct", r->err_pct);
-    fprintf(out, ",\n      \"partial\": %s\n    }",
+    json_key_number(out, "load_avg_1m", r->load_avg);
+    fprintf(out, ",\n      \"loaded\": %s,\n      \"partial\": %s\n    }",
+            (r->flags & PROF_RESULT_LOADED) ? "true" : "false",
             (r->flags & PROF_RESULT_PARTIAL) ? "true" : "false");
 }
 

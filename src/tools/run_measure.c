@@ -225,6 +225,7 @@ static int record(prof_cmd_plan * plan, prof_cmd * c,
     k->exit_code = r->end == PROF_SPAWN_EXITED ? r->status : -1;
     k->signal = r->end == PROF_SPAWN_KILLED ? r->status : 0;
     k->round = round;
+    k->load = prof_impl_load_now();
     for (i = 0; i < PROF_COUNTERS_MAX; i++)
         k->ev[i] = plan->shell != NULL && !isnan(plan->shell_cost.ev[i])
                  ? fmax(0.0, ev[i] - plan->shell_cost.ev[i]) : ev[i];

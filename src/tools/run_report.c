@@ -80,6 +80,9 @@ int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c)
     }
     e.spent_ns = c->measured_s * 1e9;
     e.overhead_ns = plan->shell_cost.wall_s * 1e9;
+    e.load = NAN;       /* the highest its runs ended under */
+    for (i = 0; i < n; i++)
+        e.load = fmax(e.load, c->runs[i].load);
     if (plan->nev > 0 && (e.ev = (double *) malloc((size_t) n * plan->nev
                                                     * sizeof *e.ev)) != NULL)
     {
@@ -181,6 +184,13 @@ static void print_warnings(const prof_cmd_plan * plan, const prof_cmd * c,
     if (r->flags & PROF_RESULT_BIMODAL)
         fprintf(f, "  Warning: bimodal: the runs form two groups (the "
                 "machine changed speed, or the command has two paths).\n");
+    if (r->flags & PROF_RESULT_LOADED)
+        fprintf(f, "  Warning: loaded: measured while the load average "
+                "(%.2f, the command's own processes in it) exceeded the %d "
+                "cores: the times may include other processes' work. Rerun "
+                "on a quiet machine (doc/runner.md, \"Quiet figures\").\n",
+                r->load_avg,
+                prof_impl_online_cores());
 }
 
 void prof_impl_cmd_cpu(const prof_cmd * c, double * user, double * sys)
