@@ -111,6 +111,7 @@ double prof_impl_suite_overhead(prof_bench * b)
 {
     if (b->overhead_ticks < 0.0 || b->fake_seen != (prof_impl_fake_read != NULL))
     {
+        (void) prof_impl_cpu_read_cost();   /* once, before any epoch */
         b->overhead_ticks = prof_impl_read_overhead();
         b->fake_seen = prof_impl_fake_read != NULL;
     }
@@ -499,18 +500,19 @@ int prof_impl_loop_next(prof_loop * l)
     if (lr == NULL)
         return 0;
     r = &lr->r;
-    if (r->started)
-        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock read */
-    c1 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    c1 = prof_impl_epoch_cpu();
     if (r->started)
     {
-        double timed = t1 - r->t0;
-        double cpu = prof_impl_fake_read ? timed * prof_impl_ns_per_tick()
-                                         : c1 - r->c0;
-        long switches = prof_impl_switches() - r->sw0;
+        prof_impl_epoch ep;
+        long waits;
+        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock reads */
+        ep.timed_ticks = ep.whole_ticks = t1 - r->t0;
+        ep.cpu_ns = prof_impl_epoch_cpu_ns(r->c0, c1, ep.timed_ticks);
+        ep.switches = prof_impl_switch_counts(&waits) - r->sw0;
+        ep.ran_alone = waits == r->wait0;
         prof_impl_user_harvest(r->user.epoch);
         prof_impl_measures_stop(&r->user);
-        if (!prof_impl_run_step(r, timed, timed, cpu, switches))
+        if (!prof_impl_run_step(r, &ep))
             return loop_end(l, lr, 1);
         PROF_IMPL_INTERRUPT_POLL();         /* between epochs: untimed */
     }
@@ -520,9 +522,9 @@ int prof_impl_loop_next(prof_loop * l)
     l->iterations = r->count;
     prof_impl_measures_start(&r->user);
     prof_impl_user_reset();
-    r->sw0 = prof_impl_switches();
-    r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    r->sw0 = prof_impl_switch_counts(&r->wait0);
     prof_impl_bench_counters_start(&r->ctr);        /* before the clock read */
+    r->c0 = prof_impl_epoch_cpu();
     r->t0 = prof_impl_read();
     return 1;
 }

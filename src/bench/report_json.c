@@ -442,6 +442,10 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
         }
         fputc(']', out);
     }
+    if (r->preempted_epochs > 0)
+        fprintf(out, ",\n      \"preempted_epochs\": %d,\n"
+                "      \"cpu_timed_epochs\": %d", r->preempted_epochs,
+                r->cpu_timed_epochs);
     fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
     prof_impl_json_string(out, r->warning);
 }
@@ -449,7 +453,7 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
 /* The mean, median, stddev and cv entries: 0, or -1 out of memory (a
    figure missing). The real mean and median are the result's, as the
    table shows them: with several processes the median is the median of
-   their medians, not of the pooled epochs. */
+   their medians, not of the pooled epochs (the processor time's too). */
 static int json_aggregates(FILE * out, const prof_impl_result * ir,
         family_place f)
 {
@@ -463,7 +467,7 @@ static int json_aggregates(FILE * out, const prof_impl_result * ir,
     rc |= json_counters(out, ir, -1, "mean");
     fputs("\n    },\n", out);
     json_aggregate(out, ir, f.family, f.instance, "median", r->median_ns,
-                   cpu.median, 0);
+                   r->cpu_ns, 0);
     rc |= json_counters(out, ir, -1, "median");
     json_profiler_fields(out, ir);
     fputs("\n    },\n", out);

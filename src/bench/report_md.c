@@ -349,7 +349,9 @@ static void flags_cell(FILE * out, const prof_result * r, int terminal)
           " \xE2\x9A\xA0 few epochs" },
         { PROF_RESULT_RESOLUTION, " :warning: no work?", " \xE2\x9A\xA0 no work?" },
         { PROF_RESULT_PARTIAL, " :warning: partial", " \xE2\x9A\xA0 partial" },
-        { PROF_RESULT_LOADED, " :warning: loaded", " \xE2\x9A\xA0 loaded" } };
+        { PROF_RESULT_LOADED, " :warning: loaded", " \xE2\x9A\xA0 loaded" },
+        { PROF_RESULT_PREEMPTED, " :warning: preempted",
+          " \xE2\x9A\xA0 preempted" } };
     size_t i;
     for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (r->flags & marks[i].flag)

@@ -284,6 +284,11 @@ static inline double prof_impl_read(void)
    fake clock, prof_impl_fake_switches() if set, else 0. */
 long prof_impl_switches(void);
 extern long (*prof_impl_fake_switches)(void);
+/* The same, and the voluntary switches into *waits (the thread waited: a
+   sleep, a lock, a blocking read), from one getrusage. With a fake clock,
+   prof_impl_fake_waits() if set, else 0. */
+long prof_impl_switch_counts(long * waits);
+extern long (*prof_impl_fake_waits)(void);
 
 /* What the scheduler has given the calling thread so far: its involuntary
    context switches (prof_impl_switches) and its processor time in ns. A
