@@ -761,13 +761,19 @@ prof_comparison prof_bench_compare(prof_bench * b,
         const char * name_b, profile_target_t b_target, void * arg_b);
 
 /* A least-squares fit t = coefficient * f(N) over the results with an N of
-   one family (name up to the first '/'): rms_pct is the normalised RMS error
-   (RMS of the residuals / mean time, in percent). */
+   one family (name up to the first '/'), each size weighted by the inverse
+   of its interval's width (doc/runner.md, "Complexity"): rms_pct is the
+   weighted RMS of the residuals over the weighted RMS of the times, in
+   percent (0: exact; 100: the fit explains nothing). */
 typedef struct
 {
     const char * name;      /* "O(n log n)", or the user's name */
     double coefficient;     /* ns per unit of f(N) */
     double rms_pct;
+    int within_noise;       /* 1: with each size's time moved within its
+                               interval, this fit can rank first; set on
+                               fits[0], and on a later fit when the first
+                               is not clearly better than it */
 } prof_fit;
 /* Fit O(1), O(log n), O(n), O(n log n), O(n^2), O(n^3) and the function
    added with prof_bench_add_complexity to the results with an N whose
@@ -781,7 +787,9 @@ int prof_bench_complexity(const prof_bench * b, const char * family,
    suite or f. */
 int prof_bench_add_complexity(prof_bench * b, const char * name,
         double (*f)(double n));
-/* Print the ranked fits as a markdown table to out (stdout if NULL);
+/* Print the ranked fits as a markdown table to out (stdout if NULL), with
+   a warning under it when the first fit is not clearly better than
+   another and when sizes' rows are flagged (unstable, preempted, ...);
    prints nothing (prof_bench_complexity's message only) when there are no
    fits. */
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,

@@ -483,6 +483,29 @@ static int json_aggregates(FILE * out, const prof_impl_result * ir,
     return rc;
 }
 
+/* What the fit cannot tell, on the BigO entry: the other fits within the
+   noise of the first, the flagged sizes, and whether neither. */
+static void json_doubts(FILE * out, prof_impl_result * const * results,
+        int n, const char * family, const prof_fit * fits, int nf)
+{
+    double flagged[PROF_SIZES_MAX];
+    int k, nflagged = prof_impl_family_flagged(results, n, family, flagged,
+                                               PROF_SIZES_MAX), others = 0;
+    fputs(",\n      \"within_noise\": [", out);
+    for (k = 1; k < nf; k++)
+        if (fits[k].within_noise)
+            fprintf(out, "%s\"%s\"", others++ ? ", " : "",
+                    big_o_name(fits[k].name));
+    fputs("],\n      \"unstable_sizes\": [", out);
+    for (k = 0; k < nflagged && k < PROF_SIZES_MAX; k++)
+    {
+        fputs(k ? ", " : "", out);
+        prof_impl_json_number(out, flagged[k]);
+    }
+    fprintf(out, "],\n      \"confident\": %s",
+            others == 0 && nflagged == 0 ? "true" : "false");
+}
+
 /* Complexity of a family, after its last member (as Google Benchmark
    writes BigO and RMS). */
 static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
@@ -513,8 +536,10 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fputs(",\n      \"real_coefficient\": ", out);
     prof_impl_json_number(out, real[0].coefficient / last->time_unit_ns);
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
-            "      \"time_unit\": \"%s\"\n    }",
-            big_o_name(real[0].name), last->time_unit);
+            "      \"time_unit\": \"%s\"", big_o_name(real[0].name),
+            last->time_unit);
+    json_doubts(out, results, n, name, real, nf);
+    fputs("\n    }", out);
     json_family_head(out, family, fam_name, last->pub.threads, "RMS",
                      "percentage");
     fputs("      \"rms\": ", out);
