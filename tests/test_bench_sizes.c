@@ -1,8 +1,8 @@
 /* Size sweeps under the fake clock: the rows of a list and of a range,
    their names and N, the complexity printed for the family, the filter,
-   --sizes where the program opts in, and every bad input; complexity fits
-   that say when another fit is within the noise and when sizes are
-   flagged. */
+   --sizes where the program opts in, and every bad input; relative mode
+   against the baseline family's row of the same N; complexity fits that
+   say when another fit is within the noise and when sizes are flagged. */
 #include "check.h"
 #include "bench.h"
 #include "bench_check.h"
@@ -188,6 +188,57 @@ static void test_flag(void)
     prof_bench_free(b);
 }
 
+/* family/N is compared with the baseline family's row of the same N;
+   n/a where it has none; far from 100%, the table says "2.0x faster". */
+static void test_relative(void)
+{
+    static const ulong base_sizes[3] = { 100, 200, 400 },
+                       other[3] = { 100, 200, 800 };
+    FILE * f = tmpfile();
+    prof_bench * b = suite(f);
+    const char * s;
+    capture_t cap;
+    capture_begin(&cap, 2);     /* "3 sizes; 4 or more ..." */
+    prof_bench_set_relative(b, 1);
+    cost = 3.0;
+    prof_bench_run_sizes(b, "base", scattered, base_sizes, 3);
+    cost = 1.5;                 /* twice as fast */
+    prof_bench_run_sizes(b, "fast", scattered, other, 3);
+    cost = 2.7;                 /* a little faster */
+    prof_bench_run_sizes(b, "near", scattered, base_sizes, 1);
+    cost = 30.0;                /* ten times slower */
+    prof_bench_run_sizes(b, "slow", scattered, base_sizes, 1);
+    capture_end(&cap);
+    cost = 3.0;
+    CHECK(prof_bench_count(b) == 8, "%d results", prof_bench_count(b));
+    CHECK(near(prof_bench_result(b, 0)->relative_pct, 100.0)
+          && near(prof_bench_result(b, 1)->relative_pct, 100.0)
+          && near(prof_bench_result(b, 2)->relative_pct, 100.0),
+          "the baseline family: %g %g %g",
+          prof_bench_result(b, 0)->relative_pct,
+          prof_bench_result(b, 1)->relative_pct,
+          prof_bench_result(b, 2)->relative_pct);
+    CHECK(near(prof_bench_result(b, 3)->relative_pct, 200.0)
+          && near(prof_bench_result(b, 4)->relative_pct, 200.0)
+          && isnan(prof_bench_result(b, 5)->relative_pct),
+          "fast/100, /200, /800: %g %g %g",
+          prof_bench_result(b, 3)->relative_pct,
+          prof_bench_result(b, 4)->relative_pct,
+          prof_bench_result(b, 5)->relative_pct);
+    CHECK(near(prof_bench_result(b, 6)->relative_pct, 100.0 * 3.0 / 2.7)
+          && near(prof_bench_result(b, 7)->relative_pct, 10.0),
+          "near, slow: %g %g", prof_bench_result(b, 6)->relative_pct,
+          prof_bench_result(b, 7)->relative_pct);
+    s = check_slurp(f);
+    CHECK(strstr(s, "|  100.0% \xC2\xB1" "0.0 |     300.00 |")
+          && strstr(s, "|  2.0x faster |     150.00 |")
+          && strstr(s, "|          n/a |    1200.00 |")
+          && strstr(s, "|  111.1% \xC2\xB1" "0.0 |     270.00 |")
+          && strstr(s, "| 10.0x slower |    3000.00 |"), "table: %s", s);
+    prof_bench_free(b);
+    fclose(f);
+}
+
 /* The suite's JSON, written to a string (static: until the next call). */
 static const char * json_of(prof_bench * b)
 {
@@ -271,6 +322,7 @@ int main(void)
     test_range();
     test_bad();
     test_flag();
+    test_relative();
     test_fit_noise();
     prof_impl_set_fake_clock(NULL, 0);
     return check_report("test_bench_sizes");

@@ -44,6 +44,9 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 /* After the rows of a partial table (c->partial): why it stops short. */
 void prof_impl_md_partial(prof_impl_md_writer * w,
         const prof_impl_report_ctx * c, int rows);
+/* Something else was printed under the table (a complexity table): the
+   next row starts under a header of its own. */
+void prof_impl_md_break(prof_impl_md_writer * w);
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 

@@ -218,13 +218,23 @@ static void grouped(char * out, double v)
     strcpy(out + j, digits + n);
 }
 
-/* The relative figure with the half-width of its interval. */
+/* Past this ratio either way the relative column reads "12.3x faster" or
+   "4.1x slower" instead of a percentage. */
+#define FAR_RATIO 2.0
+
+/* The relative figure with the half-width of its interval; far from
+   100%, the ratio in words. */
 static void relative_cell(char * cell, size_t size, const prof_result * r)
 {
     double lo = r->relative_pct * r->median_ns / r->ci_high_ns;
     double hi = r->relative_pct * r->median_ns / r->ci_low_ns;
+    double x = r->relative_pct >= 100.0 ? r->relative_pct / 100.0
+             : 100.0 / r->relative_pct;
     if (isnan(r->relative_pct))
         snprintf(cell, size, "n/a");
+    else if (x >= FAR_RATIO)
+        snprintf(cell, size, x < 100.0 ? "%.1fx %s" : "%.0fx %s", x,
+                 r->relative_pct >= 100.0 ? "faster" : "slower");
     else if (!(hi - lo < INFINITY))
         snprintf(cell, size, "%.1f%%", r->relative_pct);
     else
@@ -295,6 +305,11 @@ static void put_cell(FILE * out, const char * text, int width)
     for (p = text; *p; p++)
         n += ((unsigned char) *p & 0xC0) != 0x80;
     fprintf(out, "| %*s%s ", width > n ? width - n : 0, "", text);
+}
+
+void prof_impl_md_break(prof_impl_md_writer * w)
+{
+    w->cols[0] = '\0';
 }
 
 /* The context once, the counters' line once, and a header whenever the
