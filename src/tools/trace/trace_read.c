@@ -1,11 +1,12 @@
 /*
-    Trace reader: see trace_read.h. The input is read through a window (the
-    whole file when it is in memory); chunks are parsed as they come, events
+    Trace reader: see trace_read.h. The input is read through a window
+    (trace_input.c; the whole file when it is in memory); chunks are parsed as they come, events
     are turned into zones with a stack per thread, and each zone goes to the
     handler when it begins and when it ends.
     SPDX-License-Identifier: MIT
 */
 #include "trace_read.h"
+#include "trace_input.h"
 #include "trace_elf.h"
 #include "trace_map.h"
 #include "internal.h"
@@ -15,95 +16,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* ---- the input window ------------------------------------------------------- */
 
 /* MAX_HEADER: a header_size this reader believes (64 in versions 1 and 2):
    more would make it read and hold that much before the first chunk. */
-enum { WINDOW = 1 << 20, MAX_SMALL_CHUNK = 64 << 20, MAX_HEADER = 4096 };
-
-typedef struct
-{
-    FILE * f;                 /* NULL: all of it is in memory */
-    const unsigned char * p;  /* the window */
-    size_t len, pos;          /* bytes in the window, read position */
-    unsigned char * buf;      /* the window's storage (reading a FILE) */
-    size_t cap;
-    uint64_t off;             /* input offset of p[0] */
-    uint64_t total;           /* input size, UINT64_MAX if unknown (a pipe) */
-    size_t window;            /* bytes read at a time */
-    int eof;
-    int oom;                  /* the window could not grow: input unread */
-} pt_src;
-
-/* Bytes available at pos after making at least k available if the input
-   has them (fewer only at its end). */
-static size_t src_need(pt_src * s, size_t k)
-{
-    if (s->len - s->pos >= k || s->f == NULL || s->eof)
-        return s->len - s->pos;
-    if (s->pos > 0)
-    {
-        memmove(s->buf, s->buf + s->pos, s->len - s->pos);
-        s->off += s->pos;
-        s->len -= s->pos;
-        s->pos = 0;
-    }
-    if (k > s->cap && prof_impl_grow(&s->buf, &s->cap, k, 1) != 0)
-    {
-        s->oom = 1;
-        return s->len;
-    }
-    s->p = s->buf;
-    while (s->len < k && !s->eof)
-    {
-        size_t got = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
-        s->len += got;
-        s->eof = got == 0;
-    }
-    return s->len - s->pos;
-}
-
-static uint64_t src_offset(const pt_src * s)
-{
-    return s->off + s->pos;
-}
-
-/* Skip n bytes (fewer at the end of the input). */
-static void src_skip(pt_src * s, uint64_t n)
-{
-    while (n > 0)
-    {
-        size_t have = src_need(s, 1);
-        size_t k = (uint64_t) have < n ? have : (size_t) n;
-        if (have == 0)
-            return;
-        s->pos += k;
-        n -= k;
-    }
-}
-
-/* Go back (or on) to input offset `to`, with k bytes from there in the
-   window. 0, or -1 if the input cannot go there or has fewer bytes. Where
-   the window has moved on past `to` (src_need moves it), the input is
-   sought and the window read again: the bytes at the read position are
-   only ever those src_need made available. */
-static int src_seek(pt_src * s, uint64_t to, size_t k)
-{
-    if (to >= s->off && to <= s->off + s->len)
-        s->pos = (size_t) (to - s->off);
-    else if (s->f == NULL || to > (uint64_t) INT64_MAX
-             || fseeko(s->f, (off_t) to, SEEK_SET) != 0)
-        return -1;
-    else
-    {
-        s->off = to;
-        s->len = s->pos = 0;
-        s->eof = 0;
-    }
-    return src_need(s, k) >= k ? 0 : -1;
-}
+enum { MAX_SMALL_CHUNK = 64 << 20, MAX_HEADER = 4096 };
 
 /* ---- state ----------------------------------------------------------------- */
 
@@ -586,7 +502,7 @@ static int valid_chunk(const prof_tf_chunk * c)
 static int past_end(const pt_src * s, const prof_tf_chunk * c)
 {
     return s->total != UINT64_MAX
-           && c->size > s->total - src_offset(s) - sizeof *c;
+           && c->size > s->total - pt_src_offset(s) - sizeof *c;
 }
 
 /* From the chunk header at the read position (unreadable, or running past
@@ -598,7 +514,7 @@ static int resync(pt_src * s)
     for (;;)
     {
         prof_tf_chunk c;
-        if (src_need(s, sizeof c) < sizeof c)
+        if (pt_src_need(s, sizeof c) < sizeof c)
             return 0;
         memcpy(&c, s->p + s->pos, sizeof c);
         if (valid_chunk(&c) && !past_end(s, &c))
@@ -619,7 +535,7 @@ static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     pt_tstate * ts = thread_of(t, c->tid, &ti);
     if (c->type == PROF_TF_EVENTS2 && left >= 8)
     {
-        if (src_need(s, 8) < 8)
+        if (pt_src_need(s, 8) < 8)
             cut = 1;
         else
         {
@@ -632,7 +548,7 @@ static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     }
     while (!cut && left >= esize)
     {
-        size_t n = src_need(s, left < s->window ? (size_t) left : s->window);
+        size_t n = pt_src_need(s, left < s->window ? (size_t) left : s->window);
         n = ((uint64_t) n > left ? (size_t) left : n) / esize * esize;
         if (n == 0)
         {
@@ -650,29 +566,29 @@ static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     if (cut)
         warn(t, W_TRUNC, "the file is cut: last record has %llu of %u bytes; "
              "its %llu whole events kept", (unsigned long long) (base + kept
-             * esize + src_need(s, 1)), c->size, (unsigned long long) kept);
+             * esize + pt_src_need(s, 1)), c->size, (unsigned long long) kept);
     else if (left > 0)
         warn(t, W_CORRUPT, "events chunk of %u bytes is not a whole number of "
              "%zu-byte events: the last %llu bytes ignored", c->size, esize,
              (unsigned long long) left);
-    src_skip(s, left);
+    pt_src_skip(s, left);
 }
 
 /* The chunk whose header c is at the read position. 0 to go on, -1 at the
    end of the input. */
 static int read_chunk(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
 {
-    uint64_t at = src_offset(s);
+    uint64_t at = pt_src_offset(s);
     if (past_end(s, c))
     {
         if (resync(s))
         {
             warn(t, W_CORRUPT, "record at offset %llu runs past the end of the "
                  "file: %llu bytes skipped", (unsigned long long) at,
-                 (unsigned long long) (src_offset(s) - at));
+                 (unsigned long long) (pt_src_offset(s) - at));
             return 0;
         }
-        if (src_seek(s, at, sizeof *c) != 0)
+        if (pt_src_seek(s, at, sizeof *c) != 0)
             return -1;
         /* the file is cut inside its last record: keep what is whole */
         if (c->type != PROF_TF_EVENTS && c->type != PROF_TF_EVENTS2)
@@ -686,11 +602,11 @@ static int read_chunk(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     s->pos += sizeof *c;
     if (c->type == PROF_TF_EVENTS || c->type == PROF_TF_EVENTS2)
         read_events(t, s, c);
-    else if (c->size > MAX_SMALL_CHUNK || src_need(s, c->size) < c->size)
+    else if (c->size > MAX_SMALL_CHUNK || pt_src_need(s, c->size) < c->size)
     {
         warn(t, W_TRUNC, "the file is cut: last record (type %u) has %zu of %u "
-             "bytes: ignored", c->type, src_need(s, c->size), c->size);
-        src_skip(s, c->size);
+             "bytes: ignored", c->type, pt_src_need(s, c->size), c->size);
+        pt_src_skip(s, c->size);
     }
     else
     {
@@ -705,8 +621,8 @@ static void read_chunks(pt_trace * t, pt_src * s)
     for (;;)
     {
         prof_tf_chunk c;
-        size_t have = src_need(s, sizeof c);
-        uint64_t at = src_offset(s);
+        size_t have = pt_src_need(s, sizeof c);
+        uint64_t at = pt_src_offset(s);
         if (have < sizeof c)
         {
             if (have > 0)
@@ -722,14 +638,14 @@ static void read_chunks(pt_trace * t, pt_src * s)
             continue;
         }
         if (!resync(s))
-            src_skip(s, src_need(s, 1)); /* to the end */
+            pt_src_skip(s, pt_src_need(s, 1)); /* to the end */
         warn(t, W_CORRUPT, "unreadable record at offset %llu: %llu bytes "
              "skipped", (unsigned long long) at,
-             (unsigned long long) (src_offset(s) - at));
-        if (src_need(s, 1) == 0)
+             (unsigned long long) (pt_src_offset(s) - at));
+        if (pt_src_need(s, 1) == 0)
             break;
     }
-    t->bytes = src_offset(s);
+    t->bytes = pt_src_offset(s);
 }
 
 /* ---- reading ------------------------------------------------------------------- */
@@ -739,7 +655,7 @@ static void read_chunks(pt_trace * t, pt_src * s)
 static int read_header(pt_trace * t, pt_src * s)
 {
     prof_tf_header h;
-    size_t have = src_need(s, sizeof h);
+    size_t have = pt_src_need(s, sizeof h);
     if (have < sizeof h)
     {
         warn(t, W_CORRUPT, "not a trace file: %zu bytes, shorter than the "
@@ -754,7 +670,7 @@ static int read_header(pt_trace * t, pt_src * s)
     }
     if (h.bom != PROF_TF_BOM || h.version < 1 || h.version > PROF_TF_VERSION
         || h.header_size < sizeof h || h.header_size % 8 != 0
-        || h.header_size > MAX_HEADER || src_need(s, h.header_size) < h.header_size)
+        || h.header_size > MAX_HEADER || pt_src_need(s, h.header_size) < h.header_size)
     {
         warn(t, W_CORRUPT, "trace file of another byte order or version "
              "(bom %08x, version %u, header %u bytes; this prof-trace reads "
@@ -867,24 +783,14 @@ int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
               pt_trace * t)
 {
     pt_src * s;
-    struct stat sb;
     int rc = start_trace(t, o, h);
     if (rc != 0)
         return rc;
     s = &t->st->src;
-    s->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (s->f == NULL)
-        return -2;
-    s->total = fstat(fileno(s->f), &sb) == 0 && S_ISREG(sb.st_mode)
-               ? (uint64_t) sb.st_size : UINT64_MAX;
-    s->window = t->st->o->window > 0 ? t->st->o->window : WINDOW;
-    if (prof_impl_grow(&s->buf, &s->cap, s->window, 1) != 0)
-    {
-        t->st->oom = 1;
+    rc = pt_src_open(s, path, t->st->o->window);
+    if (rc == -3)
         return out_of_memory(t);
-    }
-    s->p = s->buf;
-    if ((rc = read_all(t)) != 0)
+    if (rc != 0 || (rc = read_all(t)) != 0)
         return rc;
     if (ferror(s->f))
     {
@@ -909,18 +815,12 @@ static void collect(void * ctx, const pt_trace * ct, const pt_zone * z)
 int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
 {
     pt_handler h;
-    pt_src * s;
     h.ctx = t;
     h.begin = collect;
     h.zone = collect;
     if (start_trace(t, o, &h) != 0)
         return -3;
-    s = &t->st->src;
-    s->p = d != NULL ? d : (const unsigned char *) "";
-    s->len = d != NULL ? n : 0;
-    s->total = s->len;
-    s->window = WINDOW;
-    s->eof = 1;
+    pt_src_memory(&t->st->src, d, n);
     return read_all(t);
 }
 
@@ -941,24 +841,10 @@ void pt_free(pt_trace * t)
         pt_map_free(&s->made, 1);
         pt_map_free(&s->tids, 0);
         pt_symbols_free(s->syms);
-        if (s->src.f != NULL && s->src.f != stdin)
-            fclose(s->src.f);
-        free(s->src.buf);
+        pt_src_close(&s->src);
         free(s);
     }
     free(t->zones);
     free(t->threads);
     memset(t, 0, sizeof *t);
-}
-
-unsigned char * pt_slurp(const char * path, size_t * n)
-{
-    FILE * f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    unsigned char * d;
-    if (f == NULL)
-        return NULL;
-    d = (unsigned char *) prof_impl_read_all(f, n, (size_t) -1 - 1);
-    if (f != stdin)
-        fclose(f);
-    return d;
 }

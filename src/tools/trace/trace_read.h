@@ -23,6 +23,8 @@
 #ifndef PROF_TRACE_READ_H
 #define PROF_TRACE_READ_H
 
+#include "trace_input.h"   /* pt_slurp: a whole file, for the tests */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -190,8 +192,5 @@ int pt_report_finish(pt_report * r, const pt_trace * t);
 /* Any report of a collected trace (pt_read), unfiltered: 0, or -1 as
    pt_report_finish. */
 int pt_write_report(FILE * out, const pt_trace * t, pt_output kind);
-
-/* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
-unsigned char * pt_slurp(const char * path, size_t * n);
 
 #endif
