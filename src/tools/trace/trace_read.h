@@ -87,16 +87,20 @@ typedef struct
     pt_state * st;
 } pt_trace;
 
+/* Warnings of one kind printed when the options name no limit; the rest
+   are counted ("... and N more"). */
+enum { PT_MAX_WARNINGS = 10 };
+
 typedef struct
 {
     FILE * warn;         /* where warnings go (NULL: nowhere) */
     int resolve_symbols; /* name -finstrument-functions addresses from the
                             ELF files named by the trace (0 in the fuzzer) */
-    unsigned max_warnings_per_kind; /* 0: 10 */
+    unsigned max_warnings_per_kind; /* 0: PT_MAX_WARNINGS */
     const char * const * binaries; /* --binary: executables to read symbols
                             from instead of those the trace names when the
                             file names match (NULL-terminated, or NULL) */
-    size_t window;       /* pt_stream: bytes read at a time (0: 1 MiB); the
+    size_t window;       /* pt_stream: bytes read at a time (0: PT_WINDOW, 1 MiB); the
                             tests make it small to move it at every chunk */
 } pt_options;
 
