@@ -497,6 +497,14 @@ int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * 
     return read_all(t);
 }
 
+int64_t pt_whole_ns(const pt_trace * t, int64_t ticks)
+{
+    double ns = (double) ticks * (1e9 / t->tick_rate);
+    if (ns >= 9e18)
+        return INT64_C(9000000000000000000); /* saturated, still monotonic */
+    return ns < 0.5 ? 0 : (int64_t) (ns + 0.5);
+}
+
 void pt_free(pt_trace * t)
 {
     pt_state * s = t->st;

@@ -131,6 +131,10 @@ int pt_read(const unsigned char * data, size_t n, const pt_options * o,
             pt_trace * t);
 void pt_free(pt_trace * t);
 
+/* Ticks since the start as whole nanoseconds: rounding each instant once
+   (a monotonic function) keeps every child inside its parent. */
+int64_t pt_whole_ns(const pt_trace * t, int64_t ticks);
+
 /* ---- reports (trace_report.c) --------------------------------------------- */
 
 typedef enum

@@ -1,0 +1,25 @@
+/*
+    Internal to prof-trace's reports: the Perfetto writer that
+    trace_report.c hands zones to (trace_perfetto.c).
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TRACE_PERFETTO_H
+#define PROF_TRACE_PERFETTO_H
+
+#include "trace_read.h"
+
+typedef struct pt_perfetto pt_perfetto;
+
+/* A Perfetto trace (protobuf: Trace { repeated TracePacket packet = 1 })
+   written to out as zones come. NULL if out of memory. */
+pt_perfetto * pt_perfetto_new(FILE * out);
+/* what: 'B' (slice begin), 'E' (slice end) or 'i' (an instant). */
+void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
+                       char what);
+/* The end: the tracks of threads renamed since they were described,
+   again with their final names. 0, or -1 if out of memory lost
+   a packet or a name on the way (the output is not the trace). */
+int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t);
+void pt_perfetto_free(pt_perfetto * p);
+
+#endif
