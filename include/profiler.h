@@ -361,12 +361,17 @@ typedef enum
 #define PROF_RESULT_LOADED 64    /* measured while the load average exceeded
                                     the cores: other processes' time is in
                                     it (load_avg) */
+#define PROF_RESULT_PREEMPTED 128 /* epochs kept preempted (the retries spent)
+                                    whose time includes other processes' */
 
 /* The thresholds behind those flags and the intervals, one value each for
    every output and tool. */
 #define PROF_UNSTABLE_ERR_PCT 5.0    /* err% above this: PROF_RESULT_UNSTABLE */
 #define PROF_MIN_INTERVAL_EPOCHS 6   /* fewer epochs: PROF_RESULT_FEW_EPOCHS */
 #define PROF_CI_LEVEL 0.95           /* least level of every interval */
+#define PROF_PREEMPTED_SHARE 0.25    /* this share of the epochs or more kept
+                                        preempted, their time inflated:
+                                        PROF_RESULT_PREEMPTED */
 
 /* One benchmark's result. Times are per batch unit (per iteration unless
    prof_bench_set_batch), in nanoseconds, counter overhead subtracted. The
@@ -396,10 +401,17 @@ typedef struct prof_result
     double between_pct;     /* spread of the process medians: their MdAPE
                                around their median [%]; 0 with one */
     double within_pct;      /* median of the processes' own err% [%] */
-    double cpu_ns;          /* processor time per unit, all epochs; for a
-                               target that calls prof_start/prof_stop, each
-                               epoch's is capped at its timed wall time (the
-                               processor time covers the whole call) */
+    double cpu_ns;          /* processor time per unit: the median over the
+                               epochs (with several processes, of their
+                               medians), as median_ns; on one thread each
+                               epoch's is at most its time (a target that
+                               calls prof_start/prof_stop: its processor
+                               time covers the whole call) */
+    int preempted_epochs;   /* epochs kept although preempted (the retries
+                               spent); cpu_timed_epochs of them are timed
+                               by the time they ran (their processor time),
+                               the others' time includes other processes' */
+    int cpu_timed_epochs;
     const double * samples_ns;  /* per epoch, in the order run [ns/unit] */
     const ulong * epoch_iters;  /* iterations of each epoch */
     int epochs;             /* number of samples */
@@ -461,7 +473,9 @@ int prof_bench_set_epochs(prof_bench * b, int epochs);
 /* Least and most time of one epoch [ns]. Defaults 1e6 (1 ms) and 1e8
    (100 ms): 1 ms makes a run of 11 epochs about as long as nanobench's here
    (12-13 ms) while dwarfing the counter overhead (~10 ns) by 10^5; an epoch
-   is never shorter than one iteration, whatever the maximum. */
+   is never shorter than one iteration, whatever the maximum, and one that
+   ran less than the minimum is run again with a longer count, never kept
+   (unless the count cannot grow). */
 int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns);
 int prof_bench_set_max_epoch_time_ns(prof_bench * b, double ns);
 /* Aim an epoch at this multiple of the clock's resolution (the larger of one
@@ -482,18 +496,21 @@ int prof_bench_set_warmup(prof_bench * b, ulong iters);
    machines it lowered the spread of the median over 10 processes from 21%
    to 16% (and 15% to 14% in a suite) for ~2 ms more per benchmark. It
    cannot see a hypervisor or a hyperthread sibling taking the core. 0
-   keeps every epoch. */
+   keeps every epoch. Once they are spent, a preempted epoch is kept,
+   timed by its processor time when one thread timed its whole call
+   without waiting (cpu_timed_epochs), else counted in preempted_epochs
+   (PROF_RESULT_PREEMPTED when a quarter or more). */
 int prof_bench_set_preempt_retries(prof_bench * b, int retries);
 /* Wall time one benchmark may take [s]; when spent, it ends with the epochs
    it has (flag PROF_RESULT_BUDGET). Default 5 s, so that a target that takes
    seconds per call still ends. */
 int prof_bench_set_budget_s(prof_bench * b, double seconds);
-/* Each epoch runs (1 + (u - 1/2) * fraction) times the calibrated
-   iterations, u uniform in [0, 1), to avoid aliasing with periodic noise
-   (nanobench adds 0-20%; centring it keeps the mean epoch at the target
-   time, so 11 epochs take 11 ms, not 12). Default 0.2 (+-10%); 0 turns it
-   off; at most 1 (+-50%). A count never goes under the minimum iterations.
-   The sequence is the same every run. */
+/* Each epoch runs (1 + u * fraction) times the calibrated iterations (the
+   least that reach the minimum epoch time), u uniform in [0, 1), to avoid
+   aliasing with periodic noise (nanobench's 0-20%): adding, never taking
+   away, keeps every epoch at the minimum epoch time or over it. Default
+   0.2 (+0-20%); 0 turns it off; at most 1 (+0-100%). A count never goes
+   under the minimum iterations. The sequence is the same every run. */
 int prof_bench_set_epoch_jitter(prof_bench * b, double fraction);
 /* Units of work per iteration and their name: times become per unit
    ("ns/byte") and rates units per second. Default 1 and "op". unit is
@@ -744,13 +761,19 @@ prof_comparison prof_bench_compare(prof_bench * b,
         const char * name_b, profile_target_t b_target, void * arg_b);
 
 /* A least-squares fit t = coefficient * f(N) over the results with an N of
-   one family (name up to the first '/'): rms_pct is the normalised RMS error
-   (RMS of the residuals / mean time, in percent). */
+   one family (name up to the first '/'), each size weighted by the inverse
+   of its interval's width (doc/runner.md, "Complexity"): rms_pct is the
+   weighted RMS of the residuals over the weighted RMS of the times, in
+   percent (0: exact; 100: the fit explains nothing). */
 typedef struct
 {
     const char * name;      /* "O(n log n)", or the user's name */
     double coefficient;     /* ns per unit of f(N) */
     double rms_pct;
+    int within_noise;       /* 1: with each size's time moved within its
+                               interval, this fit can rank first; set on
+                               fits[0], and on a later fit when the first
+                               is not clearly better than it */
 } prof_fit;
 /* Fit O(1), O(log n), O(n), O(n log n), O(n^2), O(n^3) and the function
    added with prof_bench_add_complexity to the results with an N whose
@@ -764,7 +787,9 @@ int prof_bench_complexity(const prof_bench * b, const char * family,
    suite or f. */
 int prof_bench_add_complexity(prof_bench * b, const char * name,
         double (*f)(double n));
-/* Print the ranked fits as a markdown table to out (stdout if NULL);
+/* Print the ranked fits as a markdown table to out (stdout if NULL), with
+   a warning under it when the first fit is not clearly better than
+   another and when sizes' rows are flagged (unstable, preempted, ...);
    prints nothing (prof_bench_complexity's message only) when there are no
    fits. */
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,

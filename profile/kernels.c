@@ -1,6 +1,13 @@
 /* The reference kernels: an empty function; a dependent chain of n 64-bit
    multiply-adds; the sum of an array of n uint64_t. */
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#if defined(__linux__)
+# include <sys/prctl.h>
+#endif
 #include "kernels.h"
 
 const kernel_t kernels[NKERNELS] = {
@@ -87,4 +94,60 @@ void kernel_timed_target(void * arg, ulong count)
     prof_start();
     t(arg, count);
     prof_stop();
+}
+
+enum { MAX_LOAD = 16 };
+static pid_t load_pids[MAX_LOAD];
+static volatile uint64_t load_sink;
+
+void kernels_load_start(int n, unsigned seconds)
+{
+    int i;
+    for (i = 0; i < n && i < MAX_LOAD; i++)
+        if ((load_pids[i] = fork()) == 0)
+        {
+#if defined(__linux__)
+            prctl(PR_SET_PDEATHSIG, SIGKILL);   /* ends with its parent */
+#endif
+            alarm(seconds);                     /* bounded, whatever happens */
+            for (;;)
+                load_sink = load_sink * 6364136223846793005ULL + 1;
+        }
+}
+
+void kernels_load_stop(void)
+{
+    int i;
+    for (i = 0; i < MAX_LOAD; i++)
+        if (load_pids[i] > 0)
+        {
+            kill(load_pids[i], SIGKILL);
+            waitpid(load_pids[i], NULL, 0);
+            load_pids[i] = 0;
+        }
+}
+
+int kernels_runnable(void)
+{
+    int running = 0;
+    FILE * f = fopen("/proc/loadavg", "r");
+    if (f != NULL)
+    {
+        if (fscanf(f, "%*f %*f %*f %d", &running) != 1)
+            running = 0;
+        fclose(f);
+    }
+    return running;
+}
+
+static int cmp_double(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+double kernels_median(double * v, int n)
+{
+    qsort(v, (size_t) n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

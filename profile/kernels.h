@@ -34,6 +34,17 @@ profile_target_t kernel_target(const kernel_t * k);
    between prof_start() and prof_stop(). */
 void kernel_timed_target(void * arg, ulong count);
 
+/* A load beside the measurement (POSIX): n busy-loop child processes,
+   each bounded (it ends after seconds, or with this process), until
+   kernels_load_stop kills and reaps them. kernels_runnable: the tasks
+   runnable on the machine now, this one included (/proc/loadavg's 4th
+   field; 0 if unknown). */
+void kernels_load_start(int n, unsigned seconds);
+void kernels_load_stop(void);
+int kernels_runnable(void);
+/* The median of v[0..n) (sorts v), n >= 1. */
+double kernels_median(double * v, int n);
+
 #ifdef __cplusplus
 }
 #endif

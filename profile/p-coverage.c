@@ -200,32 +200,6 @@ static void setting(const char * self, const char * label, int p, int runs)
     fflush(stdout);
 }
 
-static pid_t load[2];
-
-static void load_start(void)
-{
-    int i;
-    for (i = 0; i < 2; i++)
-        if ((load[i] = fork()) == 0)
-        {
-            volatile unsigned long x = 0;
-            alarm(600);             /* bounded, whatever happens */
-            for (;;)
-                x++;
-        }
-}
-
-static void load_stop(void)
-{
-    int i;
-    for (i = 0; i < 2; i++)
-        if (load[i] > 0)
-        {
-            kill(load[i], SIGKILL);
-            waitpid(load[i], NULL, 0);
-        }
-}
-
 int main(int argc, char ** argv)
 {
     static const int procs[3] = { 1, 5, 10 };
@@ -247,9 +221,9 @@ int main(int argc, char ** argv)
     setenv("PROFILER_WORKER_PAD_BYTES", "1", 1);
     setting(argv[0], "pad fix", 10, runs);
     unsetenv("PROFILER_WORKER_PAD_BYTES");
-    load_start();
+    kernels_load_start(2, 600);     /* bounded, whatever happens */
     for (i = 0; i < 3; i++)
         setting(argv[0], "loaded", procs[i], runs);
-    load_stop();
+    kernels_load_stop();
     return 0;
 }

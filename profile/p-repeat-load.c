@@ -30,21 +30,18 @@
    default "0 D" with D the library's default. Prints each round and the
    medians over rounds. */
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"     /* profiler.h and prof_impl_repeat_retry_share */
 #include "kernels.h"
 
-enum { PROCS = 10, NK = 4, BUSY = 4, FLINT_BUSY = 2, MAX_BUSY = 4,
-       MAX_MODES = 4, MAX_ROUNDS = 20 };
+enum { PROCS = 10, NK = 4, BUSY = 4, FLINT_BUSY = 2, MAX_MODES = 4,
+       MAX_ROUNDS = 20 };
 static const int kernel_index[NK] = { 2, 4, 5, 6 };
-static volatile uint64_t sink;
 static double setting[MAX_MODES];
 static int nmodes;
 
@@ -84,61 +81,6 @@ static int measure_in_child(double retry, double out[NK + 1])
     return got == (ssize_t) (sizeof(double) * (NK + 1)) && status == 0 ? 0 : -1;
 }
 
-static pid_t busy[MAX_BUSY];
-
-static void start_load(int n)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if ((busy[i] = fork()) == 0)
-        {
-            /* bounded, whatever happens to the parent */
-            prctl(PR_SET_PDEATHSIG, SIGKILL);
-            alarm(120);
-            for (;;)
-                sink = sink * 6364136223846793005ULL + 1;
-        }
-}
-
-static void stop_load(void)
-{
-    int i;
-    for (i = 0; i < MAX_BUSY; i++)
-        if (busy[i] > 0)
-        {
-            kill(busy[i], SIGKILL);
-            waitpid(busy[i], NULL, 0);
-            busy[i] = 0;
-        }
-}
-
-static int cmp(const void * a, const void * b)
-{
-    double x = *(const double *) a, y = *(const double *) b;
-    return (x > y) - (x < y);
-}
-
-static double median(double * v, int n)
-{
-    qsort(v, (size_t) n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Runnable tasks on the machine now, this one included (the 4th field of
-   /proc/loadavg). */
-static double runnable(void)
-{
-    int running = 0;
-    FILE * f = fopen("/proc/loadavg", "r");
-    if (f != NULL)
-    {
-        if (fscanf(f, "%*f %*f %*f %d", &running) != 1)
-            running = 0;
-        fclose(f);
-    }
-    return running;
-}
-
 /* 10 processes per setting, alternating: res[mode][proc][0..NK]; *load gets
    the median of the runnable tasks seen while they ran. */
 static int measure_all(double res[MAX_MODES][PROCS][NK + 1], double * load)
@@ -150,9 +92,9 @@ static int measure_all(double res[MAX_MODES][PROCS][NK + 1], double * load)
         {
             if (measure_in_child(setting[m], res[m][p]) != 0)
                 return -1;
-            seen[p * nmodes + m] = runnable();
+            seen[p * nmodes + m] = kernels_runnable();
         }
-    *load = median(seen, PROCS * nmodes);
+    *load = kernels_median(seen, PROCS * nmodes);
     return 0;
 }
 
@@ -177,7 +119,7 @@ static void score(round_t * r, int m, double quiet[MAX_MODES][PROCS][NK + 1],
         double q;
         for (p = 0; p < PROCS; p++)
             v[p] = quiet[m][p][k];
-        q = median(v, PROCS);
+        q = kernels_median(v, PROCS);
         r->kernel_within[m][k] = 0;
         for (p = 0; p < PROCS; p++)
         {
@@ -190,10 +132,10 @@ static void score(round_t * r, int m, double quiet[MAX_MODES][PROCS][NK + 1],
     }
     for (p = 0; p < PROCS; p++)
         v[p] = quiet[m][p][NK];
-    r->secs_quiet[m] = median(v, PROCS);
+    r->secs_quiet[m] = kernels_median(v, PROCS);
     for (p = 0; p < PROCS; p++)
         v[p] = loaded[m][p][NK];
-    r->secs_loaded[m] = median(v, PROCS);
+    r->secs_loaded[m] = kernels_median(v, PROCS);
 }
 
 static int run_round(round_t * r)
@@ -203,9 +145,9 @@ static int run_round(round_t * r)
 
     if (measure_all(quiet, &r->load_quiet) != 0)
         return -1;
-    start_load(BUSY);
+    kernels_load_start(BUSY, 120);
     failed = measure_all(loaded, &r->load_loaded);
-    stop_load();
+    kernels_load_stop();
     if (failed)
         return -1;
     for (m = 0; m < nmodes; m++)
@@ -256,8 +198,9 @@ static void print_medians(const round_t * rounds, int n)
             l[i] = rounds[i].secs_loaded[m];
         }
         printf("median of %d  %-26s %4.1f/%d within 10%%, worst %.2fx; 4 calls "
-               "take %.2f s quiet, %.2f s loaded\n", n, name_of(m), median(w, n),
-               PROCS * NK, median(x, n), median(q, n), median(l, n));
+               "take %.2f s quiet, %.2f s loaded\n", n, name_of(m),
+               kernels_median(w, n), PROCS * NK, kernels_median(x, n),
+               kernels_median(q, n), kernels_median(l, n));
     }
 }
 
@@ -295,21 +238,21 @@ static int walls(const char * const * prog, int nprog, int runs, int nbusy,
     double w[2][2 * MAX_ROUNDS + 1], seen[2 * (2 * MAX_ROUNDS + 1)];
     int i, k, failed = 0;
     if (nbusy > 0)
-        start_load(nbusy);
+        kernels_load_start(nbusy, 120);
     for (i = 0; i < runs && !failed; i++)
         for (k = 0; k < nprog && !failed; k++)
         {
             /* A B B A: neither side always runs first */
             int j = i % 2 ? nprog - 1 - k : k;
             failed = (w[j][i] = wall_of(prog[j])) < 0;
-            seen[i * nprog + k] = runnable();
+            seen[i * nprog + k] = kernels_runnable();
         }
-    stop_load();
+    kernels_load_stop();
     if (failed)
         return -1;
     for (k = 0; k < nprog; k++)
-        med[k] = median(w[k], runs);
-    *load = median(seen, runs * nprog);
+        med[k] = kernels_median(w[k], runs);
+    *load = kernels_median(seen, runs * nprog);
     return 0;
 }
 

@@ -2,7 +2,7 @@
    golden file (tests/data/golden_outputs.txt): markdown, CSV and JSON of
    one suite with relative mode, a batch unit, a time unit, complexity
    families, fake event counters, a loop macro, a comparison, a size
-   sweep, user counters and a user measure. Lines that depend on the machine or the
+   sweep, user counters and a user measure, relative size sweeps. Lines that depend on the machine or the
    day (the context) are replaced by a marker.
        golden_outputs GOLDEN-FILE     compare (exit 1 on a difference)
        golden_outputs --print         write the outputs to stdout */
@@ -38,10 +38,16 @@ static double fake_counts(const char * event, ulong iterations)
 
 static double f_sqrt(double n) { return sqrt(n); }
 
-/* Half a ns per unit of size: a sweep's target. */
+/* Half a ns per unit of size: a sweep's target; and one 40 times as
+   fast, beside it in relative mode. */
 static void sized(void * arg, ulong count)
 {
     fake_now += 0.5 * (double) *(const ulong *) arg * (double) count;
+}
+
+static void sized_fast(void * arg, ulong count)
+{
+    fake_now += 0.0125 * (double) *(const ulong *) arg * (double) count;
 }
 
 /* User counters and a measure: 64 bytes, 2 items (a rate), 48 bytes of
@@ -141,6 +147,15 @@ static void suite(prof_format format)
     }
     prof_bench_add_measure(b, "heap", "B", read_heap, read_heap, &heap);
     prof_bench_run(b, "user", user_target, NULL);
+    {
+        /* relative sweeps: each row against the baseline's of its N */
+        static const ulong base_sizes[2] = { 1000, 2000 },
+                           sizes[2] = { 1000, 4000 };
+        prof_bench_set_relative(b, 1);
+        prof_bench_run_sizes(b, "rbase", sized, base_sizes, 2);
+        prof_bench_run_sizes(b, "rfast", sized_fast, sizes, 2);
+        prof_bench_set_relative(b, 0);
+    }
     prof_bench_finish(b);
     fprintf(out, "==== format %d\n", (int) format);
     print_masked(check_slurp(f));

@@ -1,6 +1,8 @@
 /* Size sweeps under the fake clock: the rows of a list and of a range,
    their names and N, the complexity printed for the family, the filter,
-   --sizes where the program opts in, and every bad input. */
+   --sizes where the program opts in, and every bad input; relative mode
+   against the baseline family's row of the same N; complexity fits that
+   say when another fit is within the noise and when sizes are flagged. */
 #include "check.h"
 #include "bench.h"
 #include "bench_check.h"
@@ -12,6 +14,24 @@ static void linear(void * arg, ulong count)
 {
     ulong n = *(const ulong *) arg;
     fake_now += 3.0 * (double) n * (double) count;
+}
+
+/* Per unit of size per iteration: cost ns, times the next of a cycle of
+   factors per call when spread is not 0 (epochs that scatter by up to
+   +-spread), for the sizes from noisy_from up. */
+static double cost = 3.0, spread;
+static ulong noisy_from, noisy_to = (ulong) -1;
+static int calls;
+
+static void scattered(void * arg, ulong count)
+{
+    static const double f[11] = { 0.0, 0.8, -0.6, 1.0, -0.8, 0.4, -0.4,
+                                  0.6, -1.0, 0.2, -0.2 };
+    ulong n = *(const ulong *) arg;
+    double c = cost;
+    if (n >= noisy_from && n <= noisy_to)
+        c *= 1.0 + spread * f[calls++ % 11];
+    fake_now += c * (double) n * (double) count;
 }
 
 static prof_bench * suite(FILE * out)
@@ -168,6 +188,133 @@ static void test_flag(void)
     prof_bench_free(b);
 }
 
+/* family/N is compared with the baseline family's row of the same N;
+   n/a where it has none; far from 100%, the table says "2.0x faster". */
+static void test_relative(void)
+{
+    static const ulong base_sizes[3] = { 100, 200, 400 },
+                       other[3] = { 100, 200, 800 };
+    FILE * f = tmpfile();
+    prof_bench * b = suite(f);
+    const char * s;
+    capture_t cap;
+    capture_begin(&cap, 2);     /* "3 sizes; 4 or more ..." */
+    prof_bench_set_relative(b, 1);
+    cost = 3.0;
+    prof_bench_run_sizes(b, "base", scattered, base_sizes, 3);
+    cost = 1.5;                 /* twice as fast */
+    prof_bench_run_sizes(b, "fast", scattered, other, 3);
+    cost = 2.7;                 /* a little faster */
+    prof_bench_run_sizes(b, "near", scattered, base_sizes, 1);
+    cost = 30.0;                /* ten times slower */
+    prof_bench_run_sizes(b, "slow", scattered, base_sizes, 1);
+    capture_end(&cap);
+    cost = 3.0;
+    CHECK(prof_bench_count(b) == 8, "%d results", prof_bench_count(b));
+    CHECK(near(prof_bench_result(b, 0)->relative_pct, 100.0)
+          && near(prof_bench_result(b, 1)->relative_pct, 100.0)
+          && near(prof_bench_result(b, 2)->relative_pct, 100.0),
+          "the baseline family: %g %g %g",
+          prof_bench_result(b, 0)->relative_pct,
+          prof_bench_result(b, 1)->relative_pct,
+          prof_bench_result(b, 2)->relative_pct);
+    CHECK(near(prof_bench_result(b, 3)->relative_pct, 200.0)
+          && near(prof_bench_result(b, 4)->relative_pct, 200.0)
+          && isnan(prof_bench_result(b, 5)->relative_pct),
+          "fast/100, /200, /800: %g %g %g",
+          prof_bench_result(b, 3)->relative_pct,
+          prof_bench_result(b, 4)->relative_pct,
+          prof_bench_result(b, 5)->relative_pct);
+    CHECK(near(prof_bench_result(b, 6)->relative_pct, 100.0 * 3.0 / 2.7)
+          && near(prof_bench_result(b, 7)->relative_pct, 10.0),
+          "near, slow: %g %g", prof_bench_result(b, 6)->relative_pct,
+          prof_bench_result(b, 7)->relative_pct);
+    s = check_slurp(f);
+    CHECK(strstr(s, "|  100.0% \xC2\xB1" "0.0 |     300.00 |")
+          && strstr(s, "|  2.0x faster |     150.00 |")
+          && strstr(s, "|          n/a |    1200.00 |")
+          && strstr(s, "|  111.1% \xC2\xB1" "0.0 |     270.00 |")
+          && strstr(s, "| 10.0x slower |    3000.00 |"), "table: %s", s);
+    prof_bench_free(b);
+    fclose(f);
+}
+
+/* The suite's JSON, written to a string (static: until the next call). */
+static const char * json_of(prof_bench * b)
+{
+    static FILE * f;
+    if (f != NULL)
+        fclose(f);
+    f = tmpfile();
+    prof_bench_write(f, b, PROF_FORMAT_JSON);
+    return check_slurp(f);
+}
+
+/* The fits of "lin" over sizes, printed to a string. */
+static const char * fits_of(prof_bench * b, const ulong * sizes, int n,
+        prof_fit * fits, int * nf)
+{
+    static FILE * f;
+    capture_t cap;
+    if (f != NULL)
+        fclose(f);
+    f = tmpfile();
+    capture_begin(&cap, 2);
+    prof_bench_run_sizes(b, "lin", scattered, sizes, n);
+    capture_end(&cap);
+    *nf = prof_bench_complexity(b, "lin", fits, 8);
+    prof_bench_print_complexity(f, b, "lin");
+    return check_slurp(f);
+}
+
+static void test_fit_noise(void)
+{
+    static const ulong close_sizes[4] = { 1000, 1100, 1200, 1300 },
+                       wide[4] = { 16, 64, 256, 1024 };
+    prof_bench * b = suite(NULL);
+    prof_fit fits[8];
+    const char * s, * j;
+    int nf, i, others = 0;
+    /* O(n) and O(n log n) differ by 4% over 1000..1300; the epochs
+       scatter by +-5%: the first fit is not clearly better */
+    spread = 0.05;
+    s = fits_of(b, close_sizes, 4, fits, &nf);
+    for (i = 1; i < nf; i++)
+        others += fits[i].within_noise;
+    CHECK(nf == 6 && fits[0].within_noise && others > 0
+          && strstr(s, "is not clearly better than")
+          && strstr(s, " (within the noise)\n"), "close sizes: %s", s);
+    j = json_of(b);
+    CHECK(strstr(j, "\"within_noise\": [\"") && strstr(j, "\"confident\": false"),
+          "JSON: %s", j);
+    prof_bench_free(b);
+    /* the same epochs over 16..1024: O(n), clear */
+    b = suite(NULL);
+    s = fits_of(b, wide, 4, fits, &nf);
+    for (i = 1, others = 0; i < nf; i++)
+        others += fits[i].within_noise;
+    CHECK(nf == 6 && strcmp(fits[0].name, "O(n)") == 0 && others == 0
+          && !strstr(s, "warning"), "wide sizes: %s", s);
+    j = json_of(b);
+    CHECK(strstr(j, "\"within_noise\": [],\n      \"unstable_sizes\": [],\n"
+                 "      \"confident\": true"), "JSON: %s", j);
+    prof_bench_free(b);
+    /* one size scatters by +-30% (err% over 5%): flagged, and said */
+    b = suite(NULL);
+    spread = 0.3;
+    noisy_from = noisy_to = 256;
+    s = fits_of(b, wide, 4, fits, &nf);
+    CHECK(strstr(s, "**warning**: 1 of 4 sizes have flagged rows (256): their "
+                 "times may bend the fit"), "flagged size: %s", s);
+    j = json_of(b);
+    CHECK(strstr(j, "\"unstable_sizes\": [256],\n      \"confident\": false"),
+          "JSON: %s", j);
+    spread = 0.0;
+    noisy_from = 0;
+    noisy_to = (ulong) -1;
+    prof_bench_free(b);
+}
+
 int main(void)
 {
     prof_impl_set_fake_clock(fake_read, 1e9);
@@ -175,6 +322,8 @@ int main(void)
     test_range();
     test_bad();
     test_flag();
+    test_relative();
+    test_fit_noise();
     prof_impl_set_fake_clock(NULL, 0);
     return check_report("test_bench_sizes");
 }

@@ -184,14 +184,30 @@ typedef struct
     double timed;           /* clock 0's ticks, NaN if not prof_start'ed */
     double cpu_ns;          /* processor time of the call */
     long switches;          /* involuntary context switches during it */
+    long waits;             /* voluntary ones: it slept or blocked */
     double user[PROF_USER_COUNTERS_MAX + 1];    /* its user counts */
 } prof_impl_share;
 
 typedef struct prof_impl_pool prof_impl_pool;
 
-/* Run f(arg, count) once on this thread into sh (the process's processor
-   time), the event counters ctr (NULL: none) started before its first
-   clock read and stopped after its last. */
+/* An epoch's processor time, read just outside its two clock reads:
+   prof_impl_epoch_cpu() before the first and after the last (the calling
+   thread's clock; under the fake clock, prof_impl_fake_cpu_ns or 0), then
+   prof_impl_epoch_cpu_ns(c0, c1, wall_ticks) the processor time within the
+   clock reads: c1 - c0 less what a pair of processor-clock reads adds
+   (prof_impl_cpu_read_cost, measured once per process), at least 0;
+   under the fake clock without prof_impl_fake_cpu_ns, the wall time. */
+double prof_impl_epoch_cpu(void);
+double prof_impl_epoch_cpu_ns(double c0, double c1, double wall_ticks);
+/* What a pair of processor-clock reads adds to an epoch's processor time
+   beyond the clock reads inside them [ns]: measured on first use (call it
+   before any pool thread runs: the suite does, with the clock's cost); 0
+   under the fake clock. */
+double prof_impl_cpu_read_cost(void);
+
+/* Run f(arg, count) once on this thread into sh (its processor time), the
+   event counters ctr (NULL: none) started before its first clock read and
+   stopped after its last. */
 void prof_impl_share_run(prof_impl_share * sh, profile_target_t f,
         void * arg, ulong count, prof_impl_run_counters * ctr);
 /* A pool of threads - 1 threads waiting for epochs (shared with other
@@ -214,6 +230,18 @@ enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
    epoch is measured first, with empty epochs). */
 typedef enum { PROF_IMPL_RUN_FUNCTION, PROF_IMPL_RUN_LOOP } prof_impl_run_kind;
 
+/* One epoch's readings, as the state machine takes them. */
+typedef struct
+{
+    double timed_ticks;     /* between the reads, or clock 0's ticks */
+    double whole_ticks;     /* the whole call, set-up included */
+    double cpu_ns;          /* processor time within the reads (the threads'
+                               added up) */
+    long switches;          /* involuntary context switches during it */
+    int ran_alone;          /* one thread, timed over its whole call, that
+                               never waited: cpu_ns is the time it ran */
+} prof_impl_epoch;
+
 /* A state machine fed with epoch timings: every time reading comes from
    prof_impl_read(), so that the tests drive it with a fake clock. */
 typedef struct
@@ -230,7 +258,11 @@ typedef struct
     double spent_ticks, net_ticks_sum, best_iter_ticks;
     double oh[16];
     int noh, got, low_epochs, budget_hit, retried;
-    long sw0;           /* the loop macro's switch count at epoch start */
+    int reaimed;        /* epochs under the target time, run again longer */
+    int preempted;      /* epochs kept preempted (the retries spent) whose
+                           time includes other processes' */
+    int cpu_timed;      /* epochs kept preempted, timed by the time they ran */
+    long sw0, wait0;    /* the loop macro's switch counts at epoch start */
     double * samples, * cpu_samples;
     ulong * iters;
     unsigned long long rng;
@@ -249,13 +281,10 @@ typedef struct
 void prof_impl_run_init(prof_impl_run * r, const char * name,
         const prof_impl_settings * s, prof_impl_run_kind kind,
         double pair_ticks);
-/* Feed the epoch just run (r->count iterations, timed_ticks between the
-   reads, whole_ticks for the whole call, cpu_ns of processor time,
-   switches: involuntary context switches during it); set up the next.
-   Returns 1 if there is a next epoch (r->count iterations), 0 when the run
-   is over. */
-int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
-        double whole_ticks, double cpu_ns, long switches);
+/* Feed the epoch just run (r->count iterations); set up the next. Returns
+   1 if there is a next epoch (r->count iterations), 0 when the run is
+   over. */
+int prof_impl_run_step(prof_impl_run * r, const prof_impl_epoch * ep);
 /* Run one epoch of a function target and feed it to the state machine. */
 void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg);
 /* Warm up and calibrate: run epochs until the measured phase (or the end). */
@@ -295,6 +324,9 @@ typedef struct
     double overhead_ns;     /* subtracted from each epoch */
     double net_ns_sum;      /* the epochs' net time, summed */
     int low_epochs;         /* epochs under 10x the resolution */
+    int preempted;          /* epochs kept preempted, their time inflated */
+    int cpu_timed;          /* epochs kept preempted, timed by the time
+                               they ran (processor time) */
     int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
     int budget_hit;
     double load;            /* the 1-minute load average as it ended (the

@@ -189,18 +189,15 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     p->min_ns = sorted[0];
     p->max_ns = sorted[n - 1];
     p->mean_ns = 0.0;
-    p->cpu_ns = 0.0;
     p->iterations = 0;
     for (i = 0; i < n; i++)
     {
         p->mean_ns += res->samples[i];
-        /* an epoch's processor time per unit, weighted back by its
-           iterations: the total processor time per unit */
-        p->cpu_ns += res->cpu[i] * (double) res->iters[i];
         p->iterations += res->iters[i];
     }
     p->mean_ns /= n;
-    p->cpu_ns /= (double) p->iterations;
+    p->preempted_epochs = e->preempted + e->cpu_timed;
+    p->cpu_timed_epochs = e->cpu_timed;
     p->threads = e->s.threads > 1 ? e->s.threads : 1;
     p->iterations *= (ulong) p->threads;    /* every thread's */
     p->err_pct = prof_impl_mdape(sorted, n);
@@ -231,6 +228,22 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     /* said once per process, not per row (bench_suite.c) */
     if (prof_impl_machine_loaded(e->load, prof_impl_online_cores()))
         p->flags |= PROF_RESULT_LOADED;
+}
+
+/* The flag and advice for epochs kept preempted with their time inflated,
+   when they are PROF_PREEMPTED_SHARE of the epochs or more. */
+static void preempted_warning(prof_impl_result * res, const prof_impl_epochs * e)
+{
+    char line[256];
+    if (e->preempted == 0 || e->preempted < PROF_PREEMPTED_SHARE * e->got)
+        return;
+    res->pub.flags |= PROF_RESULT_PREEMPTED;
+    snprintf(line, sizeof line, "preempted: %d of %d epochs kept after the "
+             "%d retries hold other processes' time (timed by prof_start/"
+             "prof_stop, on threads or waiting, they cannot be timed by the "
+             "time they ran); quiet the machine. ", e->preempted, e->got,
+             e->s.retries);
+    append(res->warning, sizeof res->warning, line);
 }
 
 /* The flags, and the advice that goes with each into the warning. */
@@ -296,6 +309,7 @@ static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
                 p->err_pct);
         append(res->warning, sizeof res->warning, line);
     }
+    preempted_warning(res, e);
     i = prof_impl_bimodal(sorted, n);
     if (i > 0)
     {
@@ -346,7 +360,6 @@ static int process_figures(prof_impl_result * res, const prof_impl_epochs * e,
     p->median_ns = prof_impl_quantile(work, np, 0.5);
     p->between_pct = prof_impl_mdape(work, np);
     p->within_pct = prof_impl_median(err, np);
-    free(err);
     p->processes = np;
     /* under 6 processes no order statistics reach 95%: from 3 on, the
        range [min, max] at its own level (75%, 87.5%, 93.75%) */
@@ -360,6 +373,15 @@ static int process_figures(prof_impl_result * res, const prof_impl_epochs * e,
         lo = hi = NAN;
     p->ci_low_ns = p->median_ns - sqrt(2.0) * (p->median_ns - lo);
     p->ci_high_ns = p->median_ns + sqrt(2.0) * (hi - p->median_ns);
+    for (k = 0; k < np; k++)    /* the processor time as the time */
+    {
+        for (i = m = 0; i < e->got; i++)
+            if (res->process[i] == k)
+                work[m++] = res->cpu[i];
+        err[k] = prof_impl_median(work, m);
+    }
+    p->cpu_ns = prof_impl_median(err, np);
+    free(err);
     return 0;
 }
 
@@ -409,7 +431,12 @@ prof_impl_result * prof_impl_result_make(prof_impl_epochs * e)
         prof_impl_sort(sorted, n);
     }
     warnings(res, e, sorted);
-    counter_results(res, e, sorted);    /* sorted is spent: work space */
+    if (e->processes <= 1)      /* sorted is spent: work space */
+    {
+        memcpy(sorted, res->cpu, (size_t) n * sizeof *sorted);
+        res->pub.cpu_ns = prof_impl_median(sorted, n);
+    }
+    counter_results(res, e, sorted);
     user_results(res, e, sorted);
     free(sorted);
     return res;

@@ -2,8 +2,10 @@
     One benchmark's run: a state machine fed with epoch timings. It
     measures the loop macro's fixed cost (empty epochs), warms up,
     calibrates the iterations of an epoch to the target epoch time, then
-    measures epochs with a little jitter, runs a preempted epoch again and
-    stops at the time budget. Every time reading goes through
+    measures epochs with a little jitter, runs a preempted epoch again, and
+    one shorter than the target time with a longer count, times a preempted
+    epoch it must keep by the time it ran where it can, and stops at the
+    time budget. Every time reading goes through
     prof_impl_read(), so that tests drive it with a fake clock and check
     exact results.
     SPDX-License-Identifier: MIT
@@ -108,11 +110,12 @@ static void run_after_warmup(prof_impl_run * r)
     }
 }
 
-/* Iterations per epoch from the best cost per iteration: the nearest
-   count to the target epoch time, within [min_iters, MAX_ITERS]. */
+/* Iterations per epoch from the best cost per iteration: the least count
+   whose epoch reaches the target time at that cost, within [min_iters,
+   MAX_ITERS]. */
 static void rebase(prof_impl_run * r)
 {
-    double base = floor(r->target_ticks / r->best_iter_ticks + 0.5);
+    double base = ceil(r->target_ticks / r->best_iter_ticks);
     /* nor a whole call (set-up outside prof_start..prof_stop included)
        over the longest epoch */
     if (r->call_iter_ticks > 0.0 && base > r->max_ticks / r->call_iter_ticks)
@@ -123,22 +126,37 @@ static void rebase(prof_impl_run * r)
         r->base = r->s.min_iters;
 }
 
-/* The next epoch's count: the base, jittered by up to +-jitter/2 (at most
-   +-50%), never under min_iters nor over MAX_ITERS. */
+/* The next epoch's count: the base plus up to jitter times it (at most
+   +100%: never under the base, so never under the target time at the best
+   cost), never under min_iters nor over MAX_ITERS. */
 static void set_measure_count(prof_impl_run * r)
 {
     double c = (double) r->base;
     if (r->s.jitter > 0.0)
-        c += floor(c * r->s.jitter * (prof_impl_uniform(&r->rng) - 0.5));
+        c += floor(c * r->s.jitter * prof_impl_uniform(&r->rng));
     r->count = !(c < (double) MAX_ITERS) ? MAX_ITERS
              : c < (double) r->s.min_iters ? r->s.min_iters : (ulong) c;
     if (r->count < 1)
         r->count = 1;
 }
 
-static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
+/* The time the epoch ran [ticks]: net_ticks, but for a preempted epoch
+   of one thread timed over its whole call that never waited, its
+   processor time (what the other processes took is not in it). */
+static double ran_ticks(const prof_impl_run * r, double net_ticks,
+        const prof_impl_epoch * ep)
 {
-    double npt = prof_impl_ns_per_tick();
+    double ran;
+    if (ep->switches <= 0 || !ep->ran_alone)
+        return net_ticks;
+    ran = ep->cpu_ns / prof_impl_ns_per_tick() - r->overhead_ticks;
+    return ran < net_ticks ? ran : net_ticks;
+}
+
+static void record(prof_impl_run * r, double net_ticks,
+        const prof_impl_epoch * ep)
+{
+    double npt = prof_impl_ns_per_tick(), cpu_ns = ep->cpu_ns, ticks;
     /* the epoch's operations: every thread ran count iterations (the
        event counters count the runner's thread only) */
     double ops = (double) r->count * r->s.batch
@@ -148,9 +166,21 @@ static void record(prof_impl_run * r, double net_ticks, double cpu_ns)
     r->net_ticks_sum += net_ticks;
     if (net_ticks < 10.0 * resolution(r))
         r->low_epochs++;
-    if (net_ticks < 0.0)
-        net_ticks = 0.0;
-    r->samples[i] = net_ticks * npt / ops;
+    /* kept preempted (the retries spent): the time it ran where that is
+       known, else its time, inflated by the other processes' */
+    if (ep->switches > 0 && ep->ran_alone)
+        r->cpu_timed++;
+    else if (ep->switches > 0)
+        r->preempted++;
+    ticks = ran_ticks(r, net_ticks, ep);
+    if (ticks < 0.0)
+        ticks = 0.0;
+    /* one thread runs no longer than its time: the processor time covers
+       as much as the time (past it: the clocks' reads, or set-up outside
+       prof_start..prof_stop) */
+    if (r->s.threads <= 1 && cpu_ns > ticks * npt)
+        cpu_ns = ticks * npt;
+    r->samples[i] = ticks * npt / ops;
     r->cpu_samples[i] = cpu_ns / ops;
     for (k = 0; k < r->ctr.n; k++)
         r->ev_samples[i * r->ctr.n + k] = r->ctr.epoch[k]
@@ -192,22 +222,64 @@ static void calibrate(prof_impl_run * r, double net)
     set_measure_count(r);
 }
 
-/* Feed the epoch just run (r->count iterations, timed_ticks between the
-   reads, whole_ticks for the whole call, cpu_ns of processor time); set up
-   the next. Returns 1 if there is a next epoch (r->count iterations), 0 when
-   the run is over. */
-int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
-        double whole_ticks, double cpu_ns, long switches)
+/* Noise only ever adds time: the fastest epoch so far (by the time it
+   ran) bounds an iteration's cost best, so a calibration that a
+   preemption inflated is corrected by the next faster epoch, preempted or
+   not. An epoch under the resolution bounds the cost by the resolution
+   over its count, so a count that a preempted calibration left too small
+   for the work grows from there. */
+static void reaim(prof_impl_run * r, double ran)
 {
-    double net = timed_ticks - r->overhead_ticks;
-    double call = whole_ticks > timed_ticks ? whole_ticks : timed_ticks;
+    double bound = (ran > resolution(r) ? ran : resolution(r))
+                 / (double) r->count;
+    if (r->s.exact_iters == 0 && bound < r->best_iter_ticks)
+    {
+        r->best_iter_ticks = bound;
+        rebase(r);
+    }
+}
+
+/* A measured epoch: run again a preempted one (while retries last) and
+   one that ran under the target time if a longer count can mend it (never
+   a sample: calibration gone short), else keep it. 1 while epochs
+   remain. */
+static int measure(prof_impl_run * r, double net, const prof_impl_epoch * ep)
+{
+    double ran = ran_ticks(r, net, ep);
+    reaim(r, ran);
+    if (ep->switches > 0 && r->retried < r->s.retries)
+        r->retried++;
+    else if (ran < r->target_ticks && r->base > r->count)
+        r->reaimed++;
+    else
+    {
+        record(r, net, ep);
+        if (r->got == r->s.epochs)
+        {
+            r->phase = PH_DONE;
+            return 0;
+        }
+        set_measure_count(r);
+        return 1;
+    }
+    /* the same count again, unless the aim grew */
+    if (r->base > r->count)
+        set_measure_count(r);
+    return 1;
+}
+
+int prof_impl_run_step(prof_impl_run * r, const prof_impl_epoch * ep)
+{
+    double net = ep->timed_ticks - r->overhead_ticks;
+    double call = ep->whole_ticks > ep->timed_ticks ? ep->whole_ticks
+                                                    : ep->timed_ticks;
     r->spent_ticks += call;
     if (r->count > 0)
         r->call_iter_ticks = call / (double) r->count;
     switch (r->phase)
     {
     case PH_OVERHEAD:
-        r->oh[r->noh++] = timed_ticks;
+        r->oh[r->noh++] = ep->timed_ticks;
         if (r->noh == OVERHEAD_EPOCHS)
         {
             prof_impl_sort(r->oh, r->noh);
@@ -222,36 +294,8 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
         calibrate(r, net);
         break;
     case PH_MEASURE:
-        if (switches > 0 && r->retried < r->s.retries)
-        {
-            /* The scheduler took the CPU away during this epoch: its time
-               includes another process's. Run it again (same count). */
-            r->retried++;
-            break;
-        }
-        record(r, net, cpu_ns);
-        /* Noise only ever adds time: the fastest epoch so far is the best
-           estimate of an iteration's cost, so a calibration that a
-           preemption inflated is corrected by the next clean epoch. An
-           epoch under the resolution bounds the cost by the resolution
-           over its count, so a count that a preempted calibration left
-           too small for the work grows from there. */
-        if (r->s.exact_iters == 0)
-        {
-            double bound = (net > resolution(r) ? net : resolution(r))
-                         / (double) r->count;
-            if (bound < r->best_iter_ticks)
-            {
-                r->best_iter_ticks = bound;
-                rebase(r);
-            }
-        }
-        if (r->got == r->s.epochs)
-        {
-            r->phase = PH_DONE;
+        if (!measure(r, net, ep))
             return 0;
-        }
-        set_measure_count(r);
         break;
     default:
         return 0;
@@ -259,7 +303,7 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
     if (r->spent_ticks > r->budget_ticks)
     {
         if (r->got == 0)
-            record(r, net, cpu_ns); /* the epoch just run: better than none */
+            record(r, net, ep);     /* the epoch just run: better than none */
         r->budget_hit = 1;
         r->phase = PH_DONE;
         return 0;
@@ -273,9 +317,10 @@ int prof_impl_run_step(prof_impl_run * r, double timed_ticks,
 static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
 {
     double start = sh[0].start, end = sh[0].end, timed = sh[0].timed;
-    double cpu = 0.0, whole;
-    long switches = 0;
+    prof_impl_epoch ep;
+    long waits = 0;
     int k;
+    memset(&ep, 0, sizeof ep);
     memcpy(r->user.epoch, sh[0].user, sizeof sh[0].user);
     for (k = 0; k < n; k++)
     {
@@ -285,15 +330,16 @@ static void step_shares(prof_impl_run * r, const prof_impl_share * sh, int n)
             timed = NAN;                /* one did not time: the wall */
         else if (sh[k].timed > timed)
             timed = sh[k].timed;
-        cpu += sh[k].cpu_ns;
-        switches += sh[k].switches;
+        ep.cpu_ns += sh[k].cpu_ns;
+        ep.switches += sh[k].switches;
+        waits += sh[k].waits;
         if (k > 0)
             prof_impl_user_sum(r->user.epoch, sh[k].user);
     }
-    whole = end - start;
-    if (isnan(timed))
-        timed = whole;
-    (void) prof_impl_run_step(r, timed, whole, cpu, switches);
+    ep.whole_ticks = end - start;
+    ep.ran_alone = n == 1 && isnan(timed) && waits == 0;
+    ep.timed_ticks = isnan(timed) ? ep.whole_ticks : timed;
+    (void) prof_impl_run_step(r, &ep);
 }
 
 void prof_impl_run_epoch(prof_impl_run * r, profile_target_t f, void * arg)
@@ -357,6 +403,8 @@ void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
     e->overhead_ns = r->overhead_ticks * npt;
     e->net_ns_sum = r->net_ticks_sum * npt;
     e->low_epochs = r->low_epochs;
+    e->preempted = r->preempted;
+    e->cpu_timed = r->cpu_timed;
     e->at_max_iters = r->base >= MAX_ITERS;
     e->budget_hit = r->budget_hit;
     if (prof_impl_user_take(&r->user, r->user_samples, r->got, e) != 0)

@@ -5,7 +5,7 @@
     that opts in lets --sizes replace the sizes of its sweeps.
     SPDX-License-Identifier: MIT
 */
-#include "bench.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -149,7 +149,10 @@ static void print_fits(prof_bench * b, const char * family, int ran)
 {
     if (ran >= 2 && b->console.format == PROF_FORMAT_MD
         && b->console.f != NULL && !prof_impl_worker_mode())
+    {
         prof_bench_print_complexity(b->console.f, b, family);
+        prof_impl_md_break(&b->console.md);
+    }
 }
 
 /* The sweep once its input is checked. */

@@ -4,7 +4,7 @@
     interleaved or not, the loop macro) and the results it keeps.
     SPDX-License-Identifier: MIT
 */
-#include "bench.h"
+#include "report.h"         /* the families of size sweeps */
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,6 +111,7 @@ double prof_impl_suite_overhead(prof_bench * b)
 {
     if (b->overhead_ticks < 0.0 || b->fake_seen != (prof_impl_fake_read != NULL))
     {
+        (void) prof_impl_cpu_read_cost();   /* once, before any epoch */
         b->overhead_ticks = prof_impl_read_overhead();
         b->fake_seen = prof_impl_fake_read != NULL;
     }
@@ -141,6 +142,52 @@ static int add_result(prof_bench * b, prof_impl_result * res)
     return 0;
 }
 
+/* The row result p is compared with: the baseline, but in a size sweep
+   (both have an N) the baseline family's row of p's N; NULL if it has
+   none (n/a). */
+static const prof_result * baseline_row(const prof_bench * b,
+        const prof_result * p)
+{
+    const prof_result * base = &b->results[b->baseline]->pub;
+    int i;
+    if (!(base->complexity_n > 0.0 && p->complexity_n > 0.0))
+        return base;
+    for (i = b->baseline; i < b->nresults; i++)
+    {
+        const prof_result * q = &b->results[i]->pub;
+        if (q->complexity_n == p->complexity_n
+            && prof_impl_same_family(q->name, base->name))
+            return q;
+    }
+    return NULL;
+}
+
+/* p's relative_pct: 100 x the baseline row's median / p's (> 100%:
+   faster), NaN without a row to compare with. */
+static void set_relative(const prof_bench * b, prof_result * p)
+{
+    const prof_result * base = baseline_row(b, p);
+    p->relative_pct = base != NULL && p->median_ns > 0.0
+                    ? 100.0 * base->median_ns / p->median_ns : NAN;
+}
+
+/* The relative figures of a new result p, and, when it is a row of the
+   baseline family, of earlier rows of its N that had none (an
+   interleaved suite ends them in any order). */
+static void relative_figures(const prof_bench * b, prof_result * p)
+{
+    int i;
+    if (b->baseline < 0)    /* relative_pct stays NaN when filtered out */
+        return;
+    set_relative(b, p);
+    if (!(p->complexity_n > 0.0) || baseline_row(b, p) != p)
+        return;
+    for (i = b->baseline + 1; i < b->nresults; i++)
+        if (isnan(b->results[i]->pub.relative_pct)
+            && b->results[i]->pub.complexity_n == p->complexity_n)
+            set_relative(b, &b->results[i]->pub);
+}
+
 const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         prof_impl_epochs * e)
 {
@@ -160,12 +207,7 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         b->baseline = b->nresults - 1;
         b->relative_next = 0;
     }
-    if (b->baseline >= 0)   /* relative_pct stays NaN when filtered out */
-    {
-        double base = b->results[b->baseline]->pub.median_ns;
-        p->relative_pct = p->median_ns > 0.0 ? 100.0 * base / p->median_ns
-                                             : NAN;
-    }
+    relative_figures(b, p);
     /* the row first: the context and header come before any advice */
     prof_impl_output_row(b, b->nresults - 1);
     if (res->warning[0] != '\0' && !prof_impl_worker_mode())
@@ -499,18 +541,19 @@ int prof_impl_loop_next(prof_loop * l)
     if (lr == NULL)
         return 0;
     r = &lr->r;
-    if (r->started)
-        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock read */
-    c1 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    c1 = prof_impl_epoch_cpu();
     if (r->started)
     {
-        double timed = t1 - r->t0;
-        double cpu = prof_impl_fake_read ? timed * prof_impl_ns_per_tick()
-                                         : c1 - r->c0;
-        long switches = prof_impl_switches() - r->sw0;
+        prof_impl_epoch ep;
+        long waits;
+        prof_impl_bench_counters_stop(&r->ctr, r->count); /* after the clock reads */
+        ep.timed_ticks = ep.whole_ticks = t1 - r->t0;
+        ep.cpu_ns = prof_impl_epoch_cpu_ns(r->c0, c1, ep.timed_ticks);
+        ep.switches = prof_impl_switch_counts(&waits) - r->sw0;
+        ep.ran_alone = waits == r->wait0;
         prof_impl_user_harvest(r->user.epoch);
         prof_impl_measures_stop(&r->user);
-        if (!prof_impl_run_step(r, timed, timed, cpu, switches))
+        if (!prof_impl_run_step(r, &ep))
             return loop_end(l, lr, 1);
         PROF_IMPL_INTERRUPT_POLL();         /* between epochs: untimed */
     }
@@ -520,9 +563,9 @@ int prof_impl_loop_next(prof_loop * l)
     l->iterations = r->count;
     prof_impl_measures_start(&r->user);
     prof_impl_user_reset();
-    r->sw0 = prof_impl_switches();
-    r->c0 = prof_impl_fake_read ? 0.0 : prof_impl_cpu_ns();
+    r->sw0 = prof_impl_switch_counts(&r->wait0);
     prof_impl_bench_counters_start(&r->ctr);        /* before the clock read */
+    r->c0 = prof_impl_epoch_cpu();
     r->t0 = prof_impl_read();
     return 1;
 }

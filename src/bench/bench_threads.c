@@ -14,7 +14,9 @@
 
     Each thread times clock 0 and counts user counters in its own (thread-
     local) storage, and its own processor time (CLOCK_THREAD_CPUTIME_ID)
-    around its call only: the spinning is in nobody's figure.
+    around its call only: the spinning is in nobody's figure. One thread
+    (no pool) is timed the same way, and this file also reads an epoch's
+    processor time for the loop macro.
     Runs alive at the same time with the same number of threads (a
     comparison, an interleaved suite) share one pool; the last run to end
     stops its threads.
@@ -39,6 +41,54 @@ static void wait_arrived(prof_impl_pool * p);
 static void release(prof_impl_pool * p);
 static void arrive_and_wait(prof_impl_pool * p);
 
+/* ---- an epoch's processor time ---------------------------------------- */
+
+/* What a pair of processor-clock reads adds (-1: not measured yet). Set
+   once, before any pool thread reads it. */
+static double cpu_read_ns = -1.0;
+
+double prof_impl_epoch_cpu(void)
+{
+    if (prof_impl_fake_read != NULL)
+        return prof_impl_fake_cpu_ns ? prof_impl_fake_cpu_ns() : 0.0;
+    return prof_impl_thread_cpu_ns();
+}
+
+double prof_impl_cpu_read_cost(void)
+{
+    enum { PAIRS = 11 };
+    double extra[PAIRS], npt;
+    int k;
+    if (prof_impl_fake_read != NULL)
+        return 0.0;
+    if (cpu_read_ns >= 0.0)
+        return cpu_read_ns;
+    npt = prof_impl_ns_per_tick();
+    for (k = 0; k < PAIRS; k++)
+    {
+        /* an empty epoch's bracket: processor clock, counter, counter,
+           processor clock */
+        double c0 = prof_impl_epoch_cpu(), t0 = prof_impl_read();
+        double t1 = prof_impl_read(), c1 = prof_impl_epoch_cpu();
+        extra[k] = (c1 - c0) - (t1 - t0) * npt;
+    }
+    cpu_read_ns = prof_impl_median(extra, PAIRS);
+    if (!(cpu_read_ns > 0.0))
+        cpu_read_ns = 0.0;
+    return cpu_read_ns;
+}
+
+double prof_impl_epoch_cpu_ns(double c0, double c1, double wall_ticks)
+{
+    double ns;
+    if (prof_impl_fake_read != NULL)
+        ns = prof_impl_fake_cpu_ns ? c1 - c0
+                                   : wall_ticks * prof_impl_ns_per_tick();
+    else
+        ns = c1 - c0 - (cpu_read_ns > 0.0 ? cpu_read_ns : 0.0);
+    return ns > 0.0 ? ns : 0.0;
+}
+
 /* Run f(arg, count) once on this thread into sh; leader: the runner's
    thread, which starts and stops the event counters ctr (NULL: none). */
 static void share_run(prof_impl_share * sh, profile_target_t f, void * arg,
@@ -46,9 +96,9 @@ static void share_run(prof_impl_share * sh, profile_target_t f, void * arg,
         int leader)
 {
     double npt = prof_impl_ns_per_tick(), c0, c1;
-    long s0;
+    long s0, w0, w1;
     prof_impl_user_reset();
-    s0 = prof_impl_switches();
+    s0 = prof_impl_switch_counts(&w0);
     /* the counters' ioctls before anybody's first clock read, and they
        and the spinning outside the processor times */
     if (!leader)
@@ -60,17 +110,17 @@ static void share_run(prof_impl_share * sh, profile_target_t f, void * arg,
             prof_impl_bench_counters_start(ctr);
         release(pool);
     }
-    /* the thread's own processor time on a pool; on one thread the
-       process's (a target may start threads of its own) */
-    c0 = prof_impl_fake_read ? 0.0 : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
+    /* the thread's own processor time (Google Benchmark's cpu_time: threads
+       the target starts itself are not in it) */
+    c0 = prof_impl_epoch_cpu();
     sh->timed = prof_impl_call_target(f, arg, count, &sh->start, &sh->end);
-    c1 = prof_impl_fake_read ? (sh->end - sh->start) * npt
-       : pool ? prof_impl_thread_cpu_ns() : prof_impl_cpu_ns();
+    c1 = prof_impl_epoch_cpu();
     if (ctr != NULL)
         prof_impl_bench_counters_stop(ctr, count);
-    sh->switches = prof_impl_switches() - s0;
+    sh->switches = prof_impl_switch_counts(&w1) - s0;
+    sh->waits = w1 - w0;
     prof_impl_user_harvest(sh->user);
-    sh->cpu_ns = c1 - c0;
+    sh->cpu_ns = prof_impl_epoch_cpu_ns(c0, c1, sh->end - sh->start);
     /* The processor time covers the whole call, set-up included, the real
        time only prof_start..prof_stop: cap it at the timed wall time,
        which one thread cannot exceed there (doc/runner.md). */

@@ -121,6 +121,8 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     put_f64(o, e->overhead_ns);
     put_f64(o, e->net_ns_sum);
     put_u32(o, (unsigned long) e->low_epochs);
+    put_u32(o, (unsigned long) e->preempted);
+    put_u32(o, (unsigned long) e->cpu_timed);
     put_u32(o, (unsigned long) e->at_max_iters);
     put_u32(o, (unsigned long) e->budget_hit);
     put_f64(o, e->load);
@@ -379,6 +381,10 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     e->overhead_ns = get_time(in, 0);
     e->net_ns_sum = get_f64(in);
     e->low_epochs = get_count(in, (unsigned long) e->got, "low epochs out of range");
+    e->preempted = get_count(in, (unsigned long) e->got,
+                             "preempted epochs out of range");
+    e->cpu_timed = get_count(in, (unsigned long) e->got - e->preempted,
+                             "preempted epochs out of range");
     e->at_max_iters = get_count(in, 1, "a flag is not 0 or 1");
     e->budget_hit = get_count(in, 1, "a flag is not 0 or 1");
     e->load = get_f64(in);

@@ -249,6 +249,8 @@ int prof_impl_workers_append(prof_impl_epochs * dst,
     dst->spent_ns += src->spent_ns;
     dst->net_ns_sum += src->net_ns_sum;
     dst->low_epochs += src->low_epochs;
+    dst->preempted += src->preempted;
+    dst->cpu_timed += src->cpu_timed;
     dst->at_max_iters |= src->at_max_iters;
     dst->budget_hit |= src->budget_hit;
     dst->load = fmax(dst->load, src->load);     /* NaN: unknown */

@@ -1,6 +1,9 @@
 /*
     Complexity: least-squares fits of a family's times against its N
-    (O(1) .. O(n^3) and the user's function), ranked by normalised RMS.
+    (O(1) .. O(n^3) and the user's function), each size weighted by the
+    inverse of its interval's width, ranked by their weighted RMS; which
+    other fits could rank first with the times anywhere in their
+    intervals, and which sizes' rows are flagged.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -55,6 +58,91 @@ static double f_nlog(double n) { return n * log2(n); }
 static double f_n2(double n) { return n * n; }
 static double f_n3(double n) { return n * n * n; }
 
+/* The growth functions and the user's (slot 6, NULL when none). */
+enum { NMODELS = 7 };
+static const char * const model_names[NMODELS - 1] = { "O(1)", "O(log n)",
+    "O(n)", "O(n log n)", "O(n^2)", "O(n^3)" };
+
+/* The narrowest interval a size counts with, as a share of its median: no
+   size outweighs the others by the luck of one run alone, and exact times
+   (the fake clock) keep finite weights. */
+#define MIN_WIDTH 0.01
+
+/* A size of a family as the fits see it: N, the time fitted, and the ends
+   of its interval (the epochs' range where there is none, widened to
+   MIN_WIDTH), whose width weighs it. */
+typedef struct { double n, t, lo, hi; } fit_point;
+
+static int in_family(const prof_result * r, const char * family)
+{
+    return r->complexity_n > 0.0
+        && (family == NULL || prof_impl_same_family(family, r->name));
+}
+
+/* The family's sizes in increasing N into p (room for n): their number. */
+static int family_points(prof_impl_result * const * results, int n,
+        const char * family, prof_impl_fit_time time, fit_point * p)
+{
+    int i, j, count = 0;
+    for (i = 0; i < n; i++)
+    {
+        const prof_result * r = &results[i]->pub;
+        fit_point x;
+        int interval = !isnan(r->ci_low_ns) && !isnan(r->ci_high_ns);
+        if (!in_family(r, family))
+            continue;
+        x.n = r->complexity_n;
+        x.t = time == PROF_IMPL_FIT_CPU ? r->cpu_ns : r->median_ns;
+        x.lo = interval ? r->ci_low_ns : r->min_ns;
+        x.hi = interval ? r->ci_high_ns : r->max_ns;
+        if (!(x.hi - x.lo >= MIN_WIDTH * r->median_ns))
+        {
+            x.lo = r->median_ns * (1.0 - MIN_WIDTH / 2.0);
+            x.hi = r->median_ns * (1.0 + MIN_WIDTH / 2.0);
+        }
+        for (j = count++; j > 0 && p[j - 1].n > x.n; j--)
+            p[j] = p[j - 1];
+        p[j] = x;
+    }
+    return count;
+}
+
+/* Which model fits t (the points' N and weights in ns, w) best: its
+   index, or -1 if none fits. */
+static int best_model(const double * ns, const double * t, const double * w,
+        int count, double (*const * fs)(double))
+{
+    double c, rms, least = INFINITY;
+    int k, best = -1;
+    for (k = 0; k < NMODELS; k++)
+        if (fs[k] != NULL && prof_impl_fit(ns, t, w, count, fs[k], &c, &rms) == 0
+            && rms < least)
+        {
+            least = rms;
+            best = k;
+        }
+    return best;
+}
+
+/* noise[k] = 1 for each model that fits best when the times tilt within
+   their intervals: the sizes under a split at one end of their interval,
+   the others at the other end, for every split and both ways (a tilt is
+   what turns one growth rate into the next). */
+static void within_noise(const fit_point * p, int count, const double * ns,
+        const double * w, double (*const * fs)(double), double * t, int * noise)
+{
+    int split, way, i, k;
+    for (split = 0; split <= count; split++)
+        for (way = 0; way < 2; way++)
+        {
+            for (i = 0; i < count; i++)
+                t[i] = (i < split) == (way == 0) ? p[i].lo : p[i].hi;
+            k = best_model(ns, t, w, count, fs);
+            if (k >= 0)
+                noise[k] = 1;
+        }
+}
+
 /* Insertion sort by rms (at most 7 entries). */
 static void rank(prof_fit * all, int nf)
 {
@@ -72,51 +160,80 @@ static void rank(prof_fit * all, int nf)
     }
 }
 
+/* The fits of the points p (their arrays in ns, t, w; work: room for the
+   tilted times) into all, ranked: their number. */
+static int fit_points(const fit_point * p, int count, double * ns, double * t,
+        double * w, double * work, prof_impl_fit_time time,
+        double (*const * fs)(double), const char * fit_name, prof_fit * all)
+{
+    int noise[NMODELS] = { 0 }, i, k, nf = 0;
+    for (i = 0; i < count; i++)
+    {
+        ns[i] = p[i].n;
+        t[i] = p[i].t;
+        w[i] = p[i].hi > p[i].lo ? 1.0 / (p[i].hi - p[i].lo) : 0.0;
+    }
+    if (time == PROF_IMPL_FIT_REAL)
+        within_noise(p, count, ns, w, fs, work, noise);
+    for (k = 0; k < NMODELS; k++)
+        if (fs[k] != NULL && prof_impl_fit(ns, t, w, count, fs[k],
+                &all[nf].coefficient, &all[nf].rms_pct) == 0)
+        {
+            all[nf].name = k < NMODELS - 1 ? model_names[k] : fit_name;
+            all[nf].within_noise = noise[k];
+            nf++;
+        }
+    rank(all, nf);
+    if (nf > 0)
+        all[0].within_noise = 1;
+    return nf;
+}
+
 int prof_impl_fits(prof_impl_result * const * results, int n,
         const char * family, prof_impl_fit_time time, const char * fit_name,
         double (*fit_f)(double), prof_fit * fits, int max)
 {
-    static const char * names[] = { "O(1)", "O(log n)", "O(n)", "O(n log n)",
-                                    "O(n^2)", "O(n^3)" };
-    double (*fs[7])(double) = { f_one, f_log, f_n, f_nlog, f_n2, f_n3, NULL };
-    double * ns, * t;
-    int i, count = 0, nf = 0, k;
-    prof_fit all[7];
+    double (*fs[NMODELS])(double) = { f_one, f_log, f_n, f_nlog, f_n2, f_n3,
+                                      NULL };
+    fit_point * p;
+    double * v;
+    int count, nf = 0;
+    prof_fit all[NMODELS];
 
     if (fits == NULL || max <= 0)
         return 0;
-    ns = (double *) malloc((size_t) (n + 1) * sizeof *ns);
-    t = (double *) malloc((size_t) (n + 1) * sizeof *t);
-    if (ns == NULL || t == NULL)
+    p = (fit_point *) malloc((size_t) (n + 1) * sizeof *p);
+    v = (double *) malloc((size_t) (n + 1) * 4 * sizeof *v);
+    if (p != NULL && v != NULL)
     {
-        free(ns); free(t);
-        return 0;
+        fs[NMODELS - 1] = fit_f;
+        count = family_points(results, n, family, time, p);
+        nf = fit_points(p, count, v, v + n + 1, v + 2 * (n + 1),
+                        v + 3 * (n + 1), time, fs, fit_name, all);
     }
-    for (i = 0; i < n; i++)
-    {
-        const prof_result * r = &results[i]->pub;
-        if (r->complexity_n > 0.0
-            && (family == NULL || prof_impl_same_family(family, r->name)))
-        {
-            ns[count] = r->complexity_n;
-            t[count] = time == PROF_IMPL_FIT_CPU ? r->cpu_ns : r->median_ns;
-            count++;
-        }
-    }
-    fs[6] = fit_f;
-    for (k = 0; k < 7; k++)
-        if (fs[k] != NULL && prof_impl_fit(ns, t, count, fs[k],
-                &all[nf].coefficient, &all[nf].rms_pct) == 0)
-        {
-            all[nf].name = k < 6 ? names[k] : fit_name;
-            nf++;
-        }
-    free(ns); free(t);
-    rank(all, nf);
+    free(p);
+    free(v);
     if (nf > max)
         nf = max;
     memcpy(fits, all, (size_t) nf * sizeof *fits);
     return nf;
+}
+
+int prof_impl_family_flagged(prof_impl_result * const * results, int n,
+        const char * family, double * ns, int max)
+{
+    int i, count = 0;
+    for (i = 0; i < n; i++)
+    {
+        const prof_result * r = &results[i]->pub;
+        if (in_family(r, family) && r->flags != 0)
+        {
+            if (count < max)
+                ns[count] = r->complexity_n;
+            count++;
+        }
+    }
+    return count;
 }
 
 /* How many of b's results have an N, in family (NULL: any). */
@@ -124,9 +241,7 @@ static int sizes_of(const prof_bench * b, const char * family)
 {
     int i, count = 0;
     for (i = 0; i < b->nresults; i++)
-        count += b->results[i]->pub.complexity_n > 0.0
-              && (family == NULL
-                  || prof_impl_same_family(family, b->results[i]->pub.name));
+        count += in_family(&b->results[i]->pub, family);
     return count;
 }
 
@@ -167,6 +282,30 @@ int prof_bench_add_complexity(prof_bench * b, const char * name,
     return 0;
 }
 
+/* The warnings under a family's fits: another fit within the noise of the
+   first, and sizes whose rows are flagged. */
+static void print_doubts(FILE * out, const prof_bench * b, const char * family,
+        const prof_fit * fits, int n, int sizes)
+{
+    double flagged[8];
+    int i, k, nflagged = prof_impl_family_flagged(b->results, b->nresults,
+                                                  family, flagged, 8);
+    for (i = 1; i < n; i++)
+        if (fits[i].within_noise)
+            fprintf(out, "\n**warning**: %s is not clearly better than %s: "
+                    "with each size's time anywhere in its interval, %s can "
+                    "fit best; more epochs or a quieter machine can tell "
+                    "them apart\n", fits[0].name, fits[i].name, fits[i].name);
+    if (nflagged == 0)
+        return;
+    fprintf(out, "\n**warning**: %d of %d sizes have flagged rows (", nflagged,
+            sizes);
+    for (k = 0; k < nflagged && k < 8; k++)
+        fprintf(out, "%s%g", k ? ", " : "", flagged[k]);
+    fprintf(out, "%s): their times may bend the fit\n",
+            nflagged > 8 ? ", ..." : "");
+}
+
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
@@ -187,7 +326,9 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
             "|----------------:|--------:|:-----------\n",
             fam, sizes, "coefficient", "rms%");
     for (i = 0; i < n; i++)
-        fprintf(out, "| %15.6g | %6.1f%% | %s\n", fits[i].coefficient,
-                fits[i].rms_pct, fits[i].name);
+        fprintf(out, "| %15.6g | %6.1f%% | %s%s\n", fits[i].coefficient,
+                fits[i].rms_pct, fits[i].name,
+                i > 0 && fits[i].within_noise ? " (within the noise)" : "");
+    print_doubts(out, b, family, fits, n, sizes);
     fflush(out);
 }

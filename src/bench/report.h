@@ -44,6 +44,9 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 /* After the rows of a partial table (c->partial): why it stops short. */
 void prof_impl_md_partial(prof_impl_md_writer * w,
         const prof_impl_report_ctx * c, int rows);
+/* Something else was printed under the table (a complexity table): the
+   next row starts under a header of its own. */
+void prof_impl_md_break(prof_impl_md_writer * w);
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 
@@ -69,11 +72,17 @@ int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
 typedef enum { PROF_IMPL_FIT_REAL, PROF_IMPL_FIT_CPU } prof_impl_fit_time;
 
 /* Fit the growth functions (and the user's f, if not NULL) to the results
-   with an N in family (NULL: all), ranked by RMS, into fits[0 .. max).
-   Returns the number of fits (0 with fewer than 2 such results). */
+   with an N in family (NULL: all), ranked by RMS, into fits[0 .. max);
+   within_noise is found for the real time only (the processor time's fits
+   use the real time's weights). Returns the number of fits (0 with fewer
+   than 2 such results, or out of memory). */
 int prof_impl_fits(prof_impl_result * const * results, int n,
         const char * family, prof_impl_fit_time time, const char * fit_name,
         double (*fit_f)(double), prof_fit * fits, int max);
+/* How many results with an N in family (NULL: all) have flagged rows;
+   the first max of their N into ns. */
+int prof_impl_family_flagged(prof_impl_result * const * results, int n,
+        const char * family, double * ns, int max);
 /* Length of the family part of a name (up to the first '/'), and whether
    two names are of one family (that part, and the same "/threads:N"). */
 size_t prof_impl_family_len(const char * name);

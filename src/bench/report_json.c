@@ -442,6 +442,10 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
         }
         fputc(']', out);
     }
+    if (r->preempted_epochs > 0)
+        fprintf(out, ",\n      \"preempted_epochs\": %d,\n"
+                "      \"cpu_timed_epochs\": %d", r->preempted_epochs,
+                r->cpu_timed_epochs);
     fprintf(out, ",\n      \"flags\": %d,\n      \"warning\": ", r->flags);
     prof_impl_json_string(out, r->warning);
 }
@@ -449,7 +453,7 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
 /* The mean, median, stddev and cv entries: 0, or -1 out of memory (a
    figure missing). The real mean and median are the result's, as the
    table shows them: with several processes the median is the median of
-   their medians, not of the pooled epochs. */
+   their medians, not of the pooled epochs (the processor time's too). */
 static int json_aggregates(FILE * out, const prof_impl_result * ir,
         family_place f)
 {
@@ -463,7 +467,7 @@ static int json_aggregates(FILE * out, const prof_impl_result * ir,
     rc |= json_counters(out, ir, -1, "mean");
     fputs("\n    },\n", out);
     json_aggregate(out, ir, f.family, f.instance, "median", r->median_ns,
-                   cpu.median, 0);
+                   r->cpu_ns, 0);
     rc |= json_counters(out, ir, -1, "median");
     json_profiler_fields(out, ir);
     fputs("\n    },\n", out);
@@ -477,6 +481,29 @@ static int json_aggregates(FILE * out, const prof_impl_result * ir,
     rc |= json_counters(out, ir, -1, "cv");
     fputs("\n    }", out);
     return rc;
+}
+
+/* What the fit cannot tell, on the BigO entry: the other fits within the
+   noise of the first, the flagged sizes, and whether neither. */
+static void json_doubts(FILE * out, prof_impl_result * const * results,
+        int n, const char * family, const prof_fit * fits, int nf)
+{
+    double flagged[PROF_SIZES_MAX];
+    int k, nflagged = prof_impl_family_flagged(results, n, family, flagged,
+                                               PROF_SIZES_MAX), others = 0;
+    fputs(",\n      \"within_noise\": [", out);
+    for (k = 1; k < nf; k++)
+        if (fits[k].within_noise)
+            fprintf(out, "%s\"%s\"", others++ ? ", " : "",
+                    big_o_name(fits[k].name));
+    fputs("],\n      \"unstable_sizes\": [", out);
+    for (k = 0; k < nflagged && k < PROF_SIZES_MAX; k++)
+    {
+        fputs(k ? ", " : "", out);
+        prof_impl_json_number(out, flagged[k]);
+    }
+    fprintf(out, "],\n      \"confident\": %s",
+            others == 0 && nflagged == 0 ? "true" : "false");
 }
 
 /* Complexity of a family, after its last member (as Google Benchmark
@@ -509,8 +536,10 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fputs(",\n      \"real_coefficient\": ", out);
     prof_impl_json_number(out, real[0].coefficient / last->time_unit_ns);
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
-            "      \"time_unit\": \"%s\"\n    }",
-            big_o_name(real[0].name), last->time_unit);
+            "      \"time_unit\": \"%s\"", big_o_name(real[0].name),
+            last->time_unit);
+    json_doubts(out, results, n, name, real, nf);
+    fputs("\n    }", out);
     json_family_head(out, family, fam_name, last->pub.threads, "RMS",
                      "percentage");
     fputs("      \"rms\": ", out);

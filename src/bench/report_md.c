@@ -218,13 +218,23 @@ static void grouped(char * out, double v)
     strcpy(out + j, digits + n);
 }
 
-/* The relative figure with the half-width of its interval. */
+/* Past this ratio either way the relative column reads "12.3x faster" or
+   "4.1x slower" instead of a percentage. */
+#define FAR_RATIO 2.0
+
+/* The relative figure with the half-width of its interval; far from
+   100%, the ratio in words. */
 static void relative_cell(char * cell, size_t size, const prof_result * r)
 {
     double lo = r->relative_pct * r->median_ns / r->ci_high_ns;
     double hi = r->relative_pct * r->median_ns / r->ci_low_ns;
+    double x = r->relative_pct >= 100.0 ? r->relative_pct / 100.0
+             : 100.0 / r->relative_pct;
     if (isnan(r->relative_pct))
         snprintf(cell, size, "n/a");
+    else if (x >= FAR_RATIO)
+        snprintf(cell, size, x < 100.0 ? "%.1fx %s" : "%.0fx %s", x,
+                 r->relative_pct >= 100.0 ? "faster" : "slower");
     else if (!(hi - lo < INFINITY))
         snprintf(cell, size, "%.1f%%", r->relative_pct);
     else
@@ -297,6 +307,11 @@ static void put_cell(FILE * out, const char * text, int width)
     fprintf(out, "| %*s%s ", width > n ? width - n : 0, "", text);
 }
 
+void prof_impl_md_break(prof_impl_md_writer * w)
+{
+    w->cols[0] = '\0';
+}
+
 /* The context once, the counters' line once, and a header whenever the
    columns change. */
 static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
@@ -349,7 +364,9 @@ static void flags_cell(FILE * out, const prof_result * r, int terminal)
           " \xE2\x9A\xA0 few epochs" },
         { PROF_RESULT_RESOLUTION, " :warning: no work?", " \xE2\x9A\xA0 no work?" },
         { PROF_RESULT_PARTIAL, " :warning: partial", " \xE2\x9A\xA0 partial" },
-        { PROF_RESULT_LOADED, " :warning: loaded", " \xE2\x9A\xA0 loaded" } };
+        { PROF_RESULT_LOADED, " :warning: loaded", " \xE2\x9A\xA0 loaded" },
+        { PROF_RESULT_PREEMPTED, " :warning: preempted",
+          " \xE2\x9A\xA0 preempted" } };
     size_t i;
     for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (r->flags & marks[i].flag)

@@ -30,11 +30,16 @@ void prof_impl_set_fake_clock(double (*read)(void), double ticks_per_second)
 }
 
 long (*prof_impl_fake_switches)(void);
+long (*prof_impl_fake_waits)(void);
 
-long prof_impl_switches(void)
+long prof_impl_switch_counts(long * waits)
 {
+    *waits = 0;
     if (prof_impl_fake_read != NULL)
+    {
+        *waits = prof_impl_fake_waits ? prof_impl_fake_waits() : 0;
         return prof_impl_fake_switches ? prof_impl_fake_switches() : 0;
+    }
 #if defined(RUSAGE_THREAD) || defined(RUSAGE_SELF)
     {
         struct rusage ru;
@@ -43,10 +48,19 @@ long prof_impl_switches(void)
 # else
         if (getrusage(RUSAGE_SELF, &ru) == 0)
 # endif
+        {
+            *waits = ru.ru_nvcsw;
             return ru.ru_nivcsw;
+        }
     }
 #endif
     return 0;
+}
+
+long prof_impl_switches(void)
+{
+    long waits;
+    return prof_impl_switch_counts(&waits);
 }
 
 double (*prof_impl_fake_cpu_ns)(void);

@@ -284,6 +284,11 @@ static inline double prof_impl_read(void)
    fake clock, prof_impl_fake_switches() if set, else 0. */
 long prof_impl_switches(void);
 extern long (*prof_impl_fake_switches)(void);
+/* The same, and the voluntary switches into *waits (the thread waited: a
+   sleep, a lock, a blocking read), from one getrusage. With a fake clock,
+   prof_impl_fake_waits() if set, else 0. */
+long prof_impl_switch_counts(long * waits);
+extern long (*prof_impl_fake_waits)(void);
 
 /* What the scheduler has given the calling thread so far: its involuntary
    context switches (prof_impl_switches) and its processor time in ns. A
@@ -336,8 +341,14 @@ int prof_impl_bimodal(const double * sorted, int n);
 /* The next number of a small deterministic generator (xorshift64*),
    uniform in [0, 1). */
 double prof_impl_uniform(unsigned long long * state);
-int prof_impl_fit(const double * n, const double * t, int count,
-        double (*g)(double), double * coefficient, double * rms_pct);
+/* Weighted least squares through the origin, t = c g(N), point i of
+   weight w[i] (NULL: all 1): c = sum(w t g) / sum(w g^2), rms_pct = 100
+   sqrt(sum(w r^2) / sum(w t^2)) with r = t - c g: the share of the
+   weighted times the fit leaves unexplained, 0 to 100 (the fit is never
+   worse than c = 0). 0, or -1 for fewer than 2 points, a g or times that
+   give no positive fit. */
+int prof_impl_fit(const double * n, const double * t, const double * w,
+        int count, double (*g)(double), double * coefficient, double * rms_pct);
 
 /* ---- the machine (sysinfo.c) -------------------------------------------- */
 

@@ -190,31 +190,31 @@ double prof_impl_uniform(unsigned long long * state)
            * (1.0 / 9007199254740992.0);
 }
 
-/* Least squares through the origin, t = c g(N): c = sum(t g) / sum(g^2);
-   normalised RMS = sqrt(mean((t - c g)^2)) / mean(t). */
-int prof_impl_fit(const double * n, const double * t, int count,
-        double (*g)(double), double * coefficient, double * rms_pct)
+/* Weighted least squares through the origin, t = c g(N): c = sum(w t g) /
+   sum(w g^2); rms_pct = 100 sqrt(sum(w r^2) / sum(w t^2)), r = t - c g. */
+int prof_impl_fit(const double * n, const double * t, const double * w,
+        int count, double (*g)(double), double * coefficient, double * rms_pct)
 {
-    double sgg = 0.0, stg = 0.0, st = 0.0, ss = 0.0, c;
+    double sgg = 0.0, stg = 0.0, stt = 0.0, ss = 0.0, c;
     int i;
     if (count < 2)
         return -1;
     for (i = 0; i < count; i++)
     {
-        double gi = g(n[i]);
-        sgg += gi * gi;
-        stg += t[i] * gi;
-        st += t[i];
+        double gi = g(n[i]), wi = w ? w[i] : 1.0;
+        sgg += wi * gi * gi;
+        stg += wi * t[i] * gi;
+        stt += wi * t[i] * t[i];
     }
-    if (!(sgg > 0.0) || !(st > 0.0))
+    if (!(sgg > 0.0) || !(stt > 0.0) || !(stg > 0.0))
         return -1;
     c = stg / sgg;
     for (i = 0; i < count; i++)
     {
         double r = t[i] - c * g(n[i]);
-        ss += r * r;
+        ss += (w ? w[i] : 1.0) * r * r;
     }
     *coefficient = c;
-    *rms_pct = 100.0 * sqrt(ss / count) / (st / count);
+    *rms_pct = 100.0 * sqrt(ss / stt);
     return 0;
 }
