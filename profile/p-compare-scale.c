@@ -19,8 +19,8 @@
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
-#include "../src/tools/compare.h"
-#include "../src/tools/prof_spawn.h"
+#include "../src/tools/compare/compare.h"
+#include "../src/tools/common/prof_spawn.h"
 
 #include <math.h>
 #include <stdlib.h>
