@@ -1,6 +1,6 @@
 /*
     p-compare-scale: how prof-compare scales with the size of its input
-    (issue 14, item 22). Targets: 100,000 benchmark names compared in at
+    Targets: 100,000 benchmark names compared in at
     most 2 s; a peak resident set of at most 3 times the input for a file
     of about 100 MB; a bootstrap interval whose time does not grow with the
     number of samples.

@@ -1,5 +1,5 @@
 /*
-    p-run: prof-run beside hyperfine (issue 11), in one run, alternating
+    p-run: prof-run beside hyperfine, in one run, alternating
     which of the two goes first, each figure a median over several
     invocations.
       1. /bin/true run directly (prof-run --shell=none, hyperfine -N): the

@@ -3,7 +3,7 @@
    nested three deep over 16 labels), then prof-trace summarises it (its
    text report to /dev/null) and this program prints the throughput and
    prof-trace's peak memory (wait4's ru_maxrss), then deletes the trace.
-   Targets: >= 300 MB/s and RSS <= 64 MB for a 2 GB trace (issue 12). The
+   Targets: >= 300 MB/s and RSS <= 64 MB for a 2 GB trace. The
    file has just been written, so it is read from the page cache: this
    measures prof-trace, not the disk.
    Usage: p-trace-read [SIZE-MiB [PROF-TRACE]] */

@@ -1,5 +1,5 @@
 #!/bin/sh
-# prof-compare's rows of the data-loss matrix (issue 14): for every file it
+# prof-compare's rows of the data-loss matrix: for every file it
 # writes (--svg, --html), each error case leaves an existing file whole, and
 # an input is never written over:
 #   bad arguments, a bad input file, an unwritable directory (missing, or

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The data-loss matrix of the trace tools (issue 14): for every file that
+# The data-loss matrix of the trace tools: for every file that
 # prof-trace writes (text, CSV, JSON, B/E JSON, raw lines, Perfetto), each error case
 # (bad arguments, a missing or non-trace input, an unwritable directory,
 # /dev/full, a full disk simulated by a file size limit, the output being

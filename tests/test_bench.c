@@ -239,7 +239,7 @@ static void untimed_target(void * arg, ulong count)
 }
 
 /* The calibration grows the count by the whole call's time, not the timed
-   part's alone (item 2 of issue 14): a 1 s budget ends the run near 1 s,
+   part's alone: a 1 s budget ends the run near 1 s,
    not one 10x step later (4.9 s); and no epoch lasts longer than the
    maximum epoch time. */
 static void test_budget_whole_call(void)
@@ -261,8 +261,7 @@ static void test_budget_whole_call(void)
     prof_bench_free(b);
 }
 
-/* A big jitter never makes a count negative or below the floor (item 1
-   and 3 of issue 14): at most 1 (+0-100%) is taken; the floor holds. */
+/* A big jitter never makes a count negative or below the floor: at most 1 (+0-100%) is taken; the floor holds. */
 static void test_jitter_bounds(void)
 {
     prof_bench * b = quiet_suite();

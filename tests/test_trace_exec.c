@@ -1,5 +1,5 @@
 /* exec() ends the process image without exit(): the recorder flushes every
-   buffer before each function of the exec family (item 8 of issue 14).
+   buffer before each function of the exec family.
    For each of execve, execv, execvp, execvpe, execl, execle, execlp and
    fexecve, a child records zones and execs /bin/true (or "true" through
    PATH): its trace holds every zone and an end record. An exec that fails

@@ -1,6 +1,5 @@
-/* The recorder never loses or destroys a trace (issue 14, items 5-9, 15,
-   21): a second prof_trace_open of the same path keeps what was written;
-   a path that does not fit is refused, never cut (PROF_TRACE_FILE, and a
+/* The recorder never loses or destroys a trace: a second prof_trace_open
+   of the same path keeps what was written; a path that does not fit is refused, never cut (PROF_TRACE_FILE, and a
    forked child's <path>.<pid>); a program with its own SIGTERM handler,
    signalled every millisecond while it flushes, gets a trace with every
    event once (the handler's own are counted as lost), without stalling; a child forked before the

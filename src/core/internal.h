@@ -221,7 +221,7 @@ int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg);
    stopped, and is closed with prof_counters_close. Returns what
    prof_counters_open returns: how many events can count, the others being
    unavailable with their reason, or PROF_COUNTERS_EINVAL (also for pid <=
-   0). For prof-run (issue 11). */
+   0). For prof-run. */
 int prof_impl_counters_open_child(prof_counters * c, const char * events,
         long pid);
 /* The file descriptor of a set's group leader (0: hardware, 1: software),
