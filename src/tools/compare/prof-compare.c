@@ -530,7 +530,14 @@ static void explain_loaded(const comparison * c)
 /* The pictures and the gate's verdict: the exit status. */
 static int conclude(const comparison * c, const options * o)
 {
-    int rc = PROF_EXIT_PASS;
+    prof_plot_side ps[2];
+    int rc = PROF_EXIT_PASS, i;
+    for (i = 0; i < 2; i++)
+    {
+        ps[i].paths = c->sides[i].paths;
+        ps[i].count = c->sides[i].npaths;
+        ps[i].command = o->run ? o->lists[i] : NULL;
+    }
     if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
@@ -539,11 +546,11 @@ static int conclude(const comparison * c, const options * o)
         return PROF_EXIT_BAD_INPUT;
     }
     if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
-            c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
+            c->nrows, &c->sides[0].files[0], &c->sides[1].files[0], ps) != 0)
         rc = PROF_EXIT_BAD_INPUT;
     if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
             c->rows, c->nrows, &c->sides[0].files[0],
-            &c->sides[1].files[0]) != 0)
+            &c->sides[1].files[0], ps) != 0)
         rc = PROF_EXIT_BAD_INPUT;
     if (rc != PROF_EXIT_PASS)
         return rc;
