@@ -527,6 +527,20 @@ static void explain_loaded(const comparison * c)
            "figures\")\n", c->loaded[0], c->loaded[1], most);
 }
 
+/* A gate on one file a side judges the epochs of two runs: say so, and
+   how to gate on runs instead (doc/compare.md, "How it works"). */
+static void explain_one_file(const comparison * c, const options * o)
+{
+    double t = 100.0 * o->gate.threshold;
+    if (o->gate.threshold < 0 || c->multi || o->run || c->common == 0)
+        return;
+    printf("\none file a side: this gate sees only the noise inside each run, "
+           "not the drift between runs; to gate on runs, run both alternately "
+           "(prof-compare --run --threshold=%g 'OLD COMMAND' 'NEW COMMAND') "
+           "or give files made alternately (prof-compare --threshold=%g "
+           "old1.json,old2.json,... new1.json,new2.json,...)\n", t, t);
+}
+
 /* The pictures and the gate's verdict: the exit status. */
 static int conclude(const comparison * c, const options * o)
 {
@@ -666,6 +680,7 @@ int main(int argc, char ** argv)
         one_sided(&c, &o);
         explain_unsure(&c, &o);
         explain_loaded(&c);
+        explain_one_file(&c, &o);
         rc = conclude(&c, &o);
     }
     else
