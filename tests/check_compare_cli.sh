@@ -27,6 +27,14 @@ expect 0 'only old | x |.*only in' -- "$old" "$new"
 expect 1 'slower (regression)' -- --threshold=5 "$old" "$new"
 expect 0 '| chain 1000 |.*| slower |' -- --threshold=15 "$old" "$new"
 expect 0 'same' -- --noise=20 "$old" "$new"
+# A gate on one file a side says that it sees only the noise inside each
+# run, and how to gate on runs; a report without --threshold does not.
+note='^one file a side: this gate sees only the noise inside each run, not the drift between runs; to gate on runs, run both alternately (prof-compare --run --threshold=5 .OLD COMMAND. .NEW COMMAND.) or give files made alternately (prof-compare --threshold=5 old1.json,old2.json,... new1.json,new2.json,...)$'
+expect 1 "$note" -- --threshold=5 "$old" "$new"
+expect 0 '^one file a side: .* (prof-compare --run --threshold=15 ' -- --threshold=15 "$old" "$new"
+[ "$(grep -c 'one file a side' "$tmp/out")" = 1 ] || bad "one-file note not printed once: $(cat "$tmp/out")"
+"$tool" "$old" "$new" >"$tmp/out" 2>&1
+grep -q 'one file a side' "$tmp/out" && bad "one-file note without --threshold: $(cat "$tmp/out")"
 expect 0 'chain 1000' -- --filter='^chain' "$old" "$new"
 expect 0 'too few samples to tell at alpha 0.05: at least 4 per side' -- "$gb" "$gb"
 expect 0 'too few samples to tell at alpha 0.01: at least 5 per side' -- --alpha=0.01 "$gb" "$gb"
@@ -68,6 +76,9 @@ expect 2 '--statistic=mean: min or median is expected' -- --statistic=mean "$old
 expect 0 '| chain | 1.028 us | 1.142 us | +12.4% | +9.6%..+12.9% | 0.0156 | slower |' -- "$olds" "$news"
 expect 0 '| sum | 301 ns | 301 ns | +0.3% | .* | same |' -- "$olds" "$news"
 expect 1 'chain .*slower (regression)' -- --threshold=5 "$olds" "$news"
+grep -q 'one file a side' "$tmp/out" && bad "one-file note with several files a side: $(cat "$tmp/out")"
+expect 3 'too few samples to tell' -- --threshold=5 "$tmp/o1.json" "$news"
+grep -q 'one file a side' "$tmp/out" && bad "one-file note with several new files: $(cat "$tmp/out")"
 expect 0 'unpaired (U test)' -- "$olds" "$tmp/n1.json,$tmp/n2.json,$tmp/n3.json"
 expect 0 'too few pairs of runs to tell at alpha 0.05: at least 6 a side' -- \
     "$tmp/o1.json,$tmp/o2.json" "$tmp/n1.json,$tmp/n2.json"

@@ -41,6 +41,9 @@ grep -q '| work | 100 ns | 150 ns | +50.0% | +50.0%..+50.0% | 0.000488 | slower 
     || { bad "12 pairs: the row"; cat "$tmp/out"; }
 no_leftovers "12 pairs"
 expect 1 'work .*slower (regression)' --run --pairs 6 --threshold=5 "$old" "$new"
+grep -q 'one file a side' "$tmp/out" && bad "--run: the one-file note: $(cat "$tmp/out")"
+expect 1 'work .*slower (regression)' --run --pairs=1 --threshold=5 "$old" "$new"
+grep -q 'one file a side' "$tmp/out" && bad "--run --pairs=1: the one-file note: $(cat "$tmp/out")"
 expect 0 '| work | 100 ns | 100 ns | +0.0% | .* | same |' --run --pairs=6 --threshold=5 "$old" "$old"
 expect 3 'the gate cannot decide' --run --pairs=3 --threshold=5 "$old" "$new"
 [ "$(runs)" = "old new new old old new " ] || bad "3 pairs: $(runs)"

@@ -5,67 +5,141 @@
 */
 #include "internal.h"
 #include "plot.h"
+#include "plot_axis.h"
 #include "report.h"      /* prof_impl_family_len: the runner's families */
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { WIDTH = 960, LABEL_W = 230, ROW_H = 36, TOP = 70, BOTTOM = 50 };
+/* TITLE_H: the title's two lines, old and new, above the panels' heads. */
+enum { WIDTH = 960, LABEL_W = 230, ROW_H = 36, TITLE_H = 36,
+       TOP = TITLE_H + 70, BOTTOM = 50 };
 /* The two panels: samples relative to the old median, change of median. */
 static const double strip_x0 = 240, strip_x1 = 620;
 static const double bar_x0 = 690, bar_x1 = 940;
 
+/* The length of the character at s (n bytes left): 1 for a byte that is
+   not UTF-8, so that it is shown as U+FFFD. */
+static size_t char_len(const char * s, size_t n)
+{
+    size_t k = prof_impl_utf_len((const unsigned char *) s, n);
+    return k > 0 ? k : 1;
+}
+
+/* s as SVG/HTML text: markup characters escaped, a byte that is not UTF-8
+   or a control character (which XML cannot hold) as U+FFFD; with more
+   than max characters (max > 1), only the last max - 1 after an ellipsis
+   (a path's end names its file). */
+static void put_text(FILE * f, const char * s, size_t max)
+{
+    size_t left = strlen(s), count = 0, i, k;
+    for (i = 0; i < left; i += char_len(s + i, left - i))
+        count++;
+    if (count > max)
+    {
+        fputs("&#8230;", f);
+        for (; count > max - 1; count--, left -= k, s += k)
+            k = char_len(s, left);
+    }
+    for (; left > 0; s += k, left -= k)
+    {
+        k = char_len(s, left);
+        if (*s == '<') fputs("&lt;", f);
+        else if (*s == '>') fputs("&gt;", f);
+        else if (*s == '&') fputs("&amp;", f);
+        else if (*s == '"') fputs("&quot;", f);
+        else if (k == 1 && ((unsigned char) *s >= 0x80
+                            || ((unsigned char) *s < 0x20 && *s != '\t')))
+            fputs("&#xFFFD;", f);
+        else
+            fwrite(s, 1, k, f);
+    }
+}
+
 static void put_escaped(FILE * f, const char * s)
 {
-    for (; *s; s++)
-        switch (*s)
-        {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default:
-            if ((unsigned char) *s >= 0x20 || *s == '\t')
-                fputc(*s, f);
-        }
+    put_text(f, s, (size_t) -1);
 }
 
-/* A "nice" axis limit >= v: 1, 2 or 5 times a power of ten. */
-static double nice_limit(double v)
+/* A side as the title names it: its file (the ends of the first and last
+   of several), or the command --run ran. */
+static void put_side(FILE * f, const prof_plot_side * side)
 {
-    double p = pow(10.0, floor(log10(v)));
-    if (v <= p) return p;
-    if (v <= 2 * p) return 2 * p;
-    if (v <= 5 * p) return 5 * p;
-    return 10 * p;
+    if (side->command != NULL)
+    {
+        put_text(f, side->command, 110);
+        fprintf(f, " (%d runs)", side->count);
+    }
+    else if (side->count == 1)
+        put_text(f, side->paths[0], 120);
+    else
+    {
+        put_text(f, side->paths[0], 50);
+        fputs(side->count == 2 ? ", " : ", ..., ", f);
+        put_text(f, side->paths[side->count - 1], 50);
+        if (side->count > 2)
+            fprintf(f, " (%d files)", side->count);
+    }
 }
 
-static double map(double v, double lim, double x0, double x1)
+/* The document's title (a browser's tab shows it). */
+static void put_caption(FILE * f, const prof_plot_side sides[2])
 {
-    double t = (v / lim + 1.0) / 2.0;
-    if (t != t) t = 0.5;    /* 0 / 0 (an old median of 0): the centre */
+    fputs("<title>prof-compare: ", f);
+    put_side(f, &sides[0]);
+    fputs(" against ", f);
+    put_side(f, &sides[1]);
+    fputs("</title>", f);
+}
+
+/* The picture's title: the document's, and two lines naming the old and
+   the new side. */
+static void title(FILE * f, const prof_plot_side sides[2])
+{
+    static const char * what[2] = { "old", "new" };
+    int i;
+    put_caption(f, sides);
+    fputc('\n', f);
+    for (i = 0; i < 2; i++)
+    {
+        fprintf(f, "<text id=\"title-%s\" x=\"20\" y=\"%d\" "
+                "class=\"title fitlabel%s\">%s: ", what[i], 20 + 18 * i,
+                what[i], what[i]);
+        put_side(f, &sides[i]);
+        fputs("</text>\n", f);
+    }
+}
+
+/* x of v on an axis drawn from x0 to x1; figures off the axis (an
+   infinite change against an old median of 0) at its ends. */
+static double map(double v, const prof_axis * a, double x0, double x1)
+{
+    double t = (v == v ? v - a->lo : -a->lo) / (a->hi - a->lo);
     if (t < 0.0) t = 0.0;
     if (t > 1.0) t = 1.0;
     return x0 + t * (x1 - x0);
 }
 
-static void axis(FILE * f, double lim, double x0, double x1, int height,
-                 const char * title)
+static void axis(FILE * f, const prof_axis * a, double x0, double x1,
+                 int height, const char * title)
 {
+    char label[48];
     int k;
     fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"head\">", (x0 + x1) / 2, TOP - 30);
     put_escaped(f, title);
-    fputs("</text>\n", f);
-    for (k = -2; k <= 2; k++)
+    fputs("</text>\n<g class=\"axis\">\n", f);
+    for (k = 0; k < a->n; k++)
     {
-        double v = lim * k / 2.0, x = map(v, lim, x0, x1);
+        double x = map(a->v[k], a, x0, x1);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
                 "class=\"%s\"/>\n", x, TOP - 12, x, height - BOTTOM + 4,
-                k == 0 ? "zero" : "grid");
-        fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%+.3g%%</text>\n",
-                x, height - BOTTOM + 18, 100.0 * v);
+                a->v[k] == 0.0 ? "zero" : "grid");
+        prof_impl_axis_change_label(label, sizeof label, a->v[k]);
+        fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%s</text>\n",
+                x, height - BOTTOM + 18, label);
     }
+    fputs("</g>\n", f);
 }
 
 /* ---- complexity charts ---------------------------------------------------- */
@@ -198,11 +272,46 @@ static int chart_ranges(frame * fr, const char * family, size_t len,
     return 0;
 }
 
-/* The box, title, axes and axis labels of a chart at (x, y). */
-static void chart_frame(FILE * f, const frame * fr, double x, double y,
-                        const char * family, size_t len)
+/* A chart's ticks: grid lines across the plotting area and their labels,
+   N below the axis, times left of it, all in one unit. */
+static void chart_ticks(FILE * f, const frame * fr, const prof_axis * n_axis,
+                        const prof_axis * t_axis)
 {
-    char title[300], lo[32], hi[32];
+    char label[48];
+    double unit_ns;
+    const char * unit = prof_impl_axis_time_unit(t_axis, &unit_ns);
+    int k;
+    fputs("<g class=\"xticks\">\n", f);
+    for (k = 0; k < n_axis->n; k++)
+    {
+        double x = px(fr, n_axis->v[k]);
+        prof_impl_axis_n_label(label, sizeof label, n_axis->v[k]);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "class=\"grid\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+                "class=\"tick\">%s</text>\n", x, fr->py0, x, fr->py1, x,
+                fr->py0 + 15, label);
+    }
+    fputs("</g>\n<g class=\"yticks\">\n", f);
+    for (k = 0; k < t_axis->n; k++)
+    {
+        double y = py(fr, t_axis->v[k]);
+        prof_impl_axis_time_label(label, sizeof label, t_axis->v[k], unit,
+                                  unit_ns);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                "class=\"grid\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+                "class=\"name\">%s</text>\n", fr->px0, y, fr->px1, y,
+                fr->px0 - 4, y + 4, label);
+    }
+    fprintf(f, "</g>\n<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">N</text>\n",
+            (fr->px0 + fr->px1) / 2, fr->py0 + 30);
+}
+
+/* The box, title, axes, ticks and labels of a chart at (x, y). */
+static void chart_frame(FILE * f, const frame * fr, double x, double y,
+                        const char * family, size_t len,
+                        const prof_axis * n_axis, const prof_axis * t_axis)
+{
+    char title[300];
     snprintf(title, sizeof title, "%.*s: time against N (log-log)", (int) len,
              family);
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%d\" "
@@ -210,17 +319,10 @@ static void chart_frame(FILE * f, const frame * fr, double x, double y,
             "class=\"head\">", x, y, CHART_W, CHART_H, x + CHART_W / 2.0, y + 18);
     put_escaped(f, title);
     fputs("</text>\n", f);
+    chart_ticks(f, fr, n_axis, t_axis);
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"zero\"/>\n"
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"zero\"/>\n",
             fr->px0, fr->py0, fr->px1, fr->py0, fr->px0, fr->py0, fr->px0, fr->py1);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">N = %g</text>\n"
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\">%g</text>\n",
-            fr->px0, fr->py0 + 15, fr->nlo, fr->px1, fr->py0 + 15, fr->nhi);
-    prof_impl_format_ns(lo, sizeof lo, fr->tlo);
-    prof_impl_format_ns(hi, sizeof hi, fr->thi);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>\n"
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"name\">%s</text>\n",
-            fr->px0 - 4, fr->py0, lo, fr->px0 - 4, fr->py1 + 8, hi);
 }
 
 /* A fitted curve of one side (cls "old" or "new", row 0 or 1 of labels). */
@@ -250,15 +352,24 @@ static void chart(FILE * f, double x, double y, const char * family,
 {
     static const char * cls[2] = { "old", "new" };
     frame fr;
+    prof_axis n_axis, t_axis;
+    char t[32];
     int side, i;
 
-    fr.px0 = x + 60;
+    fr.px0 = x + 70;
     fr.px1 = x + CHART_W - 15;
-    fr.py0 = y + CHART_H - 40;
+    fr.py0 = y + CHART_H - 45;
     fr.py1 = y + 30;
     if (chart_ranges(&fr, family, len, files) != 0)
         return;
-    chart_frame(f, &fr, x, y, family, len);
+    prof_impl_axis_log(&n_axis, fr.nlo, fr.nhi, 1);
+    prof_impl_axis_log(&t_axis, fr.tlo, fr.thi, 0);
+    fr.nlo = n_axis.lo;
+    fr.nhi = n_axis.hi;
+    fr.tlo = t_axis.lo;
+    fr.thi = t_axis.hi;
+    fputs("<g class=\"chart\">\n", f);
+    chart_frame(f, &fr, x, y, family, len, &n_axis, &t_axis);
     for (side = 0; side < 2; side++)
     {
         const prof_result_file * rf = files[side];
@@ -269,48 +380,53 @@ static void chart(FILE * f, double x, double y, const char * family,
                 chart_fit(f, &fr, &rf->fits[i], cls[side], side);
         for (i = 0; rf != NULL && i < rf->count; i++)
             if (charted(&rf->series[i], family, len))
+            {
+                prof_impl_format_ns(t, sizeof t, rf->series[i].median_ns);
                 fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" class=\"%s\">"
-                        "<title>N = %g: %.4g ns</title></circle>\n",
+                        "<title>N = %g: %s</title></circle>\n",
                         px(&fr, rf->series[i].complexity_n),
                         py(&fr, rf->series[i].median_ns), cls[side],
-                        rf->series[i].complexity_n, rf->series[i].median_ns);
+                        rf->series[i].complexity_n, t);
+            }
     }
+    fputs("</g>\n", f);
 }
 
 /* ---- the rows: samples and changes ---------------------------------------- */
 
-/* Widen lim to hold every sample of s relative to m; finite ones only: an
-   old median of 0 makes them inf (clamped to the edge by map), and an
-   infinite limit made every x NaN. */
-static void widen(double * lim, const prof_series * s, double m)
+/* Widen [range[0], range[1]] to hold v; finite values only: an old
+   median of 0 makes them inf (put at the edge by map), and an infinite
+   axis made every x NaN. */
+static void widen(double range[2], double v)
 {
-    int j;
-    for (j = 0; j < s->count; j++)
-        if (isfinite(s->samples_ns[j] / m))
-            *lim = fmax(*lim, fabs(s->samples_ns[j] / m - 1));
+    if (isfinite(v))
+    {
+        range[0] = fmin(range[0], v);
+        range[1] = fmax(range[1], v);
+    }
 }
 
-/* The half-widths of the two panels' axes: every finite figure fits. */
-static void limits(const prof_plot_row * rows, int n, double * strip_lim,
-                   double * bar_lim)
+/* The two panels' axes, clipped to the data: every finite sample relative
+   to its old median, and every change and interval end. */
+static void limits(const prof_plot_row * rows, int n, prof_axis * strip,
+                   prof_axis * bar)
 {
+    double s[2] = { 0.0, 0.0 }, b[2] = { 0.0, 0.0 }, m;
     int i, j;
-    *strip_lim = *bar_lim = 0.01;
     for (i = 0; i < n; i++)
     {
         const prof_plot_row * r = &rows[i];
-        double v[3];
-        widen(strip_lim, r->old, r->old->median_ns);
-        widen(strip_lim, r->new_, r->old->median_ns);
-        v[0] = r->verdict.change;
-        v[1] = r->verdict.ci_low;
-        v[2] = r->verdict.ci_high;
-        for (j = 0; j < 3; j++)
-            if (isfinite(v[j]))
-                *bar_lim = fmax(*bar_lim, fabs(v[j]));
+        m = r->old->median_ns;
+        for (j = 0; j < r->old->count; j++)
+            widen(s, r->old->samples_ns[j] / m - 1);
+        for (j = 0; j < r->new_->count; j++)
+            widen(s, r->new_->samples_ns[j] / m - 1);
+        widen(b, r->verdict.change);
+        widen(b, r->verdict.ci_low);
+        widen(b, r->verdict.ci_high);
     }
-    *strip_lim = nice_limit(*strip_lim);
-    *bar_lim = nice_limit(*bar_lim);
+    prof_impl_axis_change(strip, s[0], s[1]);
+    prof_impl_axis_change(bar, b[0], b[1]);
 }
 
 static void svg_head(FILE * f, int height)
@@ -320,6 +436,7 @@ static void svg_head(FILE * f, int height)
             "font-size=\"12\">\n", WIDTH, height, WIDTH, height);
     fputs("<style>.head{font-weight:bold;text-anchor:middle}"
           ".tick{text-anchor:middle;fill:#555;font-size:11px}"
+          ".title{font-weight:bold;font-size:13px}"
           ".name{text-anchor:end}.grid{stroke:#ddd}.zero{stroke:#888}"
           ".old{fill:#1f77b4;fill-opacity:0.55}.new{fill:#ff7f0e;fill-opacity:0.55}"
           ".mold{stroke:#1f77b4;stroke-width:2}.mnew{stroke:#ff7f0e;stroke-width:2}"
@@ -333,25 +450,25 @@ static void svg_head(FILE * f, int height)
 }
 
 /* A side's samples as dots relative to the old median m, at height y. */
-static void dots(FILE * f, const prof_series * s, double m, double lim,
-                 double y, const char * cls)
+static void dots(FILE * f, const prof_series * s, double m,
+                 const prof_axis * a, double y, const char * cls)
 {
     int j;
     for (j = 0; j < s->count; j++)
         fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" class=\"%s\"/>\n",
-                map(s->samples_ns[j] / m - 1, lim, strip_x0, strip_x1), y, cls);
+                map(s->samples_ns[j] / m - 1, a, strip_x0, strip_x1), y, cls);
 }
 
 /* Row i: the name, both sides' samples and medians, the change bar and
    its interval. */
-static void row(FILE * f, const prof_plot_row * r, int i, double strip_lim,
-                double bar_lim)
+static void row(FILE * f, const prof_plot_row * r, int i,
+                const prof_axis * strip, const prof_axis * bar)
 {
     double y = TOP + i * ROW_H + ROW_H / 2.0, m = r->old->median_ns;
-    double x0 = map(0.0, bar_lim, bar_x0, bar_x1);
-    double x1 = map(r->verdict.change, bar_lim, bar_x0, bar_x1);
-    double mo = map(0.0, strip_lim, strip_x0, strip_x1);
-    double mn = map(r->new_->median_ns / m - 1, strip_lim, strip_x0, strip_x1);
+    double x0 = map(0.0, bar, bar_x0, bar_x1);
+    double x1 = map(r->verdict.change, bar, bar_x0, bar_x1);
+    double mo = map(0.0, strip, strip_x0, strip_x1);
+    double mn = map(r->new_->median_ns / m - 1, strip, strip_x0, strip_x1);
     const char * cls = r->verdict.verdict == PROF_VERDICT_SLOWER ? "slower"
                      : r->verdict.verdict == PROF_VERDICT_FASTER ? "faster"
                      : "same";
@@ -359,8 +476,8 @@ static void row(FILE * f, const prof_plot_row * r, int i, double strip_lim,
     fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"name\">", LABEL_W, y + 4);
     put_escaped(f, r->old->name);
     fputs("</text>\n", f);
-    dots(f, r->old, m, strip_lim, y - 6, "old");
-    dots(f, r->new_, m, strip_lim, y + 6, "new");
+    dots(f, r->old, m, strip, y - 6, "old");
+    dots(f, r->new_, m, strip, y + 6, "new");
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"mold\"/>\n"
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"mnew\"/>\n",
             mo, y - 12, mo, y, mn, y, mn, y + 12);
@@ -370,8 +487,8 @@ static void row(FILE * f, const prof_plot_row * r, int i, double strip_lim,
             100.0 * r->verdict.change, r->verdict.p);
     if (isfinite(r->verdict.ci_low) && isfinite(r->verdict.ci_high))
     {
-        double a = map(r->verdict.ci_low, bar_lim, bar_x0, bar_x1);
-        double b = map(r->verdict.ci_high, bar_lim, bar_x0, bar_x1);
+        double a = map(r->verdict.ci_low, bar, bar_x0, bar_x1);
+        double b = map(r->verdict.ci_high, bar, bar_x0, bar_x1);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n"
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n"
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"ci\"/>\n",
@@ -391,23 +508,25 @@ static void legend(FILE * f, int y)
 }
 
 static void draw(FILE * f, const prof_plot_row * rows, int n,
-                 const prof_result_file * old, const prof_result_file * new_)
+                 const prof_result_file * old, const prof_result_file * new_,
+                 const prof_plot_side sides[2])
 {
     const prof_result_file * rf = old != NULL ? old : new_, * files[2];
     int fam[32], nfam = families(rf, fam, 32);
     int rows_h = TOP + n * ROW_H + BOTTOM, i;
-    double strip_lim, bar_lim;
+    prof_axis strip, bar;
 
     files[0] = old;
     files[1] = new_;
-    limits(rows, n, &strip_lim, &bar_lim);
+    limits(rows, n, &strip, &bar);
     svg_head(f, rows_h + (nfam + 1) / 2 * (CHART_H + CHART_GAP));
-    axis(f, strip_lim, strip_x0, strip_x1, rows_h,
+    title(f, sides);
+    axis(f, &strip, strip_x0, strip_x1, rows_h,
          "samples, relative to the old median");
-    axis(f, bar_lim, bar_x0, bar_x1, rows_h,
+    axis(f, &bar, bar_x0, bar_x1, rows_h,
          "change of the median, 95% interval");
     for (i = 0; i < n; i++)
-        row(f, &rows[i], i, strip_lim, bar_lim);
+        row(f, &rows[i], i, &strip, &bar);
     legend(f, rows_h - 8);
     for (i = 0; i < nfam; i++)
     {
@@ -422,16 +541,19 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
 int prof_impl_plot_write(const char * path, prof_plot_format format,
                          const prof_plot_row * rows, int n,
                          const prof_result_file * old,
-                         const prof_result_file * new_)
+                         const prof_result_file * new_,
+                         const prof_plot_side sides[2])
 {
     prof_impl_outfile o;
     if (prof_impl_outfile_open(&o, path) != 0)
         return -1;
     if (format == PROF_PLOT_HTML)
-        fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-              "<title>prof-compare</title></head>\n"
-              "<body style=\"margin:0;background:white\">\n", o.f);
-    draw(o.f, rows, n, old, new_);
+    {
+        fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">", o.f);
+        put_caption(o.f, sides);
+        fputs("</head>\n<body style=\"margin:0;background:white\">\n", o.f);
+    }
+    draw(o.f, rows, n, old, new_, sides);
     if (format == PROF_PLOT_HTML)
         fputs("</body></html>\n", o.f);
     return prof_impl_outfile_commit(&o);

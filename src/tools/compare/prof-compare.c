@@ -527,10 +527,31 @@ static void explain_loaded(const comparison * c)
            "figures\")\n", c->loaded[0], c->loaded[1], most);
 }
 
+/* A gate on one file a side judges the epochs of two runs: say so, and
+   how to gate on runs instead (doc/compare.md, "How it works"). */
+static void explain_one_file(const comparison * c, const options * o)
+{
+    double t = 100.0 * o->gate.threshold;
+    if (o->gate.threshold < 0 || c->multi || o->run || c->common == 0)
+        return;
+    printf("\none file a side: this gate sees only the noise inside each run, "
+           "not the drift between runs; to gate on runs, run both alternately "
+           "(prof-compare --run --threshold=%g 'OLD COMMAND' 'NEW COMMAND') "
+           "or give files made alternately (prof-compare --threshold=%g "
+           "old1.json,old2.json,... new1.json,new2.json,...)\n", t, t);
+}
+
 /* The pictures and the gate's verdict: the exit status. */
 static int conclude(const comparison * c, const options * o)
 {
-    int rc = PROF_EXIT_PASS;
+    prof_plot_side ps[2];
+    int rc = PROF_EXIT_PASS, i;
+    for (i = 0; i < 2; i++)
+    {
+        ps[i].paths = c->sides[i].paths;
+        ps[i].count = c->sides[i].npaths;
+        ps[i].command = o->run ? o->lists[i] : NULL;
+    }
     if (c->common == 0)
     {
         prof_impl_warn("prof-compare: %s and %s have no benchmark in common%s",
@@ -539,11 +560,11 @@ static int conclude(const comparison * c, const options * o)
         return PROF_EXIT_BAD_INPUT;
     }
     if (o->svg != NULL && prof_impl_plot_write(o->svg, PROF_PLOT_SVG, c->rows,
-            c->nrows, &c->sides[0].files[0], &c->sides[1].files[0]) != 0)
+            c->nrows, &c->sides[0].files[0], &c->sides[1].files[0], ps) != 0)
         rc = PROF_EXIT_BAD_INPUT;
     if (o->html != NULL && prof_impl_plot_write(o->html, PROF_PLOT_HTML,
             c->rows, c->nrows, &c->sides[0].files[0],
-            &c->sides[1].files[0]) != 0)
+            &c->sides[1].files[0], ps) != 0)
         rc = PROF_EXIT_BAD_INPUT;
     if (rc != PROF_EXIT_PASS)
         return rc;
@@ -659,6 +680,7 @@ int main(int argc, char ** argv)
         one_sided(&c, &o);
         explain_unsure(&c, &o);
         explain_loaded(&c);
+        explain_one_file(&c, &o);
         rc = conclude(&c, &o);
     }
     else
