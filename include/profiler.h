@@ -467,15 +467,14 @@ typedef struct prof_result
 void prof_bench_free(prof_bench * b);
 
 /* Number of epochs (samples) per benchmark. Default 11 (nanobench's
-   choice, measured here too: 11 epochs of 1 ms fit the 12 ms budget of a
-   default run). >= 6 gives an interval of the median; 0 is refused. */
+   choice). >= 6 gives an interval of the median; 0 is refused. */
 int prof_bench_set_epochs(prof_bench * b, int epochs);
 /* Least and most time of one epoch [ns]. Defaults 1e6 (1 ms) and 1e8
-   (100 ms): 1 ms makes a run of 11 epochs about as long as nanobench's here
-   (12-13 ms) while dwarfing the counter overhead (~10 ns) by 10^5; an epoch
-   is never shorter than one iteration, whatever the maximum, and one that
-   ran less than the minimum is run again with a longer count, never kept
-   (unless the count cannot grow). */
+   (100 ms): 1 ms makes a run of 11 epochs about as long as nanobench's
+   while dwarfing a counter read by far; an epoch is never shorter than
+   one iteration, whatever the maximum, and one that ran less than the
+   minimum is run again with a longer count, never kept (unless the count
+   cannot grow). */
 int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns);
 int prof_bench_set_max_epoch_time_ns(prof_bench * b, double ns);
 /* Aim an epoch at this multiple of the clock's resolution (the larger of one
@@ -492,11 +491,9 @@ int prof_bench_set_epoch_iterations(prof_bench * b, ulong iters);
 int prof_bench_set_warmup(prof_bench * b, ulong iters);
 /* An epoch during which the scheduler preempted the benchmark (its
    involuntary context switches grew: getrusage) is run again, up to this
-   many times per benchmark. Default 11: on this project's loaded 2-core
-   machines it lowered the spread of the median over 10 processes from 21%
-   to 16% (and 15% to 14% in a suite) for ~2 ms more per benchmark. It
-   cannot see a hypervisor or a hyperthread sibling taking the core. 0
-   keeps every epoch. Once they are spent, a preempted epoch is kept,
+   many times per benchmark. Default 11 (doc/runner.md). It cannot see a
+   hypervisor or a hyperthread sibling taking the core. 0 keeps every
+   epoch. Once they are spent, a preempted epoch is kept,
    timed by its processor time when one thread timed its whole call
    without waiting (cpu_timed_epochs), else counted in preempted_epochs
    (PROF_RESULT_PREEMPTED when a quarter or more). */
@@ -528,11 +525,8 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
 /* on != 0: benchmarks added with prof_bench_add run by prof_bench_run_all
    in rounds, one epoch of each per round in a shuffled order, so that all
    of them sample the machine's slow and fast phases alike; 0 (default):
-   one after the other. Measured here (p-bench --stability,
-   doc/runner.md): at the default 11 x 1 ms it did not steady the medians
-   (2.4% CV sequential vs 7.2% interleaved on a quiet machine, 1-2 points
-   better on a loaded one); with 31 x 3 ms epochs it did in every session
-   (0.8% vs 2.6% quiet, 9.4% vs 22% loaded). */
+   one after the other. It steadies the medians most with long epochs
+   (31 x 3 ms): p-bench --stability, doc/runner.md. */
 int prof_bench_set_interleave(prof_bench * b, int on);
 /* What the suite may show a person: with stdout a terminal, each markdown
    row ends with a sparkline of its epochs in run order (lowest bar: the

@@ -40,7 +40,7 @@ for mode in $modes; do
         out=$(trial "" "--n=1050")
         line=$(printf '%s\n' "$out" | grep '^| chain ' || true)
         echo "$mode A/B trial $t: $line"
-        case "$line" in *"| slower |"*) ab=$((ab + 1)) ;; esac
+        case "$line" in *"| slower |"* | *"| slower ("*) ab=$((ab + 1)) ;; esac
         t=$((t + 1))
     done
     stop_load

@@ -4,7 +4,12 @@
 # loaded in headless Chromium. The example trace (B/E events) loads as
 # Trace Event Format with its three threads; both JSON modes load with no
 # "Tried to end" error (the symptom of zones that did not nest); the
-# worker-1 thread alone draws its three nesting levels.
+# worker-1 thread alone draws its three nesting levels. A trace whose
+# events lie one tick apart (make_nested_trace.py --one-tick: 4 threads of
+# 1000 rounds of three nested zones, each ending one tick before its
+# parent, most on its parent's nanosecond) loads in both modes with no
+# "Tried to end", and the sandwich view's totals and self times of its
+# first thread are the file's (check_sandwich.py).
 # Usage: check_speedscope.sh PROF-TRACE TRACE-FILE SCRIPT-DIR SOURCE-DIR
 # Exits 77 (skipped) when chromium, python3 or speedscope is missing,
 # except under CI.
@@ -25,6 +30,10 @@ cp -r "$ss/dist/release" "$tmp/www"
 "$pt" --json-be -o "$tmp/www/be.json" "$trace" || exit 1
 "$pt" --json -o "$tmp/www/x.json" "$trace" || exit 1
 "$pt" --json-be --thread worker-1 -o "$tmp/www/w1.json" "$trace" || exit 1
+python3 "$here/make_nested_trace.py" --one-tick "$tmp/ties.ptrace" || exit 1
+"$pt" --json -o "$tmp/www/ties-x.json" "$tmp/ties.ptrace" || exit 1
+"$pt" --json-be -o "$tmp/www/ties-be.json" "$tmp/ties.ptrace" || exit 1
+"$pt" --csv --thread 1 -o "$tmp/ties-w1.csv" "$tmp/ties.ptrace" || exit 1
 python3 -m http.server 0 --bind 127.0.0.1 --directory "$tmp/www" >"$tmp/http.log" 2>&1 &
 server=$!
 port=
@@ -63,6 +72,21 @@ if grep -q "1/3" "$tmp/dom.html" && grep -q "worker-1" "$tmp/dom.html"; then
 else
     bad "be.json: threads"
 fi
+# the ties: the sandwich view of the first thread, as the page holds it
+for name in ties-x ties-be; do
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+        --virtual-time-budget=15000 --dump-dom \
+        "http://127.0.0.1:$port/index.html#profileURL=/$name.json&view=sandwich" \
+        >"$tmp/$name.html" 2>"$tmp/$name.log"
+    if ! grep -q "Tried to end" "$tmp/$name.log" \
+        && python3 "$here/check_sandwich.py" "$tmp/$name.html" "$tmp/ties-w1.csv"; then
+        ok "$name.json: events one tick apart nest, totals as in the file"
+    else
+        bad "$name.json: ties"; grep -c "Tried to end" "$tmp/$name.log"
+    fi
+done
 shot w1 400
 if python3 "$here/check_speedscope.py" "$tmp/w1.png" 3; then
     ok "worker-1: round, work and step nested"

@@ -74,6 +74,27 @@ static void put_us(FILE * out, int64_t ns)
     fprintf(out, "%lld.%03lld", (long long) (ns / 1000), (long long) (ns % 1000));
 }
 
+/* An X event's dur: the whole ns from begin to end less one picosecond per
+   level of nesting (at most PT_TIE_LEVELS), never below 0. A zone that
+   ends one tick before its parent often ends on its parent's nanosecond;
+   viewers that sort ends by ts + dur (speedscope) then close the parent
+   first. A picosecond less per level puts the child's end first, and
+   viewers that round ts and dur to whole ns (Perfetto) get the whole ns
+   back. */
+#define PT_TIE_LEVELS 400
+static void put_dur(FILE * out, int64_t ns, size_t depth)
+{
+    int64_t ps = depth < PT_TIE_LEVELS ? (int64_t) depth : PT_TIE_LEVELS;
+    if (ps == 0 || ns == 0)
+    {
+        put_us(out, ns);
+        return;
+    }
+    ps = ns * 1000 - (ps < ns * 1000 ? ps : ns * 1000);
+    fprintf(out, "%lld.%06lld", (long long) (ps / 1000000),
+            (long long) (ps % 1000000));
+}
+
 static const char * kind_word(char kind)
 {
     return kind == PT_KIND_ZONE ? "zone" : kind == PT_KIND_FUNC ? "function"
@@ -181,8 +202,10 @@ static void json_sep(pt_report * r)
     r->first = 0;
 }
 
-/* One Chrome JSON event of zone z: ph is 'X' (with dur), 'B', 'E' or 'i'. */
-static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z, char ph)
+/* One Chrome JSON event of zone z, depth levels inside the outermost: ph
+   is 'X' (with dur), 'B', 'E' or 'i'. */
+static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
+                       char ph, size_t depth)
 {
     int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
     json_sep(r);
@@ -196,7 +219,7 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z, cha
     if (ph == 'X')
     {
         fputs(",\"dur\":", r->out);
-        put_us(r->out, e - b);
+        put_dur(r->out, e - b, depth);
     }
     fprintf(r->out, ",\"pid\":%u,\"tid\":%u", t->pid, t->threads[z->thread].tid);
     if (ph == 'i')
@@ -225,7 +248,7 @@ static void emit(pt_report * r, const pt_trace * t, const pt_zone * z, char what
     switch (r->kind)
     {
     case PT_OUT_JSON_BE:
-        json_event(r, t, z, what);
+        json_event(r, t, z, what, 0);
         break;
     case PT_OUT_RAW:
         if (!(what == 'E' && (z->flags & PT_NO_END))) /* no such event */
@@ -289,7 +312,7 @@ static void passed(pt_report * r, const pt_trace * t, pt_rthread * th,
         emit(r, t, z, 'E');
     }
     else if (r->kind == PT_OUT_JSON)
-        json_event(r, t, z, 'X');
+        json_event(r, t, z, 'X', th->depth);
     else
         count_zone(r, th, z);
 }
@@ -308,7 +331,7 @@ static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
         if (ordered(r))
             emit(r, t, z, 'i');
         else if (r->kind == PT_OUT_JSON)
-            json_event(r, t, z, 'i');
+            json_event(r, t, z, 'i', 0);
         else
             count_zone(r, th, z);
         return;
