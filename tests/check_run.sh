@@ -49,7 +49,7 @@ expect 2 '--parameter-step goes with --parameter-scan' --parameter-step=1 "$c"
 expect 2 'no command has it as {NAME}' --parameter-list x a,b "$c"
 expect 2 '--parameter-list x: no value' --parameter-list x '' "$c {x}"
 expect 2 '2 --prepare commands given for 3' --prepare=true --prepare=true "$c" "$c" "$c"
-expect 2 '-N: unknown option (options are long' -N "$c"
+expect 2 'unknown option -x' -x "$c"
 expect 2 'unknown option --frobnicate' --frobnicate "$c"
 expect 2 '--format=xml: one of md|csv|json' --format=xml "$c"
 expect 2 '--threshold compares commands with the first' --threshold=5 "$c"
@@ -111,7 +111,9 @@ expect 0 '3 runs' --runs=3 --ignore-failure --export-json=fail.json "$child exit
 grep -q '"exit_codes": \[3, 3, 3\]' fail.json || bad "exit_codes: $(grep exit_codes fail.json)"
 expect 0 '2 runs' --runs=2 --ignore-failure --shell=none --export-json=killed.json \
     "sh -c 'kill -9 \$\$'"
-grep -q '"exit_codes": \[null, null\]' killed.json || bad "a killed run's exit code: $(grep exit_codes killed.json)"
+# hyperfine's 128 + the signal (SIGKILL: 9)
+grep -q '"exit_codes": \[137, 137\]' killed.json || bad "a killed run's exit code: $(grep exit_codes killed.json)"
+grep -q 'Warning: 2 of 2 runs failed (exit code 137' out || { bad "--ignore-failure: the failures not said"; cat out; }
 # a failure after some runs: the runs so far are kept, marked partial
 rm -f a
 "$tool" --runs=5 --export-json=part.json "$child count a" \
@@ -126,12 +128,26 @@ expect 0 'Benchmark 3: .*count f3' --runs=1 --parameter-scan n 1 3 "$child count
 for i in 1 2 3; do [ "$(lines f$i)" = 1 ] || bad "--parameter-scan: f$i"; done
 expect 0 'Benchmark 3: echo 0.3' --runs=1 --parameter-scan d 0.1 0.3 --parameter-step 0.1 'echo {d}'
 expect 0 'Benchmark 4: echo b y' --runs=1 --parameter-list a a,b --parameter-list=b x,y 'echo {a} {b}'
+# hyperfine's order: the first list varies fastest (after the commands)
+grep -q 'Benchmark 2: echo b x' out || { bad "the order of -L combinations"; cat out; }
 rm -f order
 "$tool" --runs=2 --parameter-list n a,b --prepare='echo {n} >>order' 'echo x{n} >>order' >/dev/null 2>&1
 [ "$(tr '\n' ' ' <order)" = "a xa b xb b xb a xa " ] \
     || bad "a parameter in the prepare command: $(tr '\n' ' ' <order)"
 expect 0 'Benchmark 2: two' --runs=1 --command-name=one --command-name=two true 'echo x'
 expect 0 'Benchmark 2: run x' --runs=1 --parameter-list p w,x --command-name='run {p}' 'echo {p}'
+# --setup once before a command's runs, --conclude after each run;
+# hyperfine's short options (-N, -r, -w, -s, -p, -C, -c, -L, -n)
+rm -f order
+"$tool" -r 2 -w 1 -s 'echo s{n} >>order' -p 'echo p >>order' -C 'echo q >>order' \
+    -c 'echo c >>order' -L n 1,2 --no-interleave -n 'x{n}' 'echo A{n} >>order' >out 2>&1 \
+    || { bad "short options"; cat out; }
+[ "$(tr '\n' ' ' <order)" = "s1 p A1 q p A1 q p A1 q c s2 p A2 q p A2 q p A2 q c " ] \
+    || bad "--setup, --conclude, short options: $(tr '\n' ' ' <order)"
+grep -q 'Benchmark 2: x2' out || { bad "-n"; cat out; }
+expect 0 'Benchmark 2: echo 2' -N -r 1 -P n 1 2 'echo {n}'
+expect 0 '2 runs' -N -r 2 -u second true
+grep -q '\[User: [0-9.]* s, System' out || { bad "-u second"; cat out; }
 
 # ---- exports -------------------------------------------------------------------
 expect 0 'faster than' --runs=7 --export-json=h.json --export-markdown=h.md \
@@ -242,6 +258,17 @@ expect 3 'too few runs' --runs=3 --no-interleave --threshold=5 "$child sleep 1" 
 expect 0 '2 runs' --runs=2 --shell=none "$child print 64"
 [ "$(wc -c <out)" -lt 20000 ] || bad "the output was not dropped: $(wc -c <out) bytes"
 expect 0 'visible-output' --runs=1 --show-output 'echo visible-output'
+# hyperfine's order: the heading, then the command's output
+[ "$(grep -n 'Benchmark 1:' out | head -n 1 | cut -d: -f1)" -lt "$(grep -n '^visible-output' out | cut -d: -f1)" ] \
+    || { bad "--show-output: the heading after the output"; cat out; }
+# --input, --output (stdout to a file), --style=none (no figures)
+echo from-input >in.txt
+"$tool" --runs=1 --input=in.txt --output=got.txt --style=none cat >out 2>&1 \
+    || { bad "--input, --output, --style=none"; cat out; }
+[ "$(cat got.txt)" = from-input ] || bad "--input, --output: $(cat got.txt)"
+[ ! -s out ] || { bad "--style=none printed"; cat out; }
+expect 2 '--output=pipe is not taken' --output=pipe true
+expect 2 '--input=nonexistent.txt cannot be read' --input=nonexistent.txt true
 # stderr is empty when it is not a terminal (no progress bar)
 "$tool" --runs=2 true >/dev/null 2>err.txt || bad "true failed"
 [ ! -s err.txt ] || { bad "stderr not empty:"; cat err.txt; }

@@ -62,9 +62,12 @@ static void test_parameters(void)
           "2 x 3 values x 2 commands: %d", plan.ncmds);
     if (plan.ncmds == 12)
     {
-        /* each value (the first parameter outermost), then each command */
+        /* hyperfine's order: the commands vary fastest, then the first
+           parameter, then the second */
         CHECK(strcmp(plan.cmds[0].text, "echo 1 0.1") == 0, "%s", plan.cmds[0].text);
         CHECK(strcmp(plan.cmds[1].text, "true 1") == 0, "%s", plan.cmds[1].text);
+        CHECK(strcmp(plan.cmds[2].text, "echo two 0.1") == 0, "%s", plan.cmds[2].text);
+        CHECK(strcmp(plan.cmds[4].text, "echo 1 0.2") == 0, "%s", plan.cmds[4].text);
         CHECK(strcmp(plan.cmds[5].text, "true 1") == 0, "%s", plan.cmds[5].text);
         CHECK(strcmp(plan.cmds[10].text, "echo two 0.3") == 0, "%s",
               plan.cmds[10].text);
@@ -290,7 +293,7 @@ static void test_exports(void)
     FILE * f = tmpfile();
 
     fake(&plan, c, 2, 10, times);
-    c[1].runs[3].exit_code = -1;
+    c[1].runs[3].exit_code = 128 + 9;     /* killed: hyperfine's 128 + N */
     c[1].runs[3].signal = 9;
     prof_impl_cmd_export(f, PROF_EXPORT_JSON, &plan);
     text = written(f, &len);
@@ -308,8 +311,12 @@ static void test_exports(void)
         CHECK(t != NULL && t->count == 10
               && fabs(t->items[4]->number - 0.0168) < 1e-12, "times");
         t = prof_impl_json_get(b, "exit_codes");
-        CHECK(t != NULL && t->count == 10 && t->items[3]->kind == PROF_JSON_NULL
+        CHECK(t != NULL && t->count == 10 && t->items[3]->number == 137.0
               && t->items[2]->number == 0.0, "exit_codes");
+        t = prof_impl_json_get(b, "memory_usage_byte");
+        CHECK(t != NULL && t->count == 10
+              && t->items[2]->number == 1024.0 * 1002,
+              "memory_usage_byte: bytes of peak_rss_kb");
         CHECK(prof_impl_json_get(b, "stddev")->number > 0.0, "stddev");
     }
     prof_impl_json_free(doc);
@@ -410,7 +417,7 @@ static void test_export_out_of_memory(void)
 {
     static const prof_export_kind kinds[] = {
         PROF_EXPORT_JSON, PROF_EXPORT_MARKDOWN, PROF_EXPORT_CSV,
-        PROF_EXPORT_RUNNER_JSON, PROF_EXPORT_RUNNER_CSV, PROF_EXPORT_RUNNER_MD
+        PROF_EXPORT_ASCIIDOC, PROF_EXPORT_ORGMODE, PROF_EXPORT_RUNNER_JSON, PROF_EXPORT_RUNNER_CSV, PROF_EXPORT_RUNNER_MD
     };
     prof_cmd_plan plan;
     prof_cmd c[2];
@@ -497,6 +504,53 @@ static void test_counters(void)
     unfake(&plan);
 }
 
+/* hyperfine's markup tables: their form, the first command's unit, no ±
+   for one run, --sort=mean-time, --time-unit. */
+static void test_markup(void)
+{
+    prof_cmd_plan plan;
+    prof_cmd c[2];
+    size_t len;
+    FILE * f = tmpfile();
+    char * text;
+    fake(&plan, c, 2, 10, times);
+    text = export_to(f, PROF_EXPORT_ASCIIDOC, &plan, &len);
+    CHECK(strncmp(text, "[cols=\"<,>,>,>,>\"]\n|===\n| Command \n| Mean [ms] "
+                  "\n| Min [ms] \n| Max [ms] \n| Relative \n\n| `A` \n| ", 84)
+          == 0 && strstr(text, " \n|===\n") != NULL, "asciidoc:\n%s", text);
+    free(text);
+    text = export_to(f, PROF_EXPORT_ORGMODE, &plan, &len);
+    CHECK(strncmp(text, "| Command  |  Mean [ms] |  Min [ms] |  Max [ms] |  "
+                  "Relative |\n|--+--+--+--+--|\n| =A=  |  ", 86) == 0,
+          "org-mode:\n%s", text);
+    free(text);
+    {
+        prof_cmd t = c[0];              /* B (the slower) first */
+        c[0] = c[1];
+        c[1] = t;
+    }
+    plan.sort = PROF_CMD_SORT_MEAN;
+    plan.unit_s = 1e-6;
+    text = export_to(f, PROF_EXPORT_MARKDOWN, &plan, &len);
+    CHECK(strstr(text, "Mean [\xC2\xB5s]") != NULL, "--time-unit:\n%s", text);
+    CHECK(strstr(text, "| `A` |") != NULL && strstr(text, "| `B` |") != NULL
+          && strstr(text, "| `A` |") < strstr(text, "| `B` |"),
+          "--sort=mean-time: A first:\n%s", text);
+    free(text);
+    plan.sort = PROF_CMD_SORT_AUTO;     /* the order given */
+    text = export_to(f, PROF_EXPORT_MARKDOWN, &plan, &len);
+    CHECK(strstr(text, "| `B` |") < strstr(text, "| `A` |"),
+          "--sort=auto: as given:\n%s", text);
+    free(text);
+    unfake(&plan);
+    fake(&plan, c, 2, 1, times);        /* one run each: no deviation */
+    text = export_to(f, PROF_EXPORT_MARKDOWN, &plan, &len);
+    CHECK(strstr(text, "\xC2\xB1") == NULL, "one run, no \xC2\xB1:\n%s", text);
+    free(text);
+    unfake(&plan);
+    fclose(f);
+}
+
 int main(void)
 {
     test_split();
@@ -506,6 +560,7 @@ int main(void)
     test_result_and_gate();
     test_loaded();
     test_exports();
+    test_markup();
     test_json_bytes();
     test_export_out_of_memory();
     test_shell_argv();

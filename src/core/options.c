@@ -175,8 +175,9 @@ static int one(const prof_impl_options * o, int argc, char ** argv, int * i,
     return apply(o, op, value, ctx);
 }
 
-/* Apply the short option argv[*i] ("-o", its value the next word): 0, or
-   -1 after a message (unknown, or its value missing or refused). */
+/* Apply the short option argv[*i] ("-o", its value the next word, or its
+   values the next words): 0, or -1 after a message (unknown, or its value
+   missing or refused). */
 static int short_one(const prof_impl_options * o, int argc, char ** argv,
         int * i, void * ctx)
 {
@@ -191,6 +192,8 @@ static int short_one(const prof_impl_options * o, int argc, char ** argv,
         prof_impl_warn("%s: unknown option %s (see --help)", o->program, a);
         return -1;
     }
+    if (op->words > 1)              /* -L NAME VALUES: the next words */
+        return several(o, op, NULL, argc, argv, i, ctx);
     if (op->value != NULL)
     {
         if (*i + 1 >= argc)

@@ -3,8 +3,9 @@
     statistics: the commands alternate (A B B A ...), each command's
     median has its distribution-free interval, the ratio of two commands
     is also taken by round with its interval, and --threshold gates on
-    prof-compare's rule. Exports hyperfine's JSON, markdown and CSV and
-    the runner's formats (Google Benchmark's JSON for prof-compare).
+    prof-compare's rule. Takes hyperfine's options (long and short) and
+    exports its JSON, CSV, markdown, AsciiDoc and org-mode tables, and the
+    runner's formats (Google Benchmark's JSON for prof-compare).
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -14,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,6 +33,11 @@ static const char usage_head[] =
 "Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
 
 static const char usage_tail[] =
+"hyperfine's short options: -w --warmup, -r --runs, -m --min-runs,\n"
+"  -M --max-runs, -p --prepare, -c --cleanup, -s --setup, -C --conclude,\n"
+"  -S --shell, -N --shell=none, -P --parameter-scan, -D --parameter-step\n"
+"  (or --parameter-step-size), -L --parameter-list, -n --command-name,\n"
+"  -i --ignore-failure, -u --time-unit; each alone, its value the next word.\n"
 "Exit status:\n"
 "  0  the commands ran (and with --threshold, none is slower)\n"
 "  1  with --threshold: a command significantly slower than the first by\n"
@@ -54,8 +61,9 @@ typedef struct
 {
     prof_gate gate;
     const char * shell, * progress, * out, * format, * counters;
-    const char * exports[3];            /* json, markdown, csv */
-    given prepare, cleanup, names;
+    const char * time_unit, * sort, * style, * input;
+    const char * exports[5];            /* in prof_export_kind's order */
+    given prepare, cleanup, names, setup, conclude, outputs;
     prof_cmd_param params[PROF_CMD_MAX_PARAMS];
     int nparams, scans;
     double step;
@@ -92,7 +100,16 @@ static int set_given(void * ctx, const char * name, const char * v)
 {
     options * o = (options *) ctx;
     given * g = strcmp(name, "--prepare") == 0 ? &o->prepare
-              : strcmp(name, "--cleanup") == 0 ? &o->cleanup : &o->names;
+              : strcmp(name, "--cleanup") == 0 ? &o->cleanup
+              : strcmp(name, "--setup") == 0 ? &o->setup
+              : strcmp(name, "--conclude") == 0 ? &o->conclude
+              : strcmp(name, "--output") == 0 ? &o->outputs : &o->names;
+    if (g == &o->outputs && strcmp(v, "pipe") == 0)
+    {
+        prof_impl_warn(PROGRAM ": --output=pipe is not taken (null, inherit "
+                       "or a FILE)");
+        return -1;
+    }
     if (g->n == MAX_GIVEN)
     {
         prof_impl_warn(PROGRAM ": %s: more than %d given", name, MAX_GIVEN);
@@ -159,21 +176,52 @@ static int set_step(void * ctx, const char * name, const char * v)
                                    &((options *) ctx)->step);
 }
 
-/* A text option's value, one of the words of choices ("a|b|c"). */
+/* The options whose value is one of a few words ("|a|b|c|"). */
+static const struct
+{
+    const char * name, * choices;
+    size_t field;
+} choice_table[] = {
+    { "--format", "|md|csv|json|", offsetof(options, format) },
+    { "--progress", "|auto|always|never|", offsetof(options, progress) },
+    { "--time-unit", "|microsecond|millisecond|second|",
+      offsetof(options, time_unit) },
+    { "--sort", "|auto|command|mean-time|", offsetof(options, sort) },
+    { "--style", "|auto|basic|full|nocolor|color|none|",
+      offsetof(options, style) },
+};
+
+/* A text option's value, one of the words of its choices. */
 static int set_choice(void * ctx, const char * name, const char * v)
 {
-    options * o = (options *) ctx;
-    int format = strcmp(name, "--format") == 0;
-    const char * choices = format ? "|md|csv|json|" : "|auto|always|never|";
-    char word[32];
+    const char * choices = NULL;
+    char word[40];
+    size_t k, field = 0;
+    for (k = 0; k < sizeof choice_table / sizeof choice_table[0]; k++)
+        if (strcmp(name, choice_table[k].name) == 0)
+        {
+            choices = choice_table[k].choices;
+            field = choice_table[k].field;
+        }
     snprintf(word, sizeof word, "|%s|", v);
-    if (strchr(v, '|') != NULL || strstr(choices, word) == NULL)
+    if (choices == NULL || strchr(v, '|') != NULL
+        || strstr(choices, word) == NULL)
     {
         prof_impl_warn(PROGRAM ": %s=%s: one of %.*s is expected", name, v,
-                       (int) strlen(choices) - 2, choices + 1);
+                       choices ? (int) strlen(choices) - 2 : 0,
+                       choices ? choices + 1 : "");
         return -1;
     }
-    *(format ? &o->format : &o->progress) = v;
+    *(const char **) ((char *) ctx + field) = v;
+    return 0;
+}
+
+/* -N: hyperfine's --shell=none. */
+static int set_no_shell(void * ctx, const char * name, const char * v)
+{
+    (void) name;
+    (void) v;
+    ((options *) ctx)->shell = "none";
     return 0;
 }
 
@@ -191,40 +239,65 @@ static int set_counters(void * ctx, const char * name, const char * v)
 
 #define TEXT(field) PROF_IMPL_OPTION_TEXT(options, field)
 #define SET(f) PROF_IMPL_OPTION_SET(f)
-#define WORDS(n, f) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f, NULL
+/* with hyperfine's short name a */
+#define SET_A(f, a) PROF_IMPL_OPTION_SET_ALIAS(f, a)
+#define TEXT_A(field, a) NULL, offsetof(options, field), 0, NULL, 0, NULL, a
+#define WORDS(n, f, a) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f, a
 
 static const prof_impl_option option_table[] = {
     { "--warmup", "N", "runs of each command before the timed ones (0)",
-      SET(set_count) },
+      SET_A(set_count, "-w") },
     { "--runs", "N", "exactly N runs of each command (default: by --min-runs, "
-      "--max-runs and 3 s)", SET(set_count) },
+      "--max-runs and 3 s)", SET_A(set_count, "-r") },
     { "--min-runs", "N", "at least N runs of each command, and at least 3 s "
-      "of runs (10)", SET(set_count) },
+      "of runs (10)", SET_A(set_count, "-m") },
     { "--max-runs", "N", "at most N runs of each command (no limit)",
-      SET(set_count) },
+      SET_A(set_count, "-M") },
+    { "--setup", "CMD", "run CMD once before the runs (and warm-up runs) of "
+      "each command, untimed; once for all or once per command (none)",
+      SET_A(set_given, "-s") },
     { "--prepare", "CMD", "run CMD before each run, untimed; once for all "
-      "commands or once per command (none)", SET(set_given) },
+      "commands or once per command (none)", SET_A(set_given, "-p") },
+    { "--conclude", "CMD", "run CMD after each run, untimed; once for all or "
+      "once per command (none)", SET_A(set_given, "-C") },
     { "--cleanup", "CMD", "run CMD after the last run of each command; once "
-      "for all or once per command (none)", SET(set_given) },
+      "for all or once per command (none)", SET_A(set_given, "-c") },
     { "--shell", "SHELL", "none: run each command's words directly, else "
       "SHELL -c COMMAND with the shell's own cost subtracted (sh)",
-      TEXT(shell) },
+      TEXT_A(shell, "-S") },
+    { "-N", NULL, NULL, SET_A(set_no_shell, "-N") },
     { "--parameter-scan", "NAME LO HI", "a command for each value from LO to "
       "HI, {NAME} in the commands replaced by it (whole numbers, unless "
-      "--parameter-step)", WORDS(3, set_scan) },
+      "--parameter-step)", WORDS(3, set_scan, "-P") },
     { "--parameter-step", "STEP", "the step of --parameter-scan (1)",
-      SET(set_step) },
+      SET_A(set_step, "-D") },
+    { "--parameter-step-size", "STEP", NULL, SET(set_step) },
     { "--parameter-list", "NAME A,B,C", "a command for each value of the list "
-      "(several lists: each combination)", WORDS(2, set_list) },
+      "(several lists: each combination, the first list varying fastest "
+      "after the commands)", WORDS(2, set_list, "-L") },
     { "--command-name", "NAME", "the name shown and exported, once per command "
-      "(the command line)", SET(set_given) },
+      "(the command line)", SET_A(set_given, "-n") },
     { "--ignore-failure", NULL, "time a command that exits non-zero, not "
-      "stop (stop)", PROF_IMPL_OPTION_FLAG(options, ignore_failure) },
+      "stop, and say how many runs failed (stop)",
+      TEXT_A(ignore_failure, "-i") },
+    { "--input", "FILE", "the commands' stdin: null or a FILE (null)",
+      TEXT(input) },
+    { "--output", "WHERE", "the commands' output: null, inherit, or a FILE "
+      "for their stdout; once for all or once per command (null)",
+      SET(set_given) },
     { "--show-output", NULL, "let the commands' output through, no progress "
       "bar (to /dev/null)", PROF_IMPL_OPTION_FLAG(options, show_output) },
     { "--no-interleave", NULL, "all runs of a command, then the next "
       "(hyperfine's order; default: alternate A B B A ...)",
       PROF_IMPL_OPTION_FLAG(options, no_interleave) },
+    { "--time-unit", "UNIT", "microsecond, millisecond or second: the unit of "
+      "the figures and the markup tables (from each value, as hyperfine)",
+      SET_A(set_choice, "-u") },
+    { "--sort", "METHOD", "auto (the summary by mean time, the tables as "
+      "given), command or mean-time (auto)", SET(set_choice) },
+    { "--style", "TYPE", "auto, basic, full, nocolor, color or none: the "
+      "progress bar never (basic, nocolor), always (full, color), no "
+      "output at all (none) (auto)", SET(set_choice) },
     { "--counters", "LIST", "count the events of each run of the child "
       "(and its children), perf stat's names, comma-separated (default list: "
       PROF_COUNTERS_DEFAULT "; default: off)", set_counters,
@@ -238,6 +311,10 @@ static const prof_impl_option option_table[] = {
       TEXT(exports[1]) },
     { "--export-csv", "FILE", "hyperfine's CSV, in seconds (none)",
       TEXT(exports[2]) },
+    { "--export-asciidoc", "FILE", "hyperfine's AsciiDoc table (none)",
+      TEXT(exports[3]) },
+    { "--export-orgmode", "FILE", "hyperfine's org-mode table (none)",
+      TEXT(exports[4]) },
     { "--out", "FILE", "write the runner's --format to FILE (- or none: "
       "stdout, and the figures to stderr)", TEXT(out) },
     { "--format", "F", "md, csv or json: the runner's formats, json being "
@@ -251,7 +328,7 @@ static const prof_impl_option option_table[] = {
 
 static const prof_impl_options command_line = {
     PROGRAM, option_table, (int) (sizeof option_table / sizeof option_table[0]),
-    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1, 0
+    usage_head, usage_tail, PROF_IMPL_UNKNOWN_ERROR, 1, 1
 };
 
 /* The defaults of what was not given, and options given together that do
@@ -262,10 +339,8 @@ static int check_options(options * o, int n, char ** commands)
     for (i = 0; i < n; i++)
         if (commands[i][0] == '-')
         {
-            prof_impl_warn(PROGRAM ": %s: unknown option (options are long: "
-                           "hyperfine's -N is --shell=none, -w --warmup, -r "
-                           "--runs, -i --ignore-failure; see --help)",
-                           commands[i]);
+            prof_impl_warn(PROGRAM ": %s: a command cannot start with '-' "
+                           "(see --help)", commands[i]);
             return -1;
         }
     if (n == 0)
@@ -279,6 +354,12 @@ static int check_options(options * o, int n, char ** commands)
     else if (o->step > 0.0 && o->scans == 0)
         prof_impl_warn(PROGRAM ": --parameter-step goes with "
                        "--parameter-scan");
+    else if (o->show_output && o->outputs.n > 0)
+        prof_impl_warn(PROGRAM ": --show-output goes without --output "
+                       "(--output=inherit is the same)");
+    else if (o->input != NULL && strcmp(o->input, "null") != 0
+             && access(o->input, R_OK) != 0)
+        prof_impl_warn(PROGRAM ": --input=%s cannot be read", o->input);
     else
     {
         for (i = 0; i < o->nparams; i++)
@@ -289,9 +370,16 @@ static int check_options(options * o, int n, char ** commands)
     return -1;
 }
 
+/* Where --style=none prints the figures. */
+static FILE * no_figures;
+
 /* The plan's settings from the options. */
 static void settings(const options * o, prof_cmd_plan * plan, FILE * summary)
 {
+    /* --style, hyperfine's, says when --progress does not */
+    const char * when = strcmp(o->progress, "auto") != 0 ? o->progress
+        : strcmp(o->style, "full") == 0 || strcmp(o->style, "color") == 0
+        ? "always" : strcmp(o->style, "auto") == 0 ? "auto" : "never";
     plan->warmup = o->warmup;
     plan->min_runs = o->runs > 0 ? o->runs : o->min_runs > 0 ? o->min_runs
                    : o->max_runs > 0 && o->max_runs < 10 ? o->max_runs : 10;
@@ -300,10 +388,22 @@ static void settings(const options * o, prof_cmd_plan * plan, FILE * summary)
     plan->interleave = !o->no_interleave;
     plan->ignore_failure = o->ignore_failure;
     plan->show_output = o->show_output;
-    plan->progress = !o->show_output && (strcmp(o->progress, "always") == 0
-                     || (strcmp(o->progress, "auto") == 0 && isatty(2)));
+    plan->progress = !o->show_output && (strcmp(when, "always") == 0
+                     || (strcmp(when, "auto") == 0 && isatty(2)));
+    /* --style=none: no figures (the messages and files as always) */
+    if (strcmp(o->style, "none") == 0
+        && (no_figures = fopen("/dev/null", "w")) != NULL)
+        summary = no_figures;
     plan->summary = summary;
     plan->counters = o->counters;
+    plan->input = o->input != NULL && strcmp(o->input, "null") != 0
+                ? o->input : NULL;
+    plan->unit_s = o->time_unit == NULL ? 0.0
+                 : strcmp(o->time_unit, "second") == 0 ? 1.0
+                 : strcmp(o->time_unit, "millisecond") == 0 ? 1e-3 : 1e-6;
+    plan->sort = o->sort == NULL || strcmp(o->sort, "auto") == 0
+               ? PROF_CMD_SORT_AUTO : strcmp(o->sort, "command") == 0
+               ? PROF_CMD_SORT_COMMAND : PROF_CMD_SORT_MEAN;
 }
 
 /* ---- the outputs ------------------------------------------------------------- */
@@ -324,11 +424,13 @@ static int is_input(const prof_cmd_plan * plan, const char * option,
     for (i = 0; i < plan->ncmds; i++)
     {
         const prof_cmd * c = &plan->cmds[i];
-        const char * texts[3];
+        const char * texts[5];
         texts[0] = c->text;
         texts[1] = c->prepare_text;
         texts[2] = c->cleanup_text;
-        for (k = 0; k < 3; k++)
+        texts[3] = c->setup_text;
+        texts[4] = c->conclude_text;
+        for (k = 0; k < 5; k++)
         {
             char ** words = texts[k] ? prof_impl_cmd_split(texts[k], NULL)
                                      : NULL;
@@ -352,11 +454,12 @@ static int is_input(const prof_cmd_plan * plan, const char * option,
 static int open_outputs(const options * o, const prof_cmd_plan * plan,
                         output * outs)
 {
-    static const char * names[3] = { "--export-json", "--export-markdown",
-                                     "--export-csv" };
+    static const char * names[5] = { "--export-json", "--export-markdown",
+                                     "--export-csv", "--export-asciidoc",
+                                     "--export-orgmode" };
     const char * f = o->format != NULL ? o->format : "json";
     int i, j, n = 0;
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 5; i++)
         if (o->exports[i] != NULL)
         {
             outs[n].option = names[i];
@@ -440,7 +543,7 @@ static int parse(int argc, char ** argv, options * o, prof_cmd_spec * spec)
     memset(o, 0, sizeof *o);
     memset(spec, 0, sizeof *spec);
     prof_impl_gate_default(&o->gate);
-    o->progress = "auto";
+    o->progress = o->style = "auto";
     o->shell = "sh";
     n = prof_impl_options_parse(&command_line, argc, argv, o);
     if (n == PROF_IMPL_OPTIONS_EXIT)
@@ -449,12 +552,15 @@ static int parse(int argc, char ** argv, options * o, prof_cmd_spec * spec)
         return -1;
     spec->texts = argv + 1;
     spec->ntexts = n - 1;
-    spec->names = o->names.v;
-    spec->nnames = o->names.n;
-    spec->prepare = o->prepare.v;
-    spec->nprepare = o->prepare.n;
-    spec->cleanup = o->cleanup.v;
-    spec->ncleanup = o->cleanup.n;
+    /* each list given: spec->F and its count spec->nF */
+#define GIVE(f) (spec->f = o->f.v, spec->n##f = o->f.n)
+    GIVE(names);
+    GIVE(prepare);
+    GIVE(cleanup);
+    GIVE(setup);
+    GIVE(conclude);
+    GIVE(outputs);
+#undef GIVE
     spec->params = o->params;
     spec->nparams = o->nparams;
     spec->shell = o->shell;
@@ -486,7 +592,7 @@ int main(int argc, char ** argv)
     static options o;
     static prof_cmd_plan plan;
     prof_cmd_spec spec;
-    output outs[4];
+    output outs[6];
     int rc = parse(argc, argv, &o, &spec), nout = -1;
     if (rc != 0)
         return rc > 0 ? PROF_EXIT_PASS : PROF_EXIT_BAD_INPUT;
@@ -523,6 +629,8 @@ int main(int argc, char ** argv)
     prof_impl_cmd_measure(&plan);
     rc = conclude(&o, &plan, outs, nout);
     prof_impl_cmd_free(&plan);
+    if (no_figures != NULL)
+        fclose(no_figures);
     prof_spawn_release(plan.signal);
     return rc;
 }

@@ -9,7 +9,8 @@
                        order, the stop rule, failures, signals, progress
         run_report.c   each command's figures as a runner result, the
                        summary, the ratios by round and the gate
-        run_export.c   hyperfine's JSON, markdown and CSV; the runner's
+        run_export.c   hyperfine's JSON, CSV, markdown, AsciiDoc and
+                       org-mode; the runner's
                        formats through its reporters
     SPDX-License-Identifier: MIT
 */
@@ -29,7 +30,9 @@ typedef struct
 {
     double wall_s, user_s, sys_s;
     long max_rss_kb;            /* the child's peak resident set */
-    int exit_code;              /* its exit status, or -1 if killed */
+    int exit_code;              /* its exit status, or 128 + the signal
+                                   that killed it (as hyperfine, and the
+                                   shell's $?) */
     int signal;                 /* the signal that ended it, or 0 */
     int round;                  /* the round it ran in, from 0 */
     double load;                /* the 1-minute load average as it ended
@@ -47,7 +50,10 @@ typedef struct
     char ** argv;               /* what runs: the shell's words, "-c" and
                                    the text, or the text's words */
     char ** prepare, ** cleanup;    /* the same for those, or NULL */
-    char * prepare_text, * cleanup_text;
+    char ** setup, ** conclude;
+    char * prepare_text, * cleanup_text, * setup_text, * conclude_text;
+    const char * output;        /* --output: NULL or "null" (/dev/null),
+                                   "inherit", or a file for its stdout */
     int nparams;
     const char * param_names[PROF_CMD_MAX_PARAMS];
     char * param_values[PROF_CMD_MAX_PARAMS];
@@ -70,6 +76,11 @@ typedef enum
     PROF_CMD_NO_MEMORY
 } prof_cmd_stop;
 
+/* --sort: hyperfine's auto (the summary by mean time, the tables in the
+   order given), command (both in the order given), mean-time (both by
+   mean time). */
+enum { PROF_CMD_SORT_AUTO, PROF_CMD_SORT_COMMAND, PROF_CMD_SORT_MEAN };
+
 /* The commands and how they run. */
 typedef struct
 {
@@ -81,6 +92,11 @@ typedef struct
     double min_time_s;          /* and at least this much per command */
     int interleave;             /* A B B A ... (else all of A, then B) */
     int ignore_failure, show_output;
+    const char * input;         /* --input: the commands' stdin (NULL:
+                                   /dev/null) */
+    double unit_s;              /* --time-unit: seconds in it (0: chosen
+                                   from each value, as hyperfine) */
+    int sort;                   /* --sort: PROF_CMD_SORT_* */
     int progress;               /* draw the progress bar on stderr */
     const char * counters;      /* the events to count in each run, or
                                    NULL: none */
@@ -129,6 +145,8 @@ typedef struct
     int nnames;
     const char * const * prepare, * const * cleanup;
     int nprepare, ncleanup;
+    const char * const * setup, * const * conclude, * const * outputs;
+    int nsetup, nconclude, noutputs;
     const prof_cmd_param * params;
     int nparams;
     const char * shell;         /* "none", or the shell's command line */
@@ -165,13 +183,20 @@ int prof_impl_cmd_enough(const prof_cmd_plan * plan, const prof_cmd * c);
 /* ---- run_report.c -------------------------------------------------------- */
 
 /* A time unit for seconds s: "s", "ms", "µs" (ascii: "us"), and the
-   seconds in one. */
-void prof_impl_cmd_unit(double s, int ascii, const char ** name,
-                        double * unit_s);
+   seconds in one; hyperfine's choice from s, or the unit of fixed_s (1,
+   1e-3, 1e-6: --time-unit) when it is not 0. */
+void prof_impl_cmd_unit(double s, double fixed_s, int ascii,
+                        const char ** name, double * unit_s);
 /* c's runs as a runner result (c->result), kept for the outputs; partial
    (stopped before its stop rule) is said in its flags and warning. 0, or
    -1 (no run, or out of memory). */
 int prof_impl_cmd_result(const prof_cmd_plan * plan, prof_cmd * c);
+/* "Benchmark N: NAME" on plan->summary (index from 0). */
+void prof_impl_cmd_heading(const prof_cmd_plan * plan, int index);
+/* The commands that have a result, by_mean: by mean time (ties in the
+   order given), else in the order given: their indexes in *order
+   (malloc'd) and their number, or -1 after a message (out of memory). */
+int prof_impl_cmd_order(const prof_cmd_plan * plan, int by_mean, int ** order);
 /* c's block of figures on plan->summary. */
 void prof_impl_cmd_print(prof_cmd_plan * plan, int index);
 /* The summary: the blocks not printed yet (from plan->printed on), the
@@ -189,7 +214,8 @@ int prof_impl_cmd_fastest(const prof_cmd_plan * plan);
    Nothing allocated, so nothing can fail on the way to an export. */
 void prof_impl_cmd_wall(const prof_cmd * c, double * mean, double * sd);
 /* hyperfine's ratio of b's mean wall time to a's, and its standard
-   deviation propagated from theirs. */
+   deviation propagated from theirs (NaN when either has one run: no
+   deviation). */
 void prof_impl_cmd_ratio(const prof_cmd * a, const prof_cmd * b,
                          double * ratio, double * sd);
 
@@ -200,6 +226,8 @@ typedef enum
     PROF_EXPORT_JSON,           /* hyperfine's --export-json */
     PROF_EXPORT_MARKDOWN,       /* hyperfine's --export-markdown */
     PROF_EXPORT_CSV,            /* hyperfine's --export-csv */
+    PROF_EXPORT_ASCIIDOC,       /* hyperfine's --export-asciidoc */
+    PROF_EXPORT_ORGMODE,        /* hyperfine's --export-orgmode */
     PROF_EXPORT_RUNNER_JSON,    /* the runner's --format=json (Google
                                    Benchmark's schema) */
     PROF_EXPORT_RUNNER_CSV,

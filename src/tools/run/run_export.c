@@ -1,8 +1,9 @@
 /*
-    prof-run's files. hyperfine's three exports with its field names and
-    units (JSON and CSV in seconds; markdown in the fastest command's
-    unit, with hyperfine's relative column), a few fields of our own added
-    to the JSON (the median's interval, err%, peak RSS, partial); and the
+    prof-run's files. hyperfine's five exports with its field names, order
+    and units (JSON and CSV in seconds; the markup tables, markdown,
+    AsciiDoc and org-mode, in the first command's unit or --time-unit's,
+    with hyperfine's relative column), a few fields of our own added to
+    the JSON (the median's interval, err%, peak RSS, partial); and the
     runner's own formats (Google Benchmark's JSON, CSV, markdown) written
     by the runner's reporters from each command's result.
     SPDX-License-Identifier: MIT
@@ -22,7 +23,9 @@ static void json_key_number(FILE * out, const char * key, double v)
     prof_impl_json_number(out, v);
 }
 
-/* "times": [...] and the other arrays of one number per run. */
+/* "times": [...] and the other arrays of one number per run, in
+   hyperfine's order (times, memory_usage_byte, exit_codes); exit_codes
+   128 + the signal for a run killed by one, as hyperfine. */
 static void json_runs(FILE * out, const prof_cmd * c)
 {
     int i;
@@ -32,32 +35,54 @@ static void json_runs(FILE * out, const prof_cmd * c)
         fputs(i ? ", " : "", out);
         prof_impl_json_number(out, c->runs[i].wall_s);
     }
+    fputs("],\n      \"memory_usage_byte\": [", out);
+    for (i = 0; i < c->nruns; i++)
+        fprintf(out, "%s%.0f", i ? ", " : "", c->runs[i].max_rss_kb * 1024.0);
     fputs("],\n      \"exit_codes\": [", out);
     for (i = 0; i < c->nruns; i++)
-        if (c->runs[i].signal != 0)
-            fputs(i ? ", null" : "null", out);
-        else
-            fprintf(out, "%s%d", i ? ", " : "", c->runs[i].exit_code);
-    fputs("],\n      \"peak_rss_kb\": [", out);
-    for (i = 0; i < c->nruns; i++)
-        fprintf(out, "%s%ld", i ? ", " : "", c->runs[i].max_rss_kb);
+        fprintf(out, "%s%d", i ? ", " : "", c->runs[i].exit_code);
     fputc(']', out);
+}
+
+/* c's parameters sorted by name, as hyperfine writes them: their indexes
+   in order (at most PROF_CMD_MAX_PARAMS). */
+static void params_sorted(const prof_cmd * c, int * order)
+{
+    int k, j;
+    for (k = 0; k < c->nparams; k++)
+    {
+        for (j = k; j > 0 && strcmp(c->param_names[order[j - 1]],
+                                    c->param_names[k]) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = k;
+    }
 }
 
 static void json_parameters(FILE * out, const prof_cmd * c)
 {
-    int k;
+    int k, order[PROF_CMD_MAX_PARAMS];
     if (c->nparams == 0)
         return;
+    params_sorted(c, order);
     fputs(",\n      \"parameters\": {", out);
     for (k = 0; k < c->nparams; k++)
     {
         fputs(k ? ", " : "", out);
-        prof_impl_json_string(out, c->param_names[k]);
+        prof_impl_json_string(out, c->param_names[order[k]]);
         fputs(": ", out);
-        prof_impl_json_string(out, c->param_values[k]);
+        prof_impl_json_string(out, c->param_values[order[k]]);
     }
     fputc('}', out);
+}
+
+/* Our own arrays: each run's peak RSS in kB, and its event counts. */
+static void json_rss(FILE * out, const prof_cmd * c)
+{
+    int i;
+    fputs(",\n      \"peak_rss_kb\": [", out);
+    for (i = 0; i < c->nruns; i++)
+        fprintf(out, "%s%ld", i ? ", " : "", c->runs[i].max_rss_kb);
+    fputc(']', out);
 }
 
 /* "counters": each event's count in each run (null: not counted). */
@@ -99,8 +124,9 @@ static void json_result(FILE * out, const prof_cmd_plan * plan,
     json_key_number(out, "min", r->min_ns * 1e-9);
     json_key_number(out, "max", r->max_ns * 1e-9);
     json_runs(out, c);
-    json_counters(out, plan, c);
     json_parameters(out, c);
+    json_rss(out, c);
+    json_counters(out, plan, c);
     json_key_number(out, "median_ci_low", r->ci_low_ns * 1e-9);
     json_key_number(out, "median_ci_high", r->ci_high_ns * 1e-9);
     json_key_number(out, "ci_level", r->ci_level);
@@ -136,46 +162,108 @@ static void export_json(FILE * out, const prof_cmd_plan * plan)
             plan->stop != PROF_CMD_COMPLETE ? "true" : "false");
 }
 
-static void export_markdown(FILE * out, const prof_cmd_plan * plan)
+/* A row of hyperfine's markup tables (markdown, AsciiDoc, org-mode):
+   the n cells, the first being the command name when name is not NULL
+   (`name`, org-mode =name=, | escaped). */
+static void markup_row(FILE * out, prof_export_kind kind, const char * name,
+                       char cells[][64], int n)
 {
-    int i, best = prof_impl_cmd_fastest(plan);
+    const char * q = kind == PROF_EXPORT_ORGMODE ? "=" : "`";
+    int k;
+    if (kind == PROF_EXPORT_ASCIIDOC)
+        fputc('\n', out);
+    for (k = 0; k < n; k++)
+    {
+        fputs(kind == PROF_EXPORT_ASCIIDOC || k == 0 ? "| "
+              : kind == PROF_EXPORT_ORGMODE ? (k == 1 ? "  |  " : " |  ")
+              : " | ", out);
+        if (k == 0 && name != NULL)
+        {
+            fputs(q, out);
+            prof_impl_md_text(out, name);
+            fputs(q, out);
+        }
+        else
+            fputs(cells[k], out);
+        if (kind == PROF_EXPORT_ASCIIDOC)
+            fputs(" \n", out);
+    }
+    if (kind != PROF_EXPORT_ASCIIDOC)
+        fputs(" |\n", out);
+}
+
+/* Command i's row: mean ± σ (no ± for one run), min, max in the unit us,
+   and its ratio to the fastest (± unless it is the fastest or one of the
+   two ran once). */
+static void markup_result(FILE * out, prof_export_kind kind,
+                          const prof_cmd_plan * plan, int i, int best,
+                          double us)
+{
+    const prof_cmd * c = &plan->cmds[i];
+    const prof_result * r = &c->result->pub;
+    char cells[5][64];
+    double ratio, sd, mean, wall_sd_s;
+    int d = us == 1.0 ? 3 : 1, n;
+    prof_impl_cmd_wall(c, &mean, &wall_sd_s);
+    n = snprintf(cells[1], sizeof cells[1], "%.*f", d, r->mean_ns * 1e-9 / us);
+    if (c->nruns > 1)
+        snprintf(cells[1] + n, sizeof cells[1] - n, " \xC2\xB1 %.*f", d,
+                 wall_sd_s / us);
+    snprintf(cells[2], sizeof cells[2], "%.*f", d, r->min_ns * 1e-9 / us);
+    snprintf(cells[3], sizeof cells[3], "%.*f", d, r->max_ns * 1e-9 / us);
+    prof_impl_cmd_ratio(&plan->cmds[best], c, &ratio, &sd);
+    n = snprintf(cells[4], sizeof cells[4], "%.2f", i == best ? 1.0 : ratio);
+    if (i != best && !isnan(sd))
+        snprintf(cells[4] + n, sizeof cells[4] - n, " \xC2\xB1 %.2f", sd);
+    markup_row(out, kind, c->name, cells, 5);
+}
+
+static int export_markup(FILE * out, prof_export_kind kind,
+                         const prof_cmd_plan * plan)
+{
+    char head[5][64] = { "Command", "Mean", "Min", "Max", "Relative" };
+    int k, * order, best = prof_impl_cmd_fastest(plan);
+    int n = prof_impl_cmd_order(plan, plan->sort == PROF_CMD_SORT_MEAN, &order);
     const char * u = "s";
     double us = 1.0;
-    if (best >= 0)
-        prof_impl_cmd_unit(plan->cmds[best].result->pub.mean_ns * 1e-9, 0,
-                           &u, &us);
-    fprintf(out, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n"
-            "|:---|---:|---:|---:|---:|\n", u, u, u);
-    for (i = 0; i < plan->ncmds; i++)
-    {
-        const prof_cmd * c = &plan->cmds[i];
-        const prof_result * r;
-        double ratio, sd;
-        int d = us == 1.0 ? 3 : 1;
-        if (c->result == NULL)
-            continue;
-        r = &c->result->pub;
-        fputs("| ", out);
-        prof_impl_md_code(out, c->name);
-        fprintf(out, " | %.*f \xC2\xB1 %.*f | %.*f | %.*f | ", d,
-                r->mean_ns * 1e-9 / us, d, wall_sd(c) / us, d,
-                r->min_ns * 1e-9 / us, d, r->max_ns * 1e-9 / us);
-        prof_impl_cmd_ratio(&plan->cmds[best], c, &ratio, &sd);
-        if (i == best)
-            fputs("1.00 |\n", out);
-        else
-            fprintf(out, "%.2f \xC2\xB1 %.2f |\n", ratio, sd);
-    }
+    if (n < 0)
+        return -1;
+    for (k = 0; k < plan->ncmds && plan->cmds[k].result == NULL; k++)
+        ;
+    if (k < plan->ncmds)        /* the first command's unit, as hyperfine */
+        prof_impl_cmd_unit(plan->cmds[k].result->pub.mean_ns * 1e-9,
+                           plan->unit_s, 0, &u, &us);
+    for (k = 1; k < 4; k++)
+        snprintf(head[k] + strlen(head[k]), 64 - strlen(head[k]), " [%s]", u);
+    if (kind == PROF_EXPORT_ASCIIDOC)
+        fputs("[cols=\"<,>,>,>,>\"]\n|===", out);
+    markup_row(out, kind, NULL, head, 5);
+    if (kind == PROF_EXPORT_MARKDOWN)
+        fputs("|:---|---:|---:|---:|---:|\n", out);
+    else if (kind == PROF_EXPORT_ORGMODE)
+        fputs("|--+--+--+--+--|\n", out);
+    for (k = 0; k < n; k++)
+        markup_result(out, kind, plan, order[k], best, us);
+    if (kind == PROF_EXPORT_ASCIIDOC)
+        fputs("|===\n", out);
     if (plan->stop != PROF_CMD_COMPLETE)
-        fputs("\n*partial: the runs were stopped before the end*\n", out);
+        fprintf(out, "\n%spartial: the runs were stopped before the end%s\n",
+                kind == PROF_EXPORT_ORGMODE ? "/" : kind == PROF_EXPORT_ASCIIDOC
+                ? "_" : "*", kind == PROF_EXPORT_ORGMODE ? "/"
+                : kind == PROF_EXPORT_ASCIIDOC ? "_" : "*");
+    free(order);
+    return 0;
 }
 
 static void export_csv(FILE * out, const prof_cmd_plan * plan)
 {
     int i, k, np = plan->ncmds > 0 ? plan->cmds[0].nparams : 0;
+    int order[PROF_CMD_MAX_PARAMS];
+    if (np > 0)                 /* by name, as hyperfine */
+        params_sorted(&plan->cmds[0], order);
     fputs("command,mean,stddev,median,user,system,min,max", out);
     for (k = 0; k < np; k++)
-        fprintf(out, ",parameter_%s", plan->cmds[0].param_names[k]);
+        fprintf(out, ",parameter_%s", plan->cmds[0].param_names[order[k]]);
     fputc('\n', out);
     for (i = 0; i < plan->ncmds; i++)
     {
@@ -192,7 +280,7 @@ static void export_csv(FILE * out, const prof_cmd_plan * plan)
         for (k = 0; k < np; k++)
         {
             fputc(',', out);
-            prof_impl_csv_string(out, c->param_values[k]);
+            prof_impl_csv_string(out, c->param_values[order[k]]);
         }
         fputc('\n', out);
     }
@@ -221,8 +309,8 @@ static int export_runner(FILE * out, prof_export_kind kind,
     {
         const char * unit = "s";
         if (best >= 0)
-            prof_impl_cmd_unit(plan->cmds[best].result->pub.mean_ns * 1e-9, 1,
-                               &unit, &us);
+            prof_impl_cmd_unit(plan->cmds[best].result->pub.mean_ns * 1e-9,
+                               0.0, 1, &unit, &us);
         for (i = 0; i < n; i++)     /* every command in the fastest's unit */
         {
             prof_impl_copy(results[i]->time_unit, sizeof results[i]->time_unit,
@@ -259,8 +347,9 @@ int prof_impl_cmd_export(FILE * out, prof_export_kind kind,
             return -1;
     if (kind == PROF_EXPORT_JSON)
         export_json(out, plan);
-    else if (kind == PROF_EXPORT_MARKDOWN)
-        export_markdown(out, plan);
+    else if (kind == PROF_EXPORT_MARKDOWN || kind == PROF_EXPORT_ASCIIDOC
+             || kind == PROF_EXPORT_ORGMODE)
+        return export_markup(out, kind, plan);
     else if (kind == PROF_EXPORT_CSV)
         export_csv(out, plan);
     else

@@ -4,7 +4,9 @@
     runs, then rounds: by default every command that still needs runs runs
     once a round, in alternating order (A B, B A, A B, ...) so that the
     machine's slow and fast phases hit all of them alike; --no-interleave
-    runs all of A, then all of B (hyperfine's order). A command is done
+    runs all of A, then all of B (hyperfine's order). A command's setup
+    command runs before its first run, its prepare command before each
+    run and its conclude command after each (untimed). A command is done
     when it has its --min-runs (10) and 3 s of runs, or its --max-runs
     (--runs: both); its cleanup command then runs. A failure, or a signal
     held by the caller, stops the runs with what they have. With
@@ -131,10 +133,13 @@ static void read_counters(prof_cmd_plan * plan, counting * k, double * ev)
     prof_counters_close(&k->set);
 }
 
-/* Run argv; with ev (a timed run, --counters), its event counts too. */
-static int start(prof_cmd_plan * plan, char * const * argv,
-                 prof_spawn_result * r, double * ev)
+/* Run argv (of c, or NULL: the shell's own runs); with ev (a timed run,
+   --counters), its event counts too. Its input is --input's, its output
+   c's --output (stdout to a file, stderr dropped), dropped, or shown. */
+static int start(prof_cmd_plan * plan, const prof_cmd * c,
+                 char * const * argv, prof_spawn_result * r, double * ev)
 {
+    const char * o = c != NULL ? c->output : NULL;
     prof_spawn_cmd cmd;
     counting k;
     int rc, i;
@@ -142,9 +147,14 @@ static int start(prof_cmd_plan * plan, char * const * argv,
         ev[i] = NAN;
     memset(&cmd, 0, sizeof cmd);
     cmd.argv = argv;
-    cmd.stdin_path = "/dev/null";
-    if (!plan->show_output)
-        cmd.stdout_path = cmd.stderr_path = "/dev/null";
+    cmd.stdin_path = plan->input != NULL ? plan->input : "/dev/null";
+    if (o == NULL || strcmp(o, "null") == 0)
+        o = plan->show_output ? "inherit" : "/dev/null";
+    if (strcmp(o, "inherit") != 0)
+    {
+        cmd.stdout_path = o;
+        cmd.stderr_path = "/dev/null";
+    }
     if (ev != NULL && plan->counters != NULL)
     {
         memset(&k, 0, sizeof k);
@@ -195,7 +205,7 @@ static int helper(prof_cmd_plan * plan, const prof_cmd * c,
         return 0;
     if (interrupted(plan, NULL))
         return -1;
-    rc = start(plan, argv, &r, NULL);
+    rc = start(plan, c, argv, &r, NULL);
     if (interrupted(plan, &r))
         return -1;
     if (rc == 0 && r.end == PROF_SPAWN_EXITED && r.status == 0)
@@ -222,7 +232,7 @@ static int record(prof_cmd_plan * plan, prof_cmd * c,
     k->user_s = fmax(0.0, r->user_s - plan->shell_cost.user_s);
     k->sys_s = fmax(0.0, r->sys_s - plan->shell_cost.sys_s);
     k->max_rss_kb = r->max_rss_kb;
-    k->exit_code = r->end == PROF_SPAWN_EXITED ? r->status : -1;
+    k->exit_code = r->end == PROF_SPAWN_EXITED ? r->status : 128 + r->status;
     k->signal = r->end == PROF_SPAWN_KILLED ? r->status : 0;
     k->round = round;
     k->load = prof_impl_load_now();
@@ -240,13 +250,17 @@ static int timed(prof_cmd_plan * plan, prof_cmd * c, int round)
     prof_spawn_result r;
     double ev[PROF_COUNTERS_MAX];
     char what[64];
-    int rc;
+    int rc, first = !c->started;
     c->started = 1;
+    if (first && plan->show_output)     /* before its output, as hyperfine */
+        prof_impl_cmd_heading(plan, (int) (c - plan->cmds));
+    if (first && helper(plan, c, c->setup, c->setup_text, "the setup command"))
+        return -1;
     if (helper(plan, c, c->prepare, c->prepare_text, "the prepare command"))
         return -1;
     if (interrupted(plan, NULL))
         return -1;
-    rc = start(plan, c->argv, &r, round >= 0 ? ev : NULL);
+    rc = start(plan, c, c->argv, &r, round >= 0 ? ev : NULL);
     if (interrupted(plan, &r))
         return -1;
     if (rc != 0 || (!plan->ignore_failure
@@ -262,6 +276,8 @@ static int timed(prof_cmd_plan * plan, prof_cmd * c, int round)
         return -1;
     }
     if (round >= 0 && record(plan, c, &r, ev, round) != 0)
+        return -1;
+    if (helper(plan, c, c->conclude, c->conclude_text, "the conclude command"))
         return -1;
     progress(plan, c);
     return 0;
@@ -321,7 +337,7 @@ static void shell_cost(prof_cmd_plan * plan)
     }
     while (n < SHELL_RUNS && (n < 5 || now_s() - t0 < 1.0))
     {
-        rc = start(plan, argv, &r, ev[n]);
+        rc = start(plan, NULL, argv, &r, ev[n]);
         if (interrupted(plan, &r))
             break;
         if (rc != 0 || r.end != PROF_SPAWN_EXITED || r.status != 0)

@@ -1,7 +1,8 @@
 /*
     prof-run's commands: the command lines split into words as the shell
     would (for --shell=none), the parameters' values substituted for
-    {NAME} (hyperfine's order: each value, then each command), and the
+    {NAME} (hyperfine's order: the commands vary fastest, then the first
+    parameter, then the next), and the
     checks made before any command starts (a program that is not found is
     refused then, not at its first run).
     SPDX-License-Identifier: MIT
@@ -278,7 +279,9 @@ static int param_used(const prof_cmd_spec * spec, const char * name)
     return any_has((const char * const *) spec->texts, spec->ntexts, pat)
         || any_has(spec->names, spec->nnames, pat)
         || any_has(spec->prepare, spec->nprepare, pat)
-        || any_has(spec->cleanup, spec->ncleanup, pat);
+        || any_has(spec->cleanup, spec->ncleanup, pat)
+        || any_has(spec->setup, spec->nsetup, pat)
+        || any_has(spec->conclude, spec->nconclude, pat);
 }
 
 /* Every parameter's values (values[k], counts[k]) and how many commands
@@ -331,7 +334,7 @@ static int build_one(prof_cmd_plan * plan, const prof_cmd_spec * spec,
 {
     prof_cmd * c = &plan->cmds[i];
     int k, rest = combo, bad = 0, n = spec->nnames;
-    for (k = spec->nparams - 1; k >= 0; k--)
+    for (k = 0; k < spec->nparams; k++)     /* the first varies fastest */
     {
         c->param_names[k] = spec->params[k].name;
         c->param_values[k] = plan->values[k][rest % plan->nvalues[k]];
@@ -347,6 +350,12 @@ static int build_one(prof_cmd_plan * plan, const prof_cmd_spec * spec,
                            spec->nprepare == 1 ? 0 : t, c, &bad);
     c->cleanup_text = pick(spec->cleanup, spec->ncleanup,
                            spec->ncleanup == 1 ? 0 : t, c, &bad);
+    c->setup_text = pick(spec->setup, spec->nsetup,
+                         spec->nsetup == 1 ? 0 : t, c, &bad);
+    c->conclude_text = pick(spec->conclude, spec->nconclude,
+                            spec->nconclude == 1 ? 0 : t, c, &bad);
+    if (spec->noutputs > 0)
+        c->output = spec->outputs[spec->noutputs == 1 ? 0 : t];
     if (bad || c->text == NULL || c->name == NULL)
     {
         prof_impl_warn(PROGRAM ": out of memory");
@@ -357,8 +366,15 @@ static int build_one(prof_cmd_plan * plan, const prof_cmd_spec * spec,
         c->prepare = command_argv(plan, c->prepare_text, "the prepare command");
     if (c->cleanup_text != NULL)
         c->cleanup = command_argv(plan, c->cleanup_text, "the cleanup command");
+    if (c->setup_text != NULL)
+        c->setup = command_argv(plan, c->setup_text, "the setup command");
+    if (c->conclude_text != NULL)
+        c->conclude = command_argv(plan, c->conclude_text,
+                                   "the conclude command");
     return c->argv == NULL || (c->prepare_text && c->prepare == NULL)
-        || (c->cleanup_text && c->cleanup == NULL) ? -1 : 0;
+        || (c->cleanup_text && c->cleanup == NULL)
+        || (c->setup_text && c->setup == NULL)
+        || (c->conclude_text && c->conclude == NULL) ? -1 : 0;
 }
 
 int prof_impl_cmd_build(prof_cmd_plan * plan, const prof_cmd_spec * spec)
@@ -372,6 +388,12 @@ int prof_impl_cmd_build(prof_cmd_plan * plan, const prof_cmd_spec * spec)
         || count_fits("--prepare commands", spec->nprepare, 1, spec->ntexts,
                       "give one for all or one per command")
         || count_fits("--cleanup commands", spec->ncleanup, 1, spec->ntexts,
+                      "give one for all or one per command")
+        || count_fits("--setup commands", spec->nsetup, 1, spec->ntexts,
+                      "give one for all or one per command")
+        || count_fits("--conclude commands", spec->nconclude, 1, spec->ntexts,
+                      "give one for all or one per command")
+        || count_fits("--output values", spec->noutputs, 1, spec->ntexts,
                       "give one for all or one per command")
         || count_fits("--command-name values", spec->nnames, total,
                       spec->ntexts, "give one per command, or one per "
@@ -404,6 +426,10 @@ void prof_impl_cmd_free(prof_cmd_plan * plan)
         free(c->cleanup);
         free(c->prepare_text);
         free(c->cleanup_text);
+        free(c->setup);
+        free(c->conclude);
+        free(c->setup_text);
+        free(c->conclude_text);
         free(c->runs);
         prof_impl_result_free(c->result);
     }
@@ -536,7 +562,11 @@ int prof_impl_cmd_check(const prof_cmd_plan * plan)
             || check_one(plan, c->prepare, c->prepare_text,
                          "the prepare command") != 0
             || check_one(plan, c->cleanup, c->cleanup_text,
-                         "the cleanup command") != 0)
+                         "the cleanup command") != 0
+            || check_one(plan, c->setup, c->setup_text,
+                         "the setup command") != 0
+            || check_one(plan, c->conclude, c->conclude_text,
+                         "the conclude command") != 0)
             return -1;
     }
     return 0;

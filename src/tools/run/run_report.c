@@ -24,9 +24,11 @@
 /* Under this, the shell's own cost is of the size of the command's. */
 #define SHELL_WARN_S 0.005
 
-void prof_impl_cmd_unit(double s, int ascii, const char ** name,
-                        double * unit_s)
+void prof_impl_cmd_unit(double s, double fixed_s, int ascii,
+                        const char ** name, double * unit_s)
 {
+    if (fixed_s != 0.0)
+        s = fixed_s;
     if (s < 1e-3)
     {
         *name = ascii ? "us" : "\xC2\xB5s";
@@ -151,6 +153,33 @@ static int outliers(const prof_cmd * c, double * sorted, int * first)
     return count;
 }
 
+/* With --ignore-failure, the runs that failed: how many, and their exit
+   codes (the first few, each once). */
+static void print_failures(FILE * f, const prof_cmd * c)
+{
+    enum { SHOWN = 4 };
+    int codes[SHOWN], ncodes = 0, failed = 0, i, k;
+    for (i = 0; i < c->nruns; i++)
+    {
+        int e = c->runs[i].exit_code;
+        if (e == 0)
+            continue;
+        failed++;
+        for (k = 0; k < ncodes && codes[k] != e; k++)
+            ;
+        if (k == ncodes && ncodes < SHOWN)
+            codes[ncodes++] = e;
+    }
+    if (failed == 0)
+        return;
+    fprintf(f, "  Warning: %d of %d runs failed (exit code%s", failed,
+            c->nruns, ncodes > 1 ? "s" : "");
+    for (k = 0; k < ncodes; k++)
+        fprintf(f, "%s %d", k ? "," : "", codes[k]);
+    fprintf(f, "%s; over 128: killed by signal N-128), timed anyway "
+            "(--ignore-failure).\n", ncodes == SHOWN ? ", ..." : "");
+}
+
 /* The warnings under a command's figures. */
 static void print_warnings(const prof_cmd_plan * plan, const prof_cmd * c,
                            const prof_result * r)
@@ -159,6 +188,7 @@ static void print_warnings(const prof_cmd_plan * plan, const prof_cmd * c,
     double * work = (double *) malloc(2 * (size_t) c->nruns * sizeof *work);
     int first = 0, out = work != NULL ? outliers(c, work, &first) : 0;
     free(work);
+    print_failures(f, c);
     if (r->flags & PROF_RESULT_PARTIAL)
         fprintf(f, "  Warning: partial: the runs stopped (%s) before this "
                 "command had its runs.\n", plan->stop == PROF_CMD_INTERRUPTED
@@ -245,30 +275,55 @@ static void print_counters(prof_cmd_plan * plan, const prof_result * r)
     fputc('\n', f);
 }
 
+void prof_impl_cmd_heading(const prof_cmd_plan * plan, int index)
+{
+    fprintf(plan->summary, "Benchmark %d: %s\n", index + 1,
+            plan->cmds[index].name);
+    fflush(plan->summary);
+}
+
+/* The line of the mean and standard deviation (one run: hyperfine's
+   "abs", no deviation), user and system time. */
+static void print_mean(const prof_cmd_plan * plan, const prof_cmd * c,
+                       const char * u, double us)
+{
+    double mean, sd, user, sys;
+    char t[4][48];
+    prof_impl_cmd_cpu(c, &user, &sys);
+    prof_impl_cmd_wall(c, &mean, &sd);
+    fmt(t[0], sizeof t[0], mean, u, us, 8);
+    fmt(t[1], sizeof t[1], sd, u, us, 8);
+    fmt(t[2], sizeof t[2], user, u, us, 0);
+    fmt(t[3], sizeof t[3], sys, u, us, 0);
+    if (c->nruns == 1)
+        fprintf(plan->summary, "  Time (abs \xE2\x89\xA1):        %s  %8s  "
+                "   [User: %s, System: %s]\n", t[0], "", t[2], t[3]);
+    else
+        fprintf(plan->summary, "  Time (mean \xC2\xB1 \xCF\x83):     %s \xC2"
+                "\xB1 %s    [User: %s, System: %s]\n", t[0], t[1], t[2], t[3]);
+}
+
 void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
 {
     prof_cmd * c = &plan->cmds[index];
     const prof_result * r;
     double mean, sd;
-    double user = 0.0, sys = 0.0, rss = 0.0, us;
+    double rss = 0.0, us;
     char t[4][48], ci[128];
     const char * u;
     int i;
     if (prof_impl_cmd_result(plan, c) != 0)
         return;
     r = &c->result->pub;
-    prof_impl_cmd_cpu(c, &user, &sys);
     for (i = 0; i < c->nruns; i++)
         rss = fmax(rss, (double) c->runs[i].max_rss_kb);
     prof_impl_cmd_wall(c, &mean, &sd);
-    prof_impl_cmd_unit(mean, 0, &u, &us);
-    fmt(t[0], sizeof t[0], mean, u, us, 8);
-    fmt(t[1], sizeof t[1], sd, u, us, 8);
-    fmt(t[2], sizeof t[2], user, u, us, 0);
-    fmt(t[3], sizeof t[3], sys, u, us, 0);
-    fprintf(plan->summary, "Benchmark %d: %s\n  Time (mean \xC2\xB1 \xCF\x83):"
-            "     %s \xC2\xB1 %s    [User: %s, System: %s]\n", index + 1,
-            c->name, t[0], t[1], t[2], t[3]);
+    prof_impl_cmd_unit(mean, plan->unit_s, 0, &u, &us);
+    /* with the output shown, the heading came before it (again here
+       when other commands' output came between: alternated) */
+    if (!plan->show_output || (plan->interleave && plan->ncmds > 1))
+        prof_impl_cmd_heading(plan, index);
+    print_mean(plan, c, u, us);
     fmt(t[0], sizeof t[0], r->median_ns * 1e-9, u, us, -8);
     fmt(t[1], sizeof t[1], r->ci_low_ns * 1e-9, u, us, -8);
     fmt(t[2], sizeof t[2], r->ci_high_ns * 1e-9, u, us, -1);
@@ -283,8 +338,8 @@ void prof_impl_cmd_print(prof_cmd_plan * plan, int index)
     fmt(t[0], sizeof t[0], r->min_ns * 1e-9, u, us, 8);
     fmt(t[1], sizeof t[1], r->max_ns * 1e-9, u, us, 8);
     fprintf(plan->summary, "  Range (min \xE2\x80\xA6 max):   %s \xE2\x80\xA6 %s"
-            "    %d runs    peak RSS %.1f MB\n", t[0], t[1], c->nruns,
-            rss / 1024.0);
+            "    %d run%s    peak RSS %.1f MB\n", t[0], t[1], c->nruns,
+            c->nruns == 1 ? "" : "s", rss / 1024.0);
     print_counters(plan, r);
     print_warnings(plan, c, r);
     fputc('\n', plan->summary);
@@ -300,7 +355,8 @@ void prof_impl_cmd_ratio(const prof_cmd * a, const prof_cmd * b,
     prof_impl_cmd_wall(a, &mean_a, &sd_a);
     prof_impl_cmd_wall(b, &mean_b, &sd_b);
     *ratio = mean_b / mean_a;
-    *sd = *ratio * sqrt(pow(sd_a / mean_a, 2.0) + pow(sd_b / mean_b, 2.0));
+    *sd = a->nruns < 2 || b->nruns < 2 ? NAN
+        : *ratio * sqrt(pow(sd_a / mean_a, 2.0) + pow(sd_b / mean_b, 2.0));
 }
 
 /* The series to compare old a with new b: their runs in the rounds both
@@ -374,14 +430,42 @@ int prof_impl_cmd_fastest(const prof_cmd_plan * plan)
     return best;
 }
 
-/* "'A' ran 1.52 ± 0.03 times faster than 'B'", and by round. */
+int prof_impl_cmd_order(const prof_cmd_plan * plan, int by_mean, int ** order)
+{
+    int i, k, n = 0;
+    if ((*order = (int *) malloc(((size_t) plan->ncmds + 1) * sizeof **order))
+        == NULL)
+    {
+        prof_impl_warn("prof-run: out of memory");
+        return -1;
+    }
+    for (i = 0; i < plan->ncmds; i++)
+    {
+        double mean = plan->cmds[i].result != NULL
+                    ? plan->cmds[i].result->pub.mean_ns : 0.0;
+        if (plan->cmds[i].result == NULL)
+            continue;
+        /* insertion: stable, ties in the order given */
+        for (k = n; by_mean && k > 0
+             && plan->cmds[(*order)[k - 1]].result->pub.mean_ns > mean; k--)
+            (*order)[k] = (*order)[k - 1];
+        (*order)[k] = i;
+        n++;
+    }
+    return n;
+}
+
+/* "'A' ran 1.52 ± 0.03 times faster than 'B'", and by round; in the order
+   of --sort (by mean time unless "command"). */
 static void relative(const prof_cmd_plan * plan, const prof_gate * g)
 {
-    int i, best = prof_impl_cmd_fastest(plan), shown = 0, pairs;
+    int i, k, best = prof_impl_cmd_fastest(plan), shown = 0, pairs, * order;
+    int n = prof_impl_cmd_order(plan, plan->sort != PROF_CMD_SORT_COMMAND,
+                                &order);
     FILE * f = plan->summary;
-    for (i = 0; best >= 0 && i < plan->ncmds; i++)
+    for (k = 0; best >= 0 && k < n; k++)
     {
-        const prof_cmd * c = &plan->cmds[i], * b = &plan->cmds[best];
+        const prof_cmd * c = &plan->cmds[i = order[k]], * b = &plan->cmds[best];
         double ratio, sd;
         prof_verdict v;
         if (i == best || c->result == NULL)
@@ -389,8 +473,11 @@ static void relative(const prof_cmd_plan * plan, const prof_gate * g)
         if (!shown++)
             fprintf(f, "Summary\n  '%s' ran\n", b->name);
         prof_impl_cmd_ratio(b, c, &ratio, &sd);
-        fprintf(f, "    %.2f \xC2\xB1 %.2f times faster than '%s'\n", ratio,
-                sd, c->name);
+        if (isnan(sd))              /* one run: no deviation, no ± */
+            fprintf(f, "    %.2f times faster than '%s'\n", ratio, c->name);
+        else
+            fprintf(f, "    %.2f \xC2\xB1 %.2f times faster than '%s'\n",
+                    ratio, sd, c->name);
         if (!plan->interleave || versus(plan, g, b, c, &v, &pairs) != 0)
             continue;
         if (!isfinite(v.change) || isinf(v.ci_high))
@@ -405,6 +492,7 @@ static void relative(const prof_cmd_plan * plan, const prof_gate * g)
                     "%.3f (95%% interval, %d rounds)\n", 1.0 + v.change,
                     1.0 + v.ci_low, 1.0 + v.ci_high, pairs);
     }
+    free(order);
     if (shown)
         fputc('\n', f);
 }
