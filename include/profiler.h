@@ -1014,7 +1014,8 @@ void prof_counters_fprint(FILE * fs, const prof_counters * c);
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file
    that got no event is removed, so a zone begun before the call is kept
-   whole); the file being written, named again, is kept and appended to.
+   whole); the file being written, named again, is kept and appended to,
+   and so is one this process moved away from earlier (A, B, then A).
    Returns 0, or -1 with a profiler: message when path cannot be opened or
    written: the current file, if any, is then kept; with none, events are
    counted as lost. Also -1 when tracing is off: the recorder could not
