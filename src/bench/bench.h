@@ -421,7 +421,8 @@ typedef struct
     int failed;                     /* its stream ended badly */
 } prof_impl_worker_log;
 
-/* The variable that marks a worker: "fd,k,n" (its pipe, worker k of n). */
+/* The variable that marks a worker: "fd,k,n,pid" (its pipe's write end,
+   worker k of n, the parent's pid). */
 #define PROF_IMPL_WORKER_VAR "PROFILER_WORKER"
 
 /* Run n worker processes of b's program one after another, each one's
@@ -433,8 +434,11 @@ typedef struct
 int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         int * failed);
 
-/* This process is a worker (PROFILER_WORKER is set): its suites send their
-   epochs to the parent and write no output. */
+/* This process is a worker (PROFILER_WORKER is set, names this process's
+   parent and a pipe open for writing; a stale marker is said and left
+   alone): its suites send their epochs to the parent and write no output.
+   The first call sets close-on-exec on the pipe, so that the processes
+   the program starts do not hold it open. */
 int prof_impl_worker_mode(void);
 /* Worker side: benchmark index of b's suite starts (sent once per
    change); its epochs (b side NULL) or a comparison's two sides are done. */
