@@ -68,6 +68,9 @@ static int measure_in_child(double retry, double out[NK + 1])
         int k;
         close(fd[0]);
         prof_impl_repeat_retry_share = retry;
+        /* with re-runs off every preempted call is kept: FLINT's way, not
+           news worth a line per child */
+        prof_impl_repeat_said_busy = retry == 0.0;
         for (k = 0; k < NK; k++)
             prof_repeat(&r[k], &mx, kernel_timed_target,
                         (void *) &kernels[kernel_index[k]]);

@@ -26,8 +26,8 @@
 */
 #include "internal.h"
 #include "report.h"
-#include "../src/tools/json.h"
-#include "../src/tools/prof_spawn.h"
+#include "../src/tools/common/json.h"
+#include "../src/tools/common/prof_spawn.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
 #include "check.h"
 #include "internal.h"
 #include "bench.h"
-#include "../src/tools/json.h"
-#include "../src/tools/compare.h"
+#include "../src/tools/common/json.h"
+#include "../src/tools/compare/compare.h"
 #include "bench_check.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
 #include "check.h"
 #include "bench.h"
 #include "bench_check.h"
-#include "../src/tools/json.h"
+#include "../src/tools/common/json.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -4,7 +4,7 @@
    (wrong types, duplicates, unknown units) rejected with a reason. */
 #include "check.h"
 #include "internal.h"
-#include "../src/tools/compare.h"
+#include "../src/tools/compare/compare.h"
 #include "bench_check.h"
 
 #include <math.h>

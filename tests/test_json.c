@@ -3,7 +3,7 @@
    position, never a crash. */
 #include "check.h"
 #include "internal.h"
-#include "../src/tools/json.h"
+#include "../src/tools/common/json.h"
 
 static prof_json * parse(const char * text, char * err)
 {

@@ -6,8 +6,8 @@
    (hyperfine's JSON by the JSON reader, the runner's JSON by
    prof-compare's loader), and the event counts of the runs. */
 #include "check.h"
-#include "../src/tools/run.h"
-#include "../src/tools/json.h"
+#include "../src/tools/run/run.h"
+#include "../src/tools/common/json.h"
 #include "fail_alloc.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
-/* The command runner (src/tools/spawn.c) that prof-compare --run uses and
-   a prof-run tool is to reuse: exit status, a command not found told apart
+/* The command runner (src/tools/common/spawn.c) that prof-compare --run
+   uses and a prof-run tool is to reuse: exit status, a command not found told apart
    from one that exits 127, a signal that ended it, extra environment
    (added and replacing), output files, stdin from a file, resource usage,
    the hold of the ending signals between runs, a call before the exec
@@ -8,7 +8,7 @@
    (no zombie), the caller's own handler restored. */
 #include "check.h"
 #include "internal.h"
-#include "../src/tools/prof_spawn.h"
+#include "../src/tools/common/prof_spawn.h"
 
 #include <errno.h>
 #include <signal.h>

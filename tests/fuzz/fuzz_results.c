@@ -2,8 +2,8 @@
    prof-compare, on arbitrary bytes. Build: clang -fsanitize=fuzzer,address */
 #include <stddef.h>
 #include <stdint.h>
-#include "../../src/tools/compare.h"
-#include "../../src/tools/json.h"
+#include "../../src/tools/compare/compare.h"
+#include "../../src/tools/common/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t * data, size_t size)
 {

@@ -23,6 +23,8 @@
 #ifndef PROF_TRACE_READ_H
 #define PROF_TRACE_READ_H
 
+#include "trace_input.h"   /* pt_slurp: a whole file, for the tests */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -85,16 +87,20 @@ typedef struct
     pt_state * st;
 } pt_trace;
 
+/* Warnings of one kind printed when the options name no limit; the rest
+   are counted ("... and N more"). */
+enum { PT_MAX_WARNINGS = 10 };
+
 typedef struct
 {
     FILE * warn;         /* where warnings go (NULL: nowhere) */
     int resolve_symbols; /* name -finstrument-functions addresses from the
                             ELF files named by the trace (0 in the fuzzer) */
-    unsigned max_warnings_per_kind; /* 0: 10 */
+    unsigned max_warnings_per_kind; /* 0: PT_MAX_WARNINGS */
     const char * const * binaries; /* --binary: executables to read symbols
                             from instead of those the trace names when the
                             file names match (NULL-terminated, or NULL) */
-    size_t window;       /* pt_stream: bytes read at a time (0: 1 MiB); the
+    size_t window;       /* pt_stream: bytes read at a time (0: PT_WINDOW, 1 MiB); the
                             tests make it small to move it at every chunk */
 } pt_options;
 
@@ -124,6 +130,10 @@ int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
 int pt_read(const unsigned char * data, size_t n, const pt_options * o,
             pt_trace * t);
 void pt_free(pt_trace * t);
+
+/* Ticks since the start as whole nanoseconds: rounding each instant once
+   (a monotonic function) keeps every child inside its parent. */
+int64_t pt_whole_ns(const pt_trace * t, int64_t ticks);
 
 /* ---- reports (trace_report.c) --------------------------------------------- */
 
@@ -190,8 +200,5 @@ int pt_report_finish(pt_report * r, const pt_trace * t);
 /* Any report of a collected trace (pt_read), unfiltered: 0, or -1 as
    pt_report_finish. */
 int pt_write_report(FILE * out, const pt_trace * t, pt_output kind);
-
-/* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
-unsigned char * pt_slurp(const char * path, size_t * n);
 
 #endif

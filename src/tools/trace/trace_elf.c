@@ -3,7 +3,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_elf.h"
-#include "trace_read.h"
+#include "trace_input.h"
 #include "internal.h"
 
 #include <stdlib.h>

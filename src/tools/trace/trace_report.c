@@ -10,6 +10,7 @@
 */
 #include "trace_read.h"
 #include "trace_map.h"
+#include "trace_perfetto.h"
 #include "trace_report.h"
 #include "internal.h"
 
@@ -65,14 +66,6 @@ static void put_csv(FILE * out, const char * s)
         fputs(s, out);      /* quoted only where it must be */
     else
         prof_impl_csv_string(out, s);
-}
-
-int64_t pt_whole_ns(const pt_trace * t, int64_t ticks)
-{
-    double ns = (double) ticks * (1e9 / t->tick_rate);
-    if (ns >= 9e18)
-        return INT64_C(9000000000000000000); /* saturated, still monotonic */
-    return ns < 0.5 ? 0 : (int64_t) (ns + 0.5);
 }
 
 /* Nanoseconds as microseconds with three decimals, exactly. */

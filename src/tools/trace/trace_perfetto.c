@@ -25,7 +25,7 @@
     decodes the output with its own decoder against these numbers.
     SPDX-License-Identifier: MIT
 */
-#include "trace_report.h"
+#include "trace_perfetto.h"
 #include "trace_map.h"
 #include "internal.h"
 

@@ -4,8 +4,8 @@
     machine hit both sides alike; each run writes one result file into a
     fresh work directory, which prof-compare then compares as several files
     a side, paired by position. Commands run through /bin/sh -c with
-    src/tools/spawn.c: their output is dropped, their stderr kept for the
-    message when one fails.
+    src/tools/common/spawn.c: their output is dropped, their stderr kept for
+    the message when one fails.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"

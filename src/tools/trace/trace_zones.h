@@ -1,0 +1,95 @@
+/*
+    The trace reader's state and its zones: the events of each thread
+    turned into zones with a stack, the zones' names (labels, __func__,
+    code addresses named from the ELF files), and the warnings, counted
+    by kind. trace_read.c parses the file and hands events here.
+    Internal to the trace reader.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TRACE_ZONES_H
+#define PROF_TRACE_ZONES_H
+
+#include "trace_read.h"
+#include "trace_input.h"
+#include "trace_elf.h"
+#include "trace_map.h"
+
+#include <string.h>
+
+typedef struct
+{
+    pt_zone z;
+    uint64_t key;       /* label or code address */
+    uint8_t cls;        /* 0 label, 1 __func__, 2 code address */
+} pt_open;
+
+typedef struct
+{
+    pt_open * stack;    /* the open zones, innermost last */
+    size_t depth, cap;
+    int64_t last;       /* time of the thread's last event */
+    uint64_t prev61;    /* version 2: ticks of the previous event */
+    uint64_t * ids;     /* version 2: id -> address */
+    size_t nids, idcap;
+} pt_tstate;
+
+/* The kinds of warnings, each printed up to the limit (pt_options). */
+enum { W_CORRUPT, W_TRUNC, W_MATCH, W_ORDER, W_STRING, W_EVENT, W_KINDS };
+
+struct pt_state
+{
+    const pt_options * o;
+    pt_handler h;
+    uint64_t start61;
+    pt_map strings;     /* label address -> char * */
+    pt_map names;       /* code address -> char * */
+    pt_map tids;        /* tid -> thread index + 1 */
+    pt_map made;        /* key*4+class -> owned made-up name */
+    pt_tstate * ts;
+    size_t tcap, tscap;
+    pt_symbols * syms;
+    unsigned long wcount[W_KINDS];
+    size_t zcap;        /* pt_read: capacity of t->zones */
+    int oom;            /* out of memory once: zones or names were lost */
+    pt_src src;
+};
+
+/* A warning of that kind, "prof-trace: " and a line on o->warn, if
+   fewer than the limit of its kind were printed. */
+void pt_warn(pt_trace * t, int kind, const char * fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* "... and N more" for each kind of warning past the limit, and the loss. */
+void pt_warning_totals(const pt_trace * t);
+
+/* Ticks since the trace's start of a 61-bit counter reading. */
+int64_t pt_rel_ticks(const pt_state * s, uint64_t ticks61);
+/* The state of thread tid (made on first sight), its index in
+   t->threads at *index; NULL if out of memory. */
+pt_tstate * pt_thread_of(pt_trace * t, uint32_t tid, size_t * index);
+/* One event of thread ti (state ts) at ticks61 (modulo 2^61): type
+   0..5 (begin or end of a label, __func__ or code address zone). */
+void pt_on_event(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t ticks61,
+                 unsigned type, uint64_t key);
+/* After the last chunk: the zones still open closed at the trace's end. */
+void pt_close_open_zones(pt_trace * t);
+/* Free what the state holds (not the state itself, nor its input). */
+void pt_state_release(pt_trace * t);
+
+static inline uint64_t pt_rd64(const unsigned char * p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline uint32_t pt_rd32(const unsigned char * p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+#endif
