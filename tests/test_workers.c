@@ -621,7 +621,7 @@ static void test_wire(void)
     r.a.ev_names[1] = "cycles";
     r.a.ev = ev;
     r.a.spent_ns = 12345.5;
-    r.a.budget_hit = 1;
+    r.a.budget_hit = 3;     /* both bits */
     r.a.nuser = 2;
     strcpy(r.a.user_cols[0].name, "bytes");
     strcpy(r.a.user_cols[1].name, "heap");
@@ -639,7 +639,7 @@ static void test_wire(void)
           && strcmp(back.a.s.unit, "byte") == 0 && back.a.nev == 2
           && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
           && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5
-          && back.a.budget_hit == 1, "round trip");
+          && back.a.budget_hit == 3, "round trip");
     check_user_round_trip(&back.a);
     CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
     CHECK(back.a.load == 6.5, "round trip: load %g", back.a.load);

@@ -225,6 +225,9 @@ const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
 
 enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
 
+/* budget_hit's bits: the budget ended the epochs; it cut the warm-up. */
+enum { PROF_IMPL_BUDGET_MEASURE = 1, PROF_IMPL_BUDGET_WARMUP = 2 };
+
 /* What is timed: a prof_repeat-style function target (the cost of two
    counter reads is known), or the inline loop macro (its fixed cost per
    epoch is measured first, with empty epochs). */
@@ -251,6 +254,7 @@ typedef struct
     char * owned_name;
     int is_baseline, phase, started;
     ulong count, base;
+    ulong warm_left;        /* warm-up iterations still to run */
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
     double max_ticks;       /* the longest epoch */
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
@@ -328,7 +332,7 @@ typedef struct
     int cpu_timed;          /* epochs kept preempted, timed by the time
                                they ran (processor time) */
     int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
-    int budget_hit;
+    int budget_hit;         /* PROF_IMPL_BUDGET_* bits */
     double load;            /* the 1-minute load average as it ended (the
                                highest of the processes pooled); NaN:
                                unknown */

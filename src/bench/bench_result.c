@@ -276,7 +276,14 @@ static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
                  100.0 * PROF_CI_LEVEL);
         append(res->warning, sizeof res->warning, line);
     }
-    if (e->budget_hit && n < asked)
+    if (e->budget_hit & PROF_IMPL_BUDGET_WARMUP)
+    {
+        snprintf(line, sizeof line, "warm-up cut short by the time budget "
+                 "(%g s; it may spend half): fewer than the %lu iterations "
+                 "asked ran. ", e->s.budget_s, (unsigned long) e->s.warmup);
+        append(res->warning, sizeof res->warning, line);
+    }
+    if ((e->budget_hit & PROF_IMPL_BUDGET_MEASURE) && n < asked)
     {
         p->flags |= PROF_RESULT_BUDGET;
         snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
