@@ -732,9 +732,9 @@ int prof_bench_add_measure(prof_bench * b, const char * name,
    one only when written whole. Returns 0, or -1 if writing failed (out of
    memory included: a message says so) or the suite is NULL. */
 int prof_bench_finish(prof_bench * b);
-/* Write all results in format to out (the suite's output is untouched).
-   Returns 0, or -1 if writing failed, or with a message for a NULL suite or
-   out. */
+/* Write all results in format to out (the suite's output is untouched;
+   PROF_FORMAT_NONE writes nothing). Returns 0, or -1 if writing failed,
+   or with a message for a NULL suite or out or an unknown format. */
 int prof_bench_write(FILE * out, const prof_bench * b, prof_format format);
 
 /* The paired comparison of two targets: epochs of a and b alternate, so

@@ -561,6 +561,9 @@ const char * prof_impl_run_name(prof_bench * b, const char * name,
 #define PROF_IMPL_BASELINE_FILTERED (-2)
 /* Whether rows have a relative column. */
 #define PROF_IMPL_RELATIVE(b) ((b)->baseline != -1)
+/* format is one of prof_format's (PROF_FORMAT_NONE included). */
+#define PROF_IMPL_FORMAT_KNOWN(format) \
+    ((int) (format) >= 0 && (int) (format) <= PROF_FORMAT_NONE)
 
 /* With --list: print name (it would run) and return 1; else 0. */
 int prof_impl_listed(const prof_bench * b, const char * name);
