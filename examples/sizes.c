@@ -6,6 +6,7 @@
        ./build/examples/sizes [--sizes=1000..1000000x10] [benchmark options] */
 #include "profiler.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,18 +15,20 @@ static ulong have;
 
 /* Sum the first n numbers; the size comes as arg, a const ulong. The
    first call of a larger size grows the array: a calibration call, never
-   a measured epoch. */
+   a measured epoch. A size from the command line can be any number: one
+   whose bytes do not fit in a size_t is refused before the multiplication
+   wraps (2^61 + 1 numbers would ask for 8 bytes). */
 static void sum(void * arg, ulong count)
 {
     ulong n = *(const ulong *) arg, i, k;
     if (n > have)
     {
-        unsigned long long * more =
-            (unsigned long long *) realloc(data, n * sizeof *data);
+        unsigned long long * more = n > SIZE_MAX / sizeof *data ? NULL
+            : (unsigned long long *) realloc(data, n * sizeof *data);
         if (more == NULL)
         {
-            fprintf(stderr, "sizes: out of memory for %lu numbers\n",
-                    (unsigned long) n);
+            fprintf(stderr, "sizes: out of memory for %llu numbers\n",
+                    (unsigned long long) n);
             exit(1);
         }
         for (data = more; have < n; have++)

@@ -726,9 +726,9 @@ int prof_bench_add_measure(prof_bench * b, const char * name,
    one only when written whole. Returns 0, or -1 if writing failed (out of
    memory included: a message says so) or the suite is NULL. */
 int prof_bench_finish(prof_bench * b);
-/* Write all results in format to out (the suite's output is untouched).
-   Returns 0, or -1 if writing failed, or with a message for a NULL suite or
-   out. */
+/* Write all results in format to out (the suite's output is untouched;
+   PROF_FORMAT_NONE writes nothing). Returns 0, or -1 if writing failed,
+   or with a message for a NULL suite or out or an unknown format. */
 int prof_bench_write(FILE * out, const prof_bench * b, prof_format format);
 
 /* The paired comparison of two targets: epochs of a and b alternate, so
@@ -1008,7 +1008,8 @@ void prof_counters_fprint(FILE * fs, const prof_counters * c);
 /* Start (or move) the trace output to path; NULL means PROF_TRACE_FILE or
    the default. Events not yet written go to the new file (a previous file
    that got no event is removed, so a zone begun before the call is kept
-   whole); the file being written, named again, is kept and appended to.
+   whole); the file being written, named again, is kept and appended to,
+   and so is one this process moved away from earlier (A, B, then A).
    Returns 0, or -1 with a profiler: message when path cannot be opened or
    written: the current file, if any, is then kept; with none, events are
    counted as lost. Also -1 when tracing is off: the recorder could not

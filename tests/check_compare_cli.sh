@@ -40,6 +40,17 @@ expect 0 'too few samples to tell at alpha 0.05: at least 4 per side' -- "$gb" "
 expect 0 'too few samples to tell at alpha 0.01: at least 5 per side' -- --alpha=0.01 "$gb" "$gb"
 expect 0 'BM_chain/1050' -- "$gb" "$gb"
 
+# A change near 1e300 in %.4g, not as 300 digits cut at its cell's 31
+# (issue 20): 1e-300 ns against 1 ns.
+timed() { # FILE TIME: two epochs of TIME ns
+    printf '{"benchmarks": [
+ {"name": "x", "run_type": "iteration", "repetition_index": 0, "real_time": %s, "time_unit": "ns"},
+ {"name": "x", "run_type": "iteration", "repetition_index": 1, "real_time": %s, "time_unit": "ns"}]}\n' "$2" "$2" >"$tmp/$1"
+}
+timed tiny.json 1e-300
+timed one.json 1
+expect 0 '| x | 1e-300 ns | 1 ns | +1e+302% | +1e+302%..+1e+302% |' -- "$tmp/tiny.json" "$tmp/one.json"
+
 # Rows the runner measured under a load over the cores (its flags, 64):
 # marked, and said why under the table; a quiet pair is not.
 flagged() { # FILE FLAGS LOAD: two epochs and the runner's median entry

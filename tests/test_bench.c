@@ -18,11 +18,13 @@ typedef struct
 } fake_t;
 
 static int call_log[4096], ncall_log;
+static double fake_iters;       /* every fake_target's iterations */
 
 static void fake_target(void * arg, ulong count)
 {
     fake_t * f = (fake_t *) arg;
     double c = f->cost_ns;
+    fake_iters += (double) count;
     if (f->calls == 0)
         f->first_count = count;
     if (f->costs != NULL && f->calls < f->ncosts)
@@ -178,12 +180,16 @@ static void test_settings(void)
         CHECK(r->epoch_iters[i] == 1000, "exact iterations");
     prof_bench_set_epoch_iterations(b, 0);
 
-    /* warm-up: the first call runs the warm-up iterations */
+    /* warm-up: the first calls run the warm-up iterations, 1 then 10x
+       as many (6, the rest), before the calibration's 6 calls */
     prof_bench_set_warmup(b, 7);
     f.calls = 0;
+    fake_iters = 0.0;
     r = prof_bench_run(b, "warm", fake_target, &f);
-    CHECK(f.first_count == 7 && f.calls == 1 + 6 + 11, "warm-up %lu, %d calls",
-          (unsigned long) f.first_count, f.calls);
+    CHECK(f.first_count == 1 && f.calls == 2 + 6 + 11 && r
+          && fake_iters == 7.0 + 111111.0 + 11 * 200000.0, "warm-up %lu, "
+          "%d calls, %.0f iterations", (unsigned long) f.first_count,
+          f.calls, fake_iters);
     prof_bench_set_warmup(b, 0);
 
     /* jitter: iterations in [base, 1.2 base), never under the minimum
@@ -261,7 +267,61 @@ static void test_budget_whole_call(void)
     prof_bench_free(b);
 }
 
-/* A big jitter never makes a count negative or below the floor: at most 1 (+0-100%) is taken; the floor holds. */
+/* The budget bounds warm-up too: 2^40 warm-up
+   iterations of 5 ns (an hour and a half) against a 0.1 s budget spend at
+   most half of it, said, and the epochs still run; a slow target's one
+   epoch past the budget is its sample with the count it ran (not the
+   next one's: a warm-up epoch over the budget once came out as 13 s per
+   iteration, a calibration epoch at 1/4 of its cost). */
+static void test_budget_warmup(void)
+{
+    prof_bench * b = quiet_suite();
+    fake_t f = { 5.0, NULL, 0, 0, 0, 0 };
+    const prof_result * r;
+    capture_t cap;
+    double t0 = fake_now;
+    const char * err;
+    prof_bench_set_budget_s(b, 0.1);
+    prof_bench_set_warmup(b, (ulong) 1 << 40);
+    fake_iters = 0.0;
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "warm", fake_target, &f);
+    err = capture_end(&cap);
+    CHECK(r && r->total_s <= 0.1 * 1.2 && (fake_now - t0) * 1e-9 <= 0.12,
+          "warm-up: %g s against a 0.1 s budget", r ? r->total_s : -1);
+    CHECK(r && r->epochs == 11 && near(r->median_ns, 5.0), "warm-up: %d "
+          "epochs of %g ns", r ? r->epochs : -1, r ? r->median_ns : -1);
+    CHECK(r && strstr(r->warning, "warm-up cut short by the time budget "
+          "(0.1 s; it may spend half): fewer than the 1099511627776 "
+          "iterations asked ran") && strstr(err, "warm-up cut short"),
+          "warm-up: warning [%s]", r ? r->warning : "");
+    /* 300 us an iteration, a budget of 200 us: the calibration's first
+       epoch (1 iteration) is the sample, whatever count comes next */
+    prof_bench_set_warmup(b, 0);
+    prof_bench_set_budget_s(b, 2e-4);
+    f.cost_ns = 3e5;
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "slow", fake_target, &f);
+    capture_end(&cap);
+    CHECK(r && r->epochs == 1 && r->epoch_iters[0] == 1
+          && near(r->median_ns, 3e5), "slow: %d epochs, %g ns",
+          r ? r->epochs : -1, r ? r->median_ns : -1);
+    /* a warm-up epoch past the budget: a calibration epoch still runs,
+       the sample */
+    prof_bench_set_warmup(b, 5);
+    f.calls = 0;
+    capture_begin(&cap, 2);
+    r = prof_bench_run(b, "slow warm", fake_target, &f);
+    capture_end(&cap);
+    CHECK(r && f.calls == 2 && r->epochs == 1 && r->epoch_iters[0] == 1
+          && near(r->median_ns, 3e5) && strstr(r->warning, "warm-up cut"),
+          "slow warm: %d calls, %d epochs, %g ns", f.calls,
+          r ? r->epochs : -1, r ? r->median_ns : -1);
+    prof_bench_free(b);
+}
+
+/* A big jitter never makes a count negative or below the floor: at most
+   1 (+0-100%) is taken; the floor holds. */
 static void test_jitter_bounds(void)
 {
     prof_bench * b = quiet_suite();
@@ -618,6 +678,7 @@ int main(void)
     test_overhead_and_flint();
     test_jitter_bounds();
     test_budget_whole_call();
+    test_budget_warmup();
     test_overhead_subtracted();
     test_loop_macro();
     test_bad_targets();

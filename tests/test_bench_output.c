@@ -44,6 +44,38 @@ static void test_markdown(void)
     fclose(f);
 }
 
+/* Issue 20's nits: values near 1e300 in %.4g (fixed point ran to 63
+   digits, cut); a unit holding '|' or a line break kept in the header's
+   cell; prof_bench_write refuses an unknown format. */
+static void test_markdown_edges(void)
+{
+    prof_bench * b = prof_bench_new();
+    FILE * f = tmpfile();
+    capture_t cap;
+    const char * s, * err;
+    prof_bench_set_output(b, f);
+    prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_set_relative(b, 1);
+    prof_bench_run(b, "base", cost5, NULL);
+    prof_bench_set_batch(b, 1e-295, "a|b\nc");    /* 5e295 ns/a|b c */
+    prof_bench_run(b, "huge", cost5, NULL);
+    s = check_slurp(f);
+    CHECK(strstr(s, "|     relative |  ns/a\\|b c |     95% run interval "
+                    "|   err% | benchmark\n|-------------:|-----------:|")
+          && strstr(s, "| 1e+295x slower |     5e+295 |     [5e+295, 5e+295] "
+                    "|   0.0% | `huge`\n"), "table: %s", s);
+    CHECK(!check_matches(s, "[0-9]{20}"), "20 digits in a row: %s", s);
+    capture_begin(&cap, 2);
+    CHECK(prof_bench_write(f, b, (prof_format) 7) == -1
+          && prof_bench_write(f, b, (prof_format) -1) == -1, "format 7");
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: prof_bench_write: unknown format 7; nothing "
+                  "written\n"), "message: %s", err);
+    CHECK(prof_bench_write(f, b, PROF_FORMAT_NONE) == 0, "none");
+    prof_bench_free(b);
+    fclose(f);
+}
+
 static void test_json_csv(void)
 {
     prof_bench * b = prof_bench_new();
@@ -470,6 +502,7 @@ int main(void)
 {
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_markdown();
+    test_markdown_edges();
     test_json_csv();
     test_json_families();
     test_honest_edges();

@@ -1,5 +1,7 @@
 /* The recorder never loses or destroys a trace: a second prof_trace_open
-   of the same path keeps what was written; a path that does not fit is refused, never cut (PROF_TRACE_FILE, and a
+   of the same path keeps what was written, and so does going back to an
+   earlier file;
+   a path that does not fit is refused, never cut (PROF_TRACE_FILE, and a
    forked child's <path>.<pid>); a program with its own SIGTERM handler,
    signalled every millisecond while it flushes, gets a trace with every
    event once (the handler's own are counted as lost), without stalling; a child forked before the
@@ -48,6 +50,65 @@ static void test_reopen(void)
           && t.lost == 0 && t.has_end, "reopen: %zu zones, lost %llu",
           count_zones(&t, "z", -1, 0), (unsigned long long) t.lost);
     CHECK(w[0] == '\0', "warnings: %s", w);
+    pt_free(&t);
+}
+
+/* ---- going back to an earlier file ------------------------------------------ */
+
+/* n zones named label */
+static void named_zones(const char * label, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+    {
+        PROF_ZONE_BEGIN(label);
+        PROF_ZONE_END(label);
+    }
+}
+
+static char other[300];
+
+/* A, B, then A again: A is appended to, not replaced (a1 was lost, and
+   nothing said so); then B again with no new event, and away: B is kept,
+   not removed as a file that got no event. */
+static void child_back(void)
+{
+    CHECK(prof_trace_open(path) == 0, "open A");
+    named_zones("a1", 3);
+    CHECK(prof_trace_flush() == 0, "flush");
+    CHECK(prof_trace_open(other) == 0, "open B");
+    named_zones("b1", 2);
+    CHECK(prof_trace_flush() == 0, "flush");
+    CHECK(prof_trace_open(path) == 0, "open A again");
+    named_zones("a2", 4);
+    CHECK(prof_trace_flush() == 0, "flush");
+    CHECK(prof_trace_open(other) == 0, "open B again");
+    CHECK(prof_trace_open(path) == 0, "open A a third time");
+    named_zones("a3", 1);
+    CHECK(prof_trace_lost() == 0, "lost %llu", prof_trace_lost());
+}
+
+static void test_back_to_earlier(void)
+{
+    pt_trace t;
+    const char * w;
+    set_path("back-b.ptrace");
+    snprintf(other, sizeof other, "%s", path);
+    set_path("back-a.ptrace");
+    CHECK(run_child(child_back) == 0, "child failed");
+    CHECK(load_trace(path, &t, &w) == 0 && t.lost == 0 && t.has_end,
+          "A: not read, or lost %llu", (unsigned long long) t.lost);
+    CHECK(count_zones(&t, "a1", -1, 0) == 3 && count_zones(&t, "a2", -1, 0) == 4
+          && count_zones(&t, "a3", -1, 0) == 1 && count_zones(&t, "b1", -1, 0) == 0,
+          "A holds %zu a1 (3), %zu a2 (4), %zu a3 (1), %zu b1 (0)",
+          count_zones(&t, "a1", -1, 0), count_zones(&t, "a2", -1, 0),
+          count_zones(&t, "a3", -1, 0), count_zones(&t, "b1", -1, 0));
+    CHECK(w[0] == '\0', "A: warnings: %s", w);
+    pt_free(&t);
+    CHECK(load_trace(other, &t, &w) == 0 && count_zones(&t, "b1", -1, 0) == 2
+          && t.nzones == 2 && t.has_end && w[0] == '\0',
+          "B: %zu b1 zones (2) of %zu, warnings: %s", count_zones(&t, "b1", -1, 0),
+          t.nzones, w);
     pt_free(&t);
 }
 
@@ -776,6 +837,7 @@ int main(void)
     if (mkdtemp(dir) == NULL)
         return 1;
     test_reopen();
+    test_back_to_earlier();
     test_long_paths();
     test_signal_storm();
     test_api_in_handler();

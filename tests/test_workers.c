@@ -2,11 +2,13 @@
    this program run again, pooled exactly under the fake clock (worker k's
    iterations cost 10 + k ns), and the JSON's median the result's; a
    worker that crashes, hangs, exits, sends
-   garbage or runs other benchmarks; Ctrl-C in the parent; bad numbers of
-   processes; the wire format's round trip and its refusals, and pooling
-   past INT_MAX epochs refused.
+   garbage or runs other benchmarks, or starts processes that outlive it
+   (leak); Ctrl-C in the parent; bad numbers of processes; stale or wrong
+   worker markers (marker); the wire format's round trip and its refusals,
+   and pooling past INT_MAX epochs refused.
        test_workers MODE     MODE: pool, compare, crash, exit, garbage,
-                             mismatch, hang, signal, args, wire
+                             mismatch, hang, leak, signal, args, marker,
+                             wire
    Every mode but signal and wire runs the same suite: this process is the
    parent; its workers run the same main and fail where MODE says. */
 #include "check.h"
@@ -14,8 +16,10 @@
 #include "bench_check.h"
 #include "fail_alloc.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 static const char * mode = "pool";
@@ -26,6 +30,49 @@ static int worker_number(void)
     const char * v = getenv("PROFILER_WORKER");
     const char * comma = v ? strchr(v, ',') : NULL;
     return comma ? atoi(comma + 1) : -1;
+}
+
+/* "leak": where worker 2 writes the pids of the processes it leaves
+   behind, for the parent to end them (the parent's pid in the name). */
+static const char * leak_file(long parent)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "test_workers_leak.%ld.pids", parent);
+    return path;
+}
+
+/* "leak": worker 2 starts two processes that outlive it by 30 s, longer
+   than the parent's 10.5 s limit: a shell's background sleep (exec: the
+   pipe must be close-on-exec by then; it holds the worker's stderr, a
+   pipe to the parent too) and a fork without exec (it holds the pipe
+   open: the parent must stop at the worker's exit). */
+static void leak(void)
+{
+    static int done;
+    char cmd[200];
+    FILE * f;
+    pid_t pid;
+    int fd = atoi(getenv("PROFILER_WORKER"));
+    if (done++)
+        return;
+    if ((fcntl(fd, F_GETFD) & FD_CLOEXEC) == 0)
+        fputs("the worker's pipe is not close-on-exec\n", stderr);
+    snprintf(cmd, sizeof cmd, "sleep 30 & echo $! >> %s",
+             leak_file((long) getppid()));
+    (void) !system(cmd);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0)
+    {
+        sleep_ms(30000);
+        _exit(0);
+    }
+    f = fopen(leak_file((long) getppid()), "a");
+    if (f != NULL)
+    {
+        fprintf(f, "%ld\n", (long) pid);
+        fclose(f);
+    }
 }
 
 /* A measure: the iterations run so far. */
@@ -51,6 +98,8 @@ static void target(void * arg, ulong count)
         if (strcmp(mode, "hang") == 0)
             for (;;)
                 sleep_ms(1000);
+        if (strcmp(mode, "leak") == 0)
+            leak();
         if (strcmp(mode, "garbage") == 0)
         {
             int fd = atoi(getenv("PROFILER_WORKER"));
@@ -235,12 +284,35 @@ static void check_echo(const char * err, int rc)
           "echo: the progress line [%s]", err);
 }
 
+/* "leak": the run ends when its workers end, not when the processes
+   they started do (30 s) nor at the 10.5 s limit; those processes are
+   ended here. */
+static void check_leak(const char * err, int rc, double wall_s)
+{
+    FILE * f = fopen(leak_file((long) getpid()), "r");
+    long pid;
+    int ended = 0;
+    while (f != NULL && fscanf(f, "%ld", &pid) == 1)
+        ended += pid > 1 && kill((pid_t) pid, SIGKILL) == 0;
+    if (f != NULL)
+        fclose(f);
+    remove(leak_file((long) getpid()));
+    CHECK(ended == 2, "leak: %d of the 2 processes left behind found", ended);
+    CHECK(rc == 0 && !strstr(err, "sent nothing")
+          && !strstr(err, "close-on-exec"), "leak: finish %d [%s]", rc, err);
+    CHECK(wall_s < 8.0, "leak: the run took %.1f s (the limit is 10.5 s)",
+          wall_s);
+}
+
 static void test_modes(void)
 {
     const char * err = "";
-    int rc = suite(strcmp(mode, "hang") == 0 ? 3 : 3, &err);
+    double t0 = mono_ns();
+    int rc = suite(3, &err);
     if (worker_number() >= 0 || strcmp(mode, "pool") == 0)
         return;
+    if (strcmp(mode, "leak") == 0)
+        check_leak(err, rc, (mono_ns() - t0) * 1e-9);
     if (strcmp(mode, "crash") == 0)
         check_failure(err, rc, "was killed by signal 6 (Aborted) "
                       "while running \"b\"; the other results are kept");
@@ -317,6 +389,88 @@ static void test_signal(char * self)
         sleep_ms(100);
     }
     CHECK(left == 0, "%d processes of the run are left", left);
+}
+
+/* Marker case k, in this process (a fork of the test: the runner has not
+   looked at the marker yet): a marker it cannot use is named, with why,
+   and the suite runs as a program of its own (its table printed, finish
+   0); a sound one (the last case) makes a worker whose pipe is
+   close-on-exec. Returns the checks that failed. */
+static int marker_case(int k)
+{
+    char value[64], name[] = "m";
+    const char * why = NULL, * err;
+    int p[2], file = open("/dev/null", O_WRONLY);
+    long parent = (long) getppid(), closed = 99;
+    FILE * out = tmpfile();
+    prof_bench * b;
+    capture_t cap;
+    int rc;
+    CHECK(pipe(p) == 0 && file >= 0 && fcntl((int) closed, F_GETFD) < 0,
+          "marker: set-up");
+    switch (k)
+    {
+    case 0:     /* the issue's: an older marker naming a closed pipe */
+        snprintf(value, sizeof value, "%ld,0,1", closed);
+        why = "is not a worker marker";
+        break;
+    case 1:
+        snprintf(value, sizeof value, "%ld,0,1,%ld", closed, parent);
+        why = "is a stale worker marker (descriptor 99 is not open)";
+        break;
+    case 2:
+    case 3:
+        snprintf(value, sizeof value, "%d,0,1,%ld", k == 2 ? p[0] : file,
+                 parent);
+        why = "is a stale worker marker (descriptor ";
+        break;
+    case 4:
+        snprintf(value, sizeof value, "%d,0,1,1", p[1]);
+        why = "is a stale worker marker (it names process 1 as the parent";
+        break;
+    default:
+        snprintf(value, sizeof value, "%d,1,2,%ld", p[1], parent);
+        break;
+    }
+    setenv("PROFILER_WORKER", value, 1);
+    if (why == NULL)
+    {
+        CHECK(prof_impl_worker_mode() == 1
+              && (fcntl(p[1], F_GETFD) & FD_CLOEXEC) != 0,
+              "marker %s: not a worker, or its pipe not close-on-exec", value);
+        return check_failures;
+    }
+    capture_begin(&cap, 2);
+    b = check_suite(out, PROF_FORMAT_MD);
+    prof_bench_run(b, "m", cost5, name);
+    rc = prof_bench_finish(b);
+    err = capture_end(&cap);
+    CHECK(rc == 0 && strstr(check_slurp(out), "| `m`"), "marker %s: "
+          "finish %d, table [%s]", value, rc, check_slurp(out));
+    CHECK(strstr(err, "profiler: PROFILER_WORKER=\"") && strstr(err, value)
+          && strstr(err, why) && strstr(err, "running as a program of its "
+          "own") && ((k != 2 && k != 3) || strstr(err, "is not a pipe open "
+          "for writing")), "marker %s: stderr [%s]", value, err);
+    prof_bench_free(b);
+    fclose(out);
+    return check_failures;
+}
+
+/* Each marker case in a process of its own. */
+static void test_marker(void)
+{
+    int k;
+    for (k = 0; k < 6; k++)
+    {
+        int status = -1;
+        pid_t pid;
+        fflush(NULL);
+        if ((pid = fork()) == 0)
+            _exit(marker_case(k) == 0 ? 0 : 1);
+        waitpid(pid, &status, 0);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "marker case %d: status %d", k, status);
+    }
 }
 
 /* A suite whose workers take seconds, for test_signal. */
@@ -467,7 +621,7 @@ static void test_wire(void)
     r.a.ev_names[1] = "cycles";
     r.a.ev = ev;
     r.a.spent_ns = 12345.5;
-    r.a.budget_hit = 1;
+    r.a.budget_hit = 3;     /* both bits */
     r.a.nuser = 2;
     strcpy(r.a.user_cols[0].name, "bytes");
     strcpy(r.a.user_cols[1].name, "heap");
@@ -485,7 +639,7 @@ static void test_wire(void)
           && strcmp(back.a.s.unit, "byte") == 0 && back.a.nev == 2
           && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
           && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5
-          && back.a.budget_hit == 1, "round trip");
+          && back.a.budget_hit == 3, "round trip");
     check_user_round_trip(&back.a);
     CHECK(back.a.s.threads == 3, "round trip: threads %d", back.a.s.threads);
     CHECK(back.a.load == 6.5, "round trip: load %g", back.a.load);
@@ -529,6 +683,8 @@ int main(int argc, char ** argv)
     }
     else if (strcmp(mode, "args") == 0)
         test_args();
+    else if (strcmp(mode, "marker") == 0)
+        test_marker();
     else if (strcmp(mode, "signal") == 0)
         test_signal(argv[0]);
     else if (strcmp(mode, "slow") == 0)

@@ -225,6 +225,9 @@ const prof_impl_share * prof_impl_pool_run(prof_impl_pool * p,
 
 enum { PH_OVERHEAD, PH_WARMUP, PH_CALIBRATE, PH_MEASURE, PH_DONE };
 
+/* budget_hit's bits: the budget ended the epochs; it cut the warm-up. */
+enum { PROF_IMPL_BUDGET_MEASURE = 1, PROF_IMPL_BUDGET_WARMUP = 2 };
+
 /* What is timed: a prof_repeat-style function target (the cost of two
    counter reads is known), or the inline loop macro (its fixed cost per
    epoch is measured first, with empty epochs). */
@@ -251,6 +254,7 @@ typedef struct
     char * owned_name;
     int is_baseline, phase, started;
     ulong count, base;
+    ulong warm_left;        /* warm-up iterations still to run */
     double pair_ticks, overhead_ticks, target_ticks, budget_ticks;
     double max_ticks;       /* the longest epoch */
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
@@ -328,7 +332,7 @@ typedef struct
     int cpu_timed;          /* epochs kept preempted, timed by the time
                                they ran (processor time) */
     int at_max_iters;       /* the calibration hit PROF_IMPL_MAX_ITERS */
-    int budget_hit;
+    int budget_hit;         /* PROF_IMPL_BUDGET_* bits */
     double load;            /* the 1-minute load average as it ended (the
                                highest of the processes pooled); NaN:
                                unknown */
@@ -421,7 +425,8 @@ typedef struct
     int failed;                     /* its stream ended badly */
 } prof_impl_worker_log;
 
-/* The variable that marks a worker: "fd,k,n" (its pipe, worker k of n). */
+/* The variable that marks a worker: "fd,k,n,pid" (its pipe's write end,
+   worker k of n, the parent's pid). */
 #define PROF_IMPL_WORKER_VAR "PROFILER_WORKER"
 
 /* Run n worker processes of b's program one after another, each one's
@@ -433,8 +438,11 @@ typedef struct
 int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
         int * failed);
 
-/* This process is a worker (PROFILER_WORKER is set): its suites send their
-   epochs to the parent and write no output. */
+/* This process is a worker (PROFILER_WORKER is set, names this process's
+   parent and a pipe open for writing; a stale marker is said and left
+   alone): its suites send their epochs to the parent and write no output.
+   The first call sets close-on-exec on the pipe, so that the processes
+   the program starts do not hold it open. */
 int prof_impl_worker_mode(void);
 /* Worker side: benchmark index of b's suite starts (sent once per
    change); its epochs (b side NULL) or a comparison's two sides are done. */
@@ -553,6 +561,9 @@ const char * prof_impl_run_name(prof_bench * b, const char * name,
 #define PROF_IMPL_BASELINE_FILTERED (-2)
 /* Whether rows have a relative column. */
 #define PROF_IMPL_RELATIVE(b) ((b)->baseline != -1)
+/* format is one of prof_format's (PROF_FORMAT_NONE included). */
+#define PROF_IMPL_FORMAT_KNOWN(format) \
+    ((int) (format) >= 0 && (int) (format) <= PROF_FORMAT_NONE)
 
 /* With --list: print name (it would run) and return 1; else 0. */
 int prof_impl_listed(const prof_bench * b, const char * name);

@@ -167,6 +167,12 @@ int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
                        b == NULL ? "suite" : "stream");
         return -1;
     }
+    if (!PROF_IMPL_FORMAT_KNOWN(format))
+    {
+        prof_impl_warn("prof_bench_write: unknown format %d; nothing "
+                       "written", (int) format);
+        return -1;
+    }
     memset(&o, 0, sizeof o);
     missing = write_results(b, out, format, 0, NULL) != 0;
     return flushed(&o, out) != 0 || missing ? -1 : 0;

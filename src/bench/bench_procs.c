@@ -126,7 +126,8 @@ static char ** worker_environ(int fd, int k, int n, size_t pad)
     for (i = 0; i < count; i++)
         if (strncmp(environ[i], WORKER_VAR, sizeof WORKER_VAR - 1) != 0)
             env[j++] = environ[i];
-    snprintf(marker, 64, "%s=%d,%d,%d", WORKER_VAR, fd, k, n);
+    snprintf(marker, 64, "%s=%d,%d,%d,%ld", WORKER_VAR, fd, k, n,
+             (long) getpid());
     memcpy(padding, PAD_VAR "=", sizeof PAD_VAR);
     memset(padding + sizeof PAD_VAR, 'x', pad);
     padding[sizeof PAD_VAR + pad] = '\0';
@@ -345,8 +346,54 @@ static int take_records(prof_bench * b, worker * w)
     return 0;
 }
 
-/* Read w's records (and what it prints) until its pipe closes, a bad
-   record, the time limit without a record, or a signal. */
+/* Read what w's pipe holds into its log: 1 if something came, 0 at the
+   pipe's end, -1 after a problem (w is then killed). */
+static int read_records(prof_bench * b, worker * w)
+{
+    ssize_t got;
+    if (prof_impl_grow(&w->buf, &w->cap, w->len + 65536, 1) != 0)
+    {
+        snprintf(w->problem, sizeof w->problem, "out of memory");
+        kill(w->pid, SIGKILL);
+        return -1;
+    }
+    while ((got = read(w->fd, w->buf + w->len, 65536)) < 0 && errno == EINTR)
+        ;
+    if (got <= 0)
+        return 0;
+    w->len += (size_t) got;
+    if (take_records(b, w) != 0)
+    {
+        kill(w->pid, SIGKILL);
+        return -1;
+    }
+    return 1;
+}
+
+/* How often a worker whose pipe is quiet is asked whether it has ended:
+   a process it started (fork without exec) may hold the pipe open after
+   it, and the pipe then never ends. */
+#define ENDED_CHECK_MS 250
+
+/* 1 if w has ended (left to reap). Its pipe then holds all it sent: read
+   what is there, without waiting for the pipe's end. */
+static int ended(prof_bench * b, worker * w)
+{
+    siginfo_t si;
+    struct pollfd p;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t) w->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0
+        || si.si_pid != w->pid)
+        return 0;
+    p.fd = w->fd;
+    p.events = POLLIN;
+    while (poll(&p, 1, 0) > 0 && read_records(b, w) > 0)
+        ;
+    return 1;
+}
+
+/* Read w's records (and what it prints) until its pipe closes or it ends,
+   a bad record, the time limit without a record, or a signal. */
 static void read_worker(prof_bench * b, worker * w, double limit_s)
 {
     double last = prof_impl_now_ns();
@@ -354,47 +401,33 @@ static void read_worker(prof_bench * b, worker * w, double limit_s)
     {
         struct pollfd p[2];
         double left_ms = limit_s * 1e3 - (prof_impl_now_ns() - last) * 1e-6;
-        ssize_t got;
-        int ready;
+        int ready, got;
         p[0].fd = w->fd;
         p[1].fd = w->err_fd;        /* -1: poll leaves it out */
         p[0].events = p[1].events = POLLIN;
         p[0].revents = p[1].revents = 0;
         if (got_signal)
             return;
-        ready = left_ms <= 0.0 ? 0
-              : poll(p, 2, (int) (left_ms < 1e9 ? left_ms + 1 : 1e9));
+        ready = poll(p, 2, left_ms <= 0.0 ? 0 : left_ms < ENDED_CHECK_MS
+                     ? (int) left_ms + 1 : ENDED_CHECK_MS);
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready > 0 && p[1].revents != 0)
             read_err(w);
-        if (ready > 0 && p[0].revents == 0)
-            continue;               /* stderr only */
-        if (ready == 0)
+        if (ready <= 0 || p[0].revents == 0)
         {
+            if (ended(b, w))
+                return;
+            if (left_ms > 0.0)
+                continue;
             snprintf(w->problem, sizeof w->problem, "sent nothing for %g s "
                      "(10 x the budget + 10 s): stopped", limit_s);
             kill(w->pid, SIGKILL);
             return;
         }
-        if (prof_impl_grow(&w->buf, &w->cap, w->len + 65536, 1) != 0)
-        {
-            snprintf(w->problem, sizeof w->problem, "out of memory");
-            kill(w->pid, SIGKILL);
+        if ((got = read_records(b, w)) <= 0)
             return;
-        }
-        got = read(w->fd, w->buf + w->len, 65536);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return;
-        w->len += (size_t) got;
         last = prof_impl_now_ns();
-        if (take_records(b, w) != 0)
-        {
-            kill(w->pid, SIGKILL);
-            return;
-        }
     }
 }
 

@@ -246,6 +246,28 @@ static void preempted_warning(prof_impl_result * res, const prof_impl_epochs * e
     append(res->warning, sizeof res->warning, line);
 }
 
+/* What the budget cut: the warm-up, the epochs (n of asked). */
+static void budget_warnings(prof_impl_result * res,
+        const prof_impl_epochs * e, int n, int asked)
+{
+    char line[256];
+    if (e->budget_hit & PROF_IMPL_BUDGET_WARMUP)
+    {
+        snprintf(line, sizeof line, "warm-up cut short by the time budget "
+                 "(%g s; it may spend half): fewer than the %lu iterations "
+                 "asked ran. ", e->s.budget_s, (unsigned long) e->s.warmup);
+        append(res->warning, sizeof res->warning, line);
+    }
+    if ((e->budget_hit & PROF_IMPL_BUDGET_MEASURE) && n < asked)
+    {
+        res->pub.flags |= PROF_RESULT_BUDGET;
+        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
+                "epochs; raise it with prof_bench_set_budget_s. ",
+                e->s.budget_s, n, asked);
+        append(res->warning, sizeof res->warning, line);
+    }
+}
+
 /* The flags, and the advice that goes with each into the warning. */
 static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
         const double * sorted)
@@ -276,14 +298,7 @@ static void warnings(prof_impl_result * res, const prof_impl_epochs * e,
                  100.0 * PROF_CI_LEVEL);
         append(res->warning, sizeof res->warning, line);
     }
-    if (e->budget_hit && n < asked)
-    {
-        p->flags |= PROF_RESULT_BUDGET;
-        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
-                "epochs; raise it with prof_bench_set_budget_s. ",
-                e->s.budget_s, n, asked);
-        append(res->warning, sizeof res->warning, line);
-    }
+    budget_warnings(res, e, n, asked);
     if (n < PROF_MIN_INTERVAL_EPOCHS)
     {
         p->flags |= PROF_RESULT_FEW_EPOCHS;

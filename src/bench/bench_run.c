@@ -83,15 +83,45 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
         run_after_overhead(r);
 }
 
+/* Warm-up spends at most this share of the budget; calibrating and
+   measuring have the rest. */
+#define WARMUP_BUDGET_SHARE 0.5
+
 static void run_after_overhead(prof_impl_run * r)
 {
     if (r->s.warmup > 0)
     {
         r->phase = PH_WARMUP;
-        r->count = r->s.warmup;
+        r->warm_left = r->s.warmup;
+        r->count = r->s.min_iters > 1 ? r->s.min_iters : 1;
+        if (r->count > r->warm_left)
+            r->count = r->warm_left;
     }
     else
         run_after_warmup(r);
+}
+
+/* A warm-up epoch done: the next runs 10x as many iterations, within the
+   ones left and, at the last call's cost, the warm-up's share of the
+   budget; warm-up ends when none is left, or (flagged) when not one more
+   fits in its share. */
+static void warm_up(prof_impl_run * r)
+{
+    double next = (double) r->count * 10.0;
+    double left = r->budget_ticks * WARMUP_BUDGET_SHARE - r->spent_ticks;
+    r->warm_left -= r->count;
+    if (next > (double) r->warm_left)
+        next = (double) r->warm_left;
+    if (r->call_iter_ticks > 0.0 && next * r->call_iter_ticks > left)
+        next = floor(left / r->call_iter_ticks);
+    if (next >= 1.0)
+    {
+        r->count = (ulong) next;
+        return;
+    }
+    if (r->warm_left > 0)
+        r->budget_hit |= PROF_IMPL_BUDGET_WARMUP;
+    run_after_warmup(r);
 }
 
 static void run_after_warmup(prof_impl_run * r)
@@ -273,6 +303,8 @@ int prof_impl_run_step(prof_impl_run * r, const prof_impl_epoch * ep)
     double net = ep->timed_ticks - r->overhead_ticks;
     double call = ep->whole_ticks > ep->timed_ticks ? ep->whole_ticks
                                                     : ep->timed_ticks;
+    ulong ran = r->count;       /* the epoch's count: the step sets the next */
+    int warming = r->phase == PH_WARMUP;
     r->spent_ticks += call;
     if (r->count > 0)
         r->call_iter_ticks = call / (double) r->count;
@@ -288,7 +320,7 @@ int prof_impl_run_step(prof_impl_run * r, const prof_impl_epoch * ep)
         }
         return 1;
     case PH_WARMUP:
-        run_after_warmup(r);
+        warm_up(r);
         break;
     case PH_CALIBRATE:
         calibrate(r, net);
@@ -300,11 +332,14 @@ int prof_impl_run_step(prof_impl_run * r, const prof_impl_epoch * ep)
     default:
         return 0;
     }
-    if (r->spent_ticks > r->budget_ticks)
+    /* a warm-up epoch is never a sample: past the budget, one
+       calibration epoch still runs, to be the sample */
+    if (r->spent_ticks > r->budget_ticks && !warming)
     {
+        r->count = ran;
         if (r->got == 0)
             record(r, net, ep);     /* the epoch just run: better than none */
-        r->budget_hit = 1;
+        r->budget_hit |= PROF_IMPL_BUDGET_MEASURE;
         r->phase = PH_DONE;
         return 0;
     }

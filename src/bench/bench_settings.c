@@ -288,7 +288,7 @@ int prof_bench_set_threads(prof_bench * b, int n)
 int prof_bench_set_format(prof_bench * b, prof_format format)
 {
     PROF_IMPL_NEED_SUITE(b, "prof_bench_set_format");
-    if ((int) format < 0 || (int) format > PROF_FORMAT_NONE)
+    if (!PROF_IMPL_FORMAT_KNOWN(format))
         return bad("prof_bench_set_format: unknown format", (double) format);
     if (!prof_impl_worker_mode())   /* a worker writes nothing */
         b->console.format = format;

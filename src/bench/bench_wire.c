@@ -386,7 +386,9 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     e->cpu_timed = get_count(in, (unsigned long) e->got - e->preempted,
                              "preempted epochs out of range");
     e->at_max_iters = get_count(in, 1, "a flag is not 0 or 1");
-    e->budget_hit = get_count(in, 1, "a flag is not 0 or 1");
+    e->budget_hit = get_count(in, PROF_IMPL_BUDGET_MEASURE
+                              | PROF_IMPL_BUDGET_WARMUP,
+                              "budget bits out of range");
     e->load = get_f64(in);
     if (!(isnan(e->load) || (e->load >= 0.0 && e->load < 1e9)) && !in->bad)
         in->bad = "a load average out of range";

@@ -24,6 +24,8 @@
 #include <string.h>
 
 #if !defined(_WIN32)
+# include <fcntl.h>
+# include <sys/stat.h>
 # include <unistd.h>
 #endif
 
@@ -34,23 +36,65 @@
 static int worker_fd = -2;      /* -2: not looked at yet; -1: not a worker */
 static int worker_index, worker_count;
 
+/* Why the marker's fd and parent pid cannot be this worker's (into why),
+   or 0 when they can: the parent that started this process, and a pipe
+   open for writing. A marker left in an environment (a shell, a process
+   that a worker started) names a closed descriptor, or another process's
+   pipe, or another parent. */
+static int stale(long fd, long parent, char * why, size_t size)
+{
+#if !defined(_WIN32)
+    struct stat st;
+    int flags = fd <= INT_MAX ? fcntl((int) fd, F_GETFL) : -1;
+    if ((long) getppid() != parent)
+        snprintf(why, size, "it names process %ld as the parent, and this "
+                 "process's parent is %ld", parent, (long) getppid());
+    else if (flags < 0)
+        snprintf(why, size, "descriptor %ld is not open", fd);
+    else if ((flags & O_ACCMODE) == O_RDONLY
+             || fstat((int) fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+        snprintf(why, size, "descriptor %ld is not a pipe open for writing",
+                 fd);
+    else
+        return 0;
+    return 1;
+#else
+    (void) fd;
+    (void) parent;
+    snprintf(why, size, "Windows has no worker processes");
+    return 1;
+#endif
+}
+
 static void worker_init(void)
 {
     const char * v = getenv(WORKER_VAR);
-    char * end;
-    long fd, k, n;
+    char * end, why[160];
+    long fd, k, n, parent;
     worker_fd = -1;
     if (v == NULL || *v == '\0')
         return;
     fd = strtol(v, &end, 10);
     k = *end == ',' ? strtol(end + 1, &end, 10) : -1;
     n = *end == ',' ? strtol(end + 1, &end, 10) : -1;
-    if (*end != '\0' || fd < 3 || k < 0 || n < 1 || k >= n)
+    parent = *end == ',' ? strtol(end + 1, &end, 10) : -1;
+    if (*end != '\0' || fd < 3 || k < 0 || n < 1 || k >= n || parent < 1)
     {
         prof_impl_warn("%s=\"%s\" is not a worker marker; running as a "
                        "program of its own", WORKER_VAR, v);
         return;
     }
+    if (stale(fd, parent, why, sizeof why))
+    {
+        prof_impl_warn("%s=\"%s\" is a stale worker marker (%s); running as "
+                       "a program of its own", WORKER_VAR, v, why);
+        return;
+    }
+#if !defined(_WIN32)
+    /* it survived this program's exec; the processes it starts must not
+       hold it open (the parent would wait for them) */
+    (void) fcntl((int) fd, F_SETFD, fcntl((int) fd, F_GETFD) | FD_CLOEXEC);
+#endif
     worker_fd = (int) fd;
     worker_index = (int) k;
     worker_count = (int) n;

@@ -70,7 +70,8 @@ static void add(columns * cs, column_kind kind, int ev, int width,
     c->kind = kind;
     c->ev = ev;
     prof_impl_copy(c->head, sizeof c->head, head);
-    c->width = (int) strlen(c->head) > width ? (int) strlen(c->head) : width;
+    c->width = prof_impl_md_width(c->head) > width
+             ? prof_impl_md_width(c->head) : width;
 }
 
 static const char * short_name(const char * event)
@@ -201,7 +202,7 @@ static void grouped(char * out, double v)
 {
     char digits[64];
     int n, i, j = 0, lead;
-    if (!(v < 1e18) || v != v)
+    if (!(v < PROF_IMPL_FIXED_MAX) || v != v)
     {
         sprintf(out, "%.4g", v);
         return;
@@ -230,16 +231,18 @@ static void relative_cell(char * cell, size_t size, const prof_result * r)
     double hi = r->relative_pct * r->median_ns / r->ci_low_ns;
     double x = r->relative_pct >= 100.0 ? r->relative_pct / 100.0
              : 100.0 / r->relative_pct;
+    char a[32], b[32];
     if (isnan(r->relative_pct))
         snprintf(cell, size, "n/a");
     else if (x >= FAR_RATIO)
-        snprintf(cell, size, x < 100.0 ? "%.1fx %s" : "%.0fx %s", x,
-                 r->relative_pct >= 100.0 ? "faster" : "slower");
+        snprintf(cell, size, "%sx %s", prof_impl_fixed(a, 32, x,
+                 x < 100.0 ? 1 : 0, 0), r->relative_pct >= 100.0 ? "faster"
+                 : "slower");
     else if (!(hi - lo < INFINITY))
         snprintf(cell, size, "%.1f%%", r->relative_pct);
     else
-        snprintf(cell, size, "%.1f%% \xC2\xB1%.1f", r->relative_pct,
-                 (hi - lo) / 2.0);
+        snprintf(cell, size, "%.1f%% \xC2\xB1%s", r->relative_pct,
+                 prof_impl_fixed(b, 32, (hi - lo) / 2.0, 1, 0));
 }
 
 static void counter_cell(char * cell, size_t size, const column * col,
@@ -267,12 +270,14 @@ static void cell(char * out, size_t size, const column * col,
 {
     const prof_result * r = &ir->pub;
     double scale = ir->time_unit_ns;
+    char a[32], b[32];
     switch (col->kind)
     {
     case COL_RELATIVE: relative_cell(out, size, r); break;
-    case COL_TIME: snprintf(out, size, "%.2f", r->median_ns / scale); break;
+    case COL_TIME: prof_impl_fixed(out, size, r->median_ns / scale, 2, 0);
+        break;
     case COL_THREAD:
-        snprintf(out, size, "%.2f", r->median_ns * r->threads / scale);
+        prof_impl_fixed(out, size, r->median_ns * r->threads / scale, 2, 0);
         break;
     case COL_RATE:
         if (r->median_ns > 0.0)
@@ -280,16 +285,18 @@ static void cell(char * out, size_t size, const column * col,
         else
             snprintf(out, size, "inf");
         break;
-    case COL_ERR: snprintf(out, size, "%.1f%%", r->err_pct); break;
+    case COL_ERR: snprintf(out, size, "%s%%",
+                           prof_impl_fixed(a, 32, r->err_pct, 1, 0)); break;
     case COL_INTERVAL:
         if (isnan(r->ci_low_ns))
             snprintf(out, size, "n/a");
         else
-            snprintf(out, size, "[%.2f, %.2f]", r->ci_low_ns / scale,
-                     r->ci_high_ns / scale);
+            snprintf(out, size, "[%s, %s]",
+                     prof_impl_fixed(a, 32, r->ci_low_ns / scale, 2, 0),
+                     prof_impl_fixed(b, 32, r->ci_high_ns / scale, 2, 0));
         break;
-    case COL_MIN: snprintf(out, size, "%.2f", r->min_ns / scale); break;
-    case COL_TOTAL: snprintf(out, size, "%.3f", r->total_s); break;
+    case COL_MIN: prof_impl_fixed(out, size, r->min_ns / scale, 2, 0); break;
+    case COL_TOTAL: prof_impl_fixed(out, size, r->total_s, 3, 0); break;
     default: counter_cell(out, size, col, r); break;
     }
 }
@@ -297,14 +304,14 @@ static void cell(char * out, size_t size, const column * col,
 /* ---- the table ----------------------------------------------------------- */
 
 /* "| text " with text right-aligned in width columns (characters, not
-   bytes: a UTF-8 "±" takes one column). */
+   bytes: a UTF-8 "±" takes one column), kept in its cell (a unit such as
+   "a|b" or one with a line break is the header's too). */
 static void put_cell(FILE * out, const char * text, int width)
 {
-    int n = 0;
-    const char * p;
-    for (p = text; *p; p++)
-        n += ((unsigned char) *p & 0xC0) != 0x80;
-    fprintf(out, "| %*s%s ", width > n ? width - n : 0, "", text);
+    int n = prof_impl_md_width(text);
+    fprintf(out, "| %*s", width > n ? width - n : 0, "");
+    prof_impl_md_text(out, text);
+    fputc(' ', out);
 }
 
 void prof_impl_md_break(prof_impl_md_writer * w)

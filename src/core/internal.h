@@ -53,6 +53,15 @@ void prof_impl_csv_string(FILE * out, const char * s);
    line break shown as a space; prof_impl_md_code: the same as a code span. */
 void prof_impl_md_text(FILE * out, const char * s);
 void prof_impl_md_code(FILE * out, const char * s);
+/* The columns s takes in a markdown table cell written by
+   prof_impl_md_text (characters, not bytes; an escaped '|' takes 2). */
+int prof_impl_md_width(const char * s);
+/* v with places decimals ("%.2f"; sign: "%+.2f") into out, or "%.4g"
+   where fixed point would run past PROF_IMPL_FIXED_MAX (1e300 takes 301
+   digits, cut by any cell) and for inf and NaN. Returns out. */
+#define PROF_IMPL_FIXED_MAX 1e15
+const char * prof_impl_fixed(char * out, size_t size, double v, int places,
+        int sign);
 /* A malloc'd copy of s, or NULL. */
 char * prof_impl_strdup(const char * s);
 /* The length of the valid UTF-8 sequence at s (n bytes left: a NUL-ended

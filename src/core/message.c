@@ -6,6 +6,7 @@
 */
 #include "internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,24 @@ void prof_impl_md_text(FILE * out, const char * s)
         else
             fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
     }
+}
+
+int prof_impl_md_width(const char * s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += (((unsigned char) *s & 0xC0) != 0x80) + (*s == '|');
+    return n;
+}
+
+const char * prof_impl_fixed(char * out, size_t size, double v, int places,
+        int sign)
+{
+    if (fabs(v) < PROF_IMPL_FIXED_MAX)
+        snprintf(out, size, sign ? "%+.*f" : "%.*f", places, v);
+    else
+        snprintf(out, size, sign ? "%+.4g" : "%.4g", v);
+    return out;
 }
 
 void prof_impl_md_code(FILE * out, const char * s)

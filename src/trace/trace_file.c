@@ -187,6 +187,36 @@ NOINST int prof_impl_tr_create_file(const char * p)
     return f;
 }
 
+/* The file p opened to append to, if this process wrote it earlier in this
+   run (its header names this pid and this start: a file left for another,
+   then named again); else -1, and the caller makes it anew. Another
+   program's file, or this pid's before an exec, is not appended to. */
+static NOINST int reopen_own(const char * p)
+{
+    prof_tf_header h;
+    struct stat a, b;
+    ssize_t k;
+    int f = -1, r = open(p, O_RDONLY | O_CLOEXEC);
+    if (r < 0)
+        return -1;
+    do
+        k = pread(r, &h, sizeof h, 0);
+    while (k < 0 && errno == EINTR);
+    if (k == (ssize_t) sizeof h && memcmp(h.magic, PROF_TF_MAGIC, 8) == 0
+        && h.bom == PROF_TF_BOM && h.version == PROF_TF_VERSION
+        && h.header_size == sizeof h && h.pid == (uint32_t) getpid()
+        && h.start_ticks == TR.start_ticks
+        && (f = open(p, O_WRONLY | O_APPEND | O_CLOEXEC)) >= 0
+        && (fstat(f, &a) != 0 || fstat(r, &b) != 0 || a.st_dev != b.st_dev
+            || a.st_ino != b.st_ino))
+    {
+        close(f); /* replaced between the two opens: not the one read */
+        f = -1;
+    }
+    close(r);
+    return f;
+}
+
 /* 1 if p names the file being written. */
 static NOINST int is_current_file(const char * p)
 {
@@ -219,7 +249,8 @@ NOINST void prof_impl_tr_switch_file(int nfd, const char * p)
 }
 
 /* Write to path (see choose_path) from now on; lock held, or before
-   tracing starts. The file being written, named again, is kept and goes on.
+   tracing starts. The file being written, named again, is kept and goes on;
+   one this process left earlier is appended to (reopen_own).
    A path that cannot be used leaves the current file, if any, in use; with
    none, events are counted as lost. 0 or -1 (after a message). */
 NOINST int prof_impl_tr_open_file(const char * path)
@@ -233,6 +264,12 @@ NOINST int prof_impl_tr_open_file(const char * path)
     }
     else if (is_current_file(p))
         return 0;
+    else if ((nfd = reopen_own(p)) >= 0)
+    {
+        prof_impl_tr_switch_file(nfd, p);
+        TR.file_has_events = 1; /* its earlier events: never removed */
+        return 0;
+    }
     else if ((nfd = prof_impl_tr_create_file(p)) >= 0)
     {
         prof_impl_tr_switch_file(nfd, p);

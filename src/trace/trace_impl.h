@@ -120,7 +120,8 @@ typedef struct
     char file_path[PATH_BYTES];     /* the file written, or "" (none) */
     int file_errno;                 /* why the last write/open failed */
     int file_warned;
-    int file_has_events;            /* an events chunk has gone to the file */
+    int file_has_events;            /* an events chunk has gone to the file
+                                       (or it was gone back to): kept */
     trace_rec * records;
     uint64_t lost_total;
     uint64_t start_ticks;

@@ -401,7 +401,7 @@ static void compare_row(comparison * c, const options * o,
                         const prof_series * a, const prof_series * b)
 {
     prof_verdict v;
-    char t0[32], t1[32], ci[64], change[32];
+    char t0[32], t1[32], ci[64], change[32], lo[32], hi[32];
     int regression;
 
     c->common++;
@@ -414,15 +414,17 @@ static void compare_row(comparison * c, const options * o,
     if (isnan(v.ci_low))
         snprintf(ci, sizeof ci, "n/a");
     else
-        snprintf(ci, sizeof ci, "%+.1f%%..%+.1f%%", 100.0 * v.ci_low,
-                 100.0 * v.ci_high);
+        snprintf(ci, sizeof ci, "%s%%..%s%%",
+                 prof_impl_fixed(lo, sizeof lo, 100.0 * v.ci_low, 1, 1),
+                 prof_impl_fixed(hi, sizeof hi, 100.0 * v.ci_high, 1, 1));
     regression = prof_impl_gate_regression(&o->gate, &v);
     c->unsure += v.verdict == PROF_VERDICT_UNSURE;
     c->regressions += regression;
     if (isnan(v.change))
         snprintf(change, sizeof change, "n/a");
     else
-        snprintf(change, sizeof change, "%+.1f%%", 100.0 * v.change);
+        snprintf(change, sizeof change, "%s%%",
+                 prof_impl_fixed(lo, sizeof lo, 100.0 * v.change, 1, 1));
     c->loaded[0] += a->loaded;
     c->loaded[1] += b->loaded;
     if (a->loaded || b->loaded)
