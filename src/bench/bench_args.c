@@ -90,8 +90,8 @@ static int set_counters(void * ctx, const char * name, const char * v)
 
 static int set_epochs(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 1, 100001, 0, 1, "a whole number of "
-                                       "epochs, 1..100000" };
+    static const prof_impl_range r = { 0, 1, 100000, 0, 0, 1, PROF_IMPL_PLAIN,
+                                       "a whole number of epochs, 1..100000" };
     double n;
     return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
          : prof_bench_set_epochs((prof_bench *) ctx, (int) n);
@@ -99,8 +99,9 @@ static int set_epochs(void * ctx, const char * name, const char * v)
 
 static int set_warmup(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 0, 1099511627777.0, 0, 1, "a whole "
-                                       "number of iterations, 0..2^40" };
+    static const prof_impl_range r = { 0, 0, 1099511627776.0, 0, 0, 1,
+                                       PROF_IMPL_PLAIN, "a whole number of "
+                                       "iterations, 0..2^40" };
     double n;
     return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
          : prof_bench_set_warmup((prof_bench *) ctx, (ulong) n);
@@ -108,8 +109,9 @@ static int set_warmup(void * ctx, const char * name, const char * v)
 
 static int set_processes(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 1, PROF_PROCESSES_MAX + 1, 0, 1,
-                                       "a whole number of processes, 1..1000" };
+    static const prof_impl_range r = { 0, 1, PROF_PROCESSES_MAX, 0, 0, 1,
+                                       PROF_IMPL_PLAIN, "a whole number of "
+                                       "processes, 1..1000" };
     double n;
     return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
          : prof_bench_set_processes((prof_bench *) ctx, (int) n);
@@ -196,9 +198,9 @@ static int check(void * ctx, const char * name, const char * v)
 /* the rest of a row after the help: what it calls, whether its value may
    be left out (then only "=" gives one), its variable */
 #define SET(f) f, PROF_IMPL_NO_TEXT
-#define VALUE 0, NULL, 0, NULL, NULL
-#define OPTIONAL(e) 1, e, 0, NULL, NULL
-#define ENV(e) 0, "PROFILER_" e, 0, NULL, NULL
+#define VALUE 0, NULL, 0, NULL, NULL, NULL
+#define OPTIONAL(e) 1, e, 0, NULL, NULL, NULL
+#define ENV(e) 0, "PROFILER_" e, 0, NULL, NULL, NULL
 
 static const prof_impl_option table[] = {
     { "--format", "F", "the console's format: md, csv, json or none (md)",

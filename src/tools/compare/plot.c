@@ -397,6 +397,7 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
     int fam[32], nfam = families(rf, fam, 32);
     int rows_h = TOP + n * ROW_H + BOTTOM, i;
     double strip_lim, bar_lim;
+    char title[64];
 
     files[0] = old;
     files[1] = new_;
@@ -404,8 +405,9 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
     svg_head(f, rows_h + (nfam + 1) / 2 * (CHART_H + CHART_GAP));
     axis(f, strip_lim, strip_x0, strip_x1, rows_h,
          "samples, relative to the old median");
-    axis(f, bar_lim, bar_x0, bar_x1, rows_h,
-         "change of the median, 95% interval");
+    snprintf(title, sizeof title, "change of the median, %g%% interval",
+             100.0 * PROF_CI_LEVEL);
+    axis(f, bar_lim, bar_x0, bar_x1, rows_h, title);
     for (i = 0; i < n; i++)
         row(f, &rows[i], i, strip_lim, bar_lim);
     legend(f, rows_h - 8);
