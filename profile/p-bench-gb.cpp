@@ -1,22 +1,22 @@
 // p-bench-gb: the reference kernels through Google Benchmark and through
-// prof_bench in the same process, alternating, ROUNDS times; prints per
+// prof_bench in the same process, alternating, `rounds` times; prints per
 // kernel the median over rounds of each tool's figure and wall time.
 // Google Benchmark runs with its defaults (min_time 0.5 s) and, for the same
 // wall time as prof_bench's default, with --benchmark_min_time=0.012.
-// Built only when find_package(benchmark) succeeds.
+// Usage: p-bench-gb [rounds] (default 3; 1 is CI's quick run). Built only
+// when find_package(benchmark) succeeds.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "kernels.h"
 
 namespace {
-
-const int ROUNDS = 3;
 
 double now_ms()
 {
@@ -92,8 +92,14 @@ void run_gb(const kernel_t * k, const char * min_time, Figures & f)
 
 } // namespace
 
-int main()
+int main(int argc, char ** argv)
 {
+    const int rounds = argc > 1 ? std::atoi(argv[1]) : 3;
+    if (rounds < 1)
+    {
+        std::fprintf(stderr, "usage: p-bench-gb [rounds (3): 1 or more]\n");
+        return 2;
+    }
     if (kernels_init() != 0)
         return 1;
     for (int i = 0; i < NKERNELS; i++)
@@ -104,7 +110,7 @@ int main()
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     std::printf("%d rounds, each: prof_bench (default), Google Benchmark "
                 "(default min_time 0.5 s), Google Benchmark (min_time "
-                "0.012 s); medians over rounds\n\n", ROUNDS);
+                "0.012 s); medians over rounds\n\n", rounds);
     std::printf("| %-12s | %10s | %8s | %10s | %8s | %10s | %8s |\n",
                 "kernel", "prof ns", "prof ms", "GB ns", "GB ms",
                 "GB12ms ns", "ms");
@@ -113,7 +119,7 @@ int main()
     for (int i = 0; i < NKERNELS; i++)
     {
         Figures p, g, g12;
-        for (int round = 0; round < ROUNDS; round++)
+        for (int round = 0; round < rounds; round++)
         {
             double t0 = now_ms();
             const prof_result * r = prof_bench_run(b, kernels[i].name,

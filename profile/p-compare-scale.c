@@ -12,9 +12,10 @@
          a side, in process, beside the classic resampling bootstrap it
          replaced (2000 resamples, n draws and a median each) where that
          one finishes in reasonable time;
-      4. 1000 benchmarks of 10,000 samples a side, compared in process
+      4. B benchmarks (1000) of 10,000 samples a side, compared in process
          (U test and interval), the case that took over 5 minutes before.
-    Usage: p-compare-scale [N (100000)] [MB (100)] [RUNS (3)]
+    Usage: p-compare-scale [N (100000)] [MB (100)] [RUNS (3)] [B (1000)]
+    ("1000 1 1 20" is CI's quick run)
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -201,9 +202,9 @@ static void bootstrap_table(void)
     }
 }
 
-static void thousand_by_ten_thousand(void)
+static void benchmarks_by_ten_thousand(int nb)
 {
-    enum { B = 1000, N = 10000 };
+    enum { N = 10000 };
     double * x = (double *) malloc((size_t) N * sizeof *x);
     double * y = (double *) malloc((size_t) N * sizeof *y), t0, t;
     prof_series a, b;
@@ -214,7 +215,7 @@ static void thousand_by_ten_thousand(void)
     a.samples_ns = x; a.count = N;
     b.samples_ns = y; b.count = N;
     t0 = now_s();
-    for (i = 0; i < B; i++)
+    for (i = 0; i < nb; i++)
     {
         fill(x, N, 100.0, 2 * i + 1);
         fill(y, N, 101.0, 2 * i + 2);
@@ -225,7 +226,7 @@ static void thousand_by_ten_thousand(void)
     t = now_s() - t0;
     printf("\n4. %d benchmarks x %d samples a side, compared in process (U "
            "test + interval, samples made on the way): %.2f s (before: over "
-           "5 minutes)\n", B, N, t);
+           "5 minutes for 1000)\n", nb, N, t);
     free(x);
     free(y);
 }
@@ -235,13 +236,15 @@ int main(int argc, char ** argv)
     int n = argc > 1 ? atoi(argv[1]) : 100000;
     double mb = argc > 2 ? atof(argv[2]) : 100.0;
     int runs = argc > 3 ? atoi(argv[3]) : 3, reps = 1000;
+    int nb = argc > 4 ? atoi(argv[4]) : 1000;
     char dir[] = "/tmp/p-compare-scale.XXXXXX", old[64], new_[64];
     double wall, rss, size;
     int b;
 
-    if (n < 1 || !(mb > 0.0) || runs < 1 || runs > 16 || mkdtemp(dir) == NULL)
+    if (n < 1 || !(mb > 0.0) || runs < 1 || runs > 16 || nb < 1
+        || mkdtemp(dir) == NULL)
     {
-        fprintf(stderr, "usage: p-compare-scale [N] [MB] [RUNS (1..16)]\n");
+        fprintf(stderr, "usage: p-compare-scale [N] [MB] [RUNS (1..16)] [B]\n");
         return 2;
     }
     snprintf(old, sizeof old, "%s/old.json", dir);
@@ -270,6 +273,6 @@ int main(int argc, char ** argv)
     rmdir(dir);
 
     bootstrap_table();
-    thousand_by_ten_thousand();
+    benchmarks_by_ten_thousand(nb);
     return 0;
 }

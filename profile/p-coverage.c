@@ -1,15 +1,17 @@
 /* p-coverage: does the runner's interval cover the next run's median?
    Runs a suite of four kernels as separate invocations of this program
-   (--processes=1, 5 and 10), each interval checked against the next
-   invocation's median of the same kernel, quiet and under a load it makes
-   itself (two busy processes, ended when done). Prints the coverage (the
-   target with 10 processes: >= 90%), the median width of the intervals
-   relative to the median, and the spread between processes, with the
-   environment padding of the workers spread over a page and with it
-   fixed (PROFILER_WORKER_PAD_BYTES), to see whether the padding changes
-   anything here. Widths and spreads are medians over the invocations and
-   kernels, in percent of the median.
-       p-coverage [RUNS]          RUNS invocations per setting (default 21)
+   (--processes=1, 5 and 10, or the counts given), each interval checked
+   against the next invocation's median of the same kernel, quiet and under
+   a load it makes itself (two busy processes, ended when done). Prints the
+   coverage (the target with 10 processes: >= 90%), the median width of the
+   intervals relative to the median, and the spread between processes, with
+   the environment padding of the workers spread over a page and with it
+   fixed (PROFILER_WORKER_PAD_BYTES, with the last count), to see whether
+   the padding changes anything here. Widths and spreads are medians over
+   the invocations and kernels, in percent of the median.
+       p-coverage [RUNS [P...]]   RUNS invocations per setting (default 21,
+                                  at least 3), P processes (up to 3 counts,
+                                  default 1 5 10); "3 1 2" is CI's quick run
        p-coverage --suite ...     the suite itself (runner options follow) */
 #include <math.h>
 #include <signal.h>
@@ -202,27 +204,32 @@ static void setting(const char * self, const char * label, int p, int runs)
 
 int main(int argc, char ** argv)
 {
-    static const int procs[3] = { 1, 5, 10 };
-    int runs = 21, i;
+    int procs[3] = { 1, 5, 10 }, nprocs = 3, runs = 21, i, bad = 0;
     if (argc > 1 && strcmp(argv[1], "--suite") == 0)
         return suite(argc, argv);   /* all of argv: workers run it again */
     if (argc > 1)
         runs = atoi(argv[1]);
-    if (runs < 3 || runs > MAXRUNS)
+    if (argc > 2)
+        nprocs = argc - 2;
+    for (i = 2; i < argc && i < 5; i++)
+        bad |= (procs[i - 2] = atoi(argv[i])) < 1
+               || procs[i - 2] > PROF_PROCESSES_MAX;
+    if (runs < 3 || runs > MAXRUNS || nprocs > 3 || bad)
     {
-        fprintf(stderr, "usage: p-coverage [RUNS: 3..%d]\n", MAXRUNS);
+        fprintf(stderr, "usage: p-coverage [RUNS: 3..%d [PROCESSES: 1..%d, "
+                "at most 3 counts]]\n", MAXRUNS, PROF_PROCESSES_MAX);
         return 2;
     }
     printf("interval coverage over %d invocations of 4 kernels (%s), each "
            "interval against the next invocation's median\n", runs,
            "chain 100, chain 1000, sum 2^10, sum 2^20");
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < nprocs; i++)
         setting(argv[0], "quiet", procs[i], runs);
     setenv("PROFILER_WORKER_PAD_BYTES", "1", 1);
-    setting(argv[0], "pad fix", 10, runs);
+    setting(argv[0], "pad fix", procs[nprocs - 1], runs);
     unsetenv("PROFILER_WORKER_PAD_BYTES");
     kernels_load_start(2, 600);     /* bounded, whatever happens */
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < nprocs; i++)
         setting(argv[0], "loaded", procs[i], runs);
     kernels_load_stop();
     return 0;
