@@ -178,6 +178,14 @@ int prof_impl_range_has(const prof_impl_range * r, double v);
    {hi} replaced by r's number; other braces are kept. Returns buf. */
 const char * prof_impl_range_text(char * buf, size_t size, const char * text,
                                   const prof_impl_range * r);
+/* r's bounds in words into buf (size bytes): "1..100000", "> 0",
+   ">= 0 and < 10000s" (an infinite hi is no bound). Returns buf. */
+const char * prof_impl_range_bounds(char * buf, size_t size,
+                                    const prof_impl_range * r);
+/* Whether v (arg as given) is in r: 1, or 0 after the message
+   prof_impl_option_number says (program NULL: none). */
+int prof_impl_option_in(const char * program, const char * name,
+        const char * arg, const prof_impl_range * r, double v);
 /* arg as a number in r into *out: 0, or -1 after a message naming the
    program and the option ("prof-compare: --alpha=2: a number in (0, 1) is
    expected"); with program NULL, -1 and no message (the caller says it in
@@ -189,7 +197,8 @@ int prof_impl_option_number(const char * program, const char * name,
 double prof_impl_time_unit_ns(const char * unit);
 /* arg as a time into *ns: digits with an optional point, with a unit (ns, us, ms,
    s; bare_ns nanoseconds a unit when there is none), at most max_ns: 0, or
-   -1 after a message naming the program and the option. */
+   -1 after a message naming the program and the option. max_ns HUGE_VAL:
+   no bound here (the caller checks a range: prof_impl_option_in). */
 int prof_impl_option_time(const char * program, const char * name,
         const char * arg, double bare_ns, double max_ns, double * ns);
 

@@ -86,19 +86,38 @@ const char * prof_impl_range_text(char * buf, size_t size, const char * text,
     return buf;
 }
 
+const char * prof_impl_range_bounds(char * buf, size_t size,
+                                    const prof_impl_range * r)
+{
+    const char * text = !r->lo_open && !r->hi_open ? "{lo}..{hi}"
+                      : r->hi == HUGE_VAL ? (r->lo_open ? "> {lo}" : ">= {lo}")
+                      : r->lo_open ? (r->hi_open ? "> {lo} and < {hi}"
+                                                 : "> {lo} and <= {hi}")
+                      : ">= {lo} and < {hi}";
+    return prof_impl_range_text(buf, size, text, r);
+}
+
+int prof_impl_option_in(const char * program, const char * name,
+        const char * arg, const prof_impl_range * r, double v)
+{
+    char what[160];
+    if (prof_impl_range_has(r, v))
+        return 1;
+    if (program != NULL)
+        prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
+                       prof_impl_range_text(what, sizeof what, r->what, r));
+    return 0;
+}
+
 int prof_impl_option_number(const char * program, const char * name,
         const char * arg, const prof_impl_range * r, double * out)
 {
     size_t n = decimal_length(arg, 0);
-    double v = n > 0 ? strtod(arg, NULL) : 0.0;
-    if (n == 0 || arg[n] != '\0' || !prof_impl_range_has(r, v))
-    {
-        char what[160];
-        if (program != NULL)
-            prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
-                           prof_impl_range_text(what, sizeof what, r->what, r));
+    double v = n > 0 ? strtod(arg, NULL) : NAN;
+    if (n == 0 || arg[n] != '\0')
+        v = NAN;                /* never in a range: the message below */
+    if (!prof_impl_option_in(program, name, arg, r, v))
         return -1;
-    }
     *out = v;
     return 0;
 }
@@ -122,11 +141,13 @@ int prof_impl_option_time(const char * program, const char * name,
     double scale = arg[n] == '\0' ? bare_ns : prof_impl_time_unit_ns(arg + n);
     if (n == 0 || scale == 0.0 || !(v >= 0.0) || !(v * scale <= max_ns))
     {
+        char most[48] = "";
+        if (max_ns != HUGE_VAL)     /* else the caller checks a range */
+            snprintf(most, sizeof most, "; at most %.3g s", max_ns * 1e-9);
         prof_impl_warn("%s: %s=%s: a time is expected: a decimal number with "
-                       "a unit, ns, us, ms or s (1.5ms; none: %s; at most "
-                       "%.3g s)", program, name, arg,
-                       bare_ns == 1.0 ? "ns" : bare_ns == 1e3 ? "us"
-                       : bare_ns == 1e6 ? "ms" : "s", max_ns * 1e-9);
+                       "a unit, ns, us, ms or s (1.5ms; none: %s%s)", program,
+                       name, arg, bare_ns == 1.0 ? "ns" : bare_ns == 1e3 ? "us"
+                       : bare_ns == 1e6 ? "ms" : "s", most);
         return -1;
     }
     *ns = v * scale;

@@ -239,7 +239,7 @@ static double * sorted_copy(const prof_series * s)
     return v;
 }
 
-/* A percentile-bootstrap interval (level, e.g. 0.95) of median(new) /
+/* A percentile-bootstrap interval (level: PROF_CI_LEVEL) of median(new) /
    median(old) - 1: both sides resampled with replacement 2000 times from a
    fixed seed. Each resample's median is drawn in constant time
    (resampled_median), so the cost does not grow with the sample count.

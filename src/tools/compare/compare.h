@@ -96,7 +96,7 @@ const char * prof_impl_verdict_name(int verdict);
 /* A time in ns as "1.234 us" (4 significant digits, unit by size). */
 void prof_impl_format_ns(char * buf, size_t len, double ns);
 
-/* Bootstrap interval (level, e.g. 0.95) of median(new) / median(old) - 1,
+/* Bootstrap interval (level: PROF_CI_LEVEL) of median(new) / median(old) - 1,
    deterministic, in a time that does not grow with the number of samples
    (beyond sorting them); NaN when a side has fewer than 2 samples. */
 void prof_impl_change_interval(const prof_series * old,
