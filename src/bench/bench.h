@@ -292,8 +292,6 @@ void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
         void * arg);
 /* Free what the run allocated and nothing handed on to a result. */
 void prof_impl_run_free(prof_impl_run * r);
-/* Nanoseconds per tick of the runner's clock. */
-double prof_impl_ns_per_tick(void);
 
 /* ---- results (bench_result.c) ------------------------------------------- */
 

@@ -353,6 +353,8 @@ extern PROF_IMPL_TLS double prof_impl_repeat_run_us;
 
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);
+/* Nanoseconds per tick of prof_impl_read (the runner's clock). */
+double prof_impl_ns_per_tick(void);
 
 /* One call of a prof_repeat-style target between two reads of
    prof_impl_read(), *t0 before and *t1 after (the only reads around it:
