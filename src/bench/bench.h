@@ -573,6 +573,10 @@ int prof_impl_output_file(prof_bench * b, const char * path);
 prof_format prof_impl_format_of(const char * path);
 /* b is going: its file no longer needs writing when interrupted. */
 void prof_impl_output_forget(prof_bench * b);
+/* prof_bench_finish's outputs, once the queue has run (bench_suite.c):
+   the console's table or file, the file of --out, the filter's and the
+   workers' failures; 0 or -1. */
+int prof_impl_output_finish(prof_bench * b);
 
 /* ---- interruptions (bench_signal.c, bench_output.c) -------------------- */
 
