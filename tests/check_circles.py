@@ -2,20 +2,15 @@
 """No circle between the library's files: for each archive given, nm says
 which object defines and which uses each symbol; a file that uses another's
 symbol points at it, and the graph of those arrows must have no cycle, save
-the pairs listed in ALLOWED (each says why). Prints each circle found, and
+the sets listed in ALLOWED (each says why). Prints each circle found, and
 the order of the layers (a file before those it uses) when there is none.
 Usage: check_circles.py NM ARCHIVE..."""
 import subprocess
 import sys
 
-# trace.c and trace_signal.c: the recorder installs its signal handlers,
-# and the handlers flush the recorder's buffers (doc/tracing.md).
-# bench_procs.c, bench_workers.c and terminal.c: the progress line stays
-# quiet in a worker (prof_impl_worker_mode, with the workers' state) while
-# the workers' parent shows progress; not mended yet: it moves the workers'
-# state out of bench_workers.c, which another branch is changing.
-ALLOWED = {frozenset(("trace.c.o", "trace_signal.c.o")),
-           frozenset(("bench_procs.c.o", "bench_workers.c.o", "terminal.c.o"))}
+# Circles let pass, each a frozenset of objects with a comment saying why:
+# none today (trace.c calls trace_signal.c's handlers in, never back).
+ALLOWED = set()
 
 
 def graph(nm, archive):

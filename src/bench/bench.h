@@ -526,6 +526,8 @@ struct prof_bench
     double (*fit_f)(double);
     char fit_name_buf[64];
     int terminal;           /* prof_bench_set_terminal: -1 auto, 0, 1 */
+    int worker;             /* made in a worker process, which draws no
+                               progress (prof_impl_worker_mode at new) */
     double started_ns;      /* when the suite was made (progress line) */
     int processes;          /* prof_bench_set_processes */
     int suite_number;       /* suites made before this one in the process */

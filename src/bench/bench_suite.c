@@ -37,7 +37,8 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->processes = 1;
     b->s.measures = b->measures;
     b->suite_number = suites_made++;
-    if (prof_impl_worker_mode())
+    b->worker = prof_impl_worker_mode();
+    if (b->worker)
     {
         /* the parent prints and writes: a worker only sends its epochs */
         b->console.format = PROF_FORMAT_NONE;
