@@ -388,7 +388,7 @@ typedef struct prof_result
     double err_pct;         /* MdAPE: median of |sample - median| / median,
                                in percent (nanobench's err%), all epochs */
     /* The interval of the median, at level ci_level (NaN bounds when there
-       are too few epochs or processes for 95%). One process: the
+       are too few epochs or processes for PROF_CI_LEVEL). One process: the
        distribution-free interval of the median of this process's epochs
        from order statistics; it does not cover drift between processes.
        Several (prof_bench_set_processes): the interval of the median of
@@ -499,7 +499,7 @@ int prof_bench_set_warmup(prof_bench * b, ulong iters);
    (PROF_RESULT_PREEMPTED when a quarter or more). */
 int prof_bench_set_preempt_retries(prof_bench * b, int retries);
 /* Wall time one benchmark may take [s]; when spent, it ends with the epochs
-   it has (flag PROF_RESULT_BUDGET). Default 5 s, so that a target that takes
+   it has (flag PROF_RESULT_BUDGET). Default 5s, so that a target that takes
    seconds per call still ends. */
 int prof_bench_set_budget_s(prof_bench * b, double seconds);
 /* Each epoch runs (1 + u * fraction) times the calibrated iterations (the
@@ -571,8 +571,8 @@ int prof_bench_set_counters(prof_bench * b, const char * events);
    the first benchmark starts and run the whole program; they print and
    write nothing; this process shows what they measured. A worker that
    crashes, hangs or sends garbage is named with its benchmark, the others'
-   epochs are kept and prof_bench_finish returns -1. 1..1000; ignored in a
-   worker. */
+   epochs are kept and prof_bench_finish returns -1. 1..1000, default 1;
+   ignored in a worker. */
 #define PROF_PROCESSES_MAX 1000
 int prof_bench_set_processes(prof_bench * b, int n);
 /* The console's format and stream (default markdown on stdout; NULL: no
@@ -734,7 +734,7 @@ int prof_bench_write(FILE * out, const prof_bench * b, prof_format format);
 /* The paired comparison of two targets: epochs of a and b alternate, so
    that both see the same machine phases. ratio is the median of the
    per-round ratios time(b) / time(a), [ci_low, ci_high] its
-   distribution-free interval at level ci_level (>= 95%); significant is 1
+   distribution-free interval at level ci_level (>= PROF_CI_LEVEL); significant is 1
    when that interval excludes 1. p_value is the two-sided sign test of
    "b slower in as many rounds as faster" (ties dropped). rounds is the
    number of paired epochs (the suite's epochs setting). */

@@ -4,8 +4,12 @@
    words left in argv by prof_bench_init; Google Benchmark's spellings. */
 #include "check.h"
 #include "bench.h"
+#include "bench_settings.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct
 {
@@ -204,8 +208,164 @@ static void test_gbench_spellings(void)
     prof_bench_free(b);
 }
 
+/* What --help prints (prof_bench_args exits in it: run in a child). */
+static const char * help_text(void)
+{
+    static char buf[16384];
+    char prog[] = "bench", flag[] = "--help";
+    char * argv[] = { prog, flag, NULL };
+    size_t n = 0;
+    ssize_t got;
+    int fd[2], status;
+    pid_t pid;
+    if (pipe(fd) != 0 || (pid = fork()) < 0)
+        return "";
+    if (pid == 0)
+    {
+        prof_bench * b = prof_bench_new();
+        dup2(fd[1], 1);
+        close(fd[0]);
+        prof_bench_args(b, 2, argv);
+        _exit(3);                   /* --help did not exit */
+    }
+    close(fd[1]);
+    while (n + 1 < sizeof buf
+           && (got = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0)
+        n += (size_t) got;
+    buf[n] = '\0';
+    close(fd[0]);
+    for (got = 0, n = 0; buf[n] != '\0'; n++)     /* lines joined */
+        if (!isspace((unsigned char) buf[n]) || (got > 0
+            && !isspace((unsigned char) buf[got - 1])))
+            buf[got++] = isspace((unsigned char) buf[n]) ? ' ' : buf[n];
+    buf[got] = '\0';
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "--help: status %d",
+          status);
+    return buf;
+}
+
+/* Whether the header's comment of setter (from the comment just before
+   its declaration) names text as a default: "Default 11", "(1ms)". */
+static int header_says(const char * header, const char * setter,
+        const char * text)
+{
+    char decl[96];
+    const char * at, * c, * p;
+    size_t len = strlen(text);
+    snprintf(decl, sizeof decl, "int %s(", setter);
+    if ((at = strstr(header, decl)) == NULL)
+        return 0;
+    for (c = at; c > header && strncmp(c, "/*", 2) != 0; c--)
+        ;
+    p = strstr(c, "efault");
+    if (p == NULL || p > at)
+        return 0;
+    for (p = c; (p = strstr(p, text)) != NULL && p < at; p += len)
+        if (!isalnum((unsigned char) p[-1]) && p[-1] != '.'
+            && !isalnum((unsigned char) p[len]))
+            return 1;
+    return 0;
+}
+
+/* The one table: --help shows its defaults, the header's comments say
+   them, an out-of-range value's message (the parser's and the setter's)
+   shows its bounds. */
+static void test_table(void)
+{
+    static const struct
+    {
+        const char * flag, * help, * setter;
+        const prof_impl_range * r;
+    } rows[] = {
+        { "--epochs", "samples per benchmark", "prof_bench_set_epochs",
+          &prof_impl_epochs_range },
+        { "--min-epoch-time", "least time of an epoch",
+          "prof_bench_set_min_epoch_time_ns", &prof_impl_min_epoch_range },
+        { "--max-epoch-time", "most time of an epoch",
+          "prof_bench_set_max_epoch_time_ns", &prof_impl_max_epoch_range },
+        { "--warmup", "iterations run untimed before calibrating",
+          "prof_bench_set_warmup", &prof_impl_warmup_range },
+        { "--budget", "wall time one benchmark may take",
+          "prof_bench_set_budget_s", &prof_impl_budget_range },
+        { "--processes", "pool their epochs", "prof_bench_set_processes",
+          &prof_impl_processes_range },
+        { NULL, NULL, "prof_bench_set_resolution_multiple",
+          &prof_impl_resolution_range },
+        { NULL, NULL, "prof_bench_set_min_epoch_iterations",
+          &prof_impl_min_iters_range },
+        { NULL, NULL, "prof_bench_set_epoch_iterations",
+          &prof_impl_exact_iters_range },
+        { NULL, NULL, "prof_bench_set_preempt_retries",
+          &prof_impl_retries_range },
+        { NULL, NULL, "prof_bench_set_epoch_jitter", &prof_impl_jitter_range },
+        { NULL, NULL, "prof_bench_set_batch", &prof_impl_batch_range },
+        { NULL, NULL, "prof_bench_set_threads", &prof_impl_threads_range },
+    };
+    const char * help = help_text();
+    FILE * f = fopen(PROF_HEADER, "r");
+    const char * header = f ? check_slurp(f) : "";
+    size_t i;
+    CHECK(f != NULL, "cannot read %s", PROF_HEADER);
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    {
+        const prof_impl_range * r = rows[i].r;
+        char def[64], want[256], arg[96];
+        const char * err, * words[2];
+        int rc;
+        prof_bench * b;
+        prof_impl_range_text(def, sizeof def, "{default}", r);
+        CHECK(header_says(header, rows[i].setter, def), "the header's "
+              "comment of %s does not say its default %s", rows[i].setter,
+              def);
+        if (rows[i].flag == NULL)
+            continue;
+        snprintf(want, sizeof want, "%s (%s)", rows[i].help, def);
+        CHECK(strstr(help, want) != NULL, "--help lacks [%s]:\n%s", want,
+              help);
+        /* just past hi: the parser's message with the table's words */
+        snprintf(arg, sizeof arg, "%s=%.17g%s", rows[i].flag,
+                 r->unit == PROF_IMPL_NS ? r->hi * 2 : r->hi + 1,
+                 r->unit == PROF_IMPL_PLAIN ? "" : r->unit == PROF_IMPL_NS
+                 ? "ns" : "s");
+        words[0] = arg;
+        words[1] = NULL;
+        b = parsed(words, &rc, &err);
+        prof_impl_range_text(want, sizeof want, r->what, r);
+        CHECK(rc == -1 && strstr(err, want) != NULL, "%s: rc %d [%s] wanted "
+              "[%s]", arg, rc, err, want);
+        prof_bench_free(b);
+    }
+    /* the setters' messages: the bounds from the table */
+    {
+        prof_bench * b = prof_bench_new();
+        capture_t cap;
+        const char * err;
+        char want[128], bounds[96];
+        capture_begin(&cap, 2);
+        prof_bench_set_epochs(b, 0);
+        prof_bench_set_budget_s(b, 0);
+        prof_bench_set_epoch_jitter(b, 2);
+        err = capture_end(&cap);
+        snprintf(want, sizeof want, "epochs must be %s", prof_impl_range_bounds(
+                 bounds, sizeof bounds, &prof_impl_epochs_range));
+        CHECK(strstr(err, want) != NULL, "[%s] wanted [%s]", err, want);
+        snprintf(want, sizeof want, "budget must be %s", prof_impl_range_bounds(
+                 bounds, sizeof bounds, &prof_impl_budget_range));
+        CHECK(strstr(err, want) != NULL && strstr(want, "> 0 and < ")
+              && strstr(err, "must be 0..1: bad value 2"), "[%s] wanted [%s]",
+              err, want);
+        CHECK(b->s.epochs == (int) prof_impl_epochs_range.def
+              && b->s.budget_s == prof_impl_budget_range.def
+              && b->s.jitter == prof_impl_jitter_range.def,
+              "a refused value was set, or the defaults are not the table's");
+        prof_bench_free(b);
+    }
+}
+
 int main(void)
 {
+    test_table();
     test_flags();
     test_refusals();
     test_environment();

@@ -296,8 +296,6 @@ void prof_impl_run_calibrate(prof_impl_run * r, profile_target_t f,
         void * arg);
 /* Free what the run allocated and nothing handed on to a result. */
 void prof_impl_run_free(prof_impl_run * r);
-/* Nanoseconds per tick of the runner's clock. */
-double prof_impl_ns_per_tick(void);
 
 /* ---- results (bench_result.c) ------------------------------------------- */
 
@@ -536,6 +534,8 @@ struct prof_bench
     double (*fit_f)(double);
     char fit_name_buf[64];
     int terminal;           /* prof_bench_set_terminal: -1 auto, 0, 1 */
+    int worker;             /* made in a worker process, which draws no
+                               progress (prof_impl_worker_mode at new) */
     double started_ns;      /* when the suite was made (progress line) */
     int processes;          /* prof_bench_set_processes */
     int suite_number;       /* suites made before this one in the process */
@@ -586,6 +586,10 @@ int prof_impl_output_file(prof_bench * b, const char * path);
 prof_format prof_impl_format_of(const char * path);
 /* b is going: its file no longer needs writing when interrupted. */
 void prof_impl_output_forget(prof_bench * b);
+/* prof_bench_finish's outputs, once the queue has run (bench_suite.c):
+   the console's table or file, the file of --out, the filter's and the
+   workers' failures; 0 or -1. */
+int prof_impl_output_finish(prof_bench * b);
 
 /* ---- interruptions (bench_signal.c, bench_output.c) -------------------- */
 

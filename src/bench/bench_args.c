@@ -9,6 +9,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
+#include "bench_settings.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,10 +44,14 @@ static int parse_format(const char * name, const char * s, prof_format * f)
     return 0;
 }
 
-/* A TIME: a number with a unit (ns, us, ms, s; none: s), into ns. */
-static int parse_time_ns(const char * name, const char * v, double * ns)
+/* A TIME: a number with a unit (ns, us, ms, s; none: s), into ns, in r
+   (in ns or seconds, as r's unit). */
+static int parse_time_ns(const char * name, const char * v,
+        const prof_impl_range * r, double * ns)
 {
-    return prof_impl_option_time(PROGRAM, name, v, 1e9, 1e16, ns);
+    double scale = r->unit == PROF_IMPL_SECONDS ? 1e-9 : 1.0;
+    return prof_impl_option_time(PROGRAM, name, v, 1e9, HUGE_VAL, ns) != 0
+        || !prof_impl_option_in(PROGRAM, name, v, r, *ns * scale) ? -1 : 0;
 }
 
 static int set_format(void * ctx, const char * name, const char * v)
@@ -88,53 +93,32 @@ static int set_counters(void * ctx, const char * name, const char * v)
     return prof_bench_set_counters((prof_bench *) ctx, v ? v : "default");
 }
 
-static int set_epochs(void * ctx, const char * name, const char * v)
-{
-    static const prof_impl_range r = { 1, 100001, 0, 1, "a whole number of "
-                                       "epochs, 1..100000" };
-    double n;
-    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
-         : prof_bench_set_epochs((prof_bench *) ctx, (int) n);
+/* A whole number in r, the setter of int n. */
+#define SET_WHOLE(name_, r, setter, type) \
+static int name_(void * ctx, const char * name, const char * v) \
+{ \
+    double n; \
+    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1 \
+         : setter((prof_bench *) ctx, (type) n); \
 }
+SET_WHOLE(set_epochs, prof_impl_epochs_range, prof_bench_set_epochs, int)
+SET_WHOLE(set_warmup, prof_impl_warmup_range, prof_bench_set_warmup, ulong)
+SET_WHOLE(set_processes, prof_impl_processes_range, prof_bench_set_processes,
+          int)
 
-static int set_warmup(void * ctx, const char * name, const char * v)
-{
-    static const prof_impl_range r = { 0, 1099511627777.0, 0, 1, "a whole "
-                                       "number of iterations, 0..2^40" };
-    double n;
-    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
-         : prof_bench_set_warmup((prof_bench *) ctx, (ulong) n);
+/* A TIME in r, the setter of ns (scale 1) or seconds (1e-9). */
+#define SET_TIME(name_, r, setter, scale) \
+static int name_(void * ctx, const char * name, const char * v) \
+{ \
+    double ns; \
+    return parse_time_ns(name, v, &r, &ns) != 0 ? -1 \
+         : setter((prof_bench *) ctx, ns * scale); \
 }
-
-static int set_processes(void * ctx, const char * name, const char * v)
-{
-    static const prof_impl_range r = { 1, PROF_PROCESSES_MAX + 1, 0, 1,
-                                       "a whole number of processes, 1..1000" };
-    double n;
-    return prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0 ? -1
-         : prof_bench_set_processes((prof_bench *) ctx, (int) n);
-}
-
-static int set_min_epoch(void * ctx, const char * name, const char * v)
-{
-    double ns;
-    return parse_time_ns(name, v, &ns) != 0 ? -1
-         : prof_bench_set_min_epoch_time_ns((prof_bench *) ctx, ns);
-}
-
-static int set_max_epoch(void * ctx, const char * name, const char * v)
-{
-    double ns;
-    return parse_time_ns(name, v, &ns) != 0 ? -1
-         : prof_bench_set_max_epoch_time_ns((prof_bench *) ctx, ns);
-}
-
-static int set_budget(void * ctx, const char * name, const char * v)
-{
-    double ns;
-    return parse_time_ns(name, v, &ns) != 0 ? -1
-         : prof_bench_set_budget_s((prof_bench *) ctx, ns * 1e-9);
-}
+SET_TIME(set_min_epoch, prof_impl_min_epoch_range,
+         prof_bench_set_min_epoch_time_ns, 1.0)
+SET_TIME(set_max_epoch, prof_impl_max_epoch_range,
+         prof_bench_set_max_epoch_time_ns, 1.0)
+SET_TIME(set_budget, prof_impl_budget_range, prof_bench_set_budget_s, 1e-9)
 
 static int set_time_unit(void * ctx, const char * name, const char * v)
 {
@@ -196,9 +180,11 @@ static int check(void * ctx, const char * name, const char * v)
 /* the rest of a row after the help: what it calls, whether its value may
    be left out (then only "=" gives one), its variable */
 #define SET(f) f, PROF_IMPL_NO_TEXT
-#define VALUE 0, NULL, 0, NULL, NULL
-#define OPTIONAL(e) 1, e, 0, NULL, NULL
-#define ENV(e) 0, "PROFILER_" e, 0, NULL, NULL
+#define VALUE 0, NULL, 0, NULL, NULL, NULL
+#define OPTIONAL(e) 1, e, 0, NULL, NULL, NULL
+#define ENV(e) 0, "PROFILER_" e, 0, NULL, NULL, NULL
+/* a number's variable and range, for --help's {default} */
+#define ENV_RANGE(e, r) 0, "PROFILER_" e, 0, NULL, NULL, &r
 
 static const prof_impl_option table[] = {
     { "--format", "F", "the console's format: md, csv, json or none (md)",
@@ -211,23 +197,27 @@ static const prof_impl_option table[] = {
       "ERE (default: all)", SET(set_filter), ENV("FILTER") },
     { "--list", NULL, "print the names that would run (after --filter) and "
       "run nothing", SET(set_list), VALUE },
-    { "--epochs", "N", "samples per benchmark (11)", SET(set_epochs),
-      ENV("EPOCHS") },
-    { "--min-epoch-time", "TIME", "least time of an epoch (1ms)",
-      SET(set_min_epoch), ENV("MIN_EPOCH_TIME") },
-    { "--max-epoch-time", "TIME", "most time of an epoch (100ms)",
-      SET(set_max_epoch), ENV("MAX_EPOCH_TIME") },
-    { "--warmup", "N", "iterations run untimed before calibrating (0)",
-      SET(set_warmup), ENV("WARMUP") },
+    { "--epochs", "N", "samples per benchmark ({default})", SET(set_epochs),
+      ENV_RANGE("EPOCHS", prof_impl_epochs_range) },
+    { "--min-epoch-time", "TIME", "least time of an epoch ({default})",
+      SET(set_min_epoch), ENV_RANGE("MIN_EPOCH_TIME",
+                                    prof_impl_min_epoch_range) },
+    { "--max-epoch-time", "TIME", "most time of an epoch ({default})",
+      SET(set_max_epoch), ENV_RANGE("MAX_EPOCH_TIME",
+                                    prof_impl_max_epoch_range) },
+    { "--warmup", "N", "iterations run untimed before calibrating "
+      "({default})", SET(set_warmup), ENV_RANGE("WARMUP",
+                                                prof_impl_warmup_range) },
     { "--time-unit", "U", "the outputs' time unit: ns, us, ms or s (ns)",
       SET(set_time_unit), ENV("TIME_UNIT") },
-    { "--budget", "TIME", "wall time one benchmark may take (5s)",
-      SET(set_budget), ENV("BUDGET") },
+    { "--budget", "TIME", "wall time one benchmark may take ({default})",
+      SET(set_budget), ENV_RANGE("BUDGET", prof_impl_budget_range) },
     { "--counters", "LIST", "count events per operation: a perf list, "
       "default (alone) or off (off)", SET(set_counters),
       OPTIONAL("PROFILER_COUNTERS") },
     { "--processes", "N", "run the program N times, one after another, and "
-      "pool their epochs (1)", SET(set_processes), ENV("PROCESSES") },
+      "pool their epochs ({default})", SET(set_processes),
+      ENV_RANGE("PROCESSES", prof_impl_processes_range) },
     { "--wide", NULL, "the table with every column (op/s, min, total) "
       "(default: fits in 100 columns)",
       PROF_IMPL_OPTION_FLAG(prof_bench, wide) },

@@ -266,23 +266,9 @@ static void write_partial(int sig)
     }
 }
 
-int prof_bench_finish(prof_bench * b)
+int prof_impl_output_finish(prof_bench * b)
 {
-    int rc;
-    if (b == NULL)
-        return -1;
-    prof_impl_status_clear();
-    /* a signal noted (in the program's code, or answered from the workers
-       that ran to the end): the run was cut short, the file says so */
-    PROF_IMPL_INTERRUPT_POLL();
-    if (b->nqueue > 0)
-    {
-        prof_impl_warn("%d benchmark%s added but not run: call "
-                       "prof_bench_run_all; running them now", b->nqueue,
-                       b->nqueue == 1 ? "" : "s");
-        prof_bench_run_all(b);
-    }
-    rc = finish_console(b);
+    int rc = finish_console(b);
     rc |= finish_file(b, NULL);
     if (b->has_filter && b->matched == 0 && b->filtered > 0 && !b->no_match_said)
     {

@@ -14,6 +14,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
+#include "bench_settings.h"     /* the hang limit */
 
 #include <stdlib.h>
 #include <string.h>
@@ -421,7 +422,9 @@ static void read_worker(prof_bench * b, worker * w, double limit_s)
             if (left_ms > 0.0)
                 continue;
             snprintf(w->problem, sizeof w->problem, "sent nothing for %g s "
-                     "(10 x the budget + 10 s): stopped", limit_s);
+                     "(" PROF_IMPL_STR(PROF_IMPL_HANG_BUDGETS) " x the budget + "
+                     PROF_IMPL_STR(PROF_IMPL_HANG_EXTRA_S) " s): stopped",
+                     limit_s);
             kill(w->pid, SIGKILL);
             return;
         }
@@ -582,7 +585,8 @@ int prof_impl_workers_run(prof_bench * b, prof_impl_worker_log * logs, int n,
     char * owned;
     char ** argv = command_line(&owned);
     const char * path = "/proc/self/exe";
-    double limit_s = 10.0 * b->s.budget_s + 10.0;
+    double limit_s = PROF_IMPL_HANG_BUDGETS * b->s.budget_s
+                   + PROF_IMPL_HANG_EXTRA_S;
     struct sigaction old[NFORWARDED];
     int k, before = 0, per = 0;
     (void) owned;           /* kept with argv for the process's life */

@@ -376,7 +376,7 @@ static int process_figures(prof_impl_result * res, const prof_impl_epochs * e,
     p->between_pct = prof_impl_mdape(work, np);
     p->within_pct = prof_impl_median(err, np);
     p->processes = np;
-    /* under 6 processes no order statistics reach 95%: from 3 on, the
+    /* under 6 processes no order statistics reach PROF_CI_LEVEL (95%): from 3 on, the
        range [min, max] at its own level (75%, 87.5%, 93.75%) */
     if (prof_impl_median_interval(work, np, PROF_CI_LEVEL, &lo, &hi,
                                   &p->ci_level) != 0 && np >= 3)

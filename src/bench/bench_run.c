@@ -20,11 +20,6 @@
 /* Empty epochs of the loop macro that measure its fixed cost. */
 #define OVERHEAD_EPOCHS 11
 
-double prof_impl_ns_per_tick(void)
-{
-    return 1e9 / prof_impl_read_rate();
-}
-
 /* The resolution: one tick, or the cost of the two reads if larger (a
    coarse counter's two reads can cost no tick at all). */
 static double resolution(const prof_impl_run * r)

@@ -5,6 +5,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
+#include "bench_settings.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -57,6 +58,55 @@ void prof_impl_filter_free(prof_bench * b)
     b->has_filter = 0;
 }
 
+/* The table: default, lo, hi, lo open, hi open, whole, unit, what (the
+   parser's words; the setters' messages say the bounds alone). */
+#define ITERS ((double) PROF_IMPL_MAX_ITERS)
+#define WHOLE(def, lo, hi, what) { def, lo, hi, 0, 0, 1, PROF_IMPL_PLAIN, what }
+const prof_impl_range
+    prof_impl_epochs_range = WHOLE(11, 1, 100000, "a whole number of epochs, "
+                                   "{lo}..{hi}"),
+    prof_impl_min_epoch_range = { 1e6, 0, 1e13, 0, 1, 0, PROF_IMPL_NS,
+                                  "a time >= {lo} and < {hi}" },
+    prof_impl_max_epoch_range = { 1e8, 0, 1e13, 1, 1, 0, PROF_IMPL_NS,
+                                  "a time > {lo} and < {hi}" },
+    prof_impl_resolution_range = { 1000, 0, 1e12, 0, 1, 0, PROF_IMPL_PLAIN,
+                                   "a number >= {lo} and < {hi}" },
+    prof_impl_min_iters_range = WHOLE(1, 1, ITERS, "a whole number of "
+                                      "iterations, {lo}..{hi}"),
+    prof_impl_exact_iters_range = WHOLE(0, 0, ITERS, "a whole number of "
+                                        "iterations, {lo}..{hi}"),
+    prof_impl_warmup_range = WHOLE(0, 0, ITERS, "a whole number of "
+                                   "iterations, {lo}..{hi}"),
+    prof_impl_retries_range = WHOLE(11, 0, 1e6, "a whole number of retries, "
+                                    "{lo}..{hi}"),
+    prof_impl_budget_range = { 5, 0, 1e7, 1, 1, 0, PROF_IMPL_SECONDS,
+                               "a time > {lo} and < {hi}" },
+    prof_impl_jitter_range = { 0.2, 0, 1, 0, 0, 0, PROF_IMPL_PLAIN,
+                               "a fraction {lo}..{hi}" },
+    prof_impl_batch_range = { 1, 0, HUGE_VAL, 1, 1, 0, PROF_IMPL_PLAIN,
+                              "a number > {lo}" },
+    /* the default 0 is "unset" (-1 clears it) */
+    prof_impl_complexity_range = { 0, 0, HUGE_VAL, 1, 1, 0, PROF_IMPL_PLAIN,
+                                   "a number > {lo}" },
+    prof_impl_processes_range = WHOLE(1, 1, PROF_PROCESSES_MAX, "a whole "
+                                      "number of processes, {lo}..{hi}"),
+    prof_impl_threads_range = WHOLE(1, 1, PROF_THREADS_MAX, "a whole number "
+                                    "of threads, {lo}..{hi}");
+
+/* Whether v is in r; if not, a message: setter, what (a name and "must
+   be", or NULL: "must be"), the bounds, the value. */
+static int in(const char * setter, const char * what,
+        const prof_impl_range * r, double v)
+{
+    char bounds[96];
+    if (prof_impl_range_has(r, v))
+        return 1;
+    prof_impl_warn("%s: %s%smust be %s: bad value %g; setting unchanged",
+                   setter, what ? what : "", what ? " " : "",
+                   prof_impl_range_bounds(bounds, sizeof bounds, r), v);
+    return 0;
+}
+
 static int bad(const char * what, double value)
 {
     prof_impl_warn("%s: bad value %g; setting unchanged", what, value);
@@ -66,120 +116,60 @@ static int bad(const char * what, double value)
 void prof_impl_settings_default(prof_impl_settings * s)
 {
     memset(s, 0, sizeof *s);
-    s->epochs = 11;
-    s->min_epoch_ns = 1e6;
-    s->max_epoch_ns = 1e8;
-    s->resolution_multiple = 1000.0;
-    s->min_iters = 1;
-    s->exact_iters = 0;
-    s->warmup = 0;
-    s->retries = 11;
-    s->budget_s = 5.0;
-    s->jitter = 0.2;
-    s->batch = 1.0;
+    s->epochs = (int) prof_impl_epochs_range.def;
+    s->min_epoch_ns = prof_impl_min_epoch_range.def;
+    s->max_epoch_ns = prof_impl_max_epoch_range.def;
+    s->resolution_multiple = prof_impl_resolution_range.def;
+    s->min_iters = (ulong) prof_impl_min_iters_range.def;
+    s->exact_iters = (ulong) prof_impl_exact_iters_range.def;
+    s->warmup = (ulong) prof_impl_warmup_range.def;
+    s->retries = (int) prof_impl_retries_range.def;
+    s->budget_s = prof_impl_budget_range.def;
+    s->jitter = prof_impl_jitter_range.def;
+    s->batch = prof_impl_batch_range.def;
     strcpy(s->unit, "op");
     strcpy(s->time_unit, "ns");
-    s->complexity_n = 0.0;
-    s->threads = 1;
+    s->complexity_n = prof_impl_complexity_range.def;
+    s->threads = (int) prof_impl_threads_range.def;
 }
 
-int prof_bench_set_epochs(prof_bench * b, int epochs)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_epochs");
-    if (epochs < 1 || epochs > 100000)
-        return bad("prof_bench_set_epochs: epochs must be 1..100000", epochs);
-    b->s.epochs = epochs;
-    return 0;
+/* The setters of one number: check it against its range (the message
+   names setter, and what when not NULL), then store it. */
+#define SETTER(setter, type, arg, range, what, field) \
+int setter(prof_bench * b, type arg) \
+{ \
+    PROF_IMPL_NEED_SUITE(b, #setter); \
+    if (!in(#setter, what, &range, (double) arg)) \
+        return -1; \
+    b->s.field = arg; \
+    return 0; \
 }
-
-int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_min_epoch_time_ns");
-    if (!(ns >= 0.0 && ns < 1e13))
-        return bad("prof_bench_set_min_epoch_time_ns", ns);
-    b->s.min_epoch_ns = ns;
-    return 0;
-}
-
-int prof_bench_set_max_epoch_time_ns(prof_bench * b, double ns)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_max_epoch_time_ns");
-    if (!(ns > 0.0 && ns < 1e13))
-        return bad("prof_bench_set_max_epoch_time_ns", ns);
-    b->s.max_epoch_ns = ns;
-    return 0;
-}
-
-int prof_bench_set_resolution_multiple(prof_bench * b, double multiple)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_resolution_multiple");
-    if (!(multiple >= 0.0 && multiple < 1e12))
-        return bad("prof_bench_set_resolution_multiple", multiple);
-    b->s.resolution_multiple = multiple;
-    return 0;
-}
-
-int prof_bench_set_min_epoch_iterations(prof_bench * b, ulong iters)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_min_epoch_iterations");
-    if (iters < 1 || iters > PROF_IMPL_MAX_ITERS)
-        return bad("prof_bench_set_min_epoch_iterations: must be 1..2^40",
-                   (double) iters);
-    b->s.min_iters = iters;
-    return 0;
-}
-
-int prof_bench_set_epoch_iterations(prof_bench * b, ulong iters)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_epoch_iterations");
-    if (iters > PROF_IMPL_MAX_ITERS)
-        return bad("prof_bench_set_epoch_iterations: must be 0..2^40",
-                   (double) iters);
-    b->s.exact_iters = iters;
-    return 0;
-}
-
-int prof_bench_set_warmup(prof_bench * b, ulong iters)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_warmup");
-    if (iters > PROF_IMPL_MAX_ITERS)
-        return bad("prof_bench_set_warmup: must be 0..2^40", (double) iters);
-    b->s.warmup = iters;
-    return 0;
-}
-
-int prof_bench_set_preempt_retries(prof_bench * b, int retries)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_preempt_retries");
-    if (retries < 0 || retries > 1000000)
-        return bad("prof_bench_set_preempt_retries: must be 0..1e6", retries);
-    b->s.retries = retries;
-    return 0;
-}
-
-int prof_bench_set_budget_s(prof_bench * b, double seconds)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_budget_s");
-    if (!(seconds > 0.0 && seconds < 1e7))
-        return bad("prof_bench_set_budget_s", seconds);
-    b->s.budget_s = seconds;
-    return 0;
-}
-
-int prof_bench_set_epoch_jitter(prof_bench * b, double fraction)
-{
-    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_epoch_jitter");
-    if (!(fraction >= 0.0 && fraction <= 1.0))
-        return bad("prof_bench_set_epoch_jitter: must be 0..1", fraction);
-    b->s.jitter = fraction;
-    return 0;
-}
+SETTER(prof_bench_set_epochs, int, epochs, prof_impl_epochs_range, "epochs",
+       epochs)
+SETTER(prof_bench_set_min_epoch_time_ns, double, ns,
+       prof_impl_min_epoch_range, "the time", min_epoch_ns)
+SETTER(prof_bench_set_max_epoch_time_ns, double, ns,
+       prof_impl_max_epoch_range, "the time", max_epoch_ns)
+SETTER(prof_bench_set_resolution_multiple, double, multiple,
+       prof_impl_resolution_range, "the multiple", resolution_multiple)
+SETTER(prof_bench_set_min_epoch_iterations, ulong, iters,
+       prof_impl_min_iters_range, NULL, min_iters)
+SETTER(prof_bench_set_epoch_iterations, ulong, iters,
+       prof_impl_exact_iters_range, NULL, exact_iters)
+SETTER(prof_bench_set_warmup, ulong, iters, prof_impl_warmup_range, NULL,
+       warmup)
+SETTER(prof_bench_set_preempt_retries, int, retries, prof_impl_retries_range,
+       NULL, retries)
+SETTER(prof_bench_set_budget_s, double, seconds, prof_impl_budget_range,
+       "the budget", budget_s)
+SETTER(prof_bench_set_epoch_jitter, double, fraction, prof_impl_jitter_range,
+       NULL, jitter)
 
 int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
 {
     PROF_IMPL_NEED_SUITE(b, "prof_bench_set_batch");
-    if (!(units > 0.0 && units < 1e300))
-        return bad("prof_bench_set_batch", units);
+    if (!in("prof_bench_set_batch", "units", &prof_impl_batch_range, units))
+        return -1;
     b->s.batch = units;
     prof_impl_copy(b->s.unit, sizeof b->s.unit,
                    unit != NULL && *unit ? unit : "op");
@@ -217,8 +207,9 @@ int prof_bench_set_complexity_n(prof_bench * b, double n)
         b->s.complexity_n = 0.0;
         return 0;
     }
-    if (!(n > 0.0 && n < 1e300))
-        return bad("prof_bench_set_complexity_n: N must be > 0", n);
+    if (!in("prof_bench_set_complexity_n", "N", &prof_impl_complexity_range,
+            n))
+        return -1;
     b->s.complexity_n = n;
     return 0;
 }
@@ -262,8 +253,9 @@ int prof_bench_set_interleave(prof_bench * b, int on)
 int prof_bench_set_processes(prof_bench * b, int n)
 {
     PROF_IMPL_NEED_SUITE(b, "prof_bench_set_processes");
-    if (n < 1 || n > PROF_PROCESSES_MAX)
-        return bad("prof_bench_set_processes: must be 1..1000", n);
+    if (!in("prof_bench_set_processes", "processes",
+            &prof_impl_processes_range, n))
+        return -1;
     b->processes = n;
     return 0;
 }
@@ -271,8 +263,8 @@ int prof_bench_set_processes(prof_bench * b, int n)
 int prof_bench_set_threads(prof_bench * b, int n)
 {
     PROF_IMPL_NEED_SUITE(b, "prof_bench_set_threads");
-    if (n < 1 || n > PROF_THREADS_MAX)
-        return bad("prof_bench_set_threads: threads must be 1..256", n);
+    if (!in("prof_bench_set_threads", "threads", &prof_impl_threads_range, n))
+        return -1;
 #if !defined(PROF_IMPL_HAVE_THREADS)
     if (n > 1)
     {

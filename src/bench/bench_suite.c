@@ -37,7 +37,8 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
     b->processes = 1;
     b->s.measures = b->measures;
     b->suite_number = suites_made++;
-    if (prof_impl_worker_mode())
+    b->worker = prof_impl_worker_mode();
+    if (b->worker)
     {
         /* the parent prints and writes: a worker only sends its epochs */
         b->console.format = PROF_FORMAT_NONE;
@@ -446,6 +447,24 @@ int prof_bench_run_all(prof_bench * b)
         free(b->queue[i].name);
     b->nqueue = 0;
     return ran;
+}
+
+int prof_bench_finish(prof_bench * b)
+{
+    if (b == NULL)
+        return -1;
+    prof_impl_status_clear();
+    /* a signal noted (in the program's code, or answered from the workers
+       that ran to the end): the run was cut short, the file says so */
+    PROF_IMPL_INTERRUPT_POLL();
+    if (b->nqueue > 0)
+    {
+        prof_impl_warn("%d benchmark%s added but not run: call "
+                       "prof_bench_run_all; running them now", b->nqueue,
+                       b->nqueue == 1 ? "" : "s");
+        prof_bench_run_all(b);
+    }
+    return prof_impl_output_finish(b);
 }
 
 int prof_bench_count(const prof_bench * b)

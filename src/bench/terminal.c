@@ -99,7 +99,7 @@ void prof_impl_progress(prof_bench * b, const char * what, int done, int total)
         b->progress_first = done;
         b->progress_t0 = now;
     }
-    if (prof_impl_worker_mode() || !prof_impl_is_terminal(b->terminal, stderr)
+    if (b->worker || !prof_impl_is_terminal(b->terminal, stderr)
         || !(elapsed_s >= prof_impl_progress_after_s))
         return;
     eta(left, sizeof left, b, now, done, total);

@@ -80,6 +80,11 @@ double prof_impl_read_rate(void)
     return prof_impl_fake_read ? prof_impl_fake_rate : prof_tick_rate();
 }
 
+double prof_impl_ns_per_tick(void)
+{
+    return 1e9 / prof_impl_read_rate();
+}
+
 double prof_impl_bad_clock(int n, const char * func)
 {
     prof_impl_warn("%s(%d): clock number out of range 0..%d; ignored",

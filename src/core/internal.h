@@ -86,7 +86,11 @@ void prof_impl_json_string(FILE * out, const char * s);
    several words (--parameter-scan NAME LO HI) has words > 1 and set_words,
    which gets them all (with "=", the first is in the flag:
    --parameter-scan=NAME LO HI). alias is a short name ("-o", its value
-   the next word) where the program takes short options, or NULL. */
+   the next word) where the program takes short options, or NULL. range
+   is the number the option takes (its default and bounds: see
+   prof_impl_range), which its help may show as {default}, {lo} and
+   {hi}, or NULL. */
+typedef struct prof_impl_range prof_impl_range;
 typedef struct
 {
     const char * name, * value, * help;
@@ -98,18 +102,22 @@ typedef struct
     int (*set_words)(void * ctx, const char * name,
                      const char * const * words);
     const char * alias;
+    const prof_impl_range * range;
 } prof_impl_option;
 #define PROF_IMPL_NO_TEXT ((size_t) -1)
 /* The rest of a table row after the help: the option stores its value in
    the const char * field of type (TEXT), sets the int field of type to 1
-   (FLAG: an option without a value), or calls f (SET). */
+   (FLAG: an option without a value), or calls f (SET); f with the number
+   r (NUMBER). */
 #define PROF_IMPL_OPTION_TEXT(type, field) \
-    NULL, offsetof(type, field), 0, NULL, 0, NULL, NULL
+    NULL, offsetof(type, field), 0, NULL, 0, NULL, NULL, NULL
 #define PROF_IMPL_OPTION_FLAG(type, field) PROF_IMPL_OPTION_TEXT(type, field)
 #define PROF_IMPL_OPTION_SET(f) PROF_IMPL_OPTION_SET_ALIAS(f, NULL)
 /* SET, also under a short name ("-o") */
 #define PROF_IMPL_OPTION_SET_ALIAS(f, alias) \
-    f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL, alias
+    f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL, alias, NULL
+#define PROF_IMPL_OPTION_NUMBER(f, r) \
+    f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL, NULL, r
 
 /* What the parser does with a --flag it does not know. */
 typedef enum
@@ -153,14 +161,40 @@ int prof_impl_options_env(const prof_impl_options * o, void * ctx);
 /* The help: head, every option with its value, help and variable, tail. */
 void prof_impl_options_usage(const prof_impl_options * o, FILE * f);
 
-/* The values a number option takes: lo .. hi, hi excluded and lo too when
-   lo_open; whole: no fraction. what says it in words for the message. */
-typedef struct
+/* A number a setting or an option takes, written once for the setter
+   that checks it, the parser, --help and the messages: its default, its
+   bounds lo .. hi (each excluded when open), whole: no fraction. unit
+   says how the three print: plain ("%.15g"), or as a time with its unit
+   ("1ms", "5s") from nanoseconds or seconds. what says it in words for
+   the messages, {lo} and {hi} standing for the bounds ("a whole number of
+   epochs, {lo}..{hi}"). */
+typedef enum { PROF_IMPL_PLAIN, PROF_IMPL_NS, PROF_IMPL_SECONDS } prof_impl_unit;
+struct prof_impl_range
 {
-    double lo, hi;
-    int lo_open, whole;
+    double def, lo, hi;
+    int lo_open, hi_open, whole;
+    prof_impl_unit unit;
     const char * what;
-} prof_impl_range;
+};
+/* The text of a macro's value, for a constant written once and named in
+   a help or a message: with #define MIN_TIME_S 3, PROF_IMPL_STR(MIN_TIME_S)
+   is "3". */
+#define PROF_IMPL_STR(x) PROF_IMPL_STR_(x)
+#define PROF_IMPL_STR_(x) #x
+/* Whether v is in r (a NaN never is). */
+int prof_impl_range_has(const prof_impl_range * r, double v);
+/* text into buf (size bytes, cut if need be), each {default}, {lo} and
+   {hi} replaced by r's number; other braces are kept. Returns buf. */
+const char * prof_impl_range_text(char * buf, size_t size, const char * text,
+                                  const prof_impl_range * r);
+/* r's bounds in words into buf (size bytes): "1..100000", "> 0",
+   ">= 0 and < 10000s" (an infinite hi is no bound). Returns buf. */
+const char * prof_impl_range_bounds(char * buf, size_t size,
+                                    const prof_impl_range * r);
+/* Whether v (arg as given) is in r: 1, or 0 after the message
+   prof_impl_option_number says (program NULL: none). */
+int prof_impl_option_in(const char * program, const char * name,
+        const char * arg, const prof_impl_range * r, double v);
 /* arg as a number in r into *out: 0, or -1 after a message naming the
    program and the option ("prof-compare: --alpha=2: a number in (0, 1) is
    expected"); with program NULL, -1 and no message (the caller says it in
@@ -172,7 +206,8 @@ int prof_impl_option_number(const char * program, const char * name,
 double prof_impl_time_unit_ns(const char * unit);
 /* arg as a time into *ns: digits with an optional point, with a unit (ns, us, ms,
    s; bare_ns nanoseconds a unit when there is none), at most max_ns: 0, or
-   -1 after a message naming the program and the option. */
+   -1 after a message naming the program and the option. max_ns HUGE_VAL:
+   no bound here (the caller checks a range: prof_impl_option_in). */
 int prof_impl_option_time(const char * program, const char * name,
         const char * arg, double bare_ns, double max_ns, double * ns);
 
@@ -327,6 +362,8 @@ extern PROF_IMPL_TLS double prof_impl_repeat_run_us;
 
 /* Ticks per second of prof_impl_read. */
 double prof_impl_read_rate(void);
+/* Nanoseconds per tick of prof_impl_read (the runner's clock). */
+double prof_impl_ns_per_tick(void);
 
 /* One call of a prof_repeat-style target between two reads of
    prof_impl_read(), *t0 before and *t1 after (the only reads around it:

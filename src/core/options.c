@@ -34,20 +34,90 @@ static size_t decimal_length(const char * s, int plain)
     return digits > 0 ? (size_t) (p - s) : 0;
 }
 
+int prof_impl_range_has(const prof_impl_range * r, double v)
+{
+    return (r->lo_open ? v > r->lo : v >= r->lo)
+        && (r->hi_open ? v < r->hi : v <= r->hi)
+        && (!r->whole || v == floor(v));
+}
+
+/* v as r prints its numbers: plain, or a time in the largest unit it
+   fills ("1ms", "100ms", "5s"). */
+static void put_number(char * buf, size_t size, const prof_impl_range * r,
+        double v)
+{
+    static const char * names[] = { "s", "ms", "us", "ns" };
+    static const double scale[] = { 1e9, 1e6, 1e3, 1.0 };
+    double ns = r->unit == PROF_IMPL_SECONDS ? v * 1e9 : v;
+    int i = 0;
+    if (r->unit == PROF_IMPL_PLAIN || !(ns > 0.0))
+    {
+        snprintf(buf, size, "%.15g", v);
+        return;
+    }
+    while (i < 3 && ns < scale[i])
+        i++;
+    snprintf(buf, size, "%.15g%s", ns / scale[i], names[i]);
+}
+
+const char * prof_impl_range_text(char * buf, size_t size, const char * text,
+                                  const prof_impl_range * r)
+{
+    static const char * keys[] = { "{default}", "{lo}", "{hi}" };
+    size_t at = 0;
+    if (size == 0)
+        return buf;
+    while (*text != '\0' && at + 1 < size)
+    {
+        int k;
+        for (k = 0; k < 3 && strncmp(text, keys[k], strlen(keys[k])) != 0; k++)
+            ;
+        if (k < 3)
+        {
+            put_number(buf + at, size - at, r, k == 0 ? r->def
+                       : k == 1 ? r->lo : r->hi);
+            at += strlen(buf + at);
+            text += strlen(keys[k]);
+        }
+        else
+            buf[at++] = *text++;
+    }
+    buf[at] = '\0';
+    return buf;
+}
+
+const char * prof_impl_range_bounds(char * buf, size_t size,
+                                    const prof_impl_range * r)
+{
+    const char * text = !r->lo_open && !r->hi_open ? "{lo}..{hi}"
+                      : r->hi == HUGE_VAL ? (r->lo_open ? "> {lo}" : ">= {lo}")
+                      : r->lo_open ? (r->hi_open ? "> {lo} and < {hi}"
+                                                 : "> {lo} and <= {hi}")
+                      : ">= {lo} and < {hi}";
+    return prof_impl_range_text(buf, size, text, r);
+}
+
+int prof_impl_option_in(const char * program, const char * name,
+        const char * arg, const prof_impl_range * r, double v)
+{
+    char what[160];
+    if (prof_impl_range_has(r, v))
+        return 1;
+    if (program != NULL)
+        prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
+                       prof_impl_range_text(what, sizeof what, r->what, r));
+    return 0;
+}
+
 int prof_impl_option_number(const char * program, const char * name,
         const char * arg, const prof_impl_range * r, double * out)
 {
     size_t n = decimal_length(arg, 0);
-    double v = n > 0 ? strtod(arg, NULL) : 0.0;
-    if (n == 0 || arg[n] != '\0'
-        || !(r->lo_open ? v > r->lo : v >= r->lo)
-        || !(v < r->hi) || (r->whole && v != floor(v)))
-    {
-        if (program != NULL)
-            prof_impl_warn("%s: %s=%s: %s is expected", program, name, arg,
-                           r->what);
+    double v = n > 0 ? strtod(arg, NULL) : NAN;
+    if (n == 0 || arg[n] != '\0')
+        v = NAN;                /* never in a range: the message below */
+    if (!prof_impl_option_in(program, name, arg, r, v))
         return -1;
-    }
     *out = v;
     return 0;
 }
@@ -71,11 +141,13 @@ int prof_impl_option_time(const char * program, const char * name,
     double scale = arg[n] == '\0' ? bare_ns : prof_impl_time_unit_ns(arg + n);
     if (n == 0 || scale == 0.0 || !(v >= 0.0) || !(v * scale <= max_ns))
     {
+        char most[48] = "";
+        if (max_ns != HUGE_VAL)     /* else the caller checks a range */
+            snprintf(most, sizeof most, "; at most %.3g s", max_ns * 1e-9);
         prof_impl_warn("%s: %s=%s: a time is expected: a decimal number with "
-                       "a unit, ns, us, ms or s (1.5ms; none: %s; at most "
-                       "%.3g s)", program, name, arg,
-                       bare_ns == 1.0 ? "ns" : bare_ns == 1e3 ? "us"
-                       : bare_ns == 1e6 ? "ms" : "s", max_ns * 1e-9);
+                       "a unit, ns, us, ms or s (1.5ms; none: %s%s)", program,
+                       name, arg, bare_ns == 1.0 ? "ns" : bare_ns == 1e3 ? "us"
+                       : bare_ns == 1e6 ? "ms" : "s", most);
         return -1;
     }
     *ns = v * scale;
@@ -284,14 +356,16 @@ void prof_impl_options_usage(const prof_impl_options * o, FILE * f)
     for (k = 0; k < o->n; k++)
     {
         const prof_impl_option * op = &o->table[k];
-        char flag[40], help[512];
+        char flag[40], help[512], text[480];
         if (op->help == NULL)
             continue;           /* an alias, said in the tail */
         snprintf(flag, sizeof flag, "%s%s%s%s%s", op->name,
                  op->optional ? "[" : "", !op->value ? ""
                  : op->words > 1 ? " " : "=",
                  op->value ? op->value : "", op->optional ? "]" : "");
-        snprintf(help, sizeof help, "%s%s%s%s", op->help,
+        if (op->range != NULL)
+            prof_impl_range_text(text, sizeof text, op->help, op->range);
+        snprintf(help, sizeof help, "%s%s%s%s", op->range ? text : op->help,
                  op->env ? " [" : "", op->env ? op->env : "",
                  op->env ? "]" : "");
         fprintf(f, "  %-17s", flag);

@@ -87,7 +87,7 @@ double prof_impl_binom_cdf_half(int n, int k)
    population median with probability 1 - 2 P(Bin(n, 1/2) <= j - 1),
    whatever the distribution, for independent samples. Choose the largest j
    (the narrowest interval) whose level is still >= level. Returns 0, or -1
-   (NaN bounds) when even [min, max] falls short (n < 6 for 95%). */
+   (NaN bounds) when even [min, max] falls short (n < 6 for PROF_CI_LEVEL, 95%). */
 int prof_impl_median_interval(const double * sorted, int n, double level,
         double * lo, double * hi, double * achieved)
 {

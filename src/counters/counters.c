@@ -18,14 +18,15 @@
     time_enabled/time_running, which would make the multiplexing correction
     wrong, so it is never used.
 
-    Nothing here makes a perf system call before prof_counters_open.
+    Nothing here makes a perf system call before prof_counters_open. The
+    events' table and the pure logic are in counters_events.c, what a set
+    holds and its reports in counters_report.c (counters_set.h).
     SPDX-License-Identifier: MIT
 */
-#include "internal.h"
+#include "counters_set.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,88 +36,8 @@
 # include <sys/ioctl.h>
 # include <sys/syscall.h>
 # include <unistd.h>
-# define EV(type, config) PERF_TYPE_##type, PERF_COUNT_##config
-#else
-# define EV(type, config) 0, 0
 #endif
 
-#define MAGIC_OPEN   0x50524f46u
-#define MAGIC_CLOSED 0x434c5344u
-#define PARANOID_UNKNOWN (-1000)
-#define OVERHEAD_PAIRS 101
-
-enum { STATE_FRESH, STATE_RUNNING, STATE_STOPPED };
-enum { GROUP_HW = 0, GROUP_SW = 1, GROUP_NONE = -1 };
-
-/* The set behind prof_counters's opaque storage. may_alias: the storage
-   is declared as the header's union and only ever read through this type. */
-typedef struct
-#if defined(__GNUC__)
-    __attribute__((may_alias))
-#endif
-counter_set
-{
-    unsigned int magic;
-    int n, state, paranoid;
-    long pid;                               /* 0: the opening thread; or a
-                                               child counted from its exec */
-    int leader[2];                          /* hardware, software group */
-    int kind[PROF_COUNTERS_MAX];
-    int group[PROF_COUNTERS_MAX];
-    int fd[PROF_COUNTERS_MAX];
-    int err[PROF_COUNTERS_MAX];
-    int user_only[PROF_COUNTERS_MAX];
-    unsigned long long id[PROF_COUNTERS_MAX];
-    double base_raw[PROF_COUNTERS_MAX];
-    double base_enabled[2], base_running[2];
-    char reason[PROF_COUNTERS_MAX][160];
-} counter_set;
-
-/* The set must fit the storage the header gives it, at an alignment the
-   storage has: a compile-time check (the array size is -1 otherwise). */
-struct counters_align_set { char c; counter_set s; };
-struct counters_align_storage { char c; prof_counters s; };
-typedef char prof_impl_counters_fit[
-    sizeof(counter_set) <= sizeof(prof_counters)
-    && offsetof(struct counters_align_set, s)
-       <= offsetof(struct counters_align_storage, s) ? 1 : -1];
-
-static counter_set * set_of(prof_counters * set)
-{
-    return (counter_set *) (void *) set;
-}
-
-static const counter_set * cset_of(const prof_counters * set)
-{
-    return (const counter_set *) (const void *) set;
-}
-
-typedef struct
-{
-    const char * name;       /* as perf stat spells it */
-    const char * alias;      /* perf's other name, or NULL */
-    int hw;                  /* hardware (PMU) event: counted in user space only */
-    int kernel_only;         /* only ever happens in kernel mode */
-    unsigned int type;
-    unsigned long long config;
-    const char * unit;
-} event_info;
-
-static const event_info known[] = {
-    { "cycles",           "cpu-cycles",          1, 0, EV(HARDWARE, HW_CPU_CYCLES), "" },
-    { "ref-cycles",       NULL,                  1, 0, EV(HARDWARE, HW_REF_CPU_CYCLES), "" },
-    { "instructions",     NULL,                  1, 0, EV(HARDWARE, HW_INSTRUCTIONS), "" },
-    { "branches",         "branch-instructions", 1, 0, EV(HARDWARE, HW_BRANCH_INSTRUCTIONS), "" },
-    { "branch-misses",    NULL,                  1, 0, EV(HARDWARE, HW_BRANCH_MISSES), "" },
-    { "cache-references", NULL,                  1, 0, EV(HARDWARE, HW_CACHE_REFERENCES), "" },
-    { "cache-misses",     NULL,                  1, 0, EV(HARDWARE, HW_CACHE_MISSES), "" },
-    { "task-clock",       NULL,                  0, 0, EV(SOFTWARE, SW_TASK_CLOCK), "ns" },
-    /* Counted with kernel regs: with exclude_kernel they read 0. */
-    { "page-faults",      "faults",              0, 1, EV(SOFTWARE, SW_PAGE_FAULTS), "" },
-    { "context-switches", "cs",                  0, 1, EV(SOFTWARE, SW_CONTEXT_SWITCHES), "" },
-    { "cpu-migrations",   "migrations",          0, 1, EV(SOFTWARE, SW_CPU_MIGRATIONS), "" },
-};
-enum { NKNOWN = (int) (sizeof known / sizeof known[0]) };
 
 /* ---- the system call, behind a hook for tests -------------------------- */
 
@@ -163,123 +84,6 @@ int prof_impl_perf_ioctl_syscall(int fd, unsigned long request, void * arg)
 int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg)
     = prof_impl_perf_ioctl_syscall;
 
-/* ---- pure logic: scaling, group reads, reasons (tested with fakes) ----- */
-
-double prof_impl_counters_scale(double raw, double enabled, double running)
-{
-    if (running > 0.0)
-        return running >= enabled ? raw : raw * (enabled / running);
-    return enabled > 0.0 ? NAN : raw;   /* never ran / never started */
-}
-
-int prof_impl_counters_convert(const unsigned long long * buf, size_t nwords,
-        int nevents, const unsigned long long * ids, const double * base_raw,
-        double base_enabled, double base_running, prof_counter_value * out)
-{
-    size_t nr, k;
-    int j;
-    double enabled, running;
-
-    if (nwords < 3)
-        return -1;
-    nr = (size_t) buf[0];
-    if (nr > (nwords - 3) / 2)
-        return -1;
-    enabled = (double) buf[1] - base_enabled;
-    running = (double) buf[2] - base_running;
-    for (j = 0; j < nevents; j++)
-    {
-        for (k = 0; k < nr && buf[3 + 2 * k + 1] != ids[j]; k++)
-            ;
-        if (k == nr)
-            return -1;
-        out[j].raw = (double) buf[3 + 2 * k] - base_raw[j];
-        out[j].enabled_ns = enabled;
-        out[j].running_ns = running;
-        out[j].value = prof_impl_counters_scale(out[j].raw, enabled, running);
-        if (out[j].value != out[j].value)
-            out[j].raw = NAN;
-    }
-    return 0;
-}
-
-void prof_impl_counters_reason(char * buf, size_t size, int err, unsigned why,
-        int paranoid)
-{
-    int hw = (why & PROF_IMPL_WHY_HW) != 0;
-    int kernel_only = (why & PROF_IMPL_WHY_KERNEL_ONLY) != 0;
-    int on_linux = (why & PROF_IMPL_WHY_LINUX) != 0;
-    int have_pmu = (why & PROF_IMPL_WHY_PMU) != 0;
-    int in_vm = (why & PROF_IMPL_WHY_VM) != 0;
-
-    if (!on_linux)
-        snprintf(buf, size, "perf events exist only on Linux: no counters on this system");
-    else if (err == ENOSYS)
-        snprintf(buf, size, "perf_event_open is not implemented here (a kernel without "
-                 "CONFIG_PERF_EVENTS, qemu-user, or a sandbox that removes it): run natively");
-    else if ((err == ENOENT || err == EOPNOTSUPP || err == ENODEV) && hw && !have_pmu)
-        snprintf(buf, size, in_vm
-                 ? "no hardware PMU in this virtual machine: enable the virtual PMU "
-                   "(KVM/QEMU: -cpu host,pmu=on; VMware: virtualize CPU performance "
-                   "counters) or run on bare metal"
-                 : "no hardware PMU is exposed (none in /sys/bus/event_source/devices): "
-                   "run on a host whose kernel supports this CPU's PMU");
-    else if (err == ENOENT || err == EOPNOTSUPP || err == ENODEV)
-        snprintf(buf, size, hw ? "this CPU's PMU has no such generic event "
-                 "(e.g. ref-cycles on AMD): leave it out"
-                 : "this kernel does not provide this software event: leave it out");
-    else if ((err == EACCES || err == EPERM) && paranoid == PARANOID_UNKNOWN)
-        snprintf(buf, size, "permission denied and /proc/sys/kernel/perf_event_paranoid "
-                 "is unreadable: run as root or with CAP_PERFMON");
-    else if ((err == EACCES || err == EPERM) && paranoid >= 3)
-        snprintf(buf, size, "perf_event_paranoid is %d, which forbids perf events to "
-                 "unprivileged users: sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON",
-                 paranoid);
-    else if (err == EPERM)
-        snprintf(buf, size, "refused although perf_event_paranoid is %d: probably a "
-                 "seccomp filter (container): docker run --security-opt "
-                 "seccomp=unconfined, or --cap-add PERFMON", paranoid);
-    else if (err == EACCES && kernel_only && paranoid >= 2)
-        snprintf(buf, size, "counted in the kernel, which perf_event_paranoid %d "
-                 "forbids (user space only): sysctl kernel.perf_event_paranoid=1, "
-                 "or run as root or with CAP_PERFMON", paranoid);
-    else if (err == EACCES)
-        snprintf(buf, size, "permission denied (perf_event_paranoid is %d): sysctl "
-                 "kernel.perf_event_paranoid=1, or CAP_PERFMON", paranoid);
-    else if (err == EMFILE || err == ENFILE)
-        snprintf(buf, size, "out of file descriptors: raise the limit (ulimit -n)");
-    else if (err == EBUSY)
-        snprintf(buf, size, "the PMU is busy (another tool holds it exclusively)");
-    else if (err == EINVAL)
-        snprintf(buf, size, "the kernel rejected the event (old kernel, or the PMU "
-                 "cannot add it to the group): open it alone");
-    else if (err == ENOSPC)
-        snprintf(buf, size, "never counted: the hardware group did not fit the free "
-                 "PMU counters (NMI watchdog or another perf user?): open fewer "
-                 "hardware events");
-    else
-        snprintf(buf, size, "perf_event_open failed: %s", strerror(err));
-}
-
-static const char * errno_name(int err)
-{
-    switch (err)
-    {
-    case ENOENT: return "ENOENT";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case ENODEV: return "ENODEV";
-    case ENOSYS: return "ENOSYS";
-    case EACCES: return "EACCES";
-    case EPERM: return "EPERM";
-    case EMFILE: return "EMFILE";
-    case ENFILE: return "ENFILE";
-    case EBUSY: return "EBUSY";
-    case EINVAL: return "EINVAL";
-    case ENOSPC: return "ENOSPC";
-    default: return "errno";
-    }
-}
-
 /* ---- what the machine allows ------------------------------------------- */
 
 static int read_paranoid(void)
@@ -297,7 +101,8 @@ static int read_paranoid(void)
 
 /* ---- argument checks (cold paths) -------------------------------------- */
 
-static PROF_IMPL_COLD int not_open(const counter_set * c, const char * func)
+PROF_IMPL_COLD int prof_impl_counters_not_open(const counter_set * c,
+                                               const char * func)
 {
     if (c == NULL)
         prof_impl_warn("%s: NULL counter set", func);
@@ -318,96 +123,6 @@ static PROF_IMPL_COLD int sys_failed(const char * func, const char * call)
 {
     prof_impl_warn("%s: %s failed: %s", func, call, strerror(errno));
     return PROF_COUNTERS_ESYS;
-}
-
-static int is_open(const counter_set * c)
-{
-    return c != NULL && c->magic == MAGIC_OPEN;
-}
-
-static int valid_index(const counter_set * c, int i)
-{
-    return is_open(c) && i >= 0 && i < c->n;
-}
-
-/* ---- parsing the event list -------------------------------------------- */
-
-static int lookup(const char * name, size_t len)
-{
-    int k;
-    for (k = 0; k < NKNOWN; k++)
-        if ((strlen(known[k].name) == len && strncmp(known[k].name, name, len) == 0)
-            || (known[k].alias != NULL && strlen(known[k].alias) == len
-                && strncmp(known[k].alias, name, len) == 0))
-            return k;
-    return -1;
-}
-
-/* Fill kinds[] from the comma-separated list; the count, or -1 after a
-   message that starts with func. */
-static int parse_events(const char * list, int * kinds, const char * func)
-{
-    const char * p = list;
-    int n = 0, i, commas = 0;
-
-    for (i = 0; list[i] != '\0'; i++)
-        commas += list[i] == ',';
-    if (commas >= PROF_COUNTERS_MAX)
-    {
-        prof_impl_warn("%s: too many events in \"%s\" (at most %d)",
-                       func, list, PROF_COUNTERS_MAX);
-        return -1;
-    }
-    for (;;)
-    {
-        const char * end;
-        size_t len;
-        int k;
-
-        while (*p == ' ' || *p == '\t')
-            p++;
-        end = p + strcspn(p, ",");
-        len = (size_t) (end - p);
-        while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-            len--;
-        if (len == 0)
-        {
-            prof_impl_warn("%s: empty event name in \"%s\"", func, list);
-            return -1;
-        }
-        k = lookup(p, len);
-        if (k < 0)
-        {
-            prof_impl_warn("%s: unknown event \"%.*s\" (known: cycles, "
-                           "ref-cycles, instructions, branches, branch-misses, "
-                           "cache-references, cache-misses, task-clock, page-faults, "
-                           "context-switches, cpu-migrations)", func, (int) len, p);
-            return -1;
-        }
-        for (i = 0; i < n; i++)
-            if (kinds[i] == k)
-            {
-                prof_impl_warn("%s: event \"%s\" listed twice", func,
-                               known[k].name);
-                return -1;
-            }
-        kinds[n++] = k;
-        if (*end == '\0')
-            return n;
-        p = end + 1;
-    }
-}
-
-int prof_impl_counters_check(const char * list, const char * func)
-{
-    int kinds[PROF_COUNTERS_MAX];
-    return parse_events(list, kinds, func);
-}
-
-const char * prof_impl_counters_canonical(const char * name)
-{
-    int k = name != NULL ? lookup(name, strlen(name)) : -1;
-    return k < 0 ? NULL : known[k].name;
 }
 
 /* ---- group reads -------------------------------------------------------- */
@@ -598,7 +313,7 @@ static void fill_attr(struct perf_event_attr * attr, const counter_set * c,
 /* Open event i into its group; sets c->fd/err/user_only/id. */
 static void open_event(counter_set * c, int i)
 {
-    const event_info * e = &known[c->kind[i]];
+    const event_info * e = &prof_impl_known_events[c->kind[i]];
     int g = e->hw ? GROUP_HW : GROUP_SW, fd, attempt;
     struct perf_event_attr attr;
 
@@ -658,10 +373,10 @@ static void open_events(counter_set * c)
 {
     int i;
     for (i = 0; i < c->n; i++)
-        if (known[c->kind[i]].hw)
+        if (prof_impl_known_events[c->kind[i]].hw)
             open_event(c, i);
     for (i = 0; i < c->n; i++)
-        if (!known[c->kind[i]].hw)
+        if (!prof_impl_known_events[c->kind[i]].hw)
             open_event(c, i);
     /* Another process's group cannot be tried before it runs: an event
        that never got the PMU reads NaN there. */
@@ -683,7 +398,7 @@ static int begin_open(counter_set * c, const char * events, const char * func)
     int kinds[PROF_COUNTERS_MAX], n, i;
 
     if (c == NULL)
-        return not_open(c, func);
+        return prof_impl_counters_not_open(c, func);
     if (c->magic == MAGIC_OPEN)
     {
         prof_impl_warn("%s: the counter set is already open (close it first)",
@@ -691,7 +406,7 @@ static int begin_open(counter_set * c, const char * events, const char * func)
         return PROF_COUNTERS_EINVAL;
     }
     c->magic = 0;
-    n = parse_events(events != NULL ? events : PROF_COUNTERS_DEFAULT, kinds,
+    n = prof_impl_counters_parse(events != NULL ? events : PROF_COUNTERS_DEFAULT, kinds,
                      func);
     if (n < 0)
         return PROF_COUNTERS_EINVAL;
@@ -721,7 +436,7 @@ static int explain_unavailable(counter_set * c)
 #endif
     for (i = 0; i < c->n; i++)
     {
-        const event_info * e = &known[c->kind[i]];
+        const event_info * e = &prof_impl_known_events[c->kind[i]];
         if (c->group[i] != GROUP_NONE)
         {
             available++;
@@ -798,7 +513,7 @@ int prof_counters_start(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
-        return not_open(c, "prof_counters_start");
+        return prof_impl_counters_not_open(c, "prof_counters_start");
     if (c->state == STATE_RUNNING)
         return bad_state("prof_counters_start", "already running (call prof_counters_stop first)");
     if (toggle(c, 1) != 0)
@@ -811,7 +526,7 @@ int prof_counters_stop(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
-        return not_open(c, "prof_counters_stop");
+        return prof_impl_counters_not_open(c, "prof_counters_stop");
     if (c->state != STATE_RUNNING)
         return bad_state("prof_counters_stop", "not running (call prof_counters_start first)");
     if (toggle(c, 0) != 0)
@@ -826,7 +541,7 @@ int prof_counters_reset(prof_counters * set)
 {
     counter_set * c = set_of(set);
     if (!is_open(c))
-        return not_open(c, "prof_counters_reset");
+        return prof_impl_counters_not_open(c, "prof_counters_reset");
     if (take_baseline(c) != 0)
         return sys_failed("prof_counters_reset", "read");
     if (c->state != STATE_RUNNING)
@@ -840,7 +555,7 @@ int prof_counters_read(prof_counters * set, prof_counter_value * out)
     prof_counter_value v[PROF_COUNTERS_MAX];
 
     if (!is_open(c))
-        return not_open(c, "prof_counters_read");
+        return prof_impl_counters_not_open(c, "prof_counters_read");
     if (out == NULL)
     {
         prof_impl_warn("prof_counters_read: NULL output array");
@@ -915,7 +630,7 @@ int prof_counters_overhead(prof_counters * set, prof_counter_value * out)
     int i, r;
 
     if (!is_open(c))
-        return not_open(c, "prof_counters_overhead");
+        return prof_impl_counters_not_open(c, "prof_counters_overhead");
     if (out == NULL)
     {
         prof_impl_warn("prof_counters_overhead: NULL output array");
@@ -951,155 +666,3 @@ int prof_counters_overhead(prof_counters * set, prof_counter_value * out)
     return r == 0 ? 0 : sys_failed("prof_counters_overhead", "ioctl or read");
 }
 
-/* ---- what the set holds -------------------------------------------------- */
-
-int prof_counters_size(const prof_counters * set)
-{
-    const counter_set * c = cset_of(set);
-    return is_open(c) ? c->n : 0;
-}
-
-const char * prof_counters_name(const prof_counters * set, int i)
-{
-    const counter_set * c = cset_of(set);
-    return valid_index(c, i) ? known[c->kind[i]].name : "";
-}
-
-const char * prof_counters_unit(const prof_counters * set, int i)
-{
-    const counter_set * c = cset_of(set);
-    return valid_index(c, i) ? known[c->kind[i]].unit : "";
-}
-
-int prof_counters_find(const prof_counters * set, const char * name)
-{
-    const counter_set * c = cset_of(set);
-    int i, k;
-    if (!is_open(c) || name == NULL || (k = lookup(name, strlen(name))) < 0)
-        return -1;
-    for (i = 0; i < c->n; i++)
-        if (c->kind[i] == k)
-            return i;
-    return -1;
-}
-
-int prof_counters_available(const prof_counters * set, int i)
-{
-    const counter_set * c = cset_of(set);
-    return valid_index(c, i) && c->group[i] != GROUP_NONE;
-}
-
-int prof_counters_errno(const prof_counters * set, int i)
-{
-    const counter_set * c = cset_of(set);
-    if (!valid_index(c, i))
-        return -1;
-    return c->group[i] != GROUP_NONE ? 0 : c->err[i];
-}
-
-const char * prof_counters_reason(const prof_counters * set, int i)
-{
-    const counter_set * c = cset_of(set);
-    if (!valid_index(c, i))
-        return NULL;
-    return c->group[i] != GROUP_NONE ? "" : c->reason[i];
-}
-
-int prof_impl_counters_leader(const prof_counters * set, int group)
-{
-    const counter_set * c = cset_of(set);
-    return is_open(c) && (group == GROUP_HW || group == GROUP_SW)
-         ? c->leader[group] : -1;
-}
-
-/* ---- reports ------------------------------------------------------------- */
-
-/* Append to buf (size bytes) at *len, as snprintf would; *len counts what
-   the whole line needs. */
-static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void append(char * buf, size_t size, size_t * len, const char * fmt, ...)
-{
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
-    va_end(ap);
-    if (r > 0)
-        *len += (size_t) r;
-}
-
-int prof_counters_context(const prof_counters * set, char * buf, size_t size)
-{
-    const counter_set * c = cset_of(set);
-    size_t len = 0;
-    int i, j, first, hw_counting = 0, done[PROF_COUNTERS_MAX];
-
-    if (buf == NULL)
-        size = 0;
-    else if (size > 0)
-        buf[0] = '\0';
-    if (!is_open(c))
-    {
-        append(buf, size, &len, "counters: none (no open counter set)");
-        return (int) len;
-    }
-    append(buf, size, &len, "counters:");
-    first = 1;
-    for (i = 0; i < c->n; i++)
-        if (c->group[i] != GROUP_NONE)
-        {
-            append(buf, size, &len, "%s %s%s", first ? "" : ",", known[c->kind[i]].name,
-                   c->user_only[i] && !known[c->kind[i]].hw ? " (user space only)" : "");
-            first = 0;
-            hw_counting |= known[c->kind[i]].hw;
-        }
-    if (first)
-        append(buf, size, &len, " none counting");
-    else
-        append(buf, size, &len, " counting%s", hw_counting ? " (hardware: user space only)" : "");
-    memset(done, 0, sizeof done);
-    for (i = 0; i < c->n; i++)
-    {
-        if (c->group[i] != GROUP_NONE || done[i])
-            continue;
-        append(buf, size, &len, ";");
-        for (j = i; j < c->n; j++)
-            if (c->group[j] == GROUP_NONE && !done[j] && c->err[j] == c->err[i]
-                && strcmp(c->reason[j], c->reason[i]) == 0)
-            {
-                append(buf, size, &len, "%s %s", j == i ? "" : ",", known[c->kind[j]].name);
-                done[j] = 1;
-            }
-        append(buf, size, &len, " n/a (%s): %s", errno_name(c->err[i]), c->reason[i]);
-    }
-    return (int) len;
-}
-
-void prof_counters_fprint(FILE * fs, const prof_counters * set)
-{
-    const counter_set * c = cset_of(set);
-    int i;
-
-    if (fs == NULL)
-        fs = stdout;
-    if (!is_open(c))
-    {
-        not_open(c, "prof_counters_fprint");
-        return;
-    }
-    for (i = 0; i < c->n; i++)
-    {
-        const event_info * e = &known[c->kind[i]];
-        if (c->group[i] != GROUP_NONE)
-            fprintf(fs, "%-17s ok   %s group, %s\n", e->name, e->hw ? "hardware" : "software",
-                    c->user_only[i] ? "user space only" : "user and kernel");
-        else
-            fprintf(fs, "%-17s n/a  %s (errno %d): %s\n", e->name, errno_name(c->err[i]),
-                    c->err[i], c->reason[i]);
-    }
-}

@@ -33,12 +33,12 @@
 static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
 {
     const char * env = getenv(name);
-    prof_impl_range r = { 0.0, 0.0, 0, 1, NULL };
+    prof_impl_range r = { 0, 0, 0, 0, 0, 1, PROF_IMPL_PLAIN, NULL };
     double v;
     if (env == NULL || env[0] == '\0')
         return (size_t) def;
     r.lo = (double) lo;
-    r.hi = (double) hi + 1.0; /* hi is allowed */
+    r.hi = (double) hi;
     /* digits only, as documented (the core parser also takes a sign, a
        point and an exponent), then the core parser for the range */
     if (env[strspn(env, "0123456789")] != '\0'

@@ -148,7 +148,8 @@ void prof_impl_compare(const prof_series * old, const prof_series * new_,
 
     out->change = prof_impl_change(old->median_ns, new_->median_ns);
     out->p = prof_impl_mann_whitney_p(old->samples_ns, n, new_->samples_ns, m);
-    prof_impl_change_interval(old, new_, 0.95, &out->ci_low, &out->ci_high);
+    prof_impl_change_interval(old, new_, PROF_CI_LEVEL, &out->ci_low,
+                              &out->ci_high);
     /* The smallest p-value the exact test can give is 2 / C(n+m, n): with
        fewer samples no difference can ever be significant. */
     smallest_p = 2.0;
@@ -238,7 +239,7 @@ static double * sorted_copy(const prof_series * s)
     return v;
 }
 
-/* A percentile-bootstrap interval (level, e.g. 0.95) of median(new) /
+/* A percentile-bootstrap interval (level: PROF_CI_LEVEL) of median(new) /
    median(old) - 1: both sides resampled with replacement 2000 times from a
    fixed seed. Each resample's median is drawn in constant time
    (resampled_median), so the cost does not grow with the sample count.
@@ -302,8 +303,8 @@ void prof_impl_compare_paired(const prof_series * old,
            : fmin(1.0, 2.0 * prof_impl_binom_cdf_half(up + down,
                                                         up < down ? up : down));
     out->change = exp(prof_impl_median(d, n)) - 1.0;   /* d is now sorted */
-    if (prof_impl_median_interval(d, n, 0.95, &out->ci_low, &out->ci_high,
-                                  &achieved) == 0)
+    if (prof_impl_median_interval(d, n, PROF_CI_LEVEL, &out->ci_low,
+                                  &out->ci_high, &achieved) == 0)
     {
         out->ci_low = exp(out->ci_low) - 1.0;
         out->ci_high = exp(out->ci_high) - 1.0;
@@ -316,23 +317,31 @@ void prof_impl_compare_paired(const prof_series * old,
 
 /* ---- the gate ------------------------------------------------------------- */
 
+const prof_impl_range prof_impl_gate_alpha = { 0.05, 0, 1, 1, 1, 0,
+    PROF_IMPL_PLAIN, "a number in ({lo}, {hi})" };
+const prof_impl_range prof_impl_gate_noise = { 2, 0, 1e6, 0, 1, 0,
+    PROF_IMPL_PLAIN, "a number of percent >= {lo}" };
+const prof_impl_range prof_impl_gate_threshold = { -1, 0, 1e6, 0, 1, 0,
+    PROF_IMPL_PLAIN, "a number of percent >= {lo}" };
+
 void prof_impl_gate_default(prof_gate * g)
 {
-    g->alpha = 0.05;
-    g->noise = 0.02;
-    g->threshold = -1.0;
+    g->alpha = prof_impl_gate_alpha.def;
+    g->noise = prof_impl_gate_noise.def / 100.0;
+    g->threshold = prof_impl_gate_threshold.def;
 }
 
 int prof_impl_gate_option(prof_gate * g, const char * program,
                           const char * name, const char * value)
 {
-    static const prof_impl_range alpha = { 0.0, 1.0, 1, 0, "a number in (0, 1)" };
-    static const prof_impl_range pct = { 0.0, 1e6, 0, 0,
-                                         "a number of percent >= 0" };
-    double * out = strcmp(name, "--noise") == 0 ? &g->noise : &g->threshold;
+    int noise = strcmp(name, "--noise") == 0;
+    double * out = noise ? &g->noise : &g->threshold;
     if (strcmp(name, "--alpha") == 0)
-        return prof_impl_option_number(program, name, value, &alpha, &g->alpha);
-    if (prof_impl_option_number(program, name, value, &pct, out) != 0)
+        return prof_impl_option_number(program, name, value,
+                                       &prof_impl_gate_alpha, &g->alpha);
+    if (prof_impl_option_number(program, name, value, noise
+                                ? &prof_impl_gate_noise
+                                : &prof_impl_gate_threshold, out) != 0)
         return -1;
     *out /= 100.0;
     return 0;

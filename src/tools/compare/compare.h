@@ -6,6 +6,8 @@
 #ifndef PROF_COMPARE_H
 #define PROF_COMPARE_H
 
+#include "internal.h"   /* prof_impl_range, the option tables */
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -80,7 +82,8 @@ typedef struct
     double change;   /* prof_impl_change of the medians */
     double p;        /* Mann-Whitney U, two-sided */
     int verdict;     /* PROF_VERDICT_* */
-    double ci_low, ci_high;  /* 95% bootstrap interval of change, or NaN */
+    double ci_low, ci_high;  /* PROF_CI_LEVEL bootstrap interval of change,
+                                or NaN */
 } prof_verdict;
 
 /* Compare two benchmarks: slower or faster when the U test rejects at alpha
@@ -93,7 +96,7 @@ const char * prof_impl_verdict_name(int verdict);
 /* A time in ns as "1.234 us" (4 significant digits, unit by size). */
 void prof_impl_format_ns(char * buf, size_t len, double ns);
 
-/* Bootstrap interval (level, e.g. 0.95) of median(new) / median(old) - 1,
+/* Bootstrap interval (level: PROF_CI_LEVEL) of median(new) / median(old) - 1,
    deterministic, in a time that does not grow with the number of samples
    (beyond sorting them); NaN when a side has fewer than 2 samples. */
 void prof_impl_change_interval(const prof_series * old,
@@ -103,8 +106,8 @@ void prof_impl_change_interval(const prof_series * old,
 /* Compare runs paired by position: old->samples_ns[i] and new_->samples_ns[i]
    are one figure each of two runs made one after the other (old, new, old,
    new, ...), so that the machine's slow and fast phases hit both alike.
-   change is the median ratio new/old - 1 with its distribution-free 95%
-   interval (order statistics; NaN under 6 pairs); p is the two-sided sign
+   change is the median ratio new/old - 1 with its distribution-free
+   PROF_CI_LEVEL interval (order statistics; NaN under 6 pairs); p is the two-sided sign
    test's, which a few runs hit by bursts of other load cannot sway (on this
    project's machines it caught a 5% slowdown as often as the signed-rank
    test did at half the false alarms: README). The verdict rule is that of
@@ -126,7 +129,11 @@ typedef struct
     double alpha, noise, threshold;
 } prof_gate;
 
-/* alpha 0.05, noise 2%, no threshold. */
+/* The numbers --alpha, --noise and --threshold take (percent for the
+   last two), with their defaults: alpha 0.05, noise 2%, no threshold (-1). */
+extern const prof_impl_range prof_impl_gate_alpha, prof_impl_gate_noise,
+       prof_impl_gate_threshold;
+/* The defaults of the gate, from those. */
 void prof_impl_gate_default(prof_gate * g);
 /* The option name (--alpha=P, --noise=PCT or --threshold=PCT) of program
    set to value in g: 0, or -1 after a message. */
@@ -136,11 +143,12 @@ int prof_impl_gate_option(prof_gate * g, const char * program,
    setter(ctx, name, value), which hands them to prof_impl_gate_option;
    threshold_help says what the gate does. */
 #define PROF_GATE_OPTIONS(setter, threshold_help) \
-    { "--alpha", "P", "significance level of the test (0.05)", \
-      PROF_IMPL_OPTION_SET(setter) }, \
-    { "--noise", "PCT", "smaller changes are never called significant (2)", \
-      PROF_IMPL_OPTION_SET(setter) }, \
-    { "--threshold", "PCT", threshold_help, PROF_IMPL_OPTION_SET(setter) }
+    { "--alpha", "P", "significance level of the test ({default})", \
+      PROF_IMPL_OPTION_NUMBER(setter, &prof_impl_gate_alpha) }, \
+    { "--noise", "PCT", "smaller changes are never called significant " \
+      "({default})", PROF_IMPL_OPTION_NUMBER(setter, &prof_impl_gate_noise) }, \
+    { "--threshold", "PCT", threshold_help, \
+      PROF_IMPL_OPTION_NUMBER(setter, &prof_impl_gate_threshold) }
 /* Whether v fails the gate: significantly slower by more than the
    threshold (never without one). */
 int prof_impl_gate_regression(const prof_gate * g, const prof_verdict * v);

@@ -515,6 +515,7 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
     int fam[32], nfam = families(rf, fam, 32);
     int rows_h = TOP + n * ROW_H + BOTTOM, i;
     prof_axis strip, bar;
+    char label[64];
 
     files[0] = old;
     files[1] = new_;
@@ -523,8 +524,9 @@ static void draw(FILE * f, const prof_plot_row * rows, int n,
     title(f, sides);
     axis(f, &strip, strip_x0, strip_x1, rows_h,
          "samples, relative to the old median");
-    axis(f, &bar, bar_x0, bar_x1, rows_h,
-         "change of the median, 95% interval");
+    snprintf(label, sizeof label, "change of the median, %g%% interval",
+             100.0 * PROF_CI_LEVEL);
+    axis(f, &bar, bar_x0, bar_x1, rows_h, label);
     for (i = 0; i < n; i++)
         row(f, &rows[i], i, &strip, &bar);
     legend(f, rows_h - 8);

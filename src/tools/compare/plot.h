@@ -30,7 +30,7 @@ typedef enum { PROF_PLOT_SVG, PROF_PLOT_HTML } prof_plot_format;
 /* Write rows[0..n-1] to path under a title naming both sides (old, new),
    with a strip plot of each benchmark's samples
    relative to the old median, and the change of the median as a bar with
-   its 95% interval; then, for each family of benchmarks run with a
+   its PROF_CI_LEVEL interval; then, for each family of benchmarks run with a
    complexity N in old or new (NULL: none), time against N on log-log axes
    with each file's fitted curve. The file is written through outfile.c: a
    failure leaves an existing file whole. Returns 0, or -1 with a profiler:

@@ -103,13 +103,17 @@ static int set_statistic(void * ctx, const char * name, const char * v)
     return 0;
 }
 
+/* --pairs and --max-time: defaults and bounds */
+static const prof_impl_range pairs_range = { 12, 1, PROF_RUN_MAX_PAIRS, 0, 0,
+    1, PROF_IMPL_PLAIN, "a whole number of pairs from {lo} to {hi}" };
+static const prof_impl_range max_time_range = { 0, 0, 1e9, 1, 1, 0,
+    PROF_IMPL_PLAIN, "a number of seconds > {lo}" };
+
 static int set_pairs(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 1.0, PROF_RUN_MAX_PAIRS + 1, 0, 1,
-                                       "a whole number of pairs from 1 to 256" };
     options * o = (options *) ctx;
     double n;
-    if (prof_impl_option_number(PROGRAM, name, v, &r, &n) != 0)
+    if (prof_impl_option_number(PROGRAM, name, v, &pairs_range, &n) != 0)
         return -1;
     o->plan.pairs = (int) n;
     o->run_options = 1;
@@ -118,10 +122,10 @@ static int set_pairs(void * ctx, const char * name, const char * v)
 
 static int set_max_time(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 0.0, 1e9, 1, 0, "a number of seconds > 0" };
     options * o = (options *) ctx;
     o->run_options = 1;
-    return prof_impl_option_number(PROGRAM, name, v, &r, &o->plan.max_time_s);
+    return prof_impl_option_number(PROGRAM, name, v, &max_time_range,
+                                   &o->plan.max_time_s);
 }
 
 static int set_keep(void * ctx, const char * name, const char * v)
@@ -151,7 +155,8 @@ static const prof_impl_option option_table[] = {
       "(default: none)", TEXT(html) },
     { "--run", NULL, "the two arguments are commands to run alternately, not "
       "result files (default: off)", PROF_IMPL_OPTION_FLAG(options, run) },
-    { "--pairs", "N", "with --run: pairs of runs, 1 to 256 (12)", SET(set_pairs) },
+    { "--pairs", "N", "with --run: pairs of runs, {lo} to {hi} ({default})",
+      PROF_IMPL_OPTION_NUMBER(set_pairs, &pairs_range) },
     { "--max-time", "S", "with --run: start no new pair after S seconds "
       "(default: none)", SET(set_max_time) },
     { "--keep", "DIR", "with --run: keep the result files in DIR, as "
@@ -172,7 +177,7 @@ static int parse_options(int argc, char ** argv, options * o)
     memset(o, 0, sizeof *o);
     prof_impl_gate_default(&o->gate);
     o->stat = STATISTIC_MIN;
-    o->plan.pairs = 12;
+    o->plan.pairs = (int) pairs_range.def;
     o->plan.progress = isatty(2) ? PROF_PROGRESS_LINE : PROF_PROGRESS_OFF;
     n = prof_impl_options_parse(&command_line, argc, argv, o);
     if (n == PROF_IMPL_OPTIONS_EXIT)
@@ -458,7 +463,8 @@ static int compare_all(comparison * c, const options * o)
                c->sides[0].count, c->sides[1].count,
                c->paired ? "paired by position (sign test)"
                          : "unpaired (U test)", o->stat == STATISTIC_MIN ? "min" : "median");
-    printf("| benchmark | old | new | change | 95%% interval | p | verdict |\n");
+    printf("| benchmark | old | new | change | %g%% interval | p | verdict |\n",
+           100.0 * PROF_CI_LEVEL);
     printf("|:--|--:|--:|--:|--:|--:|:--|\n");
     for (i = 0; i < first->count; i++)
     {

@@ -21,16 +21,22 @@
 
 #define PROGRAM "prof-run"
 
-static const char usage_head[] =
+/* The least time of runs of each command, unless --runs says how many. */
+#define MIN_TIME_S 3
+
+/* The head of --help: a format of the least runs, the least time and
+   the interval's level. */
+static const char usage_format[] =
 "usage: prof-run [options] COMMAND...\n"
 "Times each COMMAND (a shell command line, one argument each) as a whole:\n"
 "a shell's own cost is measured first and subtracted. By default the\n"
 "commands alternate, A B, B A, A B, ..., each running until it has at least\n"
-"10 runs and 3 s of runs; the output goes to /dev/null. Prints per command\n"
-"the mean and standard deviation, the median with its 95% interval, min and\n"
+"%g runs and %d s of runs; the output goes to /dev/null. Prints per command\n"
+"the mean and standard deviation, the median with its %g%% interval, min and\n"
 "max, user and system time and peak RSS, then how many times faster the\n"
 "fastest ran, also as the median ratio by round with its interval.\n"
 "Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
+static char usage_head[sizeof usage_format + 32];
 
 static const char usage_tail[] =
 "hyperfine's short options: -w --warmup, -r --runs, -m --min-runs,\n"
@@ -78,19 +84,24 @@ static int set_gate(void * ctx, const char * name, const char * v)
     return prof_impl_gate_option(&((options *) ctx)->gate, PROGRAM, name, v);
 }
 
+/* --warmup, --runs, --min-runs and --max-runs: defaults (0: not given)
+   and bounds */
+#define COUNT(def, lo) { def, lo, 1e7, 0, 0, 1, PROF_IMPL_PLAIN, \
+                         "a whole number from {lo} to {hi}" }
+static const prof_impl_range warmup_range = COUNT(0, 0),
+    runs_range = COUNT(0, 1), min_runs_range = COUNT(10, 1),
+    max_runs_range = COUNT(0, 1);
+
 static int set_count(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range runs = { 1.0, 1e7, 0, 1,
-                                          "a whole number from 1 to 10^7" };
-    static const prof_impl_range warm = { 0.0, 1e7, 0, 1,
-                                          "a whole number from 0 to 10^7" };
     options * o = (options *) ctx;
-    int * field = strcmp(name, "--warmup") == 0 ? &o->warmup
+    int warmup = strcmp(name, "--warmup") == 0;
+    int * field = warmup ? &o->warmup
                 : strcmp(name, "--runs") == 0 ? &o->runs
                 : strcmp(name, "--min-runs") == 0 ? &o->min_runs : &o->max_runs;
     double n;
-    if (prof_impl_option_number(PROGRAM, name, v, field == &o->warmup
-                                ? &warm : &runs, &n) != 0)
+    if (prof_impl_option_number(PROGRAM, name, v, warmup ? &warmup_range
+                                : &runs_range, &n) != 0)
         return -1;
     *field = (int) n;
     return 0;
@@ -138,7 +149,8 @@ static prof_cmd_param * new_param(options * o, const char * name)
 
 static int set_scan(void * ctx, const char * name, const char * const * w)
 {
-    static const prof_impl_range r = { -1e15, 1e15, 0, 0, "a number" };
+    static const prof_impl_range r = { 0, -1e15, 1e15, 1, 1, 0,
+                                       PROF_IMPL_PLAIN, "a number" };
     options * o = (options *) ctx;
     prof_cmd_param * p;
     if (o->scans++ > 0)
@@ -169,10 +181,13 @@ static int set_list(void * ctx, const char * name, const char * const * w)
     return 0;
 }
 
+/* --parameter-step (0: not given) */
+static const prof_impl_range step_range = { PROF_CMD_STEP, 0, 1e15, 1, 1, 0,
+                                            PROF_IMPL_PLAIN, "a number > {lo}" };
+
 static int set_step(void * ctx, const char * name, const char * v)
 {
-    static const prof_impl_range r = { 0.0, 1e15, 1, 0, "a number > 0" };
-    return prof_impl_option_number(PROGRAM, name, v, &r,
+    return prof_impl_option_number(PROGRAM, name, v, &step_range,
                                    &((options *) ctx)->step);
 }
 
@@ -239,20 +254,25 @@ static int set_counters(void * ctx, const char * name, const char * v)
 
 #define TEXT(field) PROF_IMPL_OPTION_TEXT(options, field)
 #define SET(f) PROF_IMPL_OPTION_SET(f)
+#define NUMBER(f, r) PROF_IMPL_OPTION_NUMBER(f, r)
 /* with hyperfine's short name a */
 #define SET_A(f, a) PROF_IMPL_OPTION_SET_ALIAS(f, a)
-#define TEXT_A(field, a) NULL, offsetof(options, field), 0, NULL, 0, NULL, a
-#define WORDS(n, f, a) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f, a
+#define NUMBER_A(f, r, a) f, PROF_IMPL_NO_TEXT, 0, NULL, 0, NULL, a, r
+#define TEXT_A(field, a) NULL, offsetof(options, field), 0, NULL, 0, NULL, a, \
+    NULL
+#define WORDS(n, f, a) NULL, PROF_IMPL_NO_TEXT, 0, NULL, n, f, a, NULL
 
 static const prof_impl_option option_table[] = {
-    { "--warmup", "N", "runs of each command before the timed ones (0)",
-      SET_A(set_count, "-w") },
+    { "--warmup", "N", "runs of each command before the timed ones "
+      "({default})", NUMBER_A(set_count, &warmup_range, "-w") },
     { "--runs", "N", "exactly N runs of each command (default: by --min-runs, "
-      "--max-runs and 3 s)", SET_A(set_count, "-r") },
-    { "--min-runs", "N", "at least N runs of each command, and at least 3 s "
-      "of runs (10)", SET_A(set_count, "-m") },
+      "--max-runs and " PROF_IMPL_STR(MIN_TIME_S) " s)",
+      NUMBER_A(set_count, &runs_range, "-r") },
+    { "--min-runs", "N", "at least N runs of each command, and at least "
+      PROF_IMPL_STR(MIN_TIME_S) " s of runs ({default})",
+      NUMBER_A(set_count, &min_runs_range, "-m") },
     { "--max-runs", "N", "at most N runs of each command (no limit)",
-      SET_A(set_count, "-M") },
+      NUMBER_A(set_count, &max_runs_range, "-M") },
     { "--setup", "CMD", "run CMD once before the runs (and warm-up runs) of "
       "each command, untimed; once for all or once per command (none)",
       SET_A(set_given, "-s") },
@@ -269,9 +289,9 @@ static const prof_impl_option option_table[] = {
     { "--parameter-scan", "NAME LO HI", "a command for each value from LO to "
       "HI, {NAME} in the commands replaced by it (whole numbers, unless "
       "--parameter-step)", WORDS(3, set_scan, "-P") },
-    { "--parameter-step", "STEP", "the step of --parameter-scan (1)",
-      SET_A(set_step, "-D") },
-    { "--parameter-step-size", "STEP", NULL, SET(set_step) },
+    { "--parameter-step", "STEP", "the step of --parameter-scan ({default})",
+      NUMBER_A(set_step, &step_range, "-D") },
+    { "--parameter-step-size", "STEP", NULL, NUMBER(set_step, &step_range) },
     { "--parameter-list", "NAME A,B,C", "a command for each value of the list "
       "(several lists: each combination, the first list varying fastest "
       "after the commands)", WORDS(2, set_list, "-L") },
@@ -301,7 +321,7 @@ static const prof_impl_option option_table[] = {
     { "--counters", "LIST", "count the events of each run of the child "
       "(and its children), perf stat's names, comma-separated (default list: "
       PROF_COUNTERS_DEFAULT "; default: off)", set_counters,
-      PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL, NULL },
+      PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL, NULL, NULL },
     PROF_GATE_OPTIONS(set_gate, "exit 1 if a command is significantly slower "
       "than the first by more than PCT percent, 3 if too few runs to tell "
       "(default: none)"),
@@ -381,10 +401,12 @@ static void settings(const options * o, prof_cmd_plan * plan, FILE * summary)
         : strcmp(o->style, "full") == 0 || strcmp(o->style, "color") == 0
         ? "always" : strcmp(o->style, "auto") == 0 ? "auto" : "never";
     plan->warmup = o->warmup;
+    int least = (int) min_runs_range.def;
     plan->min_runs = o->runs > 0 ? o->runs : o->min_runs > 0 ? o->min_runs
-                   : o->max_runs > 0 && o->max_runs < 10 ? o->max_runs : 10;
+                   : o->max_runs > 0 && o->max_runs < least ? o->max_runs
+                   : least;
     plan->max_runs = o->runs > 0 ? o->runs : o->max_runs;
-    plan->min_time_s = o->runs > 0 ? 0.0 : 3.0;
+    plan->min_time_s = o->runs > 0 ? 0.0 : MIN_TIME_S;
     plan->interleave = !o->no_interleave;
     plan->ignore_failure = o->ignore_failure;
     plan->show_output = o->show_output;
@@ -542,6 +564,8 @@ static int parse(int argc, char ** argv, options * o, prof_cmd_spec * spec)
     int n;
     memset(o, 0, sizeof *o);
     memset(spec, 0, sizeof *spec);
+    snprintf(usage_head, sizeof usage_head, usage_format, min_runs_range.def,
+             MIN_TIME_S, 100.0 * PROF_CI_LEVEL);
     prof_impl_gate_default(&o->gate);
     o->progress = o->style = "auto";
     o->shell = "sh";

@@ -128,11 +128,12 @@ char ** prof_impl_cmd_split(const char * text, const char * what);
 
 /* A parameter: --parameter-scan (lo, hi, step) or --parameter-list
    (values, comma-separated, as given). */
+#define PROF_CMD_STEP 1.0       /* a scan's step when none is given */
 typedef struct
 {
     const char * name;
     int is_scan;
-    double lo, hi, step;        /* step 0: whole numbers, step 1 */
+    double lo, hi, step;        /* step 0: whole numbers, PROF_CMD_STEP */
     const char * list;
 } prof_cmd_param;
 

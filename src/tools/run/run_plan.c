@@ -110,7 +110,7 @@ char ** prof_impl_cmd_split(const char * text, const char * what)
    malloc'd strings) and their number, or -1 after a message. */
 static int param_values(const prof_cmd_param * p, char *** values)
 {
-    double step = p->step > 0.0 ? p->step : 1.0, count;
+    double step = p->step > 0.0 ? p->step : PROF_CMD_STEP, count;
     int n, i, decimals = 0;
     const char * s;
     if (!p->is_scan)

@@ -489,8 +489,9 @@ static void relative(const prof_cmd_plan * plan, const prof_gate * g)
                     PROF_MIN_INTERVAL_EPOCHS);
         else
             fprintf(f, "      by round: %.3f times, %.3f \xE2\x80\xA6 "
-                    "%.3f (95%% interval, %d rounds)\n", 1.0 + v.change,
-                    1.0 + v.ci_low, 1.0 + v.ci_high, pairs);
+                    "%.3f (%g%% interval, %d rounds)\n", 1.0 + v.change,
+                    1.0 + v.ci_low, 1.0 + v.ci_high, 100.0 * PROF_CI_LEVEL,
+                    pairs);
     }
     free(order);
     if (shown)

@@ -25,6 +25,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -149,16 +150,16 @@ static int set_thread(void * ctx, const char * name, const char * v)
     return 0;
 }
 
+/* --depth: its bounds (the default 0 is "all") */
+static const prof_impl_range depth_range = { 0, 1, 65536, 0, 0, 1,
+    PROF_IMPL_PLAIN, "a whole number in {lo}..{hi}" };
+
 static int set_depth(void * ctx, const char * name, const char * v)
 {
-    size_t n = strspn(v, "0123456789");
-    long d = n > 0 && v[n] == '\0' && n <= 6 ? strtol(v, NULL, 10) : 0;
-    if (d < 1 || d > 65536)
-    {
-        prof_impl_warn(PROGRAM ": %s=%s: a whole number in 1..65536 is "
-                       "expected", name, v);
+    size_t n = strspn(v, "0123456789");    /* digits only */
+    double d = n > 0 && v[n] == '\0' && n <= 6 ? strtod(v, NULL) : NAN;
+    if (!prof_impl_option_in(PROGRAM, name, v, &depth_range, d))
         return -1;
-    }
     ((args_t *) ctx)->f.max_depth = (int) d;
     return 0;
 }
@@ -241,8 +242,9 @@ static const prof_impl_option option_table[] = {
       "(default: all)", SET(set_name_filter) },
     { "--thread", "T", "keep the thread with tid T (digits) or named T "
       "(default: all)", SET(set_thread) },
-    { "--depth", "N", "keep zones less than N levels deep, 1..65536 (1: the "
-      "outermost only; default: all)", SET(set_depth) },
+    { "--depth", "N", "keep zones less than N levels deep, {lo}..{hi} (1: "
+      "the outermost only; default: all)",
+      PROF_IMPL_OPTION_NUMBER(set_depth, &depth_range) },
     { "--by-thread", NULL, "the summary once per thread too, text and CSV "
       "(off)", PROF_IMPL_OPTION_FLAG(args_t, by_thread) },
     { "--binary", "PATH", "read function names from PATH for the executable "
