@@ -85,6 +85,15 @@ for w in bench trace compare run; do
         ok "$w: a dangling link: its target made"
     else bad "$w: dangling link: status $st"; cat "$tmp/err"; fi
     rm -rf "$d/link" "$d/real"
+    # a FIFO: written directly, once (no probe that would end its reader)
+    mkfifo "$d/fifo"
+    timeout 60 cat "$d/fifo" >"$tmp/got" & reader=$!
+    write $w "$d/fifo" timeout 60; st=$?
+    wait $reader
+    if [ "$st" = 0 ] && whole $w "$tmp/got" && [ -p "$d/fifo" ]; then
+        ok "$w: a FIFO written once"
+    else bad "$w: FIFO: status $st, the reader got $(wc -c <"$tmp/got") bytes"; cat "$tmp/err"; fi
+    rm -f "$d/fifo"
     no_temporary "$w"
 done
 

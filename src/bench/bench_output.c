@@ -82,14 +82,12 @@ prof_format prof_impl_format_of(const char * path)
 
 int prof_impl_output_file(prof_bench * b, const char * path)
 {
-    prof_impl_outfile probe;
     char * copy = NULL;
-    /* can it be written? a temporary file beside it says, and goes */
+    /* can it be written? checked now, written (once) at the end */
     if (path != NULL)
     {
-        if (prof_impl_outfile_open(&probe, path) != 0)
+        if (prof_impl_outfile_check(path) != 0)
             return -1;
-        prof_impl_outfile_abort(&probe);
         if ((copy = prof_impl_strdup(path)) == NULL)
         {
             prof_impl_warn("\"%s\": out of memory", path);

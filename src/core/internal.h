@@ -43,6 +43,11 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path);
 /* Flush and close; on success the file replaces path. 0, or -1 after a
    message (the target is then unchanged). o is closed either way. */
 int prof_impl_outfile_commit(prof_impl_outfile * o);
+/* Whether path could be written (prof_impl_outfile_open would succeed),
+   checked without writing anything: a temporary file beside a regular
+   file is made and removed; a FIFO or a device is not opened (a FIFO's
+   reader would see its end). 0, or -1 after the same message. */
+int prof_impl_outfile_check(const char * path);
 /* Close and throw away what was written; the target is unchanged. */
 void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */

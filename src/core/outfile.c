@@ -160,8 +160,10 @@ static FILE * create_temporary(const char * path, char ** tmp_out)
 
 /* o->path's file (its links followed, in o->target): a temporary file
    beside a regular one or a new name, the target itself otherwise. NULL
-   on failure (errno). */
-static FILE * open_target(prof_impl_outfile * o)
+   on failure (errno). probe: a target that is not a regular file (a FIFO,
+   a terminal) is only checked, never opened (a FIFO's reader would see
+   its end); stdout, which abort leaves open, stands for it. */
+static FILE * open_target(prof_impl_outfile * o, int probe)
 {
     struct stat st;
     FILE * f;
@@ -169,6 +171,8 @@ static FILE * open_target(prof_impl_outfile * o)
         return NULL;
     if (stat(o->target, &st) != 0)
         return errno == ENOENT ? create_temporary(o->target, &o->tmp) : NULL;
+    if (!S_ISREG(st.st_mode) && probe)
+        return access(o->target, W_OK) == 0 ? stdout : NULL;
     if (!S_ISREG(st.st_mode))
         return fopen(o->target, "wb");
     if (writable(o->target) != 0)
@@ -178,7 +182,8 @@ static FILE * open_target(prof_impl_outfile * o)
     return f;
 }
 
-int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
+/* Open path, or only check it (probe). */
+static int start(prof_impl_outfile * o, const char * path, int probe)
 {
     memset(o, 0, sizeof *o);
     if (path == NULL || *path == '\0')
@@ -196,7 +201,7 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
     if (strcmp(path, "-") == 0)
         o->f = stdout;
     else
-        o->f = open_target(o);
+        o->f = open_target(o, probe);
     if (o->f == NULL)
     {
         prof_impl_warn("cannot open \"%s\" for writing: %s", path,
@@ -206,6 +211,20 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
         o->path = o->target = NULL;
         return -1;
     }
+    return 0;
+}
+
+int prof_impl_outfile_open(prof_impl_outfile * o, const char * path)
+{
+    return start(o, path, 0);
+}
+
+int prof_impl_outfile_check(const char * path)
+{
+    prof_impl_outfile o;
+    if (start(&o, path, 1) != 0)
+        return -1;
+    prof_impl_outfile_abort(&o);
     return 0;
 }
 
