@@ -97,4 +97,17 @@ for w in bench trace compare run; do
     no_temporary "$w"
 done
 
+# stdin as the input: prof-trace -o F - <F is refused, F kept (the other
+# tools read no stdin: the runner and prof-compare take files, prof-run's
+# commands get /dev/null)
+cp "$trace" "$d/self.ptrace"
+"$pt" -o "$d/self.ptrace" - <"$d/self.ptrace" >/dev/null 2>"$tmp/err"; st=$?
+if [ "$st" = 2 ] && cmp -s "$trace" "$d/self.ptrace" && grep -q 'is the input' "$tmp/err"; then
+    ok "trace: -o F - <F refused, the input whole"
+else bad "trace: -o F - <F: status $st"; cat "$tmp/err"; fi
+"$pt" -o "$d/other" - <"$d/self.ptrace" >/dev/null 2>"$tmp/err" && whole trace "$d/other" \
+    && ok "trace: - <F to another file" || { bad "trace: stdin to another file"; cat "$tmp/err"; }
+rm -f "$d/self.ptrace" "$d/other"
+no_temporary "stdin"
+
 check_done "outputs data-loss matrix"

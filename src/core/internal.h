@@ -52,6 +52,9 @@ int prof_impl_outfile_check(const char * path);
 void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */
 int prof_impl_same_file(const char * a, const char * b);
+/* 1 if writing the output out would replace the input in: the same file
+   as prof_impl_same_file, in "-" being the file behind stdin. */
+int prof_impl_output_is_input(const char * out, const char * in);
 
 /* Copy src into dst (size bytes), cut to fit and always terminated. */
 void prof_impl_copy(char * dst, size_t size, const char * src);

@@ -299,3 +299,15 @@ int prof_impl_same_file(const char * a, const char * b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 #endif
 }
+
+int prof_impl_output_is_input(const char * out, const char * in)
+{
+#if !defined(_WIN32)
+    struct stat so, si;
+    if (in != NULL && strcmp(in, "-") == 0)
+        return out != NULL && strcmp(out, "-") != 0 && fstat(0, &si) == 0
+            && S_ISREG(si.st_mode) && stat(out, &so) == 0
+            && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+#endif
+    return prof_impl_same_file(out, in);
+}
