@@ -110,4 +110,25 @@ else bad "trace: -o F - <F: status $st"; cat "$tmp/err"; fi
 rm -f "$d/self.ptrace" "$d/other"
 no_temporary "stdin"
 
+# a signal mid-write: prof-trace -o F reading a pipe that stays open (its
+# temporary file made), then SIGTERM: it dies by it, F whole, no
+# temporary file left. (The writer's own cases, SIGINT and SIGHUP too,
+# are in test_outfile; the runner's partial --out in test_interrupt.)
+echo KEEP >"$d/sig"
+mkfifo "$tmp/pipe"
+timeout 60 sleep 30 >"$tmp/pipe" & holder=$!
+timeout 60 "$pt" -o "$d/sig" - <"$tmp/pipe" >/dev/null 2>"$tmp/err" & pid=$!
+k=0
+while [ $k -lt 200 ] && ! ls -a "$d" | grep -q '\.tmp$'; do sleep 0.05; k=$((k + 1)); done
+ls -a "$d" | grep -q '\.tmp$' || bad "trace: no temporary file while reading"
+kill -TERM $pid; wait $pid; st=$?
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+# timeout passes on the signal and exits 124 (SIGTERM to it) or 143
+if [ "$st" = 124 ] || [ "$st" = 143 ]; then
+    [ "$(cat "$d/sig")" = KEEP ] && ok "trace: SIGTERM mid-write, the old file whole" \
+        || bad "trace: SIGTERM: the file changed"
+else bad "trace: SIGTERM: status $st"; cat "$tmp/err"; fi
+no_temporary "trace: SIGTERM mid-write"
+rm -f "$d/sig" "$tmp/pipe"
+
 check_done "outputs data-loss matrix"

@@ -206,18 +206,15 @@ static int finish_file(prof_bench * b, const char * partial)
         o->failed = 1;
         return -1;
     }
-    prof_impl_interrupt_guard(f.tmp);
     if (write_results(b, f.f, o->format, 0, partial) != 0)
     {
         prof_impl_outfile_abort(&f);    /* the old file stays as it was */
-        prof_impl_interrupt_guard(NULL);
         o->failed = 1;
         return -1;
     }
     if (partial != NULL && prof_impl_partial_hook != NULL)
         prof_impl_partial_hook();
     rc = prof_impl_outfile_commit(&f);
-    prof_impl_interrupt_guard(NULL);
     if (rc != 0)
     {
         o->failed = 1;

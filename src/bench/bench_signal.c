@@ -8,7 +8,8 @@
     ends the process by the signal, as its default action would (a shell
     sees 128 + N: 130 for Ctrl-C). A second signal
     ends the process at once: a file being written then loses its
-    temporary copy before the rename, so the old file stays whole.
+    temporary copy before the rename (prof_impl_outfile_remove_all, the
+    writer's), so the old file stays whole.
 
     The handlers go only where the action is the default one (a program
     with handlers of its own, or one started with the signal ignored,
@@ -43,10 +44,6 @@ static const int caught[] = { SIGINT, SIGTERM };
 enum { NCAUGHT = (int) (sizeof caught / sizeof caught[0]) };
 static int ours[NCAUGHT];       /* our handler is installed for caught[i] */
 
-/* The temporary file being written, removed by a second signal. */
-static char guard_path[4096];
-static volatile sig_atomic_t guard_on;
-
 static void say(const char * s, size_t n)
 {
     ssize_t w = write(2, s, n);
@@ -64,8 +61,7 @@ static void on_signal(int sig)
         say(first, sizeof first - 1);
         return;
     }
-    if (guard_on)
-        unlink(guard_path);
+    prof_impl_outfile_remove_all();     /* a file being written */
     signal(sig, SIG_DFL);
     raise(sig);     /* delivered as the handler returns: the end */
 }
@@ -91,15 +87,6 @@ static void arm(int on)
     }
 }
 
-void prof_impl_interrupt_guard(const char * tmp)
-{
-    guard_on = 0;
-    if (tmp == NULL || strlen(tmp) >= sizeof guard_path)
-        return;
-    memcpy(guard_path, tmp, strlen(tmp) + 1);
-    guard_on = 1;
-}
-
 static void die(int sig)
 {
     sigset_t set;
@@ -117,11 +104,6 @@ static void die(int sig)
 static void arm(int on)
 {
     (void) on;
-}
-
-void prof_impl_interrupt_guard(const char * tmp)
-{
-    (void) tmp;
 }
 
 static void die(int sig)

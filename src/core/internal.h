@@ -48,6 +48,10 @@ int prof_impl_outfile_commit(prof_impl_outfile * o);
    file is made and removed; a FIFO or a device is not opened (a FIFO's
    reader would see its end). 0, or -1 after the same message. */
 int prof_impl_outfile_check(const char * path);
+/* Remove every temporary file being written (async-signal-safe: for a
+   handler that ends the process). While one is, SIGINT, SIGTERM and
+   SIGHUP get a handler that does so, where their action is the default. */
+void prof_impl_outfile_remove_all(void);
 /* Close and throw away what was written; the target is unchanged. */
 void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */

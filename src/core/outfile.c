@@ -118,6 +118,84 @@ static int writable(const char * path)
     return 0;
 }
 
+/* ---- the temporary files being written, removed by a signal ---------- */
+
+#if !defined(_WIN32)
+# include <signal.h>
+
+/* SIGINT (Ctrl-C), SIGTERM (kill, timeout), SIGHUP: each ends the process
+   by default; a temporary file being written then goes first. The
+   handler goes only where the action is the default one (a program with
+   its own handlers, or started with the signal ignored, keeps them: the
+   runner's bench_signal.c calls prof_impl_outfile_remove_all itself), and
+   only while a file is being written. */
+static const int removing[] = { SIGINT, SIGTERM, SIGHUP };
+enum { NREMOVING = 3, NLIVE = 32 };
+static char * volatile live[NLIVE];
+static int nlive, ours[NREMOVING];
+
+void prof_impl_outfile_remove_all(void)
+{
+    int i;
+    for (i = 0; i < NLIVE; i++)
+    {
+        char * p = live[i];
+        if (p != NULL)
+            unlink(p);
+    }
+}
+
+static void on_signal(int sig)
+{
+    prof_impl_outfile_remove_all();
+    signal(sig, SIG_DFL);
+    raise(sig);     /* delivered as the handler returns: the end */
+}
+
+static void arm(int on)
+{
+    struct sigaction sa, cur;
+    int i;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < NREMOVING; i++)
+    {
+        if (sigaction(removing[i], NULL, &cur) != 0 || ours[i] == on
+            || (cur.sa_flags & SA_SIGINFO)
+            || cur.sa_handler != (on ? SIG_DFL : on_signal))
+            continue;       /* someone else's: left as it is */
+        if (sigaction(removing[i], &sa, NULL) == 0)
+            ours[i] = on;
+    }
+}
+
+/* tmp is being written (on) or no longer (its file renamed or removed). */
+static void guard(char * tmp, int on)
+{
+    int i;
+    for (i = 0; i < NLIVE; i++)
+        if (live[i] == (on ? NULL : tmp))
+        {
+            live[i] = on ? tmp : NULL;
+            nlive += on ? 1 : -1;
+            break;
+        }
+    if (nlive == (on ? 1 : 0) && i < NLIVE)
+        arm(on);
+}
+#else
+void prof_impl_outfile_remove_all(void)
+{
+}
+
+static void guard(char * tmp, int on)
+{
+    (void) tmp;
+    (void) on;
+}
+#endif
+
 /* Create "<dir>/.<base>.<pid>-<k>.tmp", mode 0666 less the umask. */
 static FILE * create_temporary(const char * path, char ** tmp_out)
 {
@@ -149,6 +227,7 @@ static FILE * create_temporary(const char * path, char ** tmp_out)
                 break;
             }
             *tmp_out = tmp;
+            guard(tmp, 1);
             return f;
         }
         if (errno != EEXIST)
@@ -266,6 +345,8 @@ int prof_impl_outfile_commit(prof_impl_outfile * o)
         if (o->tmp != NULL)
             remove(o->tmp);
     }
+    if (o->tmp != NULL)
+        guard(o->tmp, 0);
     free(o->tmp);
     free(o->target);
     free(o->path);
@@ -278,7 +359,10 @@ void prof_impl_outfile_abort(prof_impl_outfile * o)
     if (o->f != NULL && o->f != stdout)
         fclose(o->f);
     if (o->tmp != NULL)
+    {
         remove(o->tmp);
+        guard(o->tmp, 0);
+    }
     free(o->tmp);
     free(o->target);
     free(o->path);
