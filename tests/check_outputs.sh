@@ -97,6 +97,23 @@ for w in bench trace compare run; do
     no_temporary "$w"
 done
 
+# a full disk (/dev/full): the status says so, one message each
+if [ -w /dev/full ]; then
+    for w in bench trace compare run; do
+        write $w /dev/full; st=$?
+        n=$(grep -c 'writing "/dev/full" failed' "$tmp/err")
+        if [ "$st" != 0 ] && [ "$n" = 1 ]; then ok "$w: /dev/full: one message"
+        else bad "$w: /dev/full: status $st, $n messages"; cat "$tmp/err"; fi
+    done
+fi
+# a missing directory: refused, nothing made
+for w in bench trace compare run; do
+    write $w "$d/no/such/dir/f"; st=$?
+    if [ "$st" != 0 ] && [ ! -e "$d/no" ] && grep -q 'cannot open ".*no/such/dir/f"' "$tmp/err"; then
+        ok "$w: a missing directory refused"
+    else bad "$w: missing directory: status $st"; cat "$tmp/err"; fi
+done
+
 # stdin as the input: prof-trace -o F - <F is refused, F kept (the other
 # tools read no stdin: the runner and prof-compare take files, prof-run's
 # commands get /dev/null)

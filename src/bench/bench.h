@@ -501,6 +501,8 @@ typedef struct
     prof_impl_md_writer md; /* the console's table so far */
     int nwritten;           /* results[0 .. nwritten) went out */
     int failed;             /* writing failed (said once) */
+    int nfailed;            /* the file: results[0 .. nfailed) failed, not
+                               tried again (prof_bench_free after finish) */
 } prof_impl_output;
 
 struct prof_bench

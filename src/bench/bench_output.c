@@ -201,6 +201,9 @@ static int finish_file(prof_bench * b, const char * partial)
     int rc;
     if (o->path == NULL || o->nwritten == b->nresults)
         return o->failed ? -1 : 0;
+    if (o->failed && o->nfailed == b->nresults)
+        return -1;      /* these results failed already (said once) */
+    o->nfailed = b->nresults;   /* until it succeeds */
     if (prof_impl_outfile_open(&f, o->path) != 0)
     {
         o->failed = 1;
