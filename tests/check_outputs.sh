@@ -127,6 +127,11 @@ else bad "trace: -o F - <F: status $st"; cat "$tmp/err"; fi
 rm -f "$d/self.ptrace" "$d/other"
 no_temporary "stdin"
 
+# a directory as the input: its error named
+"$pt" "$d" >/dev/null 2>"$tmp/err"; st=$?
+if [ "$st" = 1 ] && grep -q 'cannot read .*Is a directory' "$tmp/err"; then ok "trace: a directory as the input"
+else bad "trace: directory input: status $st"; cat "$tmp/err"; fi
+
 # a signal mid-write: prof-trace -o F reading a pipe that stays open (its
 # temporary file made), then SIGTERM: it dies by it, F whole, no
 # temporary file left. (The writer's own cases, SIGINT and SIGHUP too,
