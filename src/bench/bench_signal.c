@@ -68,23 +68,8 @@ static void on_signal(int sig)
 
 static void arm(int on)
 {
-    struct sigaction sa, cur;
-    int i;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on ? on_signal : SIG_DFL;
-    sa.sa_flags = on ? SA_RESTART : 0;      /* the program's calls go on */
-    sigemptyset(&sa.sa_mask);
-    for (i = 0; i < NCAUGHT; i++)
-        sigaddset(&sa.sa_mask, caught[i]);  /* no handler inside another */
-    for (i = 0; i < NCAUGHT; i++)
-    {
-        if (sigaction(caught[i], NULL, &cur) != 0 || ours[i] == on
-            || (cur.sa_flags & SA_SIGINFO)
-            || cur.sa_handler != (on ? SIG_DFL : on_signal))
-            continue;       /* someone else's: left as it is */
-        if (sigaction(caught[i], &sa, NULL) == 0)
-            ours[i] = on;
-    }
+    /* SA_RESTART: the program's calls go on */
+    prof_impl_handlers_set(caught, NCAUGHT, ours, on_signal, SA_RESTART, on);
 }
 
 static void die(int sig)

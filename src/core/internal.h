@@ -52,6 +52,12 @@ int prof_impl_outfile_check(const char * path);
    handler that ends the process). While one is, SIGINT, SIGTERM and
    SIGHUP get a handler that does so, where their action is the default. */
 void prof_impl_outfile_remove_all(void);
+/* POSIX: handler (with flags) for each of the n signals sigs whose action
+   is the default (on), or the default again where it is still handler
+   (off); ours[i] says which are set. Someone else's handler, or an
+   ignored signal, is left as it is. */
+void prof_impl_handlers_set(const int * sigs, int n, int * ours,
+                            void (*handler)(int), int flags, int on);
 /* Close and throw away what was written; the target is unchanged. */
 void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */

@@ -152,20 +152,24 @@ static void on_signal(int sig)
     raise(sig);     /* delivered as the handler returns: the end */
 }
 
-static void arm(int on)
+void prof_impl_handlers_set(const int * sigs, int n, int * ours,
+                            void (*handler)(int), int flags, int on)
 {
     struct sigaction sa, cur;
     int i;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on ? on_signal : SIG_DFL;
+    sa.sa_handler = on ? handler : SIG_DFL;
+    sa.sa_flags = on ? flags : 0;
     sigemptyset(&sa.sa_mask);
-    for (i = 0; i < NREMOVING; i++)
+    for (i = 0; i < n; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);    /* no handler inside another */
+    for (i = 0; i < n; i++)
     {
-        if (sigaction(removing[i], NULL, &cur) != 0 || ours[i] == on
+        if (sigaction(sigs[i], NULL, &cur) != 0 || ours[i] == on
             || (cur.sa_flags & SA_SIGINFO)
-            || cur.sa_handler != (on ? SIG_DFL : on_signal))
+            || cur.sa_handler != (on ? SIG_DFL : handler))
             continue;       /* someone else's: left as it is */
-        if (sigaction(removing[i], &sa, NULL) == 0)
+        if (sigaction(sigs[i], &sa, NULL) == 0)
             ours[i] = on;
     }
 }
@@ -182,7 +186,7 @@ static void guard(char * tmp, int on)
             break;
         }
     if (nlive == (on ? 1 : 0) && i < NLIVE)
-        arm(on);
+        prof_impl_handlers_set(removing, NREMOVING, ours, on_signal, 0, on);
 }
 #else
 void prof_impl_outfile_remove_all(void)
