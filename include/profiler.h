@@ -469,8 +469,8 @@ void prof_bench_free(prof_bench * b);
 /* Number of epochs (samples) per benchmark. Default 11 (nanobench's
    choice). >= 6 gives an interval of the median; 0 is refused. */
 int prof_bench_set_epochs(prof_bench * b, int epochs);
-/* Least and most time of one epoch [ns]. Defaults 1e6 (1 ms) and 1e8
-   (100 ms): 1 ms makes a run of 11 epochs about as long as nanobench's
+/* Least and most time of one epoch [ns]. Defaults 1e6 (1ms) and 1e8
+   (100ms): 1 ms makes a run of 11 epochs about as long as nanobench's
    while dwarfing a counter read by far; an epoch is never shorter than
    one iteration, whatever the maximum, and one that ran less than the
    minimum is run again with a longer count, never kept (unless the count

@@ -48,6 +48,7 @@ expect 2 '--parameter-step=0: a number > 0' --parameter-scan n 1 3 --parameter-s
 expect 2 '--parameter-step goes with --parameter-scan' --parameter-step=1 "$c"
 expect 2 'no command has it as {NAME}' --parameter-list x a,b "$c"
 expect 2 '--parameter-list x: no value' --parameter-list x '' "$c {x}"
+expect 2 'parameter "x": is given twice' --parameter-list x a,b --parameter-list x c,d "$c {x}"
 expect 2 '2 --prepare commands given for 3' --prepare=true --prepare=true "$c" "$c" "$c"
 expect 2 'unknown option -x' -x "$c"
 expect 2 'unknown option --frobnicate' --frobnicate "$c"

@@ -279,6 +279,65 @@ static void test_read_all(void)
     remove(path);
 }
 
+/* A signal mid-write (SIGINT, SIGTERM, SIGHUP) in a child: it dies by
+   the signal, the old file whole and no temporary file left (issue 20);
+   the default action is back once the file is committed. A program's own
+   handler (here SIG_IGN) is left alone. */
+static void test_signal(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    char path[300];
+    size_t k;
+    snprintf(path, sizeof path, "%s/signal.txt", dir);
+    for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
+    {
+        int status = 0;
+        pid_t pid;
+        FILE * f = fopen(path, "w");
+        fputs("old", f);
+        fclose(f);
+        pid = fork();
+        if (pid == 0)
+        {
+            prof_impl_outfile o, p;
+            struct sigaction sa;
+            if (prof_impl_outfile_open(&o, path) != 0)
+                _exit(3);
+            fputs("half", o.f);
+            if (prof_impl_outfile_commit(&o) != 0
+                || sigaction(sigs[k], NULL, &sa) != 0
+                || sa.sa_handler != SIG_DFL)
+                _exit(4);       /* the default action is back */
+            if (prof_impl_outfile_open(&o, path) != 0
+                || prof_impl_outfile_open(&p, path) != 0)
+                _exit(3);
+            fputs("never", o.f);
+            fflush(o.f);
+            raise(sigs[k]);
+            _exit(5);
+        }
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status)
+              && WTERMSIG(status) == sigs[k], "signal %d: status %#x", sigs[k],
+              status);
+        CHECK(strcmp(get(path), "half") == 0, "signal %d: %s", sigs[k],
+              get(path));
+        CHECK(entries() == 1, "signal %d: %d entries", sigs[k], entries());
+    }
+    /* ignored by the program: ignored still, the file written */
+    signal(SIGTERM, SIG_IGN);
+    {
+        prof_impl_outfile o;
+        CHECK(prof_impl_outfile_open(&o, path) == 0, "open");
+        fputs("whole", o.f);
+        raise(SIGTERM);
+        CHECK(prof_impl_outfile_commit(&o) == 0
+              && strcmp(get(path), "whole") == 0, "SIGTERM ignored: %s",
+              get(path));
+    }
+    signal(SIGTERM, SIG_DFL);
+    remove(path);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/prof-outfile-%ld", (long) getpid());
@@ -290,6 +349,7 @@ int main(void)
     test_read_only_dir();
     test_same_file();
     test_read_all();
+    test_signal();
     CHECK(entries() == 0, "%d entries left", entries());
     rmdir(dir);
     return check_report("test_outfile");

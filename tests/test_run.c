@@ -83,6 +83,15 @@ static void test_parameters(void)
     p[0].name = "unused";
     CHECK(build(&plan, texts, 1, p, 1) != 0, "a parameter used nowhere");
     prof_impl_cmd_free(&plan);
+    /* one name twice (--parameter-list x a,b --parameter-list x c,d):
+       refused, as hyperfine does, not run with the first list twice */
+    p[0].name = p[1].name = "x";
+    p[0].list = "a,b";
+    p[1].is_scan = 0;
+    p[1].list = "c,d";
+    CHECK(build(&plan, texts, 1, p, 2) != 0 && plan.ncmds == 0,
+          "a parameter given twice: %d commands", plan.ncmds);
+    prof_impl_cmd_free(&plan);
 }
 
 /* A --parameter-list value is taken whole, however long (a path, a list

@@ -7,6 +7,8 @@
 #include "trace_util.h"
 #include "fail_alloc.h"
 
+#include <sys/time.h>
+
 /* With a directory argument, the hand-made files are also written there:
    the seed corpus of the fuzz target (.ci/run). */
 static const char * seed_dir;
@@ -421,6 +423,80 @@ static void test_stream(void)
     free(b.d);
 }
 
+/* Each ordered output (B/E JSON, raw lines, Perfetto) of a trace nested
+   200k deep, left open (the ends never came) and then closed (100k deep):
+   linear in the depth, not quadratic (issue 20). Run in a child with 5 s
+   of CPU time (SIGPROF ends it): the linear reports take well under a
+   second even under ASan, a walk of every open zone per zone takes
+   minutes (2e10 steps). */
+static void deep_file(const char * path, size_t depth, int closed)
+{
+    tbuf b = { 0, 0, 0 };
+    size_t i, n = closed ? 2 * depth : depth;
+    tev * e = (tev *) calloc(n, sizeof *e);
+    FILE * f = fopen(path, "wb");
+    for (i = 0; i < n; i++)
+    {
+        e[i].ticks = 10 + i;
+        e[i].type = i < depth ? PROF_IMPL_EV_BEGIN : PROF_IMPL_EV_END;
+        e[i].key = OUTER;
+    }
+    tb_header(&b, 1e9, 0);
+    tb_string(&b, OUTER, "outer");
+    tb_events(&b, 1, e, n);
+    tb_end(&b, 10 + n, 0);
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0,
+          "cannot write %s", path);
+    free(e);
+    free(b.d);
+}
+
+static void test_deep(void)
+{
+    static const pt_output kinds[] = { PT_OUT_JSON_BE, PT_OUT_RAW,
+                                       PT_OUT_PERFETTO };
+    char path[] = "/tmp/prof-trace-deep-XXXXXX";
+    int fd = mkstemp(path), closed;
+    size_t k;
+    CHECK(fd >= 0 && close(fd) == 0, "mkstemp");
+    for (closed = 0; closed < 2; closed++)
+    {
+        deep_file(path, closed ? 100000 : 200000, closed);
+        for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        {
+            int status = 0;
+            pid_t pid = fork();
+            if (pid == 0)
+            {
+                struct itimerval cpu;
+                FILE * out = fopen("/dev/null", "wb");
+                pt_report * r = pt_report_new(out, kinds[k], NULL, 0);
+                pt_handler h;
+                pt_options o;
+                pt_trace t;
+                int rc;
+                memset(&cpu, 0, sizeof cpu);
+                cpu.it_value.tv_sec = 5;
+                setitimer(ITIMER_PROF, &cpu, NULL);
+                memset(&o, 0, sizeof o);
+                h = pt_report_handler(r);
+                rc = pt_stream(path, &o, &h, &t);
+                rc |= pt_report_finish(r, rc == 0 ? &t : NULL);
+                pt_free(&t);
+                fclose(out);
+                _exit(rc == 0 ? 0 : 1);
+            }
+            CHECK(pid > 0 && waitpid(pid, &status, 0) == pid
+                  && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "output %d of a trace %s deep: %s %d", (int) kinds[k],
+                  closed ? "100k (closed)" : "200k (open)",
+                  WIFSIGNALED(status) ? "killed by signal" : "exit status",
+                  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+        }
+    }
+    remove(path);
+}
+
 /* Out of memory at each allocation in turn, streaming the v2 file (two
    threads, labels, strings) through a small window into each report, and
    collecting it (pt_read) for pt_write_report: whatever runs out, the
@@ -524,6 +600,7 @@ int main(int argc, char ** argv)
     test_names();
     test_v2();
     test_stream();
+    test_deep();
     test_out_of_memory();
     return check_report("test_trace_read");
 }

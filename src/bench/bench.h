@@ -507,6 +507,8 @@ typedef struct
     prof_impl_md_writer md; /* the console's table so far */
     int nwritten;           /* results[0 .. nwritten) went out */
     int failed;             /* writing failed (said once) */
+    int nfailed;            /* the file: results[0 .. nfailed) failed, not
+                               tried again (prof_bench_free after finish) */
 } prof_impl_output;
 
 struct prof_bench
@@ -601,9 +603,6 @@ extern volatile sig_atomic_t prof_impl_interrupt_signal;
 void prof_impl_interrupt_arm(void (*writer)(int sig));
 /* Whether there are files an interruption would write (armed). */
 int prof_impl_interrupt_files(void);
-/* A temporary file being written (NULL: none): a second signal removes it
-   before the process ends. */
-void prof_impl_interrupt_guard(const char * tmp);
 /* Have the files written with the benchmarks that finished, marked
    partial (the armed writer), then end the process by sig as its default
    action does: it does not return. */

@@ -82,14 +82,12 @@ prof_format prof_impl_format_of(const char * path)
 
 int prof_impl_output_file(prof_bench * b, const char * path)
 {
-    prof_impl_outfile probe;
     char * copy = NULL;
-    /* can it be written? a temporary file beside it says, and goes */
+    /* can it be written? checked now, written (once) at the end */
     if (path != NULL)
     {
-        if (prof_impl_outfile_open(&probe, path) != 0)
+        if (prof_impl_outfile_check(path) != 0)
             return -1;
-        prof_impl_outfile_abort(&probe);
         if ((copy = prof_impl_strdup(path)) == NULL)
         {
             prof_impl_warn("\"%s\": out of memory", path);
@@ -209,23 +207,23 @@ static int finish_file(prof_bench * b, const char * partial)
     int rc;
     if (o->path == NULL || o->nwritten == b->nresults)
         return o->failed ? -1 : 0;
+    if (o->failed && o->nfailed == b->nresults)
+        return -1;      /* these results failed already (said once) */
+    o->nfailed = b->nresults;   /* until it succeeds */
     if (prof_impl_outfile_open(&f, o->path) != 0)
     {
         o->failed = 1;
         return -1;
     }
-    prof_impl_interrupt_guard(f.tmp);
     if (write_results(b, f.f, o->format, 0, partial) != 0)
     {
         prof_impl_outfile_abort(&f);    /* the old file stays as it was */
-        prof_impl_interrupt_guard(NULL);
         o->failed = 1;
         return -1;
     }
     if (partial != NULL && prof_impl_partial_hook != NULL)
         prof_impl_partial_hook();
     rc = prof_impl_outfile_commit(&f);
-    prof_impl_interrupt_guard(NULL);
     if (rc != 0)
     {
         o->failed = 1;

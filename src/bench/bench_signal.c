@@ -8,7 +8,8 @@
     ends the process by the signal, as its default action would (a shell
     sees 128 + N: 130 for Ctrl-C). A second signal
     ends the process at once: a file being written then loses its
-    temporary copy before the rename, so the old file stays whole.
+    temporary copy before the rename (prof_impl_outfile_remove_all, the
+    writer's), so the old file stays whole.
 
     The handlers go only where the action is the default one (a program
     with handlers of its own, or one started with the signal ignored,
@@ -43,10 +44,6 @@ static const int caught[] = { SIGINT, SIGTERM };
 enum { NCAUGHT = (int) (sizeof caught / sizeof caught[0]) };
 static int ours[NCAUGHT];       /* our handler is installed for caught[i] */
 
-/* The temporary file being written, removed by a second signal. */
-static char guard_path[4096];
-static volatile sig_atomic_t guard_on;
-
 static void say(const char * s, size_t n)
 {
     ssize_t w = write(2, s, n);
@@ -64,40 +61,15 @@ static void on_signal(int sig)
         say(first, sizeof first - 1);
         return;
     }
-    if (guard_on)
-        unlink(guard_path);
+    prof_impl_outfile_remove_all();     /* a file being written */
     signal(sig, SIG_DFL);
     raise(sig);     /* delivered as the handler returns: the end */
 }
 
 static void arm(int on)
 {
-    struct sigaction sa, cur;
-    int i;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on ? on_signal : SIG_DFL;
-    sa.sa_flags = on ? SA_RESTART : 0;      /* the program's calls go on */
-    sigemptyset(&sa.sa_mask);
-    for (i = 0; i < NCAUGHT; i++)
-        sigaddset(&sa.sa_mask, caught[i]);  /* no handler inside another */
-    for (i = 0; i < NCAUGHT; i++)
-    {
-        if (sigaction(caught[i], NULL, &cur) != 0 || ours[i] == on
-            || (cur.sa_flags & SA_SIGINFO)
-            || cur.sa_handler != (on ? SIG_DFL : on_signal))
-            continue;       /* someone else's: left as it is */
-        if (sigaction(caught[i], &sa, NULL) == 0)
-            ours[i] = on;
-    }
-}
-
-void prof_impl_interrupt_guard(const char * tmp)
-{
-    guard_on = 0;
-    if (tmp == NULL || strlen(tmp) >= sizeof guard_path)
-        return;
-    memcpy(guard_path, tmp, strlen(tmp) + 1);
-    guard_on = 1;
+    /* SA_RESTART: the program's calls go on */
+    prof_impl_handlers_set(caught, NCAUGHT, ours, on_signal, SA_RESTART, on);
 }
 
 static void die(int sig)
@@ -117,11 +89,6 @@ static void die(int sig)
 static void arm(int on)
 {
     (void) on;
-}
-
-void prof_impl_interrupt_guard(const char * tmp)
-{
-    (void) tmp;
 }
 
 static void die(int sig)

@@ -27,11 +27,14 @@ unsigned long prof_impl_trace_writer_buffers(void);
 /* A file being written: data goes to a temporary file beside path and
    replaces path at commit, so that a failure never truncates or destroys an
    existing file. Non-regular targets (/dev/null, a pipe) are written in
-   place; "-" is stdout. */
+   place; "-" is stdout. A symbolic link is written through (its target is
+   replaced); a file the user cannot write is refused; a replaced file keeps
+   its mode. */
 typedef struct
 {
     FILE * f;       /* write here */
-    char * path;    /* the target */
+    char * path;    /* the name given (messages quote it) */
+    char * target;  /* path with its symbolic links followed */
     char * tmp;     /* the temporary file, or NULL when written in place */
 } prof_impl_outfile;
 
@@ -40,10 +43,28 @@ int prof_impl_outfile_open(prof_impl_outfile * o, const char * path);
 /* Flush and close; on success the file replaces path. 0, or -1 after a
    message (the target is then unchanged). o is closed either way. */
 int prof_impl_outfile_commit(prof_impl_outfile * o);
+/* Whether path could be written (prof_impl_outfile_open would succeed),
+   checked without writing anything: a temporary file beside a regular
+   file is made and removed; a FIFO or a device is not opened (a FIFO's
+   reader would see its end). 0, or -1 after the same message. */
+int prof_impl_outfile_check(const char * path);
+/* Remove every temporary file being written (async-signal-safe: for a
+   handler that ends the process). While one is, SIGINT, SIGTERM and
+   SIGHUP get a handler that does so, where their action is the default. */
+void prof_impl_outfile_remove_all(void);
+/* POSIX: handler (with flags) for each of the n signals sigs whose action
+   is the default (on), or the default again where it is still handler
+   (off); ours[i] says which are set. Someone else's handler, or an
+   ignored signal, is left as it is. */
+void prof_impl_handlers_set(const int * sigs, int n, int * ours,
+                            void (*handler)(int), int flags, int on);
 /* Close and throw away what was written; the target is unchanged. */
 void prof_impl_outfile_abort(prof_impl_outfile * o);
 /* 1 if a and b name the same existing file (same device and inode). */
 int prof_impl_same_file(const char * a, const char * b);
+/* 1 if writing the output out would replace the input in: the same file
+   as prof_impl_same_file, in "-" being the file behind stdin. */
+int prof_impl_output_is_input(const char * out, const char * in);
 
 /* Copy src into dst (size bytes), cut to fit and always terminated. */
 void prof_impl_copy(char * dst, size_t size, const char * src);

@@ -289,16 +289,22 @@ static int param_used(const prof_cmd_spec * spec, const char * name)
 static int all_values(const prof_cmd_spec * spec, char ** values[],
                       int counts[], int * total)
 {
-    int k;
+    int k, j;
     *total = spec->ntexts;
     for (k = 0; k < spec->nparams; k++)
     {
         const char * name = spec->params[k].name;
-        if (*name == '\0' || strpbrk(name, "{}") != NULL || !param_used(spec, name))
+        for (j = 0; j < k && strcmp(spec->params[j].name, name) != 0; j++)
+            ;
+        if (*name == '\0' || strpbrk(name, "{}") != NULL || j < k
+            || !param_used(spec, name))
         {
+            /* a name twice: {NAME} could take one list only (hyperfine
+               refuses it too) */
             prof_impl_warn(PROGRAM ": parameter \"%s\": %s", name,
                            *name == '\0' || strpbrk(name, "{}") != NULL
-                           ? "not a name" : "no command has it as {NAME}");
+                           ? "not a name" : j < k ? "is given twice"
+                           : "no command has it as {NAME}");
             return -1;
         }
         if ((counts[k] = param_values(&spec->params[k], &values[k])) < 0)

@@ -287,7 +287,7 @@ static int check_args(const args_t * a)
         prof_impl_warn(PROGRAM ": no trace file given (see --help)");
     else if (a->f.to_ns >= 0 && a->f.to_ns < a->f.from_ns)
         prof_impl_warn(PROGRAM ": --to is before --from");
-    else if (a->out != NULL && prof_impl_same_file(a->out, a->in))
+    else if (a->out != NULL && prof_impl_output_is_input(a->out, a->in))
         prof_impl_warn(PROGRAM ": the output %s is the input: refused", a->out);
     else
         return 0;

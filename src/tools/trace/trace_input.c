@@ -5,6 +5,7 @@
 #include "trace_input.h"
 #include "internal.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,8 +17,15 @@ int pt_src_open(pt_src * s, const char * path, size_t window)
     s->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (s->f == NULL)
         return -2;
-    s->total = fstat(fileno(s->f), &sb) == 0 && S_ISREG(sb.st_mode)
-               ? (uint64_t) sb.st_size : UINT64_MAX;
+    if (fstat(fileno(s->f), &sb) == 0 && S_ISDIR(sb.st_mode))
+    {
+        if (s->f != stdin)      /* a directory: no bytes to read */
+            fclose(s->f);
+        s->f = NULL;
+        errno = EISDIR;
+        return -2;
+    }
+    s->total = S_ISREG(sb.st_mode) ? (uint64_t) sb.st_size : UINT64_MAX;
     s->window = window > 0 ? window : PT_WINDOW;
     if (prof_impl_grow(&s->buf, &s->cap, s->window, 1) != 0)
     {

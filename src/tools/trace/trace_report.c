@@ -32,6 +32,7 @@ typedef struct
 {
     pt_ropen * v;
     size_t depth, cap;
+    size_t done;            /* v[0 .. done) hold no begin to emit */
     pt_map rows;
     uint64_t zones, events;    /* in the summary (what the filters kept) */
 } pt_rthread;
@@ -301,12 +302,15 @@ static void passed(pt_report * r, const pt_trace * t, pt_rthread * th,
     size_t i;
     if (ordered(r))
     {
-        for (i = 0; i < th->depth; i++)
+        /* the zones below done were looked at already: each open zone
+           once, however deep the nesting (linear, not quadratic) */
+        for (i = th->done; i < th->depth; i++)
             if (th->v[i].pass && !th->v[i].emitted)
             {
                 emit(r, t, &th->v[i].z, 'B');
                 th->v[i].emitted = 1;
             }
+        th->done = th->depth;
         if (!emitted)
             emit(r, t, z, 'B');
         emit(r, t, z, 'E');
@@ -339,6 +343,7 @@ static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
     if (th->depth == 0 || th->v[th->depth - 1].z.seq != z->seq)
         return; /* its begin was not seen (out of memory) */
     th->depth--;
+    th->done = th->done < th->depth ? th->done : th->depth;
     pass = th->v[th->depth].pass && dynamic_pass(r, t, z);
     emitted = th->v[th->depth].emitted;
     if (pass)
