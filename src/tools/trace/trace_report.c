@@ -86,14 +86,15 @@ static void put_us(FILE * out, int64_t ns)
 static void put_dur(FILE * out, int64_t ns, size_t depth)
 {
     int64_t ps = depth < PT_TIE_LEVELS ? (int64_t) depth : PT_TIE_LEVELS;
-    if (ps == 0 || ns == 0)
+    if (ps == 0 || ns <= 0)
     {
         put_us(out, ns);
         return;
     }
-    ps = ns * 1000 - (ps < ns * 1000 ? ps : ns * 1000);
-    fprintf(out, "%lld.%06lld", (long long) (ps / 1000000),
-            (long long) (ps % 1000000));
+    /* ns - 1 whole nanoseconds and 1000 - ps picoseconds (no product that
+       could overflow: ns may be near 9e18) */
+    fprintf(out, "%lld.%03lld%03lld", (long long) ((ns - 1) / 1000),
+            (long long) ((ns - 1) % 1000), (long long) (1000 - ps));
 }
 
 static const char * kind_word(char kind)
