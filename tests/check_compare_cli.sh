@@ -41,7 +41,7 @@ expect 0 'too few samples to tell at alpha 0.01: at least 5 per side' -- --alpha
 expect 0 'BM_chain/1050' -- "$gb" "$gb"
 
 # A change near 1e300 in %.4g, not as 300 digits cut at its cell's 31
-# (issue 20): 1e-300 ns against 1 ns.
+# 1e-300 ns against 1 ns.
 timed() { # FILE TIME: two epochs of TIME ns
     printf '{"benchmarks": [
  {"name": "x", "run_type": "iteration", "repetition_index": 0, "real_time": %s, "time_unit": "ns"},

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The data-loss matrix of doc/outputs.md (issue 20): every file the tools
+# The data-loss matrix of doc/outputs.md: every file the tools
 # write through src/core/outfile.c (a benchmark program's --out, prof-trace
 # -o, prof-compare --svg, prof-run --export-json), against each error path:
 # a read-only target (refused for a user who could not write it; root keeps

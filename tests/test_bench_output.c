@@ -44,7 +44,7 @@ static void test_markdown(void)
     fclose(f);
 }
 
-/* Issue 20's nits: values near 1e300 in %.4g (fixed point ran to 63
+/* Values near 1e300 in %.4g (fixed point ran to 63
    digits, cut); a unit holding '|' or a line break kept in the header's
    cell; prof_bench_write refuses an unknown format. */
 static void test_markdown_edges(void)

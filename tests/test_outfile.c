@@ -280,7 +280,7 @@ static void test_read_all(void)
 }
 
 /* A signal mid-write (SIGINT, SIGTERM, SIGHUP) in a child: it dies by
-   the signal, the old file whole and no temporary file left (issue 20);
+   the signal, the old file whole and no temporary file left;
    the default action is back once the file is committed. A program's own
    handler (here SIG_IGN) is left alone. */
 static void test_signal(void)

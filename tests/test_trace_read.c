@@ -425,7 +425,7 @@ static void test_stream(void)
 
 /* Each ordered output (B/E JSON, raw lines, Perfetto) of a trace nested
    200k deep, left open (the ends never came) and then closed (100k deep):
-   linear in the depth, not quadratic (issue 20). Run in a child with 5 s
+   linear in the depth, not quadratic. Run in a child with 5 s
    of CPU time (SIGPROF ends it): the linear reports take well under a
    second even under ASan, a walk of every open zone per zone takes
    minutes (2e10 steps). */
