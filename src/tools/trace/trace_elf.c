@@ -82,6 +82,30 @@ static void say(pt_symbols * s, const char * fmt, const char * a)
     s->warn(s->ctx, msg);
 }
 
+/* Whether a mapping of s has the file name of path. */
+static int has_mapping(const pt_symbols * s, const char * path)
+{
+    const char * b = strrchr(path, '/');
+    size_t i;
+    b = b != NULL ? b + 1 : path;
+    for (i = 0; i < s->nmaps; i++)
+    {
+        const char * m = strrchr(s->maps[i].path, '/');
+        if (strcmp(m != NULL ? m + 1 : s->maps[i].path, b) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void pt_symbols_finish(pt_symbols * s)
+{
+    size_t i;
+    for (i = 0; s != NULL && s->binaries != NULL && s->binaries[i] != NULL; i++)
+        if (!has_mapping(s, s->binaries[i]))
+            say(s, "--binary=%s: no executable of the trace has that file "
+                "name; not used", s->binaries[i]);
+}
+
 /* One line of /proc/self/maps: an executable mapping of a file is kept. */
 static void parse_map_line(pt_symbols * s, const char * line, char * process,
                            size_t size)
@@ -193,20 +217,22 @@ static void elf_segments(pt_elf * e, const Elf64_Ehdr * h, size_t n)
     }
 }
 
-static void elf_load(pt_elf * e)
+/* e's symbols; NULL, or what is wrong with the file. */
+static const char * elf_load(pt_elf * e)
 {
     size_t n, i;
     const Elf64_Ehdr * h;
     int pass;
     e->data = pt_slurp(e->path, &n);
-    if (e->data == NULL || n < sizeof(Elf64_Ehdr))
-        return;
+    if (e->data == NULL)
+        return "cannot be read";
     h = (const Elf64_Ehdr *) (const void *) e->data;
-    if (memcmp(h->e_ident, ELFMAG, SELFMAG) != 0
-        || h->e_ident[EI_CLASS] != ELFCLASS64
-        || h->e_shentsize != sizeof(Elf64_Shdr)
+    if (n < sizeof(Elf64_Ehdr) || memcmp(h->e_ident, ELFMAG, SELFMAG) != 0
+        || h->e_ident[EI_CLASS] != ELFCLASS64)
+        return "is not a 64-bit ELF file";
+    if (h->e_shentsize != sizeof(Elf64_Shdr)
         || h->e_shoff > n || (uint64_t) h->e_shnum * sizeof(Elf64_Shdr) > n - h->e_shoff)
-        return;
+        return "is cut short or damaged (its section table is not in it)";
     elf_segments(e, h, n);
     /* .symtab has the static functions too; .dynsym if stripped */
     for (pass = 0; pass < 2 && e->nsyms == 0; pass++)
@@ -214,6 +240,7 @@ static void elf_load(pt_elf * e)
             elf_symbols(e, h, n, i, pass == 0 ? SHT_SYMTAB : SHT_DYNSYM);
     if (e->nsyms > 1) /* none in a stripped executable: no qsort(NULL) */
         qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
+    return NULL;
 }
 #endif
 
@@ -292,9 +319,17 @@ static long elf_of(pt_symbols * s, pt_mapping * m)
         if (file != NULL)
         {
             char * keep = s->elfs[j].path;
+            const char * wrong;
             s->elfs[j].path = file;
-            elf_load(&s->elfs[j]);
+            wrong = elf_load(&s->elfs[j]);
             s->elfs[j].path = keep;
+            if (wrong != NULL)
+            {
+                char what[1100];
+                snprintf(what, sizeof what, "%s %s: its functions are shown "
+                         "as addresses", file, wrong);
+                say(s, "%s", what);
+            }
             free(file);
         }
     }

@@ -25,6 +25,8 @@ void pt_symbols_maps(pt_symbols * s, const unsigned char * p, size_t n,
                      char * process, size_t size);
 /* The function at addr, or NULL. */
 const char * pt_symbols_name(pt_symbols * s, uint64_t addr);
+/* After the last chunk: says each --binary that names no mapping. */
+void pt_symbols_finish(pt_symbols * s);
 void pt_symbols_free(pt_symbols * s);
 
 #endif

@@ -407,6 +407,7 @@ static void finish_trace(pt_trace * t)
         pt_warn(t, W_TRUNC, "the program was ended by signal %d; events recorded "
                 "until then are shown", t->end_signal);
     pt_close_open_zones(t);
+    pt_symbols_finish(t->st->syms);
 }
 
 /* Set up t to read with o and h. -3 if out of memory (after a message). */
