@@ -19,6 +19,9 @@
 #define MAX_ITERS PROF_IMPL_MAX_ITERS
 /* Empty epochs of the loop macro that measure its fixed cost. */
 #define OVERHEAD_EPOCHS 11
+/* An epoch that times under this many resolutions counts as doing next to
+   no work: most epochs so flag the row "no work?" (bench_result.c). */
+#define LOW_EPOCH_RESOLUTIONS 10.0
 
 /* The resolution: one tick, or the cost of the two reads if larger (a
    coarse counter's two reads can cost no tick at all). */
@@ -189,7 +192,7 @@ static void record(prof_impl_run * r, double net_ticks,
     int i = r->got++, k;
     r->iters[i] = r->count;
     r->net_ticks_sum += net_ticks;
-    if (net_ticks < 10.0 * resolution(r))
+    if (net_ticks < LOW_EPOCH_RESOLUTIONS * resolution(r))
         r->low_epochs++;
     /* kept preempted (the retries spent): the time it ran where that is
        known, else its time, inflated by the other processes' */
