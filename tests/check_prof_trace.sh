@@ -90,7 +90,7 @@ expect 2 "prof-trace: no trace file given" "no argument" -- "$pt"
 expect 2 "prof-trace: unknown option --bogus" "bad option" -- "$pt" --bogus "$trace"
 expect 2 "prof-trace: unknown option -x" "bad short option" -- "$pt" -x "$trace"
 expect 2 "one trace file is expected" "two trace files" -- "$pt" "$trace" "$trace"
-expect 2 "format=xml: one of text, csv, json, json-be, raw, perfetto is expected" \
+expect 2 "format=xml: one of text, csv, json, json-be, raw, perfetto, folded is expected" \
     "bad format" -- "$pt" --format xml "$trace"
 expect 2 "needs a value" "-o without a value" -- "$pt" "$trace" -o
 expect 2 "needs a value" "--output without a value" -- "$pt" "$trace" --output
@@ -224,4 +224,26 @@ expect 0 "" "perfetto" -- "$pt" --perfetto -o "$tmp/t.pftrace" "$trace"
     && [ "$(($(wc -c <"$tmp/t.pftrace") * 2))" -lt "$(wc -c <"$tmp/t.json")" ] \
     && ok "perfetto: $(wc -c <"$tmp/t.pftrace") bytes vs JSON $(wc -c <"$tmp/t.json")" \
     || bad "perfetto size"
+# --folded: one line per path, 'thread;a;b NS', the self times adding up to
+# the summary's (each line rounded once: within a ns a line); the filters
+# keep the time, a dropped zone's going to its kept parent or its thread
+expect 0 "" "folded" -- "$pt" --folded -o "$tmp/f.txt" "$trace"
+sum_self=$("$pt" --csv "$trace" | awk -F, 'NR > 1 { s += $8 } END { print s }')
+if grep -qv '^[^;]*\(;[^;]*\)* [0-9][0-9]*$' "$tmp/f.txt"; then bad "folded: a line not 'a;b NS'"; head "$tmp/f.txt"
+elif grep -q '^worker-1;round;work;step [0-9]*$' "$tmp/f.txt" \
+    && awk -v want="$sum_self" '{ s += $NF; n++ } END { d = s - want; exit !(d <= n && -d <= n) }' "$tmp/f.txt"
+then ok "folded: the paths, their self times the summary's"
+else bad "folded: sum or paths (summary self: $sum_self)"; cat "$tmp/f.txt"; fi
+for flt in "--depth=2" "--name=^ste" "--thread=worker-1"; do
+    "$pt" --folded "$flt" "$trace" >"$tmp/ff.txt" 2>"$tmp/err"
+    keep=.; [ "$flt" = "--thread=worker-1" ] && keep='^worker-1[; ]'
+    want=$(grep "$keep" "$tmp/f.txt" | awk '{ s += $NF } END { print s }')
+    case $flt in
+    --depth=2) grep -q ';.*;.*;' "$tmp/ff.txt" && bad "folded $flt: a path 3 deep" ;;
+    --name=*) grep -q ';round' "$tmp/ff.txt" && bad "folded $flt: a dropped frame" ;;
+    --thread=*) grep -qv '^worker-1' "$tmp/ff.txt" && bad "folded $flt: another thread" ;;
+    esac
+    awk -v want="$want" '{ s += $NF; n++ } END { d = s - want; exit !(d <= n + 3 && -d <= n + 3) }' "$tmp/ff.txt" \
+        && ok "folded $flt: the time kept" || { bad "folded $flt: $want ns wanted"; cat "$tmp/ff.txt"; }
+done
 check_done prof-trace

@@ -9,6 +9,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_read.h"
+#include "trace_folded.h"
 #include "trace_map.h"
 #include "trace_perfetto.h"
 #include "trace_report.h"
@@ -27,7 +28,7 @@ typedef struct
     int64_t total, min, max, self;
 } pt_row;
 
-typedef struct { pt_zone z; uint8_t pass, emitted; } pt_ropen;
+typedef struct { pt_zone z; uint8_t pass, emitted; uint32_t node; } pt_ropen;
 typedef struct
 {
     pt_ropen * v;
@@ -50,6 +51,7 @@ struct pt_report
     pt_row * rows;
     size_t nrows, rowcap;
     pt_perfetto * pf;
+    pt_folded * fold;
     int oom;                /* out of memory once: zones lost (sticky) */
 };
 
@@ -75,13 +77,10 @@ static void put_us(FILE * out, int64_t ns)
     fprintf(out, "%lld.%03lld", (long long) (ns / 1000), (long long) (ns % 1000));
 }
 
-/* An X event's dur: the whole ns from begin to end less one picosecond per
-   level of nesting (at most PT_TIE_LEVELS), never below 0. A zone that
-   ends one tick before its parent often ends on its parent's nanosecond;
-   viewers that sort ends by ts + dur (speedscope) then close the parent
-   first. A picosecond less per level puts the child's end first, and
-   viewers that round ts and dur to whole ns (Perfetto) get the whole ns
-   back. */
+/* An X event's dur: whole ns less a picosecond per level of nesting (at
+   most PT_TIE_LEVELS). A zone ending one tick before its parent often ends
+   on its nanosecond, and speedscope (sorting ends by ts + dur) then closed
+   the parent first; Perfetto rounds dur back to whole ns. */
 #define PT_TIE_LEVELS 400
 static void put_dur(FILE * out, int64_t ns, size_t depth)
 {
@@ -272,6 +271,21 @@ static int ordered(const pt_report * r)
 
 /* ---- the handler ------------------------------------------------------------- */
 
+/* --folded: o->node, the path of a kept zone (its parent's and its name),
+   of a dropped one its parent's (its self time goes there); none in a
+   thread the filters drop. */
+static void fold_begin(pt_report * r, const pt_trace * t, pt_rthread * th,
+                       pt_ropen * o)
+{
+    uint32_t up = th->depth > 1 ? th->v[th->depth - 2].node
+                : thread_passes(r, t, o->z.thread)
+                ? pt_folded_root(r->fold, o->z.thread) : PT_FOLDED_NONE;
+    o->node = o->pass && up != PT_FOLDED_NONE
+            ? pt_folded_enter(r->fold, up, o->z.name, o->z.kind) : up;
+    if (o->pass && up != PT_FOLDED_NONE && o->node == PT_FOLDED_NONE)
+        r->oom = 1;
+}
+
 static void on_begin(void * ctx, const pt_trace * t, const pt_zone * z)
 {
     pt_report * r = (pt_report *) ctx;
@@ -288,6 +302,8 @@ static void on_begin(void * ctx, const pt_trace * t, const pt_zone * z)
     o->z = *z;
     o->pass = (uint8_t) static_pass(r, t, z);
     o->emitted = 0;
+    if (r->fold != NULL)
+        fold_begin(r, t, th, o);
     if (o->pass && !r->hold_begins && ordered(r))
     {
         emit(r, t, z, 'B');
@@ -345,6 +361,8 @@ static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
         return; /* its begin was not seen (out of memory) */
     th->depth--;
     th->done = th->done < th->depth ? th->done : th->depth;
+    if (r->fold != NULL)    /* the time filters do not apply */
+        pt_folded_add(r->fold, th->v[th->depth].node, z->end - z->begin - z->child);
     pass = th->v[th->depth].pass && dynamic_pass(r, t, z);
     emitted = th->v[th->depth].emitted;
     if (pass)
@@ -375,8 +393,10 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
     r->by_thread = by_thread;
     r->first = 1;
     r->hold_begins = r->f.min_duration_ns > 0 || r->f.from_ns > 0;
-    if (kind == PT_OUT_PERFETTO && (r->pf = pt_perfetto_new(out)) == NULL)
+    if ((kind == PT_OUT_PERFETTO && (r->pf = pt_perfetto_new(out)) == NULL)
+        || (kind == PT_OUT_FOLDED && (r->fold = pt_folded_new()) == NULL))
     {
+        pt_perfetto_free(r->pf);
         free(r);
         return NULL;
     }
@@ -590,6 +610,9 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
         write_summary(r, t);
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
         json_tail(r, t);
+    else if (t != NULL && r->kind == PT_OUT_FOLDED
+             && pt_folded_write(r->fold, r->out, t) != 0)
+        r->oom = 1;
     else if (t != NULL && r->kind == PT_OUT_PERFETTO
              && pt_perfetto_finish(r->pf, t) != 0)
         r->oom = 1;
@@ -598,6 +621,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
         prof_impl_warn("prof-trace: out of memory while writing the report: "
                        "zones were lost");
     pt_perfetto_free(r->pf);
+    pt_folded_free(r->fold);
     for (i = 0; i < r->nth; i++)
     {
         free(r->th[i].v);
