@@ -7,9 +7,10 @@
 # worker-1 thread alone draws its three nesting levels. A trace whose
 # events lie one tick apart (make_nested_trace.py --one-tick: 4 threads of
 # 1000 rounds of three nested zones, each ending one tick before its
-# parent, most on its parent's nanosecond) loads in both modes with no
-# "Tried to end", and the sandwich view's totals and self times of its
-# first thread are the file's (check_sandwich.py).
+# parent, most on its parent's nanosecond) loads in both JSON modes and
+# in speedscope's own format (--speedscope) with no "Tried to end", and the
+# sandwich view's totals and self times of its first thread are the
+# file's (check_sandwich.py).
 # Usage: check_speedscope.sh PROF-TRACE TRACE-FILE SCRIPT-DIR SOURCE-DIR
 # Exits 77 (skipped) when chromium, python3 or speedscope is missing,
 # except under CI.
@@ -33,6 +34,7 @@ cp -r "$ss/dist/release" "$tmp/www"
 python3 "$here/make_nested_trace.py" --one-tick "$tmp/ties.ptrace" || exit 1
 "$pt" --json -o "$tmp/www/ties-x.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --json-be -o "$tmp/www/ties-be.json" "$tmp/ties.ptrace" || exit 1
+"$pt" --speedscope -o "$tmp/www/ties-ss.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --csv --thread 1 -o "$tmp/ties-w1.csv" "$tmp/ties.ptrace" || exit 1
 python3 -m http.server 0 --bind 127.0.0.1 --directory "$tmp/www" >"$tmp/http.log" 2>&1 &
 server=$!
@@ -73,7 +75,7 @@ else
     bad "be.json: threads"
 fi
 # the ties: the sandwich view of the first thread, as the page holds it
-for name in ties-x ties-be; do
+for name in ties-x ties-be ties-ss; do
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
         --disable-background-networking --disable-component-update --disable-sync \
         --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \

@@ -38,6 +38,7 @@ static const struct { const char * name; pt_output format; } formats[] = {
     { "text", PT_OUT_TEXT }, { "csv", PT_OUT_CSV }, { "json", PT_OUT_JSON },
     { "json-be", PT_OUT_JSON_BE }, { "raw", PT_OUT_RAW },
     { "perfetto", PT_OUT_PERFETTO }, { "folded", PT_OUT_FOLDED },
+    { "speedscope", PT_OUT_SPEEDSCOPE },
 };
 
 enum { MAX_BINARIES = 64 };
@@ -93,7 +94,7 @@ static int set_format(void * ctx, const char * name, const char * v)
     if (find_format((args_t *) ctx, v) == 0)
         return 0;
     prof_impl_warn(PROGRAM ": %s=%s: one of text, csv, json, json-be, raw, "
-                   "perfetto, folded is expected", name, v);
+                   "perfetto, folded, speedscope is expected", name, v);
     return -1;
 }
 
@@ -233,8 +234,10 @@ static const prof_impl_option option_table[] = {
       "(default: --text)", SET(set_format_flag) },
     { "--folded", NULL, "collapsed stacks, 'thread;outer;inner SELF_NS' a "
       "line, for flamegraph.pl (default: --text)", SET(set_format_flag) },
+    { "--speedscope", NULL, "speedscope's own format, a profile per thread "
+      "(default: --text)", SET(set_format_flag) },
     { "--format", "F", "one of the above by name: text, csv, json, json-be, "
-      "raw, perfetto, folded (text)", SET(set_format) },
+      "raw, perfetto, folded, speedscope (text)", SET(set_format) },
     { "--min-duration", "T", "keep zones lasting at least T (0)", SET(set_min) },
     { "--from", "T", "keep zones that end at T or later, since the start (0)",
       SET(set_from) },

@@ -12,6 +12,7 @@
 #include "trace_folded.h"
 #include "trace_map.h"
 #include "trace_perfetto.h"
+#include "trace_speedscope.h"
 #include "trace_report.h"
 #include "internal.h"
 
@@ -52,6 +53,7 @@ struct pt_report
     size_t nrows, rowcap;
     pt_perfetto * pf;
     pt_folded * fold;
+    pt_speedscope * ss;
     int oom;                /* out of memory once: zones lost (sticky) */
 };
 
@@ -258,6 +260,9 @@ static void emit(pt_report * r, const pt_trace * t, const pt_zone * z, char what
     case PT_OUT_PERFETTO:
         pt_perfetto_event(r->pf, t, z, what);
         break;
+    case PT_OUT_SPEEDSCOPE:
+        pt_speedscope_event(r->ss, t, z, what);
+        break;
     default:
         break;
     }
@@ -266,7 +271,7 @@ static void emit(pt_report * r, const pt_trace * t, const pt_zone * z, char what
 static int ordered(const pt_report * r)
 {
     return r->kind == PT_OUT_JSON_BE || r->kind == PT_OUT_RAW
-           || r->kind == PT_OUT_PERFETTO;
+           || r->kind == PT_OUT_PERFETTO || r->kind == PT_OUT_SPEEDSCOPE;
 }
 
 /* ---- the handler ------------------------------------------------------------- */
@@ -394,9 +399,11 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
     r->first = 1;
     r->hold_begins = r->f.min_duration_ns > 0 || r->f.from_ns > 0;
     if ((kind == PT_OUT_PERFETTO && (r->pf = pt_perfetto_new(out)) == NULL)
-        || (kind == PT_OUT_FOLDED && (r->fold = pt_folded_new()) == NULL))
+        || (kind == PT_OUT_FOLDED && (r->fold = pt_folded_new()) == NULL)
+        || (kind == PT_OUT_SPEEDSCOPE && (r->ss = pt_speedscope_new()) == NULL))
     {
         pt_perfetto_free(r->pf);
+        pt_folded_free(r->fold);
         free(r);
         return NULL;
     }
@@ -610,8 +617,10 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
         write_summary(r, t);
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
         json_tail(r, t);
-    else if (t != NULL && r->kind == PT_OUT_FOLDED
-             && pt_folded_write(r->fold, r->out, t) != 0)
+    else if ((t != NULL && r->kind == PT_OUT_FOLDED
+              && pt_folded_write(r->fold, r->out, t) != 0)
+             || (t != NULL && r->kind == PT_OUT_SPEEDSCOPE
+                 && pt_speedscope_finish(r->ss, r->out, t) != 0))
         r->oom = 1;
     else if (t != NULL && r->kind == PT_OUT_PERFETTO
              && pt_perfetto_finish(r->pf, t) != 0)
@@ -622,6 +631,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
                        "zones were lost");
     pt_perfetto_free(r->pf);
     pt_folded_free(r->fold);
+    pt_speedscope_free(r->ss);
     for (i = 0; i < r->nth; i++)
     {
         free(r->th[i].v);
@@ -631,68 +641,4 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     free(r->rows);
     free(r);
     return rc;
-}
-
-/* ---- reports of a collected trace -------------------------------------------- */
-
-static int cmp_thread_seq(const void * a, const void * b)
-{
-    const pt_zone * x = *(const pt_zone * const *) a, * y = *(const pt_zone * const *) b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Hand t's zones to r again, as the reader did: per thread, in the order
-   they began, each ended before the next zone at its depth or above. */
-static void replay(pt_report * r, const pt_trace * t)
-{
-    const pt_zone ** z = t->nzones ? (const pt_zone **) malloc(t->nzones * sizeof *z) : NULL;
-    const pt_zone ** open = t->nzones ? (const pt_zone **) malloc(t->nzones * sizeof *open) : NULL;
-    size_t i, n = 0;
-    if (t->nzones > 0 && (z == NULL || open == NULL))
-        r->oom = 1;
-    for (i = 0; z != NULL && open != NULL && i < t->nzones; i++)
-        z[i] = &t->zones[i];
-    if (z != NULL && open != NULL)
-        qsort(z, t->nzones, sizeof *z, cmp_thread_seq);
-    for (i = 0; z != NULL && open != NULL && i < t->nzones; i++)
-    {
-        while (n > 0 && (open[n - 1]->thread != z[i]->thread
-                         || open[n - 1]->depth >= z[i]->depth))
-            on_zone(r, t, open[--n]);
-        if (z[i]->flags & PT_NO_BEGIN)
-            on_zone(r, t, z[i]);
-        else
-        {
-            on_begin(r, t, z[i]);
-            open[n++] = z[i];
-        }
-    }
-    while (n > 0)
-        on_zone(r, t, open[--n]);
-    free(z);
-    free(open);
-}
-
-int pt_write_report(FILE * out, const pt_trace * t, pt_output kind)
-{
-    pt_report * r = pt_report_new(out, kind, NULL, 0);
-    if (r == NULL)
-    {
-        prof_impl_warn("prof-trace: out of memory");
-        return -1;
-    }
-    replay(r, t);
-    return pt_report_finish(r, t);
-}
-
-int pt_write_summary(FILE * out, const pt_trace * t, pt_summary_format f)
-{
-    return pt_write_report(out, t, f == PT_SUMMARY_CSV ? PT_OUT_CSV : PT_OUT_TEXT);
-}
-
-int pt_write_json(FILE * out, const pt_trace * t, pt_json_format f)
-{
-    return pt_write_report(out, t, f == PT_JSON_X ? PT_OUT_JSON : PT_OUT_JSON_BE);
 }
