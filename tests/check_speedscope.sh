@@ -64,29 +64,31 @@ for name in be x; do
         bad "$name.json"; grep -E "CONSOLE|ERROR" "$tmp/$name.log" | head -20
     fi
 done
-# the page as speedscope built it: the first of three threads shown
-timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$tmp/profile" --virtual-time-budget=15000 --dump-dom \
-    "http://127.0.0.1:$port/index.html#profileURL=/be.json" >"$tmp/dom.html" 2>/dev/null
-if grep -q "1/3" "$tmp/dom.html" && grep -q "worker-1" "$tmp/dom.html"; then
+# dom NAME [&VIEW]: the page as speedscope built it from NAME.json, in
+# NAME.html, console in NAME.dom.log
+dom() {
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+        --virtual-time-budget=15000 --dump-dom \
+        "http://127.0.0.1:$port/index.html#profileURL=/$1.json${2:-}" \
+        >"$tmp/$1.html" 2>"$tmp/$1.dom.log"
+}
+# the first of three threads shown
+dom be
+if grep -q "1/3" "$tmp/be.html" && grep -q "worker-1" "$tmp/be.html"; then
     ok "be.json: three threads"
 else
     bad "be.json: threads"
 fi
 # the ties: the sandwich view of the first thread, as the page holds it
 for name in ties-x ties-be ties-ss; do
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
-        --virtual-time-budget=15000 --dump-dom \
-        "http://127.0.0.1:$port/index.html#profileURL=/$name.json&view=sandwich" \
-        >"$tmp/$name.html" 2>"$tmp/$name.log"
-    if ! grep -q "Tried to end" "$tmp/$name.log" \
+    dom $name "&view=sandwich"
+    if ! grep -q "Tried to end" "$tmp/$name.dom.log" \
         && python3 "$here/check_sandwich.py" "$tmp/$name.html" "$tmp/ties-w1.csv"; then
         ok "$name.json: events one tick apart nest, totals as in the file"
     else
-        bad "$name.json: ties"; grep -c "Tried to end" "$tmp/$name.log"
+        bad "$name.json: ties"; grep -c "Tried to end" "$tmp/$name.dom.log"
     fi
 done
 shot w1 400

@@ -79,10 +79,10 @@ uint32_t pt_folded_enter(pt_folded * f, uint32_t parent, const char * name,
                          char kind)
 {
     uint64_t nk = (uint64_t) (size_t) name << 8 | (unsigned char) kind;
-    void ** ns = parent == PT_FOLDED_NONE ? NULL : pt_map_find(&f->names, nk, 1);
-    void ** slot;
+    void ** ns, ** slot;
     uint32_t id;
-    if (ns == NULL)
+    if (parent == PT_FOLDED_NONE
+        || (ns = pt_map_find(&f->names, nk, 1)) == NULL)
         return PT_FOLDED_NONE;
     if (*ns == NULL)
     {
