@@ -2,7 +2,8 @@
     The reports of prof-trace, written while the trace streams in (see
     trace_read.h): the summary (rows per thread, kind and name, merged at
     the end), Chrome JSON (X events as zones end; B/E events in order),
-    raw event lines, and Perfetto's protobuf (trace_perfetto.c). The
+    raw event lines, Perfetto's protobuf (trace_perfetto.c), speedscope's
+    format (trace_speedscope.c) and collapsed stacks (trace_folded.c). The
     filters decide per zone; the outputs that keep begin/end order hold a
     zone's begin back until the zone is known to pass (a stack per thread,
     bounded by the nesting depth).
