@@ -384,16 +384,47 @@ static void test_api_in_handler(void)
    the program's zones are all there but one per signal, and none twice. */
 
 static volatile sig_atomic_t ticks_handled;
+/* zones the handler records per signal; above 1, the program's loop also
+   goes round ALARM_LABELS labels, more than the fast path's cache holds, so
+   that most of its events take the slow path, and a burst (more events
+   than a 4 KiB buffer holds) lands between the slow path's making room and
+   its writing the event (it wrote past the buffer's end) */
+static int alarm_burst = 1;
+enum { ALARM_LABELS = 300 };
+static const char * alarm_labels[ALARM_LABELS];
 
 static void on_alarm(int sig)
 {
+    int i;
     (void) sig;
-    PROF_ZONE_BEGIN("tick");
-    PROF_ZONE_END("tick");
+    for (i = 0; i < alarm_burst; i++)
+    {
+        PROF_ZONE_BEGIN("tick");
+        PROF_ZONE_END("tick");
+    }
     ticks_handled++;
 }
 
 static const char * alarm_buffer_kb;
+
+/* The program's label for its i-th zone: "z", or one of ALARM_LABELS
+   (all counted as "z" when read back). */
+static const char * alarm_label(long i)
+{
+    static char names[ALARM_LABELS][8];
+    if (alarm_burst == 1)
+        return "z";
+    if (alarm_labels[0] == NULL)
+    {
+        int k;
+        for (k = 0; k < ALARM_LABELS; k++)
+        {
+            snprintf(names[k], sizeof names[k], "z%d", k);
+            alarm_labels[k] = names[k];
+        }
+    }
+    return alarm_labels[i % ALARM_LABELS];
+}
 
 /* Under ThreadSanitizer no writer thread: a buffer handed off by the
    handler may still get the interrupted marker's one late word while the
@@ -433,17 +464,26 @@ static void child_alarm(void)
        must not call: all made here, before the first signal. */
     for (i = 0; i < 70000; i++, n++)
     {
-        PROF_ZONE_BEGIN("z");
-        PROF_ZONE_END("z");
+        PROF_ZONE_BEGIN(alarm_label(i));
+        PROF_ZONE_END(alarm_label(i));
     }
+    t0 = mono_ns();
     on_alarm(SIGALRM);
+    if (alarm_burst > 1)
+    {
+        /* a burst takes a while (more under a sanitizer or qemu): signals
+           ten of them apart, so that the program goes on between them */
+        long us = (long) ((mono_ns() - t0) * 1e-3 * 10) + 20;
+        it.it_interval.tv_sec = it.it_value.tv_sec = us / 1000000;
+        it.it_interval.tv_usec = it.it_value.tv_usec = us % 1000000;
+    }
     setitimer(ITIMER_REAL, &it, NULL);
     t0 = mono_ns() * 1e-9;
     while (mono_ns() * 1e-9 - t0 < 1.0)
         for (i = 0; i < 4096; i++, n++)
         {
-            PROF_ZONE_BEGIN("z");
-            PROF_ZONE_END("z");
+            PROF_ZONE_BEGIN(alarm_label(i));
+            PROF_ZONE_END(alarm_label(i));
         }
     setitimer(ITIMER_REAL, &off, NULL);
     sigemptyset(&alrm);
@@ -473,7 +513,7 @@ static void count_alarm_zone(void * ctx, const pt_trace * t, const pt_zone * z)
         tick ? c->tick_bad++ : c->z_bad++;
 }
 
-static void test_alarm_handler(const char * buffer_kb)
+static void test_alarm_handler(const char * buffer_kb, int burst)
 {
     pt_trace t;
     pt_options o;
@@ -487,6 +527,7 @@ static void test_alarm_handler(const char * buffer_kb)
     static char warnings[4096];
     size_t k = 0;
     alarm_buffer_kb = buffer_kb;
+    alarm_burst = burst;
     set_path("alarm.ptrace");
     st = run_child(child_alarm);
     CHECK(st == 0, "PROF_TRACE_BUFFER_KB=%s: child status %d (signal %d)",
@@ -512,14 +553,14 @@ static void test_alarm_handler(const char * buffer_kb)
     warnings[k] = '\0';
     /* none twice; the program's zones all there but one per signal */
     CHECK(st == 0 && c.z <= (unsigned long long) n
-          && c.tick <= (unsigned long long) handled
-          && t.events <= 2 * (unsigned long long) (n + handled)
+          && c.tick <= (unsigned long long) handled * burst
+          && t.events <= 2 * (unsigned long long) (n + handled * burst)
           && c.z + (unsigned long long) handled + lost >= (unsigned long long) n
           && t.lost == lost,
-          "PROF_TRACE_BUFFER_KB=%s: %llu z (+%llu unmatched) of %ld, %llu tick "
-          "(+%llu) of %d, %llu events, %llu lost (%llu in the file)",
-          buffer_kb ? buffer_kb : "(default)", c.z, c.z_bad, n, c.tick,
-          c.tick_bad, handled, (unsigned long long) t.events, lost,
+          "PROF_TRACE_BUFFER_KB=%s, %d a signal: %llu z (+%llu unmatched) of "
+          "%ld, %llu tick (+%llu) of %d, %llu events, %llu lost (%llu in the file)",
+          buffer_kb ? buffer_kb : "(default)", burst, c.z, c.z_bad, n, c.tick,
+          c.tick_bad, handled * burst, (unsigned long long) t.events, lost,
           (unsigned long long) t.lost);
     CHECK(strstr(warnings, "time goes back") == NULL
           && strstr(warnings, "unreadable") == NULL && strstr(warnings, "damaged") == NULL
@@ -841,9 +882,10 @@ int main(void)
     test_long_paths();
     test_signal_storm();
     test_api_in_handler();
-    test_alarm_handler(NULL);      /* default buffers: a hand-off now and then */
-    test_alarm_handler("32");      /* the smallest handed off: one every 4096 events */
-    test_alarm_handler("4");       /* too small to hand off: written and started again */
+    test_alarm_handler(NULL, 1);   /* default buffers: a hand-off now and then */
+    test_alarm_handler("32", 1);   /* the smallest handed off: one every 4096 events */
+    test_alarm_handler("4", 1);    /* too small to hand off: written and started again */
+    test_alarm_handler("4", 300);  /* bursts that fill it inside the slow path */
     test_keeps_flags();
     test_lost_not_inherited();
     test_no_key();

@@ -530,8 +530,10 @@ static NOINST void make_room(trace_rec * r)
 }
 
 /* The event's word in r's place (after a SYNC word if the gap is too long
-   for it). */
-static NOINST void append(trace_rec * r, unsigned type, long id, unsigned long long t)
+   for it). 0, with nothing stored, if the place has no room for them: a
+   signal handler that records took the room make_room had made (its
+   events go through the fast path, into this place). */
+static NOINST int append(trace_rec * r, unsigned type, long id, unsigned long long t)
 {
     prof_impl_trace_place * c = r->at;
     word_t * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
@@ -547,6 +549,8 @@ static NOINST void append(trace_rec * r, unsigned type, long id, unsigned long l
     if ((long long) (t - last) < 0)
         t = last;
     d = t - last;
+    if (p + 1 + (d >> PROF_TF_DELTA_BITS != 0) > c->end)
+        return 0;
     __atomic_store_n(&c->last, t, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (d >> PROF_TF_DELTA_BITS)
@@ -556,6 +560,7 @@ static NOINST void append(trace_rec * r, unsigned type, long id, unsigned long l
     }
     *p = d << 24 | (unsigned long long) id << 3 | type;
     __atomic_store_n(&c->pos, p + 1, __ATOMIC_RELEASE);
+    return 1;
 }
 
 /* The fast path found the buffer full, the key not in its cache, a long
@@ -589,14 +594,19 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
     else
     {
         cache_put(r, key, id);
-        make_room(r);
-        /* A begin (even type) is stamped now, when the set-up is done (the
+        /* A begin (even type) is stamped when the set-up is done (the
            thread's record and buffer, the label's id, a buffer written),
            so that none of it is charged to the zone it begins; an end
-           keeps its stamp from before: the work falls between zones. */
-        if (type % 2 == 0)
-            t = prof_impl_ticks();
-        append(r, type, id, t);
+           keeps its stamp from before: the work falls between zones. A
+           handler that fills the room made before the event is written
+           (its own slow path is refused here, so it cannot make more)
+           sends this round again. */
+        do
+        {
+            make_room(r);
+            if (type % 2 == 0)
+                t = prof_impl_ticks();
+        } while (!append(r, type, id, t));
         if (__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
         {
             /* after the exit-time flush: write it now, nobody will later */
