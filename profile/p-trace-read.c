@@ -6,7 +6,10 @@
    Targets: >= 300 MB/s and RSS <= 64 MB for a 2 GB trace. The
    file has just been written, so it is read from the page cache: this
    measures prof-trace, not the disk.
-   Usage: p-trace-read [SIZE-MiB [PROF-TRACE]] */
+   With --record, it only records the trace, EVENTS events into FILE, and
+   keeps it (p-speedscope.sh's input).
+   Usage: p-trace-read [SIZE-MiB [PROF-TRACE]]
+          p-trace-read --record EVENTS FILE */
 #define PROF_TRACE 1
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,11 +83,14 @@ int main(int argc, char ** argv)
     unsigned long long mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 2048;
     const char * tool = argc > 2 ? argv[2] : PROF_TRACE_TOOL;
     char path[] = "/tmp/p-trace-read-XXXXXX";
-    int fd = mkstemp(path), st;
+    int fd, st;
     struct stat sb;
     double t0, rec, secs = 0;
     long rss = 0;
     pid_t pid;
+    if (argc == 4 && strcmp(argv[1], "--record") == 0)
+        record(argv[3], strtoull(argv[2], NULL, 10)); /* exits */
+    fd = mkstemp(path);
     if (fd < 0 || mib == 0)
         return 1;
     close(fd);
