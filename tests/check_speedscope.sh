@@ -46,18 +46,21 @@ while [ $i -lt 300 ]; do
     sleep 0.2; i=$((i + 1))
 done
 [ -n "$port" ] || { echo "FAIL: http server"; cat "$tmp/http.log"; exit 1; }
-# The seven page loads run two at a time, each Chromium with a profile of
-# its own (one after the other they took 90 s quiet, Chromium mostly
-# waiting; all seven at once timed out on a loaded machine), then the
-# checks read what each left.
-# shot NAME HEIGHT: load NAME.json, screenshot NAME.png, console in NAME.log
+# The six page loads run two at a time, each Chromium with a profile of its
+# own (seven loads one after the other took 90 s quiet, Chromium mostly
+# waiting; all at once timed out on a loaded machine), then the checks
+# read what each left.
+# shot NAME HEIGHT [DOM]: load NAME.json, screenshot NAME.png, console in
+# NAME.log; with DOM, also the page as dom below writes it, in NAME.html
 shot() {
+    out=$tmp/$1.out
+    [ -z "${3:-}" ] || out=$tmp/$1.html
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
         --no-first-run --disable-background-networking --disable-component-update \
         --disable-sync --hide-scrollbars --user-data-dir="$tmp/profile-$1" \
         --enable-logging=stderr --v=0 --virtual-time-budget=15000 \
-        --window-size=1200,"$2" --screenshot="$tmp/$1.png" \
-        "http://127.0.0.1:$port/index.html#profileURL=/$1.json" >"$tmp/$1.log" 2>&1
+        --window-size=1200,"$2" --screenshot="$tmp/$1.png" ${3:+--dump-dom} \
+        "http://127.0.0.1:$port/index.html#profileURL=/$1.json" >"$out" 2>"$tmp/$1.log"
 }
 # dom NAME [&VIEW]: the page as speedscope built it from NAME.json, in
 # NAME.html, console in NAME.dom.log
@@ -69,10 +72,9 @@ dom() {
         "http://127.0.0.1:$port/index.html#profileURL=/$1.json${2:-}" \
         >"$tmp/$1.html" 2>"$tmp/$1.dom.log"
 }
-shot be 500 & a=$!; shot x 500 & b=$!; wait $a $b
-shot w1 400 & a=$!; dom be & b=$!; wait $a $b
+shot be 500 dom & a=$!; shot x 500 & b=$!; wait $a $b
+shot w1 400 & a=$!; dom ties-ss "&view=sandwich" & b=$!; wait $a $b
 dom ties-x "&view=sandwich" & a=$!; dom ties-be "&view=sandwich" & b=$!; wait $a $b
-dom ties-ss "&view=sandwich"
 for name in be x; do
     if grep -q "Importing as Trace Event Format" "$tmp/$name.log" \
         && ! grep -q "Tried to end" "$tmp/$name.log" \
