@@ -9,8 +9,10 @@
    that holds the whole trace (as the default 1 MiB does, which the whole
    file and its first cut use); once also with a 64-byte read window, so
    that the window moves at every chunk.
-   Usage: test_trace_cut TRACE SCRATCH-FILE [STEP] (STEP: every STEP-th
-   length, and every length around a chunk boundary; 1 by default) */
+   Usage: test_trace_cut TRACE SCRATCH-FILE [STEP [PART PARTS]] (STEP:
+   every STEP-th length, and every length around a chunk boundary; 1 by
+   default; PART of PARTS: every PARTS-th of those cuts from the PART-th,
+   0 of 1 by default, so that CTest runs the parts side by side) */
 #include "trace_util.h"
 #include "internal.h"
 
@@ -275,15 +277,23 @@ int main(int argc, char ** argv)
 {
     unsigned char * d;
     size_t size, n, step, nends, * ends, checked = 0, holds = 4096;
+    size_t part, parts, seen = 0;
     reading whole;
     FILE * f;
     if (argc < 3 || (d = pt_slurp(argv[1], &size)) == NULL)
     {
-        fprintf(stderr, "usage: test_trace_cut TRACE SCRATCH-FILE [STEP]\n");
+        fprintf(stderr, "usage: test_trace_cut TRACE SCRATCH-FILE [STEP [PART PARTS]]\n");
         return 1;
     }
     step = argc > 3 ? (size_t) atol(argv[3]) : 1;
     step = step > 0 ? step : 1;
+    part = argc > 5 ? (size_t) atol(argv[4]) : 0;
+    parts = argc > 5 ? (size_t) atol(argv[5]) : 1;
+    if (parts == 0 || part >= parts)
+    {
+        fprintf(stderr, "test_trace_cut: part %zu of %zu\n", part, parts);
+        return 1;
+    }
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
     /* Each of the ~10^5 readings allocates and frees the same memory:
        glibc would give it back to the kernel every time and fault it in
@@ -308,7 +318,7 @@ int main(int argc, char ** argv)
     CHECK(f != NULL && fwrite(d, 1, size, f) == size && fclose(f) == 0,
           "writing %s", argv[2]);
     for (n = size + 1; n-- > 0 && check_failures < 20;)
-        if (n % step == 0 || near_boundary(d, size, n))
+        if ((n % step == 0 || near_boundary(d, size, n)) && seen++ % parts == part)
         {
             check_cut(argv[2], d, n, size, &whole, ends, nends,
                       n + 1 >= size ? 0 : holds);
@@ -319,10 +329,10 @@ int main(int argc, char ** argv)
     CHECK(f != NULL && fwrite(d, 1, size, f) == size && fclose(f) == 0,
           "writing %s", argv[2]);
     for (n = size + 1; n-- > 0 && check_failures < 20;)
-        if (n % (step * 13) == 0 || n == size)
+        if ((n % (step * 13) == 0 || n == size) && seen++ % parts == part)
             check_cut(argv[2], d, n, size, &whole, ends, nends, 64);
-    printf("test_trace_cut: %zu cuts of a %zu-byte trace (%zu events)\n",
-           checked, size, nends);
+    printf("test_trace_cut: %zu cuts of a %zu-byte trace (%zu events), "
+           "part %zu of %zu\n", checked, size, nends, part, parts);
     remove(argv[2]);
     reading_free(&whole);
     free(ends);
