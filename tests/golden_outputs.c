@@ -107,6 +107,11 @@ static void suite(prof_format format)
     prof_bench_set_output(b, f);
     prof_bench_set_format(b, format);
     prof_bench_set_epoch_jitter(b, 0.0);
+    /* 11 epochs of 1 ms under either schedule: a given floor, and a most
+       that is the adaptive schedule's least (the "varying" row's spread
+       would run it on) */
+    prof_bench_set_min_epoch_time_ns(b, 1e6);
+    prof_bench_set_epochs(b, 11);
     prof_bench_run(b, "five", cost, (void *) &five);
     prof_bench_set_relative(b, 1);
     prof_bench_run(b, "base seven", cost, (void *) &seven);

@@ -48,7 +48,7 @@ static void flint_target(void * arg, ulong count)
 
 static prof_bench * quiet_suite(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_epoch_jitter(b, 0.0);
     return b;
@@ -101,7 +101,9 @@ static void test_statistics(void)
                                       7, 1, 11, 2, 10, 3, 9, 4, 8, 5, 6 };
     prof_bench * b = quiet_suite();
     fake_t f = { 1.0, costs, 17, 0, 0, 0 };
-    const prof_result * r = prof_bench_run(b, "spread", fake_target, &f);
+    const prof_result * r;
+    prof_bench_set_epochs(b, 11);   /* the adaptive schedule's most: these */
+    r = prof_bench_run(b, "spread", fake_target, &f);
     CHECK(r != NULL && r->epochs == 11, "epochs");
     if (r == NULL) return;
     CHECK(r->epoch_iters[0] == 1000000, "base %lu",
@@ -137,6 +139,7 @@ static void test_bimodal(void)
     capture_t cap;
     const char * err;
     const prof_result * r;
+    prof_bench_set_epochs(b, 11);   /* the adaptive schedule's most: these */
     capture_begin(&cap, 2);
     r = prof_bench_run(b, "two speeds", fake_target, &f);
     err = capture_end(&cap);
@@ -195,6 +198,7 @@ static void test_settings(void)
     /* jitter: iterations in [base, 1.2 base), never under the minimum
        epoch time, not all equal; same figure */
     prof_bench_set_epoch_jitter(b, 0.2);
+    prof_bench_set_schedule(b, PROF_SCHEDULE_FIXED);    /* 21 counts */
     prof_bench_set_epochs(b, 21);
     r = prof_bench_run(b, "jitter", fake_target, &f);
     for (i = 0; r && i < r->epochs; i++)
@@ -208,6 +212,7 @@ static void test_settings(void)
 
     /* batch and minimum epoch time */
     prof_bench_set_epochs(b, 11);
+    prof_bench_set_schedule(b, PROF_SCHEDULE_ADAPTIVE);
     prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_batch(b, 64, "byte");
     prof_bench_set_min_epoch_time_ns(b, 2e6);
@@ -337,6 +342,7 @@ static void test_jitter_bounds(void)
     CHECK(strstr(err, "prof_bench_set_epoch_jitter: must be 0..1"), "%s", err);
     CHECK(prof_bench_set_epoch_jitter(b, 1.0) == 0, "jitter 1 refused");
     prof_bench_set_min_epoch_iterations(b, 5000);
+    prof_bench_set_schedule(b, PROF_SCHEDULE_FIXED);    /* 41 counts */
     prof_bench_set_epochs(b, 41);
     r = prof_bench_run(b, "wide jitter", fake_target, &f);
     for (i = 0; r && i < r->epochs; i++)
@@ -455,7 +461,7 @@ static void test_bad_targets(void)
     CHECK(r && (r->flags & PROF_RESULT_BUDGET) && (r->flags & PROF_RESULT_FEW_EPOCHS)
           && isnan(r->ci_low_ns), "slow flags");
     CHECK(r && near(r->total_s, 6.0), "slow total %g", r ? r->total_s : 0);
-    CHECK(strstr(err, "time budget (5 s) after 2 of 11 epochs"), "message: %s",
+    CHECK(strstr(err, "time budget (5 s) after 2 of 100 epochs"), "message: %s",
           err);
 
     capture_begin(&cap, 2);
@@ -614,6 +620,9 @@ static void test_preempted(void)
     prof_bench_set_preempt_retries(b, 0);
     preempt_calls = 0;
     r = prof_bench_run(b, "kept", preempted_target, NULL);
+    /* the two kept (20x) widen the interval of 11 to [5, 100], but the
+       epochs' time passed the fixed schedule's 11 x 1 ms: the adaptive
+       schedule stops there too */
     CHECK(r && preempt_calls == 6 + 11 && near(r->max_ns, 100.0)
           && near(r->median_ns, 5.0), "kept: %d calls, max %g",
           preempt_calls, r ? r->max_ns : 0);

@@ -290,6 +290,8 @@ static void test_table(void)
           "prof_bench_set_budget_s", &prof_impl_budget_range },
         { "--processes", "pool their epochs", "prof_bench_set_processes",
           &prof_impl_processes_range },
+        { "--precision", "within PCT% of the median",
+          "prof_bench_set_precision_pct", &prof_impl_precision_range },
         { NULL, NULL, "prof_bench_set_resolution_multiple",
           &prof_impl_resolution_range },
         { NULL, NULL, "prof_bench_set_min_epoch_iterations",

@@ -10,7 +10,7 @@
 
 static void test_markdown(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * f = tmpfile();
     const char * s;
     prof_bench_set_output(b, f);
@@ -49,7 +49,7 @@ static void test_markdown(void)
    cell; prof_bench_write refuses an unknown format. */
 static void test_markdown_edges(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * f = tmpfile();
     capture_t cap;
     const char * s, * err;
@@ -78,7 +78,7 @@ static void test_markdown_edges(void)
 
 static void test_json_csv(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * f = tmpfile(), * g = tmpfile();
     const char * s;
     size_t len;
@@ -151,7 +151,7 @@ static void test_json_families(void)
     static const char * names[] = { "qsort/64", "sort/64", "qsort/256",
                                     "other", "sort/256", "qsort/1024" };
     static const int fam[] = { 0, 1, 0, 2, 1, 0 }, inst[] = { 0, 0, 1, 0, 1, 2 };
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * f = tmpfile();
     const char * s;
     capture_t cap;
@@ -182,7 +182,7 @@ static void test_json_families(void)
    header, and CSV rows say their unit (they took the last one in force). */
 static void test_units_per_row(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * f = tmpfile(), * g = tmpfile();
     const char * s;
     prof_bench_set_output(b, f);
@@ -208,7 +208,7 @@ static void test_units_per_row(void)
    drops leaves the relative figures n/a, not 100%. */
 static void test_honest_edges(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * f = tmpfile();
     capture_t cap;
     const char * err, * s;
@@ -231,7 +231,7 @@ static void test_honest_edges(void)
     prof_bench_free(b);
     fclose(f);
 
-    b = prof_bench_new();
+    b = check_new();
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_filter(b, "nomatch");
     prof_bench_run(b, "a", cost5, NULL);
@@ -246,7 +246,7 @@ static void test_honest_edges(void)
 
 static void test_args(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     capture_t cap;
     const char * err;
     char a0[] = "prog", a1[] = "--format=xml", a2[] = "--out=/nonexistent/dir/x.json",
@@ -282,7 +282,7 @@ static void test_args(void)
     fclose(f);
 
     /* the environment */
-    b = prof_bench_new();
+    b = check_new();
     setenv("PROFILER_FORMAT", "bogus", 1);
     capture_begin(&cap, 2);
     CHECK(prof_bench_args(b, 0, NULL) == -1, "bad env format accepted");
@@ -294,7 +294,7 @@ static void test_args(void)
 
 static void test_write_failure(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     FILE * full = fopen("/dev/full", "w");
     capture_t cap;
     const char * err;
@@ -432,7 +432,7 @@ static void flint_setup_only(void * arg, ulong count)
 
 static void test_real_targets(void)
 {
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     const prof_result * r;
     capture_t cap;
     const char * err;
@@ -480,7 +480,7 @@ static void test_real_targets(void)
 static void test_real_slow_target(void)
 {
     /* real clock: 300 ms per call and a 1 s budget end in ~1.2-2 s */
-    prof_bench * b = prof_bench_new();
+    prof_bench * b = check_new();
     const prof_result * r;
     capture_t cap;
     double t0 = mono_ns();

@@ -303,7 +303,7 @@ static void check_salvage(void)
     s = text_of("r.json");
     CHECK(s && prof_impl_results_parse(s, strlen(s), &rf, msg, sizeof msg) == 0
           && rf.count == 3 && strcmp(rf.series[2].name, "slow") == 0
-          && rf.series[0].count == 11 && rf.series[2].count == 11,
+          && rf.series[0].count >= 11 && rf.series[2].count >= 11,
           "salvage: %s: %.300s", msg, s ? s : "(gone)");
     if (s && rf.count > 0)
         prof_impl_results_free(&rf);

@@ -58,6 +58,10 @@ typedef struct
 {
     int epochs;
     double min_epoch_ns, max_epoch_ns, resolution_multiple;
+    int schedule;           /* prof_schedule */
+    double precision_pct;   /* the adaptive schedule's target */
+    int epochs_set, min_epoch_set;  /* given: the adaptive schedule's
+                                       maximum and floor (else its own) */
     ulong min_iters, exact_iters, warmup;
     int retries;
     double budget_s, jitter, batch;
@@ -260,6 +264,11 @@ typedef struct
     double call_iter_ticks; /* the last call's ticks per iteration, set-up
                                included */
     double spent_ticks, net_ticks_sum, best_iter_ticks;
+    int adaptive;       /* the adaptive schedule: stop once precise */
+    int min_epochs;     /* the least epochs it keeps */
+    int next_check;     /* the epochs at which it next looks */
+    double cap_ticks;   /* the most time of its epochs */
+    double * sorted;    /* its scratch copy of the samples */
     double oh[16];
     int noh, got, low_epochs, budget_hit, retried;
     int reaimed;        /* epochs under the target time, run again longer */

@@ -120,6 +120,34 @@ SET_TIME(set_max_epoch, prof_impl_max_epoch_range,
          prof_bench_set_max_epoch_time_ns, 1.0)
 SET_TIME(set_budget, prof_impl_budget_range, prof_bench_set_budget_s, 1e-9)
 
+/* The schedule (--schedule=fixed|adaptive) and its target (--precision). */
+static int set_schedule(void * ctx, const char * name, const char * v)
+{
+    prof_schedule sc = strcmp(v, "fixed") == 0 ? PROF_SCHEDULE_FIXED
+                     : PROF_SCHEDULE_ADAPTIVE;
+    if (strcmp(v, "fixed") != 0 && strcmp(v, "adaptive") != 0)
+    {
+        prof_impl_warn(PROGRAM ": %s=%s: fixed or adaptive is expected",
+                       name, v);
+        return -1;
+    }
+    return prof_bench_set_schedule((prof_bench *) ctx, sc);
+}
+static int set_precision(void * ctx, const char * name, const char * v)
+{
+    double pct;
+    return prof_impl_option_number(PROGRAM, name, v,
+                                   &prof_impl_precision_range, &pct) != 0 ? -1
+         : prof_bench_set_precision_pct((prof_bench *) ctx, pct);
+}
+#define SCHEDULE_OPTIONS \
+    { "--schedule", "S", "epochs: adaptive (as many as --precision needs, " \
+      "at most --epochs) or fixed (--epochs of at least " \
+      "--min-epoch-time) (fixed)", SET(set_schedule), ENV("SCHEDULE") }, \
+    { "--precision", "PCT", "adaptive: stop once the interval's half-width " \
+      "is within PCT% of the median ({default})", SET(set_precision), \
+      ENV_RANGE("PRECISION", prof_impl_precision_range) },
+
 static int set_time_unit(void * ctx, const char * name, const char * v)
 {
     (void) name;
@@ -197,9 +225,11 @@ static const prof_impl_option table[] = {
       "ERE (default: all)", SET(set_filter), ENV("FILTER") },
     { "--list", NULL, "print the names that would run (after --filter) and "
       "run nothing", SET(set_list), VALUE },
-    { "--epochs", "N", "samples per benchmark ({default})", SET(set_epochs),
-      ENV_RANGE("EPOCHS", prof_impl_epochs_range) },
-    { "--min-epoch-time", "TIME", "least time of an epoch ({default})",
+    SCHEDULE_OPTIONS
+    { "--epochs", "N", "samples per benchmark ({default}); adaptive: the most",
+      SET(set_epochs), ENV_RANGE("EPOCHS", prof_impl_epochs_range) },
+    { "--min-epoch-time", "TIME", "least time of an epoch ({default}); "
+      "adaptive: none unless given",
       SET(set_min_epoch), ENV_RANGE("MIN_EPOCH_TIME",
                                     prof_impl_min_epoch_range) },
     { "--max-epoch-time", "TIME", "most time of an epoch ({default})",

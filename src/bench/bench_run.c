@@ -11,6 +11,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
+#include "bench_settings.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +34,63 @@ static double resolution(const prof_impl_run * r)
 static void run_after_overhead(prof_impl_run * r);
 static void run_after_warmup(prof_impl_run * r);
 
+/* The schedule: the epoch's target time and the epochs. Fixed: the epochs
+   set, of at least the minimum epoch time. Adaptive: epochs of the
+   resolution multiple, over the minimum epoch time only where one was set
+   (a floor, never lowered); at least PROF_IMPL_SCHEDULE_MIN_EPOCHS, at most
+   the epochs set or its own maximum. */
+static void schedule_init(prof_impl_run * r, double npt)
+{
+    prof_impl_settings * s = &r->s;
+    double floor_ns = s->min_epoch_ns;
+    r->adaptive = s->schedule == PROF_SCHEDULE_ADAPTIVE;
+    if (r->adaptive)
+    {
+        if (!s->min_epoch_set)
+            floor_ns = 0.0;
+        if (!s->epochs_set)
+            s->epochs = (int) prof_impl_adaptive_epochs_range.def;
+    }
+    r->min_epochs = r->adaptive && s->epochs > PROF_IMPL_SCHEDULE_MIN_EPOCHS
+                  ? PROF_IMPL_SCHEDULE_MIN_EPOCHS : s->epochs;
+    r->next_check = r->min_epochs;
+    /* nor, unless the epochs were given, more time in its epochs than the
+       fixed schedule's least: its epochs of the minimum epoch time (a
+       noisy long operation would spend its most epochs of it) */
+    r->cap_ticks = r->adaptive && !s->epochs_set
+                 ? prof_impl_epochs_range.def * s->min_epoch_ns / npt
+                 : HUGE_VAL;
+    r->target_ticks = resolution(r) * s->resolution_multiple;
+    if (r->target_ticks < floor_ns / npt)
+        r->target_ticks = floor_ns / npt;
+    r->max_ticks = s->max_epoch_ns / npt;
+    if (r->target_ticks > r->max_ticks)
+        r->target_ticks = r->max_ticks;
+}
+
+/* Whether the adaptive schedule has what it needs: its least epochs, and
+   the median's interval within the precision (looked at again after an
+   eighth more epochs: each look sorts the samples), or its time. */
+static int precise_enough(prof_impl_run * r)
+{
+    double lo, hi, level, median;
+    int n = r->got;
+    if (!r->adaptive || n < r->min_epochs)
+        return 0;
+    if (r->net_ticks_sum >= r->cap_ticks)
+        return 1;
+    if (n < r->next_check)
+        return 0;
+    r->next_check = n + n / 8 + 1;
+    memcpy(r->sorted, r->samples, (size_t) n * sizeof *r->sorted);
+    prof_impl_sort(r->sorted, n);
+    median = prof_impl_quantile(r->sorted, n, 0.5);
+    if (prof_impl_median_interval(r->sorted, n, PROF_CI_LEVEL, &lo, &hi,
+                                  &level) != 0)
+        return 0;
+    return (hi - lo) / 2.0 <= r->s.precision_pct / 100.0 * median;
+}
+
 void prof_impl_run_init(prof_impl_run * r, const char * name,
         const prof_impl_settings * s, prof_impl_run_kind kind,
         double pair_ticks)
@@ -44,16 +102,14 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
     r->name = name;
     r->pair_ticks = pair_ticks;
     r->rng = 0x9E3779B97F4A7C15ULL;
-    r->target_ticks = resolution(r) * s->resolution_multiple;
-    if (r->target_ticks < s->min_epoch_ns / npt)
-        r->target_ticks = s->min_epoch_ns / npt;
-    r->max_ticks = s->max_epoch_ns / npt;
-    if (r->target_ticks > r->max_ticks)
-        r->target_ticks = r->max_ticks;
+    schedule_init(r, npt);
+    s = &r->s;      /* its epochs: the adaptive schedule's maximum */
     r->budget_ticks = s->budget_s * 1e9 / npt;
     r->samples = (double *) calloc((size_t) s->epochs, sizeof *r->samples);
     r->iters = (ulong *) calloc((size_t) s->epochs, sizeof *r->iters);
     r->cpu_samples = (double *) calloc((size_t) s->epochs, sizeof *r->cpu_samples);
+    if (r->adaptive)
+        r->sorted = (double *) calloc((size_t) s->epochs, sizeof *r->sorted);
     prof_impl_bench_counters_init(&r->ctr, s->counters);
     if (r->ctr.n > 0)
         r->ev_samples = (double *) calloc((size_t) s->epochs * (size_t) r->ctr.n,
@@ -63,6 +119,7 @@ void prof_impl_run_init(prof_impl_run * r, const char * name,
                                         * PROF_IMPL_USER_RAW,
                                         sizeof *r->user_samples);
     if (r->samples == NULL || r->iters == NULL || r->cpu_samples == NULL
+        || (r->adaptive && r->sorted == NULL)
         || (r->ctr.n > 0 && r->ev_samples == NULL) || r->user_samples == NULL)
     {
         prof_impl_warn("%s: out of memory", name);
@@ -282,7 +339,7 @@ static int measure(prof_impl_run * r, double net, const prof_impl_epoch * ep)
     else
     {
         record(r, net, ep);
-        if (r->got == r->s.epochs)
+        if (r->got == r->s.epochs || precise_enough(r))
         {
             r->phase = PH_DONE;
             return 0;
@@ -411,7 +468,9 @@ void prof_impl_run_free(prof_impl_run * r)
     free(r->cpu_samples);
     free(r->ev_samples);
     free(r->user_samples);
+    free(r->sorted);
     r->samples = r->cpu_samples = r->ev_samples = r->user_samples = NULL;
+    r->sorted = NULL;
     r->iters = NULL;
 }
 
@@ -444,6 +503,8 @@ void prof_impl_run_take(prof_impl_run * r, prof_impl_epochs * e)
         prof_impl_warn("%s: out of memory; the user counters are lost",
                        r->name);
     free(r->user_samples);
+    free(r->sorted);
+    r->sorted = NULL;
     r->samples = r->cpu_samples = r->ev_samples = r->user_samples = NULL;
     r->iters = NULL;
 }

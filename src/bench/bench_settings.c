@@ -91,7 +91,13 @@ const prof_impl_range
     prof_impl_processes_range = WHOLE(1, 1, PROF_PROCESSES_MAX, "a whole "
                                       "number of processes, {lo}..{hi}"),
     prof_impl_threads_range = WHOLE(1, 1, PROF_THREADS_MAX, "a whole number "
-                                    "of threads, {lo}..{hi}");
+                                    "of threads, {lo}..{hi}"),
+    /* the adaptive schedule: its most epochs unless --epochs says, and
+       its target, the interval's half-width in % of the median */
+    prof_impl_adaptive_epochs_range = WHOLE(100, 1, 100000, "a whole number "
+                                            "of epochs, {lo}..{hi}"),
+    prof_impl_precision_range = { 1, 0, 100, 1, 0, 0, PROF_IMPL_PLAIN,
+                                  "a percentage > {lo} and <= {hi}" };
 
 /* Whether v is in r; if not, a message: setter, what (a name and "must
    be", or NULL: "must be"), the bounds, the value. */
@@ -120,6 +126,8 @@ void prof_impl_settings_default(prof_impl_settings * s)
     s->min_epoch_ns = prof_impl_min_epoch_range.def;
     s->max_epoch_ns = prof_impl_max_epoch_range.def;
     s->resolution_multiple = prof_impl_resolution_range.def;
+    s->schedule = PROF_SCHEDULE_FIXED;
+    s->precision_pct = prof_impl_precision_range.def;
     s->min_iters = (ulong) prof_impl_min_iters_range.def;
     s->exact_iters = (ulong) prof_impl_exact_iters_range.def;
     s->warmup = (ulong) prof_impl_warmup_range.def;
@@ -134,20 +142,26 @@ void prof_impl_settings_default(prof_impl_settings * s)
 }
 
 /* The setters of one number: check it against its range (the message
-   names setter, and what when not NULL), then store it. */
-#define SETTER(setter, type, arg, range, what, field) \
+   names setter, and what when not NULL), then store it (and do also). */
+#define SETTER_AND(setter, type, arg, range, what, field, also) \
 int setter(prof_bench * b, type arg) \
 { \
     PROF_IMPL_NEED_SUITE(b, #setter); \
     if (!in(#setter, what, &range, (double) arg)) \
         return -1; \
     b->s.field = arg; \
+    also; \
     return 0; \
 }
-SETTER(prof_bench_set_epochs, int, epochs, prof_impl_epochs_range, "epochs",
-       epochs)
-SETTER(prof_bench_set_min_epoch_time_ns, double, ns,
-       prof_impl_min_epoch_range, "the time", min_epoch_ns)
+#define SETTER(setter, type, arg, range, what, field) \
+    SETTER_AND(setter, type, arg, range, what, field, (void) 0)
+/* The epochs and the least epoch time are marked as given: the adaptive
+   schedule takes them as its maximum and its floor. */
+SETTER_AND(prof_bench_set_epochs, int, epochs, prof_impl_epochs_range,
+           "epochs", epochs, b->s.epochs_set = 1)
+SETTER_AND(prof_bench_set_min_epoch_time_ns, double, ns,
+           prof_impl_min_epoch_range, "the time", min_epoch_ns,
+           b->s.min_epoch_set = 1)
 SETTER(prof_bench_set_max_epoch_time_ns, double, ns,
        prof_impl_max_epoch_range, "the time", max_epoch_ns)
 SETTER(prof_bench_set_resolution_multiple, double, multiple,
@@ -164,6 +178,18 @@ SETTER(prof_bench_set_budget_s, double, seconds, prof_impl_budget_range,
        "the budget", budget_s)
 SETTER(prof_bench_set_epoch_jitter, double, fraction, prof_impl_jitter_range,
        NULL, jitter)
+SETTER(prof_bench_set_precision_pct, double, pct, prof_impl_precision_range,
+       "the precision", precision_pct)
+
+int prof_bench_set_schedule(prof_bench * b, prof_schedule schedule)
+{
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_schedule");
+    if (schedule != PROF_SCHEDULE_ADAPTIVE && schedule != PROF_SCHEDULE_FIXED)
+        return bad("prof_bench_set_schedule: unknown schedule",
+                   (double) schedule);
+    b->s.schedule = schedule;
+    return 0;
+}
 
 int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
 {

@@ -17,7 +17,15 @@ extern const prof_impl_range prof_impl_epochs_range,
     prof_impl_exact_iters_range, prof_impl_warmup_range,
     prof_impl_retries_range, prof_impl_budget_range, prof_impl_jitter_range,
     prof_impl_batch_range, prof_impl_complexity_range,
-    prof_impl_processes_range, prof_impl_threads_range;
+    prof_impl_processes_range, prof_impl_threads_range,
+    prof_impl_adaptive_epochs_range, prof_impl_precision_range;
+
+/* The adaptive schedule keeps at least enough epochs for the outputs'
+   percentiles: p10 and p90 by default, and PROF_IMPL_SCHEDULE_TAIL_PCT
+   past an extreme needs 100 / 10 + 1 epochs (11, more than the 6 of an
+   interval). Tie it to the least percentile printed. */
+#define PROF_IMPL_SCHEDULE_TAIL_PCT 10
+#define PROF_IMPL_SCHEDULE_MIN_EPOCHS (100 / PROF_IMPL_SCHEDULE_TAIL_PCT + 1)
 
 /* A worker process that sends nothing for PROF_IMPL_HANG_BUDGETS x the
    budget + PROF_IMPL_HANG_EXTRA_S seconds is taken as hung and killed
