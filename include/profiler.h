@@ -466,14 +466,17 @@ typedef struct prof_result
 /* Write what is pending (prof_bench_finish) and free the suite. NULL: no-op. */
 void prof_bench_free(prof_bench * b);
 
-/* How many epochs, and how long. PROF_SCHEDULE_ADAPTIVE (the default):
+/* How many epochs, and how long. PROF_SCHEDULE_FIXED (the default): the
+   epochs (default 11), each at least the minimum epoch time (default 1 ms).
+   PROF_SCHEDULE_ADAPTIVE:
    epochs of the resolution multiple (below) of the clock's resolution,
    never under a minimum epoch time that was set; at least 11 (p10 and p90
    past the extremes), then it stops as soon as the median's interval is
    within the precision (below), at most the epochs (default 100 here;
    unless set, nor more time in epochs than 11 of the minimum epoch time)
-   and the budget. PROF_SCHEDULE_FIXED: the epochs (default 11), each at
-   least the minimum epoch time (default 1 ms). 0, or -1 if unknown. */
+   and the budget; its interval sees only one process's noise, so it
+   covers the next process's median less often than the fixed schedule's
+   (doc/runner.md). 0, or -1 if unknown. */
 typedef enum { PROF_SCHEDULE_ADAPTIVE, PROF_SCHEDULE_FIXED } prof_schedule;
 int prof_bench_set_schedule(prof_bench * b, prof_schedule schedule);
 /* The adaptive schedule's target [%]: the interval's half-width in % of

@@ -45,6 +45,7 @@ static prof_bench * schedule_suite(void)
     prof_bench * b = prof_bench_new();
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_epoch_jitter(b, 0.0);
+    prof_bench_set_schedule(b, PROF_SCHEDULE_ADAPTIVE); /* not the default */
     return b;
 }
 
