@@ -531,8 +531,9 @@ int prof_bench_set_epoch_jitter(prof_bench * b, double fraction);
    ("ns/byte") and rates units per second. Default 1 and "op". unit is
    copied; NULL keeps "op". */
 int prof_bench_set_batch(prof_bench * b, double units, const char * unit);
-/* Time unit of the outputs: "ns" (default), "us", "ms" or "s" (as Google
-   Benchmark's time_unit). prof_result stays in ns. */
+/* Time unit of the outputs: "ns", "us", "ms" or "s" (as Google
+   Benchmark's time_unit), or "auto" (default): the tables choose one a
+   row from its median, the files keep ns. prof_result stays in ns. */
 int prof_bench_set_time_unit(prof_bench * b, const char * unit);
 /* on != 0: the next benchmark run becomes the baseline, and each later one
    is shown as 100 * baseline / its median in percent (> 100%: faster). */

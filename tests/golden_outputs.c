@@ -1,6 +1,7 @@
 /* The runner's outputs under the fake clock, compared byte for byte with a
    golden file (tests/data/golden_outputs.txt): markdown, CSV and JSON of
-   one suite with relative mode, a batch unit, a time unit, complexity
+   one suite with relative mode, a batch unit, a time unit (fixed, then a
+   unit a row in the tables), complexity
    families, fake event counters, a loop macro, a comparison, a size
    sweep, user counters and a user measure, relative size sweeps. Lines that depend on the machine or the
    day (the context) are replaced by a marker.
@@ -121,7 +122,7 @@ static void suite(prof_format format)
     prof_bench_set_batch(b, 64, "byte");
     prof_bench_run(b, "bytes", cost, (void *) &big);
     prof_bench_set_batch(b, 1, NULL);
-    prof_bench_set_time_unit(b, "ns");
+    prof_bench_set_time_unit(b, "auto");    /* the tables': one a row */
     prof_bench_set_counters(b, "instructions,cycles,page-faults,branches");
     prof_bench_run(b, "counted", cost, (void *) &five);
     prof_bench_set_counters(b, "off");

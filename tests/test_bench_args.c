@@ -58,8 +58,12 @@ static void test_flags(void)
     b = parsed(equals, &rc, &err);
     CHECK(rc == 0 && b->s.epochs == 21 && b->s.warmup == 7
           && b->s.min_epoch_ns == 2e6 && b->s.max_epoch_ns == 5e8
-          && strcmp(b->s.time_unit, "us") == 0 && b->s.budget_s == 0.25,
+          && strcmp(b->s.time_unit, "us") == 0 && b->s.budget_s == 0.25
+          && b->s.time_unit_fixed,
           "--flag=value: rc %d [%s]", rc, err);
+    /* auto (the default): the tables' unit a row, ns in the files */
+    CHECK(prof_bench_set_time_unit(b, "auto") == 0 && !b->s.time_unit_fixed
+          && strcmp(b->s.time_unit, "ns") == 0, "auto: %s", b->s.time_unit);
     prof_bench_free(b);
 
     b = parsed(spaced, &rc, &err);

@@ -63,7 +63,7 @@ static void test_list(void)
     }
     s = check_slurp(f);
     CHECK(strstr(s, "`lin/1000`\n\ncomplexity of `lin` (3 sizes; ")
-          && strstr(s, "|               3 |    0.0% | O(n)\n"), "output: %s", s);
+          && strstr(s, "|           3.000 |      0% | O(n)\n"), "output: %s", s);
     /* N is restored after the sweep */
     r = prof_bench_run(b, "after", linear, (void *) &sizes[0]);
     CHECK(r && r->complexity_n == 0.0, "N after the sweep: %g",
@@ -230,11 +230,11 @@ static void test_relative(void)
           "near, slow: %g %g", prof_bench_result(b, 6)->relative_pct,
           prof_bench_result(b, 7)->relative_pct);
     s = check_slurp(f);
-    CHECK(strstr(s, "|  100.0% \xC2\xB1" "0.0 |     300.00 |")
-          && strstr(s, "|  2.0x faster |     150.00 |")
-          && strstr(s, "|          n/a |    1200.00 |")
-          && strstr(s, "|  111.1% \xC2\xB1" "0.0 |     270.00 |")
-          && strstr(s, "| 10.0x slower |    3000.00 |"), "table: %s", s);
+    CHECK(strstr(s, "|   100.0% \xC2\xB1" "0.0 | 300.0 ns |")
+          && strstr(s, "| 2.000x faster | 150.0 ns |")
+          && strstr(s, "|           n/a | 1.200 us |")
+          && strstr(s, "|   111.1% \xC2\xB1" "0.0 | 270.0 ns |")
+          && strstr(s, "| 10.00x slower | 3.000 us |"), "table: %s", s);
     prof_bench_free(b);
     fclose(f);
 }

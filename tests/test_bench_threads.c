@@ -258,8 +258,8 @@ static void test_outputs(void)
     prof_bench_set_threads(b, 2);
     prof_bench_run(b, "ten", target, (void *) &ten);
     s = check_slurp(f);
-    CHECK(strstr(s, "|      ns/op | ns/op/thread |") && strstr(s, "|       5.00 "
-          "|        10.00 |") && strstr(s, "`ten/threads:2`"), "table: %s", s);
+    CHECK(strstr(s, "|  time/op | time/op/thread |") && strstr(s, "| 5.000 ns "
+          "|       10.00 ns |") && strstr(s, "`ten/threads:2`"), "table: %s", s);
     prof_bench_write(csv, b, PROF_FORMAT_CSV);
     s = check_slurp(csv);
     CHECK(strstr(s, ",samples,threads,") && strstr(s, "\"5;5;5;5;5;5;5;5;5;5;5\",2,"),

@@ -612,6 +612,7 @@ static void test_wire(void)
     r.a.s.batch = 64;
     r.a.s.threads = 3;
     strcpy(r.a.s.unit, "byte");
+    r.a.s.time_unit_fixed = 1;
     r.a.got = 3;
     r.a.samples = samples;
     r.a.cpu = cpu;
@@ -636,6 +637,7 @@ static void test_wire(void)
     CHECK(back.suite == 2 && back.index == 5 && strcmp(back.name, "bench/64") == 0
           && back.a.got == 3 && back.a.samples[2] == 1e300 && isnan(back.a.cpu[1])
           && back.a.iters[1] == 8 && back.a.s.batch == 64
+          && back.a.s.time_unit_fixed == 1
           && strcmp(back.a.s.unit, "byte") == 0 && back.a.nev == 2
           && back.a.ev_names[1] == prof_impl_counters_canonical("cycles")
           && back.a.ev[5] == 6 && isnan(back.a.ev[4]) && back.a.spent_ns == 12345.5

@@ -67,6 +67,8 @@ typedef struct
     double budget_s, jitter, batch;
     char unit[32];
     char time_unit[4];      /* the outputs' time unit: ns, us, ms, s */
+    int time_unit_fixed;    /* set by the user: the tables' unit too (0:
+                               the tables choose one a row) */
     double complexity_n;
     char counters[256];     /* event list; "" = counters off */
     int threads;            /* threads that run the target at once */
@@ -366,6 +368,7 @@ typedef struct
     char unit[32];
     char time_unit[4];
     double time_unit_ns;
+    int time_unit_fixed;    /* the settings': the tables keep time_unit */
     char warning[768];
     int nev;
     const char * ev_names[PROF_COUNTERS_MAX];
@@ -553,6 +556,7 @@ struct prof_bench
     int nbench;             /* benchmarks started (the workers' numbering) */
     int list_only;          /* --list: print the names, run nothing */
     int wide;               /* --wide: the table with every column */
+    int table_percentiles;  /* --table-percentiles: their columns */
     prof_impl_measure measures[PROF_MEASURES_MAX];
     int sizes_flag;         /* prof_bench_set_sizes_flag */
     ulong * cli_sizes;      /* --sizes, or NULL */
@@ -637,8 +641,11 @@ int prof_impl_sizes_parse(const char * text, ulong ** out, const char * what);
 /* Whether f counts as a terminal under a prof_bench_set_terminal mode
    (-1: ask isatty). */
 int prof_impl_is_terminal(int mode, FILE * f);
-/* v[0..n-1] as a UTF-8 sparkline (3 bytes a sample) scaled from their min
-   to their max, cut to size bytes with its NUL. */
+/* v[0..n-1] as a UTF-8 sparkline (3 bytes a bar) scaled from their min
+   to their max, at most PROF_IMPL_SPARK_BARS bars (past that many samples
+   a bar is the mean of its share of them, in order), cut to size bytes
+   with its NUL. */
+#define PROF_IMPL_SPARK_BARS 16
 void prof_impl_sparkline(char * out, size_t size, const double * v, int n);
 /* The progress line on stderr ("[done/total] what (4.2 s, ETA 3 s)",
    done the item being run, from 1; total 0: unknown), drawn only when

@@ -238,7 +238,8 @@ static const prof_impl_option table[] = {
     { "--warmup", "N", "iterations run untimed before calibrating "
       "({default})", SET(set_warmup), ENV_RANGE("WARMUP",
                                                 prof_impl_warmup_range) },
-    { "--time-unit", "U", "the outputs' time unit: ns, us, ms or s (ns)",
+    { "--time-unit", "U", "the outputs' time unit: ns, us, ms, s, or auto: "
+      "a unit a table row, ns in the files (auto)",
       SET(set_time_unit), ENV("TIME_UNIT") },
     { "--budget", "TIME", "wall time one benchmark may take ({default})",
       SET(set_budget), ENV_RANGE("BUDGET", prof_impl_budget_range) },
@@ -251,6 +252,8 @@ static const prof_impl_option table[] = {
     { "--wide", NULL, "the table with every column (op/s, min, total) "
       "(default: fits in 100 columns)",
       PROF_IMPL_OPTION_FLAG(prof_bench, wide) },
+    { "--table-percentiles", NULL, "the table shows p10, p50 and p90 too",
+      PROF_IMPL_OPTION_FLAG(prof_bench, table_percentiles) },
     /* only where the program opts in (prof_bench_set_sizes_flag) */
     { "--sizes", "LIST", "the sizes of the program's sweeps: 8,64,512 or "
       "LO..HI[xM] (the program's)", SET(set_sizes), ENV("SIZES") },

@@ -5,7 +5,7 @@
     the sign test a p-value.
     SPDX-License-Identifier: MIT
 */
-#include "bench.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -87,22 +87,29 @@ static void paired_figures(prof_comparison * c, const prof_impl_epochs * a,
 /* The comparison's line, in markdown output only: a text line in a CSV or
    JSON output made the file unreadable (the results are written after
    it). */
-static void print_line(const prof_bench * b, const prof_comparison * c,
+static void print_line(prof_bench * b, const prof_comparison * c,
         const char * name_a, const char * name_b)
 {
     FILE * out = b->console.f;
+    const char * unit;
+    double scale;
+    char ta[32], tb[32];
     if (b->console.format != PROF_FORMAT_MD || out == NULL || c->rounds == 0)
         return;
-    double scale = prof_impl_time_unit_ns(b->s.time_unit);
-    fprintf(out, "%s: %.2f %s/%s vs %s: %.2f %s/%s: ratio %.4f [%.4f, %.4f] "
+    /* both sides in a's unit, as the table would show a's row */
+    prof_impl_table_unit(c->median_a_ns, b->s.time_unit_fixed
+                         ? b->s.time_unit : NULL, &unit, &scale);
+    fprintf(out, "%s: %s %s/%s vs %s: %s %s/%s: ratio %.4f [%.4f, %.4f] "
             "over %d rounds, sign test p = %.3g: %s\n",
-            name_a, c->median_a_ns / scale, b->s.time_unit, b->s.unit, name_b,
-            c->median_b_ns / scale, b->s.time_unit, b->s.unit, c->ratio,
-            c->ci_low, c->ci_high, c->rounds, c->p_value,
+            name_a, prof_impl_four_digits(ta, 32, c->median_a_ns / scale), unit,
+            b->s.unit, name_b, prof_impl_four_digits(tb, 32, c->median_b_ns / scale),
+            unit, b->s.unit, c->ratio, c->ci_low, c->ci_high, c->rounds,
+            c->p_value,
             c->significant ? (c->ratio > 1.0 ? "b is slower, significant"
                                              : "b is faster, significant")
                            : "no significant difference");
     fflush(out);
+    prof_impl_md_break(&b->console.md);     /* the next row: a header */
 }
 
 /* Run a and b alternately in this process: their epochs. */

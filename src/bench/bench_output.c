@@ -29,6 +29,7 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
                                                                     : "";
     c->terminal = b->terminal;
     c->wide = b->wide;
+    c->percentiles = b->table_percentiles;
     c->processes = prof_impl_workers_ready_count(b);
     c->fit_name = b->fit_name;
     c->fit_f = b->fit_f;

@@ -218,6 +218,7 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
         res->time_unit_ns = 1.0;
     }
     p->time_unit = res->time_unit;
+    res->time_unit_fixed = e->s.time_unit_fixed;
     p->complexity_n = e->s.complexity_n;
     p->relative_pct = NAN;
     p->warning = res->warning;

@@ -204,15 +204,17 @@ int prof_bench_set_batch(prof_bench * b, double units, const char * unit)
 
 int prof_bench_set_time_unit(prof_bench * b, const char * unit)
 {
+    int automatic = unit != NULL && strcmp(unit, "auto") == 0;
     PROF_IMPL_NEED_SUITE(b, "prof_bench_set_time_unit");
-    if (prof_impl_time_unit_ns(unit) == 0.0)
+    if (!automatic && prof_impl_time_unit_ns(unit) == 0.0)
     {
         prof_impl_warn("prof_bench_set_time_unit: unknown unit \"%s\" (ns, "
-                       "us, ms or s); setting unchanged",
+                       "us, ms, s or auto); setting unchanged",
                        unit ? unit : "(null)");
         return -1;
     }
-    strcpy(b->s.time_unit, unit);
+    strcpy(b->s.time_unit, automatic ? "ns" : unit);
+    b->s.time_unit_fixed = !automatic;
     return 0;
 }
 

@@ -151,7 +151,6 @@ static void print_fits(prof_bench * b, const char * family, int ran)
         && b->console.f != NULL && !prof_impl_worker_mode())
     {
         prof_bench_print_complexity(b->console.f, b, family);
-        prof_impl_md_break(&b->console.md);
     }
 }
 

@@ -91,6 +91,7 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     put_f64(o, e->s.batch);
     put_str(o, e->s.unit);
     put_str(o, e->s.time_unit);
+    put_u32(o, (unsigned long) e->s.time_unit_fixed);
     put_f64(o, e->s.complexity_n);
     put_f64(o, e->s.budget_s);
     put_u32(o, (unsigned long) e->s.threads);
@@ -353,6 +354,7 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     if (unit != NULL)
         prof_impl_copy(e->s.time_unit, sizeof e->s.time_unit, unit);
     free(unit);
+    e->s.time_unit_fixed = get_count(in, 1, "a flag is not 0 or 1");
     e->s.complexity_n = get_time(in, 0);
     e->s.budget_s = get_time(in, 0);
     e->s.threads = get_count(in, PROF_THREADS_MAX, "threads out of range");

@@ -310,7 +310,7 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
     prof_fit fits[8];
-    char fam[300];
+    char fam[300], coef[32], rms[32];
     int i, sizes, n = prof_bench_complexity(b, family, fits, 8);
     if (out == NULL)
         out = stdout;
@@ -326,9 +326,14 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
             "|----------------:|--------:|:-----------\n",
             fam, sizes, "coefficient", "rms%");
     for (i = 0; i < n; i++)
-        fprintf(out, "| %15.6g | %6.1f%% | %s%s\n", fits[i].coefficient,
-                fits[i].rms_pct, fits[i].name,
+        fprintf(out, "| %15s | %7s | %s%s\n",
+                prof_impl_four_digits(coef, sizeof coef, fits[i].coefficient),
+                prof_impl_percent(rms, sizeof rms, fits[i].rms_pct), fits[i].name,
                 i > 0 && fits[i].within_noise ? " (within the noise)" : "");
     print_doubts(out, b, family, fits, n, sizes);
     fflush(out);
+    /* under the console's table: its next row starts under a header (b is
+       the caller's, made by prof_bench_new, never a const object) */
+    if (out == b->console.f)
+        prof_impl_md_break(&((prof_bench *) b)->console.md);
 }

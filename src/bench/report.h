@@ -19,6 +19,7 @@ typedef struct
     const char * counters_line; /* the event set's context line, or "" */
     int terminal;               /* prof_bench_set_terminal's mode */
     int wide;                   /* --wide: every column */
+    int percentiles;            /* --table-percentiles: their columns */
     int processes;              /* processes whose epochs are pooled */
     const char * fit_name;      /* the user's complexity function, or NULL */
     double (*fit_f)(double);
@@ -32,6 +33,24 @@ int prof_impl_build_warnings(const prof_impl_report_ctx * ctx,
 /* r's count of event name per unit, NaN if not counted (the index:
    prof_impl_result_event_index, bench.h). */
 double prof_impl_result_event(const prof_result * r, const char * name);
+
+/* The tables' numbers (report.c). v to 4 significant digits, fixed
+   point ("0.5000", "69.00", "1006", "1510051400"; "0" for 0, "n/a" for
+   NaN, %.3e below 1e-4 and past PROF_IMPL_FIXED_MAX); and with k, M, G,
+   T, P from a thousand on ("1.006k", "67.66M"). Both return out. */
+const char * prof_impl_four_digits(char * out, size_t size, double v);
+const char * prof_impl_four_digits_si(char * out, size_t size, double v);
+/* A percentage so, with at most 2 decimals and its "%" ("12.35%", "0.46%",
+   "0%": under 0.005 too; "n/a%" for NaN). Returns out. */
+const char * prof_impl_percent(char * out, size_t size, double pct);
+/* The time unit of a table's row of median ns: fixed (the one set with
+   --time-unit: ns, us, ms or s), or if NULL the one it reads best in (the
+   largest it is 1 or more of, as hyperfine chooses). */
+void prof_impl_table_unit(double ns, const char * fixed, const char ** unit,
+        double * unit_ns);
+/* The percentiles a table shows with --table-percentiles, into *p (in
+   percent, ascending); their number. */
+int prof_impl_table_percentiles(const double ** p);
 
 /* ---- markdown (report_md.c) --------------------------------------------- */
 

@@ -2,10 +2,14 @@
     The markdown table, row by row as each benchmark ends. By default it
     fits in 100 columns, the most useful columns first: the median, its
     interval, err%, up to three event counts, the name (and, at a terminal,
-    a sparkline of the epochs). --wide adds op/s, min, every event count
-    and the time spent. Events that are n/a get no column (the context line
-    says why, once). A new header comes whenever the columns change: the
-    relative column, the interval's title, the units, the events.
+    a sparkline of the epochs, at most 16 bars). --wide adds op/s, min,
+    every event count and the time spent; --table-percentiles the
+    percentiles. Every number has 4 significant digits (counts with k, M,
+    G); a row's times are in one unit, chosen from its median unless
+    --time-unit fixed one. Events that are n/a get no column (the context
+    line says why, once). A new header comes whenever the columns change
+    (the relative column, the interval's title, the units, the events) and
+    after anything else printed under the table.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -46,20 +50,22 @@ static void md_context(FILE * out, const prof_impl_report_ctx * c)
 typedef enum
 {
     COL_RELATIVE, COL_TIME, COL_THREAD, COL_RATE, COL_ERR, COL_INTERVAL,
-    COL_MIN, COL_USER, COL_EVENT, COL_IPC, COL_MISS, COL_TOTAL
+    COL_MIN, COL_PERCENTILE, COL_USER, COL_EVENT, COL_IPC, COL_MISS,
+    COL_TOTAL
 } column_kind;
 
 typedef struct
 {
     column_kind kind;
-    int ev;                 /* COL_EVENT: the result's event index */
+    int ev;                 /* COL_EVENT: the result's event index;
+                               COL_PERCENTILE: the percentile's */
     int width;
     char head[48];
 } column;
 
 typedef struct
 {
-    column c[PROF_IMPL_USER_COLS + PROF_COUNTERS_MAX + 10];
+    column c[PROF_IMPL_USER_COLS + PROF_COUNTERS_MAX + 20];
     int n;
 } columns;
 
@@ -106,7 +112,7 @@ static int user_columns(columns * cs, const prof_result * r, int limit)
             snprintf(head, sizeof head, "%s%s%s/%s", r->user_names[k],
                      r->user_units[k][0] ? " " : "", r->user_units[k],
                      r->unit);
-        add(cs, COL_USER, k, 9, head);
+        add(cs, COL_USER, k, 7, head);
         n++;
     }
     return n;
@@ -147,80 +153,91 @@ static void counter_columns(columns * cs, const prof_result * r, int limit)
         else
             snprintf(head, sizeof head, "%s/%s",
                      short_name(r->counter_names[order[k]]), r->unit);
-        add(cs, (column_kind) kinds[k], order[k], 9, head);
+        add(cs, (column_kind) kinds[k], order[k], 7, head);
         limit--;
     }
 }
 
-/* The interval column's title: what the interval covers. */
+/* The interval column's title: what the interval covers. A row without
+   an interval (one epoch) says so in its cell, under the usual title. */
 static void interval_head(char * out, size_t size, const prof_result * r)
 {
-    int pct = !(r->ci_level < PROF_CI_LEVEL) ? (int) (100 * PROF_CI_LEVEL + 0.5)
+    int pct = !(r->ci_level < PROF_CI_LEVEL && r->ci_level > 0.0)
+            ? (int) (100 * PROF_CI_LEVEL + 0.5)
             : (int) floor(100.0 * r->ci_level);
     if (r->processes > 1)
-        snprintf(out, size, "%d%% interval, %d processes", pct, r->processes);
+        snprintf(out, size, "%d%% CI, %d processes", pct, r->processes);
     else
         snprintf(out, size, "%d%% run interval", pct);
 }
 
+/* The default table's width, and the name it leaves room for (a longer
+   one, or flags after it, run past): past that width the last counter
+   columns go (--wide shows them). */
+#define TABLE_WIDTH 100
+#define NAME_ROOM 10
+
+/* Drop the last counter columns of cs while its line, with a name of
+   NAME_ROOM and (at a terminal) a sparkline, is wider than TABLE_WIDTH. */
+static void fit_width(columns * cs, int terminal)
+{
+    int k, width = 2 + NAME_ROOM + 2 + (terminal ? 1 + PROF_IMPL_SPARK_BARS
+                                                 : 0);
+    for (k = 0; k < cs->n; k++)
+        width += cs->c[k].width + 3;
+    while (width > TABLE_WIDTH && cs->n > 0
+           && cs->c[cs->n - 1].kind >= COL_USER
+           && cs->c[cs->n - 1].kind != COL_TOTAL)
+        width -= cs->c[--cs->n].width + 3;
+}
+
 /* The columns of a row of r (the name's is not among them). */
 static void row_columns(columns * cs, const prof_impl_report_ctx * c,
-        const prof_impl_result * ir, int relative)
+        const prof_impl_result * ir, int relative, int terminal)
 {
     const prof_result * r = &ir->pub;
+    /* a fixed unit in the header, or one a row in the time cells */
+    const char * unit = ir->time_unit_fixed ? ir->time_unit : "time";
+    const double * pct;
     char head[64];
+    int k, npct = prof_impl_table_percentiles(&pct);
     cs->n = 0;
     if (relative)
-        add(cs, COL_RELATIVE, -1, 12, "relative");
-    snprintf(head, sizeof head, "%s/%s", ir->time_unit, r->unit);
-    add(cs, COL_TIME, -1, 10, head);
+        add(cs, COL_RELATIVE, -1, 13, "relative");
+    snprintf(head, sizeof head, "%s/%s", unit, r->unit);
+    add(cs, COL_TIME, -1, 8, head);
     if (c->wide && r->threads > 1)
     {
         /* the time over all threads is the first; one thread's here */
-        snprintf(head, sizeof head, "%s/%s/thread", ir->time_unit, r->unit);
-        add(cs, COL_THREAD, -1, 10, head);
+        snprintf(head, sizeof head, "%s/%s/thread", unit, r->unit);
+        add(cs, COL_THREAD, -1, 8, head);
     }
     if (c->wide)
     {
         snprintf(head, sizeof head, "%s/s", r->unit);
-        add(cs, COL_RATE, -1, 20, head);
+        add(cs, COL_RATE, -1, 7, head);
     }
     interval_head(head, sizeof head, r);
-    add(cs, COL_INTERVAL, -1, 20, head);
+    add(cs, COL_INTERVAL, -1, 16, head);
     add(cs, COL_ERR, -1, 6, "err%");
+    for (k = 0; c->percentiles && k < npct; k++)
+    {
+        snprintf(head, sizeof head, "p%g", pct[k]);
+        add(cs, COL_PERCENTILE, k, 6, head);
+    }
     if (c->wide)
-        add(cs, COL_MIN, -1, 10, "min");
+        add(cs, COL_MIN, -1, 6, "min");
     counter_columns(cs, r, c->wide ? PROF_COUNTERS_MAX + 2 : 3);
     if (c->wide)
         add(cs, COL_TOTAL, -1, 7, "total s");
+    else
+        fit_width(cs, terminal);
 }
 
 /* ---- the cells ----------------------------------------------------------- */
 
-/* 48780487.8 -> "48,780,487.80" */
-static void grouped(char * out, double v)
-{
-    char digits[64];
-    int n, i, j = 0, lead;
-    if (!(v < PROF_IMPL_FIXED_MAX) || v != v)
-    {
-        sprintf(out, "%.4g", v);
-        return;
-    }
-    sprintf(digits, "%.2f", v);
-    n = (int) (strchr(digits, '.') - digits);
-    lead = n % 3 == 0 ? 3 : n % 3;
-    for (i = 0; i < n; i++)
-    {
-        if (i > 0 && (i - lead) % 3 == 0)
-            out[j++] = ',';
-        out[j++] = digits[i];
-    }
-    strcpy(out + j, digits + n);
-}
-
-/* Past this ratio either way the relative column reads "12.3x faster" or
-   "4.1x slower" instead of a percentage. */
+/* Past this ratio either way the relative column reads "12.30x faster"
+   or "4.100x slower" instead of a percentage. */
 #define FAR_RATIO 2.0
 
 /* The relative figure with the half-width of its interval; far from
@@ -235,68 +252,85 @@ static void relative_cell(char * cell, size_t size, const prof_result * r)
     if (isnan(r->relative_pct))
         snprintf(cell, size, "n/a");
     else if (x >= FAR_RATIO)
-        snprintf(cell, size, "%sx %s", prof_impl_fixed(a, 32, x,
-                 x < 100.0 ? 1 : 0, 0), r->relative_pct >= 100.0 ? "faster"
-                 : "slower");
+        snprintf(cell, size, "%sx %s", prof_impl_four_digits(a, 32, x),
+                 r->relative_pct >= 100.0 ? "faster" : "slower");
     else if (!(hi - lo < INFINITY))
-        snprintf(cell, size, "%.1f%%", r->relative_pct);
+        prof_impl_percent(cell, size, r->relative_pct);
     else
-        snprintf(cell, size, "%.1f%% \xC2\xB1%s", r->relative_pct,
+        snprintf(cell, size, "%s \xC2\xB1%s",
+                 prof_impl_percent(a, 32, r->relative_pct),
                  prof_impl_fixed(b, 32, (hi - lo) / 2.0, 1, 0));
 }
 
+/* A count, a rate, IPC or miss%: 4 significant digits, k/M/G past 1000. */
 static void counter_cell(char * cell, size_t size, const column * col,
         const prof_result * r)
 {
     double v = col->kind == COL_IPC ? r->ipc : col->kind == COL_MISS
              ? r->branch_miss_pct : col->kind == COL_USER ? r->user[col->ev]
              : r->counters[col->ev];
-    if (isnan(v))
-        snprintf(cell, size, "n/a");
-    else if (fabs(v) >= 1e7)    /* a rate: 4.096e+09 */
-        snprintf(cell, size, "%.4g", v);
-    else if (col->kind == COL_IPC)
-        snprintf(cell, size, "%.3f", v);
-    else if (col->kind == COL_MISS)
-        snprintf(cell, size, "%.2f%%", v);
-    else if (fabs(v) >= 100.0 || v == 0.0)
-        snprintf(cell, size, "%.1f", v);
-    else        /* 4 significant digits: 0.0002 faults/op is not 0 */
-        snprintf(cell, size, "%.4g", v);
+    if (col->kind == COL_MISS && !isnan(v))
+        prof_impl_percent(cell, size, v);
+    else
+        prof_impl_four_digits_si(cell, size, v);
+}
+
+/* A time in the row's unit: with the unit after it where the table
+   chooses one a row (unit_named), bare under a header that names it. */
+static void time_cell(char * out, size_t size, double ns, const char * unit,
+        double unit_ns, int unit_named)
+{
+    char a[32];
+    prof_impl_four_digits(a, sizeof a, ns / unit_ns);
+    if (unit_named && !isnan(ns))
+        snprintf(out, size, "%s %s", a, unit);
+    else
+        snprintf(out, size, "%s", a);
+}
+
+/* The interval in the row's unit (the time cell names it); a row of one
+   epoch has none. */
+static void interval_cell(char * out, size_t size, const prof_result * r,
+        double unit_ns)
+{
+    char a[32], b[32];
+    if (isnan(r->ci_low_ns) || !(r->ci_level > 0.0))
+        snprintf(out, size, "%s", r->epochs == 1 ? "1 epoch, no interval"
+                                                 : "no interval");
+    else
+        snprintf(out, size, "[%s, %s]",
+                 prof_impl_four_digits(a, 32, r->ci_low_ns / unit_ns),
+                 prof_impl_four_digits(b, 32, r->ci_high_ns / unit_ns));
 }
 
 static void cell(char * out, size_t size, const column * col,
         const prof_impl_result * ir)
 {
     const prof_result * r = &ir->pub;
-    double scale = ir->time_unit_ns;
-    char a[32], b[32];
+    const char * unit;
+    const double * pct;
+    double unit_ns;
+    int named = !ir->time_unit_fixed;
+    prof_impl_table_unit(r->median_ns, named ? NULL : ir->time_unit, &unit,
+                         &unit_ns);
     switch (col->kind)
     {
     case COL_RELATIVE: relative_cell(out, size, r); break;
-    case COL_TIME: prof_impl_fixed(out, size, r->median_ns / scale, 2, 0);
+    case COL_TIME: time_cell(out, size, r->median_ns, unit, unit_ns, named);
         break;
-    case COL_THREAD:
-        prof_impl_fixed(out, size, r->median_ns * r->threads / scale, 2, 0);
+    case COL_THREAD: time_cell(out, size, r->median_ns * r->threads, unit,
+                               unit_ns, named); break;
+    case COL_RATE: prof_impl_four_digits_si(out, size, r->median_ns > 0.0
+                                     ? 1e9 / r->median_ns : INFINITY); break;
+    case COL_ERR: prof_impl_percent(out, size, r->err_pct); break;
+    case COL_INTERVAL: interval_cell(out, size, r, unit_ns); break;
+    case COL_PERCENTILE:
+        prof_impl_table_percentiles(&pct);
+        time_cell(out, size, prof_result_percentile(r, pct[col->ev]), unit,
+                  unit_ns, 0);
         break;
-    case COL_RATE:
-        if (r->median_ns > 0.0)
-            grouped(out, 1e9 / r->median_ns);
-        else
-            snprintf(out, size, "inf");
-        break;
-    case COL_ERR: snprintf(out, size, "%s%%",
-                           prof_impl_fixed(a, 32, r->err_pct, 1, 0)); break;
-    case COL_INTERVAL:
-        if (isnan(r->ci_low_ns))
-            snprintf(out, size, "n/a");
-        else
-            snprintf(out, size, "[%s, %s]",
-                     prof_impl_fixed(a, 32, r->ci_low_ns / scale, 2, 0),
-                     prof_impl_fixed(b, 32, r->ci_high_ns / scale, 2, 0));
-        break;
-    case COL_MIN: prof_impl_fixed(out, size, r->min_ns / scale, 2, 0); break;
-    case COL_TOTAL: prof_impl_fixed(out, size, r->total_s, 3, 0); break;
+    case COL_MIN: time_cell(out, size, r->min_ns, unit, unit_ns, 0); break;
+    case COL_TOTAL: prof_impl_four_digits(out, size, r->total_s); break;
     default: counter_cell(out, size, col, r); break;
     }
 }
@@ -384,13 +418,14 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         const prof_impl_result * ir, int relative)
 {
     const prof_result * r = &ir->pub;
-    char spark[3 * 64 + 1] = "", text[64];    /* the first 64 epochs at most */
+    char spark[3 * PROF_IMPL_SPARK_BARS + 1] = "", text[64];
     int terminal, k;
     columns cs;
 
     if (w->out == NULL)
         return;
-    row_columns(&cs, c, ir, relative);
+    terminal = prof_impl_is_terminal(c->terminal, w->out);
+    row_columns(&cs, c, ir, relative, terminal);
     md_header(w, c, &cs, r->ncounters > 0);
     for (k = 0; k < cs.n; k++)
     {
@@ -399,7 +434,6 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
     }
     fputs("| ", w->out);
     prof_impl_md_code(w->out, r->name);
-    terminal = prof_impl_is_terminal(c->terminal, w->out);
     if (terminal)
         prof_impl_sparkline(spark, sizeof spark, r->samples_ns, r->epochs);
     if (spark[0] != '\0')

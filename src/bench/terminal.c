@@ -40,19 +40,38 @@ int prof_bench_set_terminal(prof_bench * b, prof_terminal mode)
     return 0;
 }
 
+/* The mean of the finite samples of v[from .. to), NaN if none. */
+static double finite_mean(const double * v, int from, int to)
+{
+    double sum = 0.0;
+    int i, k = 0;
+    for (i = from; i < to; i++)
+        if (isfinite(v[i]))
+        {
+            sum += v[i];
+            k++;
+        }
+    return k > 0 ? sum / k : NAN;
+}
+
 /* Eight heights of U+2581..U+2588, 3 bytes each in UTF-8. */
-void prof_impl_sparkline(char * out, size_t size, const double * v, int n)
+void prof_impl_sparkline(char * out, size_t size, const double * samples,
+        int nsamples)
 {
     static const char * const bars[8] = { "\xE2\x96\x81", "\xE2\x96\x82",
         "\xE2\x96\x83", "\xE2\x96\x84", "\xE2\x96\x85", "\xE2\x96\x86",
         "\xE2\x96\x87", "\xE2\x96\x88" };
-    double lo = INFINITY, hi = -INFINITY;
+    double lo = INFINITY, hi = -INFINITY, v[PROF_IMPL_SPARK_BARS];
     size_t used = 0;
-    int i;
+    int i, n = nsamples < PROF_IMPL_SPARK_BARS ? nsamples
+                                               : PROF_IMPL_SPARK_BARS;
 
     if (size == 0)
         return;
     out[0] = '\0';
+    for (i = 0; i < n; i++)     /* bar i: samples [i N / n, (i + 1) N / n) */
+        v[i] = finite_mean(samples, (int) ((long) i * nsamples / n),
+                           (int) ((long) (i + 1) * nsamples / n));
     for (i = 0; i < n; i++)
         if (isfinite(v[i]))
         {

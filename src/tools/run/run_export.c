@@ -317,6 +317,7 @@ static int export_runner(FILE * out, prof_export_kind kind,
                            unit);
             results[i]->time_unit_ns = us * 1e9;
             results[i]->pub.time_unit = results[i]->time_unit;
+            results[i]->time_unit_fixed = 1;    /* the table's too */
         }
     }
     ctx.optimized = 1;              /* the commands' builds are unknown */
