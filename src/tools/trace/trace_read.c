@@ -195,7 +195,7 @@ static void on_chunk(pt_trace * t, const prof_tf_chunk * c,
 static int valid_chunk(const prof_tf_chunk * c)
 {
     return c->magic == PROF_TF_CHUNK_MAGIC && c->type >= PROF_TF_EVENTS
-           && c->type <= PROF_TF_LABELS && c->size % 8 == 0
+           && c->type <= PROF_TF_LAST_CHUNK && c->size % 8 == 0
            && c->size <= PROF_TF_MAX_CHUNK;
 }
 
@@ -453,6 +453,12 @@ static int read_all(pt_trace * t)
     return out_of_memory(t);
 }
 
+void pt_handler_init(pt_handler * h, void * ctx)
+{
+    memset(h, 0, sizeof *h);
+    h->ctx = ctx;
+}
+
 int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
               pt_trace * t)
 {
@@ -489,7 +495,7 @@ static void collect(void * ctx, const pt_trace * ct, const pt_zone * z)
 int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
 {
     pt_handler h;
-    h.ctx = t;
+    pt_handler_init(&h, t);
     h.begin = collect;
     h.zone = collect;
     if (start_trace(t, o, &h) != 0)
@@ -515,6 +521,7 @@ void pt_free(pt_trace * t)
         pt_src_close(&s->src);
         free(s);
     }
+    pt_samples_release(t);
     free(t->zones);
     free(t->threads);
     memset(t, 0, sizeof *t);

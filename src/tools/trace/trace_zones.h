@@ -75,6 +75,8 @@ void pt_on_event(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t ticks61,
                  unsigned type, uint64_t key);
 /* After the last chunk: the zones still open closed at the trace's end. */
 void pt_close_open_zones(pt_trace * t);
+/* Free the sampling arrays of t (trace_read_samples.c). */
+void pt_samples_release(pt_trace * t);
 /* Free what the state holds (not the state itself, nor its input). */
 void pt_state_release(pt_trace * t);
 
