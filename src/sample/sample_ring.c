@@ -48,7 +48,7 @@ static unsigned read_max_stack(void)
     return v;
 }
 
-static void attr_for(struct perf_event_attr * a, double hz)
+static void attr_for(struct perf_event_attr * a, double hz, int record)
 {
     memset(a, 0, sizeof *a);
     a->size = sizeof *a;
@@ -67,10 +67,20 @@ static void attr_for(struct perf_event_attr * a, double hz)
     a->use_clockid = 1;
     a->clockid = CLOCK_MONOTONIC_RAW;
     a->watermark = 1;
-    a->wakeup_watermark = (uint32_t) (SAMPLE_RING_PAGES * (size_t) sysconf(_SC_PAGESIZE) / 2);
+    a->wakeup_watermark = (uint32_t) ((record ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
+                                      * (size_t) sysconf(_SC_PAGESIZE) / 2);
+    if (record) /* another process, from its exec on: its mappings too */
+    {
+        a->enable_on_exec = 1;
+        a->mmap = 1;
+        a->mmap2 = 1;
+        a->comm = 1;
+        a->comm_exec = 1;
+        a->task = 1;
+    }
 }
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz)
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
 {
     struct perf_event_attr a;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
@@ -80,12 +90,12 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz)
         ncpu = 1;
     if (ncpu > SAMPLE_MAX_CPUS)
         ncpu = SAMPLE_MAX_CPUS;
-    r->ring_bytes = (size_t) SAMPLE_RING_PAGES * (size_t) page;
+    r->ring_bytes = (size_t) (pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES) * (size_t) page;
     r->max_stack = read_max_stack();
-    attr_for(&a, hz);
+    attr_for(&a, hz, pid != 0);
     for (c = 0; c < ncpu; c++)
     {
-        int fd = prof_impl_sample_open(&a, 0, c), e;
+        int fd = prof_impl_sample_open(&a, pid, c), e;
         void * m;
         if (fd < 0)
         {
@@ -123,10 +133,11 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
                       sample_sink sink, void * ctx)
 {
     uint64_t ip[SAMPLE_MAX_FRAMES], nr, v, t;
-    uint32_t tid;
+    uint32_t pid, tid;
     size_t i, k = 0, user = 0;
     if (len < 32)
         return;
+    memcpy(&pid, p + 8, 4);
     memcpy(&tid, p + 12, 4);
     memcpy(&t, p + 16, 8);
     memcpy(&nr, p + 24, 8);
@@ -143,11 +154,12 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
     }
     if (k == 0)
         memcpy(&ip[k++], p + 0, 8); /* no chain: the sampled ip */
-    sink(ctx, tid, t, ip, k, user >= r->max_stack || user > k);
+    sink(ctx, pid, tid, t, ip, k, user >= r->max_stack || user > k);
 }
 
 /* The records of ring i, from tail to head (wrapping), into sink. */
-static void drain_one(sample_rings * r, int i, sample_sink sink, void * ctx)
+static void drain_one(sample_rings * r, int i, sample_sink sink, record_sink other,
+                      void * ctx)
 {
     struct perf_event_mmap_page * m = (struct perf_event_mmap_page *) r->ring[i];
     const unsigned char * data = (const unsigned char *) r->ring[i] + sysconf(_SC_PAGESIZE);
@@ -174,17 +186,25 @@ static void drain_one(sample_rings * r, int i, sample_sink sink, void * ctx)
                 memcpy(&lost, rec + sizeof h + 8, 8);
                 r->lost += lost;
             }
+            else if (other != NULL && h.size >= sizeof h + 16)
+            {
+                uint64_t ns; /* sample_id_all: pid, tid, time at the end */
+                memcpy(&ns, rec + h.size - 8, 8);
+                other(ctx, h.type | (unsigned) h.misc << 16, rec + sizeof h,
+                      h.size - sizeof h - 16, ns);
+            }
         }
         tail += h.size;
     }
     __atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
 }
 
-void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink, void * ctx)
+void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
+                                  record_sink other, void * ctx)
 {
     int i;
     for (i = 0; i < r->n; i++)
-        drain_one(r, i, sink, ctx);
+        drain_one(r, i, sink, other, ctx);
 }
 
 uint64_t prof_impl_sample_rings_close(sample_rings * r)
@@ -205,16 +225,17 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r)
 
 #else /* not Linux: no perf events */
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz)
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
 {
-    (void) hz;
+    (void) hz; (void) pid;
     memset(r, 0, sizeof *r);
     return ENOSYS;
 }
 void prof_impl_sample_rings_enable(sample_rings * r, int on) { (void) r; (void) on; }
-void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink, void * ctx)
+void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
+                                  record_sink other, void * ctx)
 {
-    (void) r; (void) sink; (void) ctx;
+    (void) r; (void) sink; (void) other; (void) ctx;
 }
 uint64_t prof_impl_sample_rings_close(sample_rings * r) { (void) r; return 0; }
 
