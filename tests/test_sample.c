@@ -132,7 +132,7 @@ static void check_trace(const char * path, tally * c)
     {
         printf("thread %u: %lu samples, %lu in hot (%.1f%%)\n", c->tids[k],
                c->all[k], c->hot[k], c->all[k] ? 100.0 * c->hot[k] / c->all[k] : 0.0);
-        CHECK(c->all[k] > 100 && c->hot[k] * 2 > c->all[k], "thread %d: %lu of %lu",
+        CHECK(c->all[k] > 30 && c->hot[k] * 2 > c->all[k], "thread %d: %lu of %lu",
               k, c->hot[k], c->all[k]);
     }
     printf("recorded %llu, read %llu, lost %llu, truncated %llu, achieved %.0f Hz "

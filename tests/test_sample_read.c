@@ -231,9 +231,9 @@ static int test_record(const char * path)
            "child; %zu processes, %zu mappings; %.0f Hz achieved\n", c.main_pid,
            c.pid, c.threads_seen, c.hot, c.child_pid, t.nprocesses, t.nvmas,
            t.sampling.achieved_hz);
-    CHECK(c.main_pid > 100 && c.threads_seen >= 2 && c.hot * 2 > c.main_pid,
+    CHECK(c.main_pid > 20 && c.threads_seen >= 2 && c.hot * 2 > c.main_pid,
           "%lu samples, %lu threads, %lu hot", c.main_pid, c.threads_seen, c.hot);
-    CHECK(c.child_pid > 20 && t.nprocesses >= 2, "child: %lu samples, %zu processes",
+    CHECK(c.child_pid > 5 && t.nprocesses >= 2, "child: %lu samples, %zu processes",
           c.child_pid, t.nprocesses);
     CHECK(t.sampling.achieved_hz > 50 && t.sampling.achieved_hz < 2000,
           "%g Hz", t.sampling.achieved_hz);

@@ -159,7 +159,8 @@ static void refused(int err)
                    "(zones are still recorded)", strerror(err), why);
 }
 
-/* Threads of this process other than the caller: they are not sampled. */
+/* Threads of this process other than the caller and the recorder's
+   writer: they are not sampled. */
 static long other_threads(void)
 {
     FILE * f = fopen("/proc/self/status", "r");
@@ -167,7 +168,8 @@ static long other_threads(void)
     long n = 0;
     while (f != NULL && fgets(line, sizeof line, f) != NULL)
         if (strncmp(line, "Threads:", 8) == 0)
-            n = strtol(line + 8, NULL, 10) - 1;
+            n = strtol(line + 8, NULL, 10) - 1
+                - (__atomic_load_n(&TR.writer_state, __ATOMIC_ACQUIRE) == 1);
     if (f != NULL)
         fclose(f);
     return n;
@@ -258,10 +260,9 @@ int prof_sample_start(double hz)
         refused(err);
         return -1;
     }
-    if (other_threads() > 0)
-        prof_impl_warn("sampling: %ld threads started before prof_sample_start "
-                       "are not sampled (start sampling at the top of main)",
-                       other_threads());
+    if ((err = (int) other_threads()) > 0)
+        prof_impl_warn("sampling: %d threads started before prof_sample_start "
+                       "are not sampled (start sampling at the top of main)", err);
     S.running = 1;
     if (!registered)
         registered = atexit(stop_at_exit) == 0;
