@@ -166,6 +166,8 @@ void prof_impl_sw_flush(sample_writer * w, uint64_t upto_ns)
 {
     size_t i = 0, j, m, kept = 0;
     write_stacks(w);
+    if (w->nbatch == 0)
+        return;
     qsort(w->batch, w->nbatch, sizeof *w->batch, by_thread_time);
     for (; i < w->nbatch; i = j)
     {

@@ -176,25 +176,22 @@ static void vma_line(pt_trace * t, uint32_t pid, int64_t from, const char * line
     v->inode = inode;
 }
 
+typedef struct { pt_trace * t; uint32_t pid; int64_t from; } vma_ctx;
+
+static void vma_each(void * ctx, const char * line)
+{
+    vma_ctx * v = (vma_ctx *) ctx;
+    vma_line(v->t, v->pid, v->from, line);
+}
+
 void pt_vmas_add(pt_trace * t, uint32_t pid, int64_t from,
                  const unsigned char * p, size_t n)
 {
-    size_t i = 0;
-    while (i < n && p[i] != '\0')
-    {
-        char line[PROF_TF_MAX_STRING + 256];
-        size_t len = 0;
-        while (i < n && p[i] != '\n' && p[i] != '\0')
-        {
-            if (len + 1 < sizeof line)
-                line[len++] = (char) p[i];
-            i++;
-        }
-        if (i < n && p[i] == '\n')
-            i++;
-        line[len] = '\0';
-        vma_line(t, pid, from, line);
-    }
+    vma_ctx v;
+    v.t = t;
+    v.pid = pid;
+    v.from = from;
+    pt_each_line(p, n, vma_each, &v);
 }
 
 static void on_maps2(pt_trace * t, uint32_t pid, const unsigned char * p, size_t n)
