@@ -8,10 +8,10 @@ CH_EVENTS, CH_STRINGS, CH_THREAD_NAME, CH_END = 1, 2, 3, 6   # chunk types
 BEGIN, END = 0, 1                                           # event types
 
 
-def header(rate):
+def header(rate, version=1):
     """The 64-byte file header: pid 4242, tick rate rate per second."""
-    return struct.pack("<8sIIIIdQQQQ", b"PTRACE01", 0x01020304, 1, 64, 4242,
-                       rate, 0, 0, 0, 0)
+    return struct.pack("<8sIIIIdQQQQ", b"PTRACE01", 0x01020304, version, 64,
+                       4242, rate, 0, 0, 0, 0)
 
 
 def chunk(ctype, tid, payload):

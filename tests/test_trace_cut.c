@@ -70,7 +70,7 @@ static void read_as(int how, const char * path, const unsigned char * d,
     memset(r, 0, sizeof *r);
     w = open_memstream(&r->warnings, &r->wlen);
     options(&o, w, window);
-    h.ctx = &r->z;
+    pt_handler_init(&h, &r->z);
     h.begin = keep_zone;
     h.zone = keep_zone;
     if (how == 'm')

@@ -7,6 +7,7 @@
 #include "trace_util.h"
 #include "fail_alloc.h"
 
+#include <stddef.h>
 #include <sys/time.h>
 
 /* With a directory argument, the hand-made files are also written there:
@@ -271,7 +272,7 @@ static void test_not_a_trace(void)
         tb_header(&b, 1e9, 0);
         memcpy(b.d + 12, &v, 4);
         CHECK(read_trace(b.d, b.n, &t, 0, &w) == -1
-              && strstr(w, "this prof-trace reads versions 1 to 2") != NULL, "%s", w);
+              && strstr(w, "this prof-trace reads versions 1 to 3") != NULL, "%s", w);
         pt_free(&t);
         free(b.d);
     }
@@ -318,7 +319,9 @@ static void v2_file(tbuf * b)
         { 150 + (UINT64_C(1) << 41), PROF_IMPL_EV_END, 1 },
         { 200 + (UINT64_C(1) << 41), PROF_IMPL_EV_END, 0 } };
     tev e8[] = { { 105, PROF_IMPL_EV_FBEGIN, 0 }, { 175, PROF_IMPL_EV_FEND, 0 } };
+    uint32_t v2 = 2; /* version 3 writes the same chunks */
     tb_header(b, 1e9, 50);
+    memcpy(b->d + offsetof(prof_tf_header, version), &v2, sizeof v2);
     tb_string(b, OUTER, "outer");
     tb_string(b, INNER, "inner");
     tb_string(b, A, "a");
@@ -406,7 +409,7 @@ static void test_stream(void)
     tb_end(&b, 500000, 0);
     CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
     memset(&o, 0, sizeof o);
-    h.ctx = &zones;
+    pt_handler_init(&h, &zones);
     h.begin = NULL;
     h.zone = count_zone;
     CHECK(pt_stream(path, &o, &h, &t) == 0, "stream");

@@ -540,7 +540,7 @@ static void test_alarm_handler(const char * buffer_kb, int burst)
     memset(&c, 0, sizeof c);
     memset(&o, 0, sizeof o);
     o.warn = w;
-    h.ctx = &c;
+    pt_handler_init(&h, &c);
     h.begin = NULL;
     h.zone = count_alarm_zone;
     CHECK(pt_stream(path, &o, &h, &t) == 0, "read");

@@ -133,25 +133,22 @@ static void parse_map_line(pt_symbols * s, const char * line, char * process,
     s->nmaps++;
 }
 
+typedef struct { pt_symbols * s; char * process; size_t size; } maps_ctx;
+
+static void map_line(void * ctx, const char * line)
+{
+    maps_ctx * m = (maps_ctx *) ctx;
+    parse_map_line(m->s, line, m->process, m->size);
+}
+
 void pt_symbols_maps(pt_symbols * s, const unsigned char * p, size_t n,
                      char * process, size_t size)
 {
-    size_t i = 0;
-    while (i < n && p[i] != '\0')
-    {
-        char line[4096 + 256];
-        size_t len = 0;
-        while (i < n && p[i] != '\n' && p[i] != '\0')
-        {
-            if (len + 1 < sizeof line)
-                line[len++] = (char) p[i];
-            i++;
-        }
-        if (i < n && p[i] == '\n')
-            i++;
-        line[len] = '\0';
-        parse_map_line(s, line, process, size);
-    }
+    maps_ctx m;
+    m.s = s;
+    m.process = process;
+    m.size = size;
+    pt_each_line(p, n, map_line, &m);
 }
 
 #if defined(__linux__)

@@ -128,3 +128,24 @@ unsigned char * pt_slurp(const char * path, size_t * n)
         fclose(f);
     return d;
 }
+
+void pt_each_line(const unsigned char * p, size_t n,
+                  void (*fn)(void * ctx, const char * line), void * ctx)
+{
+    size_t i = 0;
+    while (i < n && p[i] != '\0')
+    {
+        char line[4096 + 256];
+        size_t len = 0;
+        while (i < n && p[i] != '\n' && p[i] != '\0')
+        {
+            if (len + 1 < sizeof line)
+                line[len++] = (char) p[i];
+            i++;
+        }
+        if (i < n && p[i] == '\n')
+            i++;
+        line[len] = '\0';
+        fn(ctx, line);
+    }
+}

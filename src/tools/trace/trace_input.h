@@ -49,5 +49,9 @@ int pt_src_seek(pt_src * s, uint64_t to, size_t k);
 
 /* Read a whole file (or stdin for "-") into memory. NULL on error (errno). */
 unsigned char * pt_slurp(const char * path, size_t * n);
+/* Each line of text p (n bytes, up to a 0 byte; a line cut at 4 KiB and a
+   bit) to fn(ctx, line), NUL-terminated without its newline. */
+void pt_each_line(const unsigned char * p, size_t n,
+                  void (*fn)(void * ctx, const char * line), void * ctx);
 
 #endif

@@ -49,12 +49,25 @@ static void on_events2(pt_trace * t, uint32_t tid, const unsigned char * p, size
     {
         uint64_t w = pt_rd64(p + i), id = (w >> 3) & ((UINT64_C(1) << PROF_TF_ID_BITS) - 1);
         unsigned type = (unsigned) (w & 7);
+        if (ts->ext_left > 0)
+        {
+            ts->ext_left--; /* an extension record's payload */
+            continue;
+        }
         if (type == PROF_TF_EV_SYNC)
         {
             ts->prev61 = (w >> 3) & PROF_TF_TICK_MASK;
             continue;
         }
         ts->prev61 = (ts->prev61 + (w >> 24)) & PROF_TF_TICK_MASK;
+        if (type == PROF_TF_EV_EXT && t->version >= 3)
+        {
+            ts->ext_left = (uint32_t) (w >> 8) & ((1u << PROF_TF_EXT_WORDS_BITS) - 1);
+            pt_warn(t, W_EVENT, "thread %u: in-stream record of kind %u, which this "
+                    "prof-trace does not know: skipped", tid,
+                    (unsigned) (w >> 3) & ((1u << PROF_TF_EXT_KIND_BITS) - 1));
+            continue;
+        }
         if (id >= ts->nids && type <= 5)
         {
             pt_warn(t, W_STRING, "thread %u: label number %llu is not defined (its "
@@ -175,6 +188,7 @@ static void on_chunk(pt_trace * t, const prof_tf_chunk * c,
         on_thread_name(t, c->tid, p, c->size);
         break;
     case PROF_TF_MAPS:
+        pt_vmas_add(t, t->pid, 0, p, c->size);
         if (t->st->syms != NULL)
             pt_symbols_maps(t->st->syms, p, c->size, t->process, sizeof t->process);
         break;
@@ -188,6 +202,7 @@ static void on_chunk(pt_trace * t, const prof_tf_chunk * c,
         on_labels(t, c->tid, p, c->size);
         break;
     default:
+        pt_sampling_chunk(t, c, p);
         break;
     }
 }
@@ -195,7 +210,7 @@ static void on_chunk(pt_trace * t, const prof_tf_chunk * c,
 static int valid_chunk(const prof_tf_chunk * c)
 {
     return c->magic == PROF_TF_CHUNK_MAGIC && c->type >= PROF_TF_EVENTS
-           && c->type <= PROF_TF_LABELS && c->size % 8 == 0
+           && c->type <= PROF_TF_LAST_CHUNK && c->size % 8 == 0
            && c->size <= PROF_TF_MAX_CHUNK;
 }
 
@@ -236,6 +251,8 @@ static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     size_t ti;
     int cut = 0;
     pt_tstate * ts = pt_thread_of(t, c->tid, &ti);
+    if (ts != NULL)
+        ts->ext_left = 0; /* no record spans two chunks */
     if (c->type == PROF_TF_EVENTS2 && left >= 8)
     {
         if (pt_src_need(s, 8) < 8)
@@ -407,6 +424,7 @@ static void finish_trace(pt_trace * t)
         pt_warn(t, W_TRUNC, "the program was ended by signal %d; events recorded "
                 "until then are shown", t->end_signal);
     pt_close_open_zones(t);
+    pt_samples_finish(t);
     pt_symbols_finish(t->st->syms);
 }
 
@@ -453,6 +471,12 @@ static int read_all(pt_trace * t)
     return out_of_memory(t);
 }
 
+void pt_handler_init(pt_handler * h, void * ctx)
+{
+    memset(h, 0, sizeof *h);
+    h->ctx = ctx;
+}
+
 int pt_stream(const char * path, const pt_options * o, const pt_handler * h,
               pt_trace * t)
 {
@@ -489,7 +513,7 @@ static void collect(void * ctx, const pt_trace * ct, const pt_zone * z)
 int pt_read(const unsigned char * d, size_t n, const pt_options * o, pt_trace * t)
 {
     pt_handler h;
-    h.ctx = t;
+    pt_handler_init(&h, t);
     h.begin = collect;
     h.zone = collect;
     if (start_trace(t, o, &h) != 0)
@@ -515,6 +539,7 @@ void pt_free(pt_trace * t)
         pt_src_close(&s->src);
         free(s);
     }
+    pt_samples_release(t);
     free(t->zones);
     free(t->threads);
     memset(t, 0, sizeof *t);

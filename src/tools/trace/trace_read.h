@@ -62,7 +62,88 @@ typedef struct
     char name[40];
     uint64_t events;
     uint64_t lost;
+    uint32_t pid;        /* its process (PROCESS records; else the header's) */
+    uint64_t samples;    /* samples read (each counted once, not weighted) */
 } pt_thread;
+
+/* ---- samples (format version 3) -------------------------------------------- */
+
+enum
+{
+    PT_SAMPLE_TRUNCATED = 1,  /* the chain reached the kernel's depth limit */
+    PT_SAMPLE_LEAF_FIXED = 2, /* the leaf's caller was recovered */
+    PT_SAMPLE_WEIGHTED = 4    /* weight > 1 (a timer's overruns) */
+};
+#define PT_NO_STACK UINT32_MAX /* a sample whose stack was not kept */
+
+/* One sample, handed to pt_handler.sample in the order read: per thread
+   in time order; between threads, and against the zones, in file order
+   (a thread's samples may come before or after its zones of that time). */
+typedef struct
+{
+    uint32_t thread;     /* index into pt_trace.threads */
+    uint32_t tid;
+    int64_t ticks;       /* since the start */
+    uint32_t stack;      /* index into pt_trace.stacks, or PT_NO_STACK */
+    uint32_t weight;     /* sampling periods it stands for, >= 1 */
+    uint8_t flags;       /* PT_SAMPLE_* */
+} pt_sample;
+
+/* A call chain: frames ip[0..n-1] of pt_trace.stack_ips from first, leaf
+   first: ip[0] the sampled instruction, the others return addresses (name
+   them at address - 1). Addresses are in process pid's address space. */
+typedef struct
+{
+    uint32_t pid;
+    uint32_t n;
+    size_t first;        /* index into pt_trace.stack_ips */
+} pt_stack;
+
+/* One executable file mapping of a process (MAPS at the start, MAPS2 as
+   they change), in force from `from` until `until` (ticks; until is
+   INT64_MAX while it still holds). */
+typedef struct
+{
+    uint32_t pid;
+    int64_t from, until;
+    uint64_t start, end, offset, inode;
+    char * path;         /* owned by the pt_trace */
+} pt_vma;
+
+/* A process seen under prof-trace record (PROCESS records). */
+typedef struct
+{
+    uint32_t pid, ppid;
+    int64_t start, end;  /* ticks; end = -1 while no exit was seen */
+    char name[256];      /* last command or path it ran */
+} pt_process;
+
+enum
+{
+    PT_SAMPLING_NONE = 0, PT_SAMPLING_PERF = 1, PT_SAMPLING_TIMER = 2,
+    PT_SAMPLING_ITIMER = 3 /* = PROF_TF_METHOD_* */
+};
+
+/* How the trace was sampled (SAMPLING records) and what was read. */
+typedef struct
+{
+    int method;          /* PT_SAMPLING_*: NONE if the file has no SAMPLING */
+    uint32_t event;      /* perf software event config, or timer clockid */
+    double hz;           /* the rate asked for */
+    uint64_t period_ns;  /* fixed period (timers), 0 if none */
+    uint64_t ring_bytes, max_stack;
+    int64_t start, stop; /* ticks; stop = -1 if never stopped */
+    uint64_t recorded;   /* samples the recorder says it wrote */
+    uint64_t lost;       /* samples the kernel lost (ring full) */
+    uint64_t truncated;  /* chains cut at the depth limit (recorder) */
+    uint64_t dropped;    /* samples the recorder could not keep */
+    uint64_t cpu_ns;     /* CPU time the event counted */
+    uint64_t weight;     /* periods the recorded samples stand for */
+    uint64_t read;       /* samples read from the file */
+    uint64_t read_truncated; /* of those, flagged truncated */
+    double achieved_hz;  /* weight (or recorded) per second of cpu_ns; 0 if
+                            unknown */
+} pt_sampling;
 
 typedef struct pt_state pt_state; /* reader internals */
 
@@ -85,6 +166,17 @@ typedef struct
     unsigned long warnings;
     char process[256];   /* executable path, if known */
     pt_state * st;
+    /* version 3: sampling. stacks and vmas grow while the trace streams:
+       reach them through the pt_trace, not a pointer kept across calls. */
+    pt_sampling sampling;
+    pt_stack * stacks;   /* by id */
+    size_t nstacks;
+    uint64_t * stack_ips;
+    size_t nstack_ips;
+    pt_vma * vmas;       /* in the order read */
+    size_t nvmas;
+    pt_process * processes;
+    size_t nprocesses;
 } pt_trace;
 
 /* Warnings of one kind printed when the options name no limit; the rest
@@ -113,7 +205,13 @@ typedef struct
     void * ctx;
     void (*begin)(void * ctx, const pt_trace * t, const pt_zone * z);
     void (*zone)(void * ctx, const pt_trace * t, const pt_zone * z);
+    /* (may be NULL) each sample; s->stack is defined in t->stacks */
+    void (*sample)(void * ctx, const pt_trace * t, const pt_sample * s);
 } pt_handler;
+
+/* Set every callback of h to NULL (and ctx): start from this, so that a
+   callback added later is NULL in an old handler. */
+void pt_handler_init(pt_handler * h, void * ctx);
 
 /* Read the trace file at path ("-": stdin), a window at a time, handing
    each zone to h. Returns 0; -1 if it is not a trace file (a warning said
@@ -134,6 +232,13 @@ void pt_free(pt_trace * t);
 /* Ticks since the start as whole nanoseconds: rounding each instant once
    (a monotonic function) keeps every child inside its parent. */
 int64_t pt_whole_ns(const pt_trace * t, int64_t ticks);
+
+/* The mapping of process pid that held addr at ticks, or NULL. */
+const pt_vma * pt_vma_at(const pt_trace * t, uint32_t pid, uint64_t addr,
+                         int64_t ticks);
+/* The frames of stack id (n at *n), or NULL (n 0) for PT_NO_STACK or an
+   id not defined. */
+const uint64_t * pt_stack_frames(const pt_trace * t, uint32_t id, uint32_t * n);
 
 /* ---- reports (trace_report.c) --------------------------------------------- */
 

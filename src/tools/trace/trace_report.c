@@ -378,7 +378,7 @@ static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
 pt_handler pt_report_handler(pt_report * r)
 {
     pt_handler h;
-    h.ctx = r;
+    pt_handler_init(&h, r);
     h.begin = on_begin;
     h.zone = on_zone;
     return h;

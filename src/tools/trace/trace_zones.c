@@ -154,6 +154,7 @@ pt_tstate * pt_thread_of(pt_trace * t, uint32_t tid, size_t * index)
         memset(&t->threads[i], 0, sizeof t->threads[i]);
         memset(&s->ts[i], 0, sizeof s->ts[i]);
         t->threads[i].tid = tid;
+        t->threads[i].pid = t->pid;
         *slot = (void *) (size_t) (i + 1);
         s->tids.n++;
     }

@@ -13,6 +13,7 @@
 #include "trace_input.h"
 #include "trace_elf.h"
 #include "trace_map.h"
+#include "trace_format.h"
 
 #include <string.h>
 
@@ -31,6 +32,8 @@ typedef struct
     uint64_t prev61;    /* version 2: ticks of the previous event */
     uint64_t * ids;     /* version 2: id -> address */
     size_t nids, idcap;
+    uint32_t ext_left;  /* version 3: payload words of an extension record */
+    int64_t last_sample;/* time of the thread's last sample */
 } pt_tstate;
 
 /* The kinds of warnings, each printed up to the limit (pt_options). */
@@ -50,6 +53,8 @@ struct pt_state
     pt_symbols * syms;
     unsigned long wcount[W_KINDS];
     size_t zcap;        /* pt_read: capacity of t->zones */
+    size_t stcap, ipcap, vmacap, proccap; /* capacities of t's sampling arrays */
+    int has_sampling;   /* a SAMPLING chunk was read */
     int oom;            /* out of memory once: zones or names were lost */
     pt_src src;
 };
@@ -75,6 +80,17 @@ void pt_on_event(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t ticks61,
                  unsigned type, uint64_t key);
 /* After the last chunk: the zones still open closed at the trace's end. */
 void pt_close_open_zones(pt_trace * t);
+/* The sampling chunks (trace_read_samples.c): 1 if c's type is one and
+   its payload p was read, 0 if it is another chunk. */
+int pt_sampling_chunk(pt_trace * t, const prof_tf_chunk * c,
+                      const unsigned char * p);
+/* MAPS at the start: the mappings of the header's process from time 0. */
+void pt_vmas_add(pt_trace * t, uint32_t pid, int64_t from,
+                 const unsigned char * p, size_t n);
+/* After the last chunk: the achieved rate, what was lost, said. */
+void pt_samples_finish(pt_trace * t);
+/* Free the sampling arrays of t. */
+void pt_samples_release(pt_trace * t);
 /* Free what the state holds (not the state itself, nor its input). */
 void pt_state_release(pt_trace * t);
 
