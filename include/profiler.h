@@ -1030,6 +1030,23 @@ void prof_trace_thread_name(const char * name);
 /* Number of events recorded but not written (unwritable file, full disk). */
 unsigned long long prof_trace_lost(void);
 
+/* Sampling (Linux): where the time goes without markers. prof_sample_start
+   samples the calling thread and every thread it creates afterwards at hz
+   samples a second of CPU time (0: PROF_SAMPLE_HZ, else 997; at most
+   10000), through perf events on the task clock with the kernel's user
+   call chains (whole with -fno-omit-frame-pointer), into the trace file
+   beside the zones (it starts tracing if needed). Threads that exist
+   already are not sampled (said once): call it at the top of main.
+   Returns 0, or -1 with a profiler: message naming the cause and the
+   setting to change when perf events are refused (perf_event_paranoid,
+   seccomp, CAP_PERFMON, qemu-user) or the arguments are wrong; zones are
+   recorded either way. prof_sample_stop (also run at exit) writes the
+   counts: samples, lost, truncated chains and CPU time, from which
+   prof-trace gives the rate achieved. Linked only into programs that call
+   them. */
+int prof_sample_start(double hz);
+void prof_sample_stop(void);
+
 /* The markers follow one rule, with tracing on or off, so that a source
    compiles (or fails) alike in both modes: PROF_ZONE and PROF_FUNC are
    declarations, to be put where a declaration may stand (inside a block,

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "trace_read.h"
 #include "trace_util.h"
+#include "trace_elf.h"
 
 typedef struct
 {
@@ -164,8 +165,87 @@ static void test_damaged(void)
     free(b.d);
 }
 
+/* --record TRACE TARGET: a trace of tests/sample_target.c written by
+   prof-trace record, its leaves named from the mappings it recorded. */
+typedef struct
+{
+    pt_symbols * syms;
+    uint32_t pid;
+    unsigned long hot, main_pid, child_pid, threads_seen;
+    uint32_t tids[8];
+} rec_tally;
+
+static void rec_sample(void * ctx, const pt_trace * t, const pt_sample * s)
+{
+    rec_tally * c = (rec_tally *) ctx;
+    uint32_t n, i;
+    const uint64_t * ip = pt_stack_frames(t, s->stack, &n);
+    const char * name;
+    c->pid = t->pid;
+    if (n == 0 || t->stacks[s->stack].pid != c->pid)
+    {
+        c->child_pid += n > 0;
+        return;
+    }
+    c->main_pid++;
+    for (i = 0; i < c->threads_seen && c->tids[i] != s->tid; i++)
+        ;
+    if (i == c->threads_seen && i < 8)
+        c->tids[c->threads_seen++] = s->tid;
+    if (c->syms == NULL)
+    {
+        char text[1 << 14];
+        size_t k, len = 0;
+        char process[256] = "";
+        for (k = 0; k < t->nvmas && len + 512 < sizeof text; k++)
+            len += (size_t) snprintf(text + len, sizeof text - len,
+                                     "%llx-%llx r-xp %llx 00:00 %llu %s\n",
+                                     (unsigned long long) t->vmas[k].start,
+                                     (unsigned long long) t->vmas[k].end,
+                                     (unsigned long long) t->vmas[k].offset,
+                                     (unsigned long long) t->vmas[k].inode,
+                                     t->vmas[k].path);
+        c->syms = pt_symbols_new(NULL, NULL, NULL);
+        if (c->syms != NULL)
+            pt_symbols_maps(c->syms, (const unsigned char *) text, len, process,
+                            sizeof process);
+    }
+    name = c->syms != NULL ? pt_symbols_name(c->syms, ip[0]) : NULL;
+    if (name != NULL && strncmp(name, "hot", 3) == 0)
+        c->hot++;
+}
+
+static int test_record(const char * path)
+{
+    rec_tally c;
+    pt_handler h;
+    pt_options o;
+    pt_trace t;
+    memset(&c, 0, sizeof c);
+    memset(&o, 0, sizeof o);
+    o.warn = stderr;
+    pt_handler_init(&h, &c);
+    h.sample = rec_sample;
+    CHECK(pt_stream(path, &o, &h, &t) == 0, "read %s", path);
+    printf("record: %lu samples of pid %u on %lu threads, %lu in hot; %lu of its "
+           "child; %zu processes, %zu mappings; %.0f Hz achieved\n", c.main_pid,
+           c.pid, c.threads_seen, c.hot, c.child_pid, t.nprocesses, t.nvmas,
+           t.sampling.achieved_hz);
+    CHECK(c.main_pid > 100 && c.threads_seen >= 2 && c.hot * 2 > c.main_pid,
+          "%lu samples, %lu threads, %lu hot", c.main_pid, c.threads_seen, c.hot);
+    CHECK(c.child_pid > 20 && t.nprocesses >= 2, "child: %lu samples, %zu processes",
+          c.child_pid, t.nprocesses);
+    CHECK(t.sampling.achieved_hz > 50 && t.sampling.achieved_hz < 2000,
+          "%g Hz", t.sampling.achieved_hz);
+    pt_symbols_free(c.syms);
+    pt_free(&t);
+    return check_report("test_sample_read --record");
+}
+
 int main(int argc, char ** argv)
 {
+    if (argc > 2 && strcmp(argv[1], "--record") == 0)
+        return test_record(argv[2]);
     if (argc > 1)
         test_generated(argv[1]);
     test_damaged();

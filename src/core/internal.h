@@ -320,6 +320,8 @@ enum
    /proc/sys/kernel/perf_event_paranoid (-1000 if unreadable). */
 void prof_impl_counters_reason(char * buf, size_t size, int err, unsigned why,
         int paranoid);
+/* /proc/sys/kernel/perf_event_paranoid, or -1000 if unreadable. */
+int prof_impl_perf_paranoid(void);
 
 /* The event list parsed as prof_counters_open would (func starts the
    messages): the number of events, or -1 after a message. */

@@ -86,7 +86,7 @@ int (*prof_impl_perf_ioctl)(int fd, unsigned long request, void * arg)
 
 /* ---- what the machine allows ------------------------------------------- */
 
-static int read_paranoid(void)
+int prof_impl_perf_paranoid(void)
 {
     int v = PARANOID_UNKNOWN;
     FILE * f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -414,7 +414,7 @@ static int begin_open(counter_set * c, const char * events, const char * func)
     c->n = n;
     c->state = STATE_FRESH;
     c->leader[0] = c->leader[1] = -1;
-    c->paranoid = read_paranoid();
+    c->paranoid = prof_impl_perf_paranoid();
     for (i = 0; i < n; i++)
     {
         c->kind[i] = kinds[i];

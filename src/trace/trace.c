@@ -622,6 +622,12 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
 
 /* ---- API -------------------------------------------------------------------- */
 
+NOINST int prof_impl_trace_begin(void)
+{
+    int rc = start(NULL);
+    return TR.off || rc < 0 ? -1 : 0;
+}
+
 int prof_trace_open(const char * path)
 {
     int rc = start(path);

@@ -485,3 +485,21 @@ NOINST void prof_impl_tr_write_end(int sig)
 #else
 typedef int prof_impl_trace_file_posix_only; /* ISO C: no empty translation unit */
 #endif /* !_WIN32 */
+
+/* A chunk from outside the recorder (the sampler's reader thread): under
+   the lock, into the current file. 0, or -1 if there is no file or the
+   write failed (the caller counts what it loses). */
+NOINST int prof_impl_tr_put_chunk(uint32_t type, uint32_t tid, const void * p,
+                                  size_t n)
+{
+    int rc = -1;
+    if (!prof_impl_tr_lock_api())
+        return -1;
+    if (TR.fd >= 0 && write_chunk(type, tid, p, n) == 0)
+    {
+        TR.file_has_events = 1;
+        rc = 0;
+    }
+    prof_impl_tr_unlock();
+    return rc;
+}

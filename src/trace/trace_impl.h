@@ -208,6 +208,12 @@ int prof_impl_tr_write_pending(trace_rec * r, int in_signal);
 void prof_impl_tr_write_end(int sig);
 /* Move r->base61 over words w[0..n); returns how many are events. */
 size_t prof_impl_tr_advance_base(trace_rec * r, const word_t * w, size_t n);
+/* Start tracing if it is not running (trace.c), into the file it would
+   use at its first event: 0, or -1 if tracing is off (said). */
+int prof_impl_trace_begin(void);
+/* A chunk from outside the recorder (the sampler), taking the lock. 0, or
+   -1 if it could not be written. */
+int prof_impl_tr_put_chunk(uint32_t type, uint32_t tid, const void * p, size_t n);
 /* The file being written, for messages. */
 const char * prof_impl_tr_shown_path(void);
 /* 0 if snprintf's result n fits a path, else -1 after a message. */

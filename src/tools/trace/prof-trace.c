@@ -21,6 +21,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_read.h"
+#include "trace_record.h"
 #include "trace_report.h"
 #include "internal.h"
 
@@ -352,7 +353,10 @@ int main(int argc, char ** argv)
     args_t a;
     prof_impl_outfile of;
     pt_report * r;
-    int rc = parse_args(argc, argv, &a);
+    int rc;
+    if (argc > 1 && strcmp(argv[1], "record") == 0) /* sample-rec: recording */
+        return pt_record_main(argc - 1, argv + 1);
+    rc = parse_args(argc, argv, &a);
     if (rc != 0)
     {
         if (a.f.name_re != NULL)

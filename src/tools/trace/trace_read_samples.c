@@ -239,6 +239,29 @@ static pt_process * process_of(pt_trace * t, uint32_t pid)
     return pr;
 }
 
+/* A fork: the child has the parent's mappings of that time. */
+static void fork_vmas(pt_trace * t, uint32_t pid, uint32_t ppid, int64_t at)
+{
+    size_t i, n = t->nvmas;
+    if (pid == ppid)
+        return;
+    for (i = 0; i < n; i++)
+    {
+        pt_vma v = t->vmas[i];
+        if (v.pid != ppid || v.from > at || v.until <= at)
+            continue;
+        if (prof_impl_grow(&t->vmas, &t->st->vmacap, t->nvmas + 1, sizeof *t->vmas) != 0
+            || (v.path = prof_impl_strdup(v.path)) == NULL)
+        {
+            t->st->oom = 1;
+            return;
+        }
+        v.pid = pid;
+        v.from = at;
+        t->vmas[t->nvmas++] = v;
+    }
+}
+
 static void on_process(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
 {
     int64_t at;
@@ -266,6 +289,7 @@ static void on_process(pt_trace * t, uint32_t tid, const unsigned char * p, size
     {
         pr->ppid = pt_rd32(p + 12);
         pr->start = at;
+        fork_vmas(t, pid, pr->ppid, at);
     }
     else if (kind == PROF_TF_PROC_EXIT)
         pr->end = at;

@@ -1,0 +1,288 @@
+/*
+    In-process sampling (prof_sample_start / prof_sample_stop): perf events
+    on the task clock (sample_ring.c), drained by a reader thread of the
+    sampler's own, which interns the call chains and writes STACKS and
+    SAMPLES chunks into the trace file beside the zones, and a SAMPLING
+    chunk with the counts at the stop (src/trace/trace_format.h).
+    The reader thread is made before the events are opened, so it is never
+    sampled itself, and blocks every signal. Samples are sorted by thread
+    and time at each drain; those of the last SAMPLE_HOLD_NS wait for the
+    next one, since each ring is in time order only by itself.
+    SPDX-License-Identifier: MIT
+*/
+#include "sample_impl.h"
+#include "trace_impl.h"
+#include "profiler.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct
+{
+    int running;
+    double hz;
+    sample_rings rings;
+    pthread_t thread;
+    int wake[2];                /* the stop's pipe */
+    /* time: CLOCK_MONOTONIC_RAW ns to ticks, through two sync points */
+    uint64_t ns0, tk0, ns1, tk1;
+    sample_writer w;
+    uint64_t start61;
+} sampler;
+
+static sampler S;                 /* zero: not sampling */
+static pthread_mutex_t S_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- time ---------------------------------------------------------------- */
+
+/* The counter and the raw clock read together: the narrowest of a few. */
+static void sync_point(uint64_t * ns, uint64_t * tk)
+{
+    uint64_t best = UINT64_MAX;
+    int i;
+    for (i = 0; i < 7; i++)
+    {
+        struct timespec ts;
+        uint64_t a = prof_impl_ticks(), b;
+        clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+        b = prof_impl_ticks();
+        if (b - a < best)
+        {
+            best = b - a;
+            *tk = a + (b - a) / 2;
+            *ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+        }
+    }
+}
+
+static uint64_t ticks_of(uint64_t ns)
+{
+    double rate = S.ns1 > S.ns0 + 1000000 ? (double) (S.tk1 - S.tk0) / (double) (S.ns1 - S.ns0)
+                                          : TR.tick_rate * 1e-9;
+    double d = ((double) ns - (double) S.ns0) * rate;
+    return (uint64_t) ((double) S.tk0 + d);
+}
+
+static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
+                      const uint64_t * ip, size_t n, int truncated)
+{
+    (void) ctx;
+    (void) pid; /* this process */
+    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, truncated);
+}
+
+static int put(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n)
+{
+    (void) ctx;
+    return prof_impl_tr_put_chunk(type, tid, p, n);
+}
+
+static uint64_t ticks_for(void * ctx, uint64_t ns)
+{
+    (void) ctx;
+    return ticks_of(ns);
+}
+
+static void drain(int last)
+{
+    sync_point(&S.ns1, &S.tk1);
+    prof_impl_sample_rings_drain(&S.rings, on_sample, NULL, NULL);
+    prof_impl_sw_flush(&S.w, last ? UINT64_MAX : S.ns1 - SAMPLE_HOLD_NS);
+}
+
+/* ---- the reader thread --------------------------------------------------- */
+
+static void * reader(void * arg)
+{
+    struct pollfd p[SAMPLE_MAX_CPUS + 1];
+    int i, stop = 0;
+    (void) arg;
+    pthread_mutex_lock(&S_mutex); /* the events are open */
+    pthread_mutex_unlock(&S_mutex);
+    while (!stop)
+    {
+        p[0].fd = S.wake[0];
+        p[0].events = POLLIN;
+        for (i = 0; i < S.rings.n; i++)
+        {
+            p[i + 1].fd = S.rings.fd[i];
+            p[i + 1].events = POLLIN;
+        }
+        if (poll(p, (nfds_t) S.rings.n + 1, SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
+            stop = 1;
+        if (S.rings.n > 0)
+            drain(stop);
+    }
+    return NULL;
+}
+
+/* ---- the API -------------------------------------------------------------- */
+
+/* The rate to use for hz (0: PROF_SAMPLE_HZ, else the default), or 0 after
+   a message. */
+static double rate_for(double hz)
+{
+    const char * e = getenv("PROF_SAMPLE_HZ");
+    if (hz == 0 && e != NULL && e[0] != '\0')
+    {
+        char * end;
+        hz = strtod(e, &end);
+        if (*end != '\0' || !(hz > 0 && hz <= SAMPLE_MAX_HZ))
+        {
+            prof_impl_warn("PROF_SAMPLE_HZ=%s: not a rate in (0, %d] samples a "
+                           "second; not sampling", e, SAMPLE_MAX_HZ);
+            return 0;
+        }
+    }
+    else if (hz == 0)
+        hz = SAMPLE_DEFAULT_HZ;
+    if (!(hz > 0 && hz <= SAMPLE_MAX_HZ))
+    {
+        prof_impl_warn("prof_sample_start: %g samples a second is out of range "
+                       "(0, %d]; not sampling", hz, SAMPLE_MAX_HZ);
+        return 0;
+    }
+    return hz;
+}
+
+static void refused(int err)
+{
+    char why[512];
+    prof_impl_counters_reason(why, sizeof why, err, PROF_IMPL_WHY_LINUX,
+                              prof_impl_perf_paranoid());
+    prof_impl_warn("sampling: perf events refused (%s): %s; not sampling "
+                   "(zones are still recorded)", strerror(err), why);
+}
+
+/* Threads of this process other than the caller: they are not sampled. */
+static long other_threads(void)
+{
+    FILE * f = fopen("/proc/self/status", "r");
+    char line[256];
+    long n = 0;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "Threads:", 8) == 0)
+            n = strtol(line + 8, NULL, 10) - 1;
+    if (f != NULL)
+        fclose(f);
+    return n;
+}
+
+static void put_sampling(uint64_t cpu_ns)
+{
+    uint64_t kv[][2] = {
+        { PROF_TF_SAMPLING_METHOD, PROF_TF_METHOD_PERF },
+        { PROF_TF_SAMPLING_EVENT, 1 /* PERF_COUNT_SW_TASK_CLOCK */ },
+        { PROF_TF_SAMPLING_HZ, (uint64_t) (S.hz + 0.5) },
+        { PROF_TF_SAMPLING_CLOCK, CLOCK_MONOTONIC_RAW },
+        { PROF_TF_SAMPLING_RING, S.rings.ring_bytes },
+        { PROF_TF_SAMPLING_MAX_STACK, S.rings.max_stack },
+        { PROF_TF_SAMPLING_START, S.start61 },
+        { PROF_TF_SAMPLING_STOP, prof_impl_ticks() & PROF_TF_TICK_MASK },
+        { PROF_TF_SAMPLING_SAMPLES, S.w.samples },
+        { PROF_TF_SAMPLING_LOST, S.rings.lost },
+        { PROF_TF_SAMPLING_TRUNCATED, S.w.truncated },
+        { PROF_TF_SAMPLING_DROPPED, S.w.dropped },
+        { PROF_TF_SAMPLING_CPU_NS, cpu_ns } };
+    prof_impl_tr_put_chunk(PROF_TF_SAMPLING, 0, kv, sizeof kv);
+}
+
+static void stop_at_exit(void)
+{
+    prof_sample_stop();
+}
+
+static int start_reader(void)
+{
+    sigset_t all, old;
+    int rc;
+    if (pipe(S.wake) != 0)
+        return -1;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&S.thread, NULL, reader, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+    {
+        close(S.wake[0]);
+        close(S.wake[1]);
+    }
+    return rc == 0 ? 0 : -1;
+}
+
+static void end_reader(void)
+{
+    char c = 1;
+    if (write(S.wake[1], &c, 1) != 1)
+        prof_impl_warn("sampling: cannot wake the reader thread: %s", strerror(errno));
+    pthread_join(S.thread, NULL);
+    close(S.wake[0]);
+    close(S.wake[1]);
+}
+
+int prof_sample_start(double hz)
+{
+    static int registered;
+    int err;
+    if (S.running)
+    {
+        prof_impl_warn("prof_sample_start: already sampling");
+        return -1;
+    }
+    if ((hz = rate_for(hz)) == 0)
+        return -1;
+    if (prof_impl_trace_begin() != 0)
+        return -1;
+    S.hz = hz;
+    S.w.put = put;
+    S.w.ticks = ticks_for;
+    sync_point(&S.ns0, &S.tk0);
+    S.start61 = S.tk0 & PROF_TF_TICK_MASK;
+    pthread_mutex_lock(&S_mutex);
+    if (start_reader() != 0)
+    {
+        pthread_mutex_unlock(&S_mutex);
+        prof_impl_warn("sampling: cannot start the reader thread; not sampling");
+        return -1;
+    }
+    err = prof_impl_sample_rings_open(&S.rings, hz, 0); /* after the thread */
+    pthread_mutex_unlock(&S_mutex);
+    if (err != 0)
+    {
+        end_reader();
+        refused(err);
+        return -1;
+    }
+    if (other_threads() > 0)
+        prof_impl_warn("sampling: %ld threads started before prof_sample_start "
+                       "are not sampled (start sampling at the top of main)",
+                       other_threads());
+    S.running = 1;
+    if (!registered)
+        registered = atexit(stop_at_exit) == 0;
+    prof_impl_sample_rings_enable(&S.rings, 1);
+    return 0;
+}
+
+void prof_sample_stop(void)
+{
+    uint64_t cpu_ns;
+    if (!S.running)
+        return;
+    prof_impl_sample_rings_enable(&S.rings, 0);
+    end_reader();
+    cpu_ns = prof_impl_sample_rings_close(&S.rings);
+    put_sampling(cpu_ns);
+    if (S.rings.lost > 0 || S.w.dropped > 0)
+        prof_impl_warn("sampling: %llu samples lost (the ring was full) and %llu "
+                       "not written", (unsigned long long) S.rings.lost,
+                       (unsigned long long) S.w.dropped);
+    S.running = 0;
+    S.w.samples = S.w.truncated = S.w.dropped = 0;
+    S.rings.lost = 0;
+}

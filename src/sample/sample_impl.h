@@ -1,0 +1,99 @@
+/*
+    Internal to the sampler (sample.c: the API, the reader thread, the
+    stacks and the chunks written; sample_ring.c: the perf events, their
+    rings and the records in them). Linked only into a program that calls
+    prof_sample_* (the opt-in rule).
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_SAMPLE_IMPL_H
+#define PROF_SAMPLE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The one table of the sampler's defaults and limits. */
+enum
+{
+    SAMPLE_DEFAULT_HZ = 997,    /* prime: no aliasing with periodic work */
+    SAMPLE_MAX_HZ = 10000,      /* above, a sample costs more than its period
+                                   on a VM (doc/tracing.md "Sampling") */
+    SAMPLE_RING_PAGES = 16,     /* data pages per CPU ring (64 KiB) */
+    SAMPLE_RECORD_PAGES = 64,   /* ... under prof-trace record (256 KiB) */
+    SAMPLE_MAX_CPUS = 1024,
+    SAMPLE_POLL_MS = 100,       /* the reader's longest sleep */
+    SAMPLE_HOLD_NS = 2000000,   /* samples this recent wait for the next
+                                   drain: rings are drained one by one */
+    SAMPLE_MAX_FRAMES = 512     /* frames kept of a chain */
+};
+
+typedef struct
+{
+    uint32_t tid;
+    uint32_t stack;             /* id, or PROF_TF_NO_STACK */
+    uint64_t ns;                /* CLOCK_MONOTONIC_RAW of the sample */
+    uint8_t flags;
+} sample_rec;
+
+/* Chains interned and samples waiting to be written (sample_writer.c). */
+typedef struct
+{
+    uint64_t * ips;             /* every chain's frames, one after another */
+    size_t nips, ipcap;
+    size_t * first;             /* id -> start in ips; first[id + 1]: end */
+    uint32_t * pid;             /* id -> process */
+    size_t nstacks, stcap, pidcap, written;
+    uint32_t * table;           /* hash table of id + 1, 0 empty */
+    size_t tcap;
+    sample_rec * batch;
+    size_t nbatch, bcap;
+    uint64_t samples, truncated, dropped;
+    /* the caller's: a chunk out (0, or -1: counted as dropped), ns to ticks */
+    int (*put)(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n);
+    uint64_t (*ticks)(void * ctx, uint64_t ns);
+    void * ctx;
+} sample_writer;
+
+/* One sample of thread tid of process pid (0: the trace's) at ns. */
+void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
+                      const uint64_t * ip, size_t n, int truncated);
+/* New stacks, then the samples up to upto_ns (UINT64_MAX: all), sorted. */
+void prof_impl_sw_flush(sample_writer * w, uint64_t upto_ns);
+void prof_impl_sw_free(sample_writer * w);
+
+/* What the rings hand the reader: a sample with its chain (leaf first). */
+typedef void (*sample_sink)(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
+                            const uint64_t * ip, size_t n, int truncated);
+/* Any other record (prof-trace record's MMAP2, COMM, FORK, EXIT): its
+   perf type | misc << 16, the bytes after its header and before its
+   sample_id, and its time (sample_id_all). */
+typedef void (*record_sink)(void * ctx, unsigned type, const unsigned char * p,
+                            size_t n, uint64_t ns);
+
+typedef struct
+{
+    int fd[SAMPLE_MAX_CPUS];
+    void * ring[SAMPLE_MAX_CPUS];
+    int n;
+    size_t ring_bytes;          /* data bytes per ring */
+    unsigned max_stack;         /* the kernel's depth limit */
+    uint64_t lost;              /* LOST records */
+} sample_rings;
+
+/* Open one inherited task-clock sampling event per online CPU on the
+   calling thread (pid 0), disabled, or on process pid from its next exec
+   on (prof-trace record: with its mappings, names, forks and exits), and
+   map their rings. 0, or an errno after closing what was opened. */
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid);
+void prof_impl_sample_rings_enable(sample_rings * r, int on);
+/* Every record of every ring: samples to sink, LOST counted. */
+void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
+                                  record_sink other, void * ctx);
+/* CPU time the events counted (ns), and close them. */
+uint64_t prof_impl_sample_rings_close(sample_rings * r);
+
+/* The perf_event_open call (pid, cpu, no group, CLOEXEC), behind a hook
+   that tests replace to refuse sampling (the fake perf seam). */
+extern int (*prof_impl_sample_open)(void * attr, long pid, int cpu);
+int prof_impl_sample_open_syscall(void * attr, long pid, int cpu);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+    The sampler's perf events: one per online CPU, inherited by the threads
+    the calling thread creates, each with a ring buffer the reader thread
+    drains (head/tail protocol of linux/perf_event.h). See sample_impl.h.
+    SPDX-License-Identifier: MIT
+*/
+#include "sample_impl.h"
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+# include <linux/perf_event.h>
+# include <sys/ioctl.h>
+# include <sys/mman.h>
+# include <sys/syscall.h>
+#endif
+
+int prof_impl_sample_open_syscall(void * attr, long pid, int cpu)
+{
+#if defined(__linux__) && defined(SYS_perf_event_open)
+    return (int) syscall(SYS_perf_event_open, attr, (pid_t) pid, cpu, -1,
+                         PERF_FLAG_FD_CLOEXEC);
+#else
+    (void) attr; (void) pid; (void) cpu;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int (*prof_impl_sample_open)(void * attr, long pid, int cpu)
+    = prof_impl_sample_open_syscall;
+
+#if defined(__linux__)
+
+static unsigned read_max_stack(void)
+{
+    unsigned v = 127;
+    FILE * f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+    if (f != NULL)
+    {
+        if (fscanf(f, "%u", &v) != 1)
+            v = 127;
+        fclose(f);
+    }
+    return v;
+}
+
+static void attr_for(struct perf_event_attr * a, double hz, int record)
+{
+    memset(a, 0, sizeof *a);
+    a->size = sizeof *a;
+    a->type = PERF_TYPE_SOFTWARE;
+    a->config = PERF_COUNT_SW_TASK_CLOCK;
+    a->freq = 1;
+    a->sample_freq = (uint64_t) (hz + 0.5);
+    a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME
+                     | PERF_SAMPLE_CALLCHAIN;
+    a->disabled = 1;
+    a->inherit = 1;
+    a->exclude_kernel = 1;
+    a->exclude_hv = 1;
+    a->exclude_callchain_kernel = 1;
+    a->sample_id_all = 1;
+    a->use_clockid = 1;
+    a->clockid = CLOCK_MONOTONIC_RAW;
+    a->watermark = 1;
+    a->wakeup_watermark = (uint32_t) ((record ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
+                                      * (size_t) sysconf(_SC_PAGESIZE) / 2);
+    if (record) /* another process, from its exec on: its mappings too */
+    {
+        a->enable_on_exec = 1;
+        a->mmap = 1;
+        a->mmap2 = 1;
+        a->comm = 1;
+        a->comm_exec = 1;
+        a->task = 1;
+    }
+}
+
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
+{
+    struct perf_event_attr a;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+    int c;
+    memset(r, 0, sizeof *r);
+    if (ncpu < 1)
+        ncpu = 1;
+    if (ncpu > SAMPLE_MAX_CPUS)
+        ncpu = SAMPLE_MAX_CPUS;
+    r->ring_bytes = (size_t) (pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES) * (size_t) page;
+    r->max_stack = read_max_stack();
+    attr_for(&a, hz, pid != 0);
+    for (c = 0; c < ncpu; c++)
+    {
+        int fd = prof_impl_sample_open(&a, pid, c), e;
+        void * m;
+        if (fd < 0)
+        {
+            e = errno;
+            if (e == ENODEV || e == EINVAL) /* an offline CPU in the range */
+                if (c > 0)
+                    continue;
+            prof_impl_sample_rings_close(r);
+            return e != 0 ? e : EINVAL;
+        }
+        m = mmap(NULL, r->ring_bytes + (size_t) page, PROT_READ | PROT_WRITE,
+                 MAP_SHARED, fd, 0);
+        if (m == MAP_FAILED)
+        {
+            e = errno;
+            close(fd);
+            prof_impl_sample_rings_close(r);
+            return e;
+        }
+        r->fd[r->n] = fd;
+        r->ring[r->n++] = m;
+    }
+    return 0;
+}
+
+void prof_impl_sample_rings_enable(sample_rings * r, int on)
+{
+    int i;
+    for (i = 0; i < r->n; i++)
+        ioctl(r->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* One PERF_RECORD_SAMPLE (ip, pid/tid, time, callchain) of len bytes. */
+static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
+                      sample_sink sink, void * ctx)
+{
+    uint64_t ip[SAMPLE_MAX_FRAMES], nr, v, t;
+    uint32_t pid, tid;
+    size_t i, k = 0, user = 0;
+    if (len < 32)
+        return;
+    memcpy(&pid, p + 8, 4);
+    memcpy(&tid, p + 12, 4);
+    memcpy(&t, p + 16, 8);
+    memcpy(&nr, p + 24, 8);
+    if (nr > (len - 32) / 8)
+        return;
+    for (i = 0; i < nr; i++)
+    {
+        memcpy(&v, p + 32 + 8 * i, 8);
+        if (v >= (uint64_t) PERF_CONTEXT_MAX)
+            continue; /* a context marker (PERF_CONTEXT_USER), not a frame */
+        user++;
+        if (k < SAMPLE_MAX_FRAMES && !(k > 0 && v == 0))
+            ip[k++] = v;
+    }
+    if (k == 0)
+        memcpy(&ip[k++], p + 0, 8); /* no chain: the sampled ip */
+    sink(ctx, pid, tid, t, ip, k, user >= r->max_stack || user > k);
+}
+
+/* The records of ring i, from tail to head (wrapping), into sink. */
+static void drain_one(sample_rings * r, int i, sample_sink sink, record_sink other,
+                      void * ctx)
+{
+    struct perf_event_mmap_page * m = (struct perf_event_mmap_page *) r->ring[i];
+    const unsigned char * data = (const unsigned char *) r->ring[i] + sysconf(_SC_PAGESIZE);
+    uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), tail = m->data_tail;
+    size_t size = r->ring_bytes;
+    unsigned char rec[8 + 8 * (SAMPLE_MAX_FRAMES + 8) + 64];
+    while (tail + sizeof(struct perf_event_header) <= head)
+    {
+        struct perf_event_header h;
+        size_t off = (size_t) (tail % size), j;
+        for (j = 0; j < sizeof h; j++)
+            ((unsigned char *) &h)[j] = data[(off + j) % size];
+        if (h.size < sizeof h || tail + h.size > head)
+            break;
+        if (h.size <= sizeof rec)
+        {
+            for (j = 0; j < h.size; j++)
+                rec[j] = data[(off + j) % size];
+            if (h.type == PERF_RECORD_SAMPLE)
+                on_sample(r, rec + sizeof h, h.size - sizeof h, sink, ctx);
+            else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16)
+            {
+                uint64_t lost;
+                memcpy(&lost, rec + sizeof h + 8, 8);
+                r->lost += lost;
+            }
+            else if (other != NULL && h.size >= sizeof h + 16)
+            {
+                uint64_t ns; /* sample_id_all: pid, tid, time at the end */
+                memcpy(&ns, rec + h.size - 8, 8);
+                other(ctx, h.type | (unsigned) h.misc << 16, rec + sizeof h,
+                      h.size - sizeof h - 16, ns);
+            }
+        }
+        tail += h.size;
+    }
+    __atomic_store_n(&m->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
+                                  record_sink other, void * ctx)
+{
+    int i;
+    for (i = 0; i < r->n; i++)
+        drain_one(r, i, sink, other, ctx);
+}
+
+uint64_t prof_impl_sample_rings_close(sample_rings * r)
+{
+    uint64_t total = 0, v;
+    long page = sysconf(_SC_PAGESIZE);
+    int i;
+    for (i = 0; i < r->n; i++)
+    {
+        if (read(r->fd[i], &v, sizeof v) == (ssize_t) sizeof v)
+            total += v;
+        munmap(r->ring[i], r->ring_bytes + (size_t) page);
+        close(r->fd[i]);
+    }
+    r->n = 0;
+    return total;
+}
+
+#else /* not Linux: no perf events */
+
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
+{
+    (void) hz; (void) pid;
+    memset(r, 0, sizeof *r);
+    return ENOSYS;
+}
+void prof_impl_sample_rings_enable(sample_rings * r, int on) { (void) r; (void) on; }
+void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
+                                  record_sink other, void * ctx)
+{
+    (void) r; (void) sink; (void) other; (void) ctx;
+}
+uint64_t prof_impl_sample_rings_close(sample_rings * r) { (void) r; return 0; }
+
+#endif

@@ -1,0 +1,364 @@
+/*
+    prof-trace record [--hz=N] [-o FILE] -- COMMAND ARGS...: runs COMMAND
+    and samples it, its threads and its children (perf events per CPU on
+    the child, enabled at its exec, inherited), the way perf record does,
+    into a trace file of format version 3 (ticks are CLOCK_MONOTONIC_RAW
+    nanoseconds: rate 1e9). The kernel's MMAP2, COMM, FORK and EXIT records
+    become MAPS2 and PROCESS chunks, so that samples of code unmapped since
+    and of processes gone still name their functions. The rings and the
+    chains are the in-process sampler's (src/sample).
+    Exit status: the command's; 128 + N if signal N killed it; 127 if it
+    could not be run; 1 if sampling was refused or the file not written.
+    SPDX-License-Identifier: MIT
+*/
+#include "trace_record.h"
+#include "sample_impl.h"
+#include "internal.h"
+#include "trace_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROGRAM "prof-trace record"
+
+typedef struct
+{
+    FILE * f;
+    int failed;               /* a write failed: said at the end */
+    sample_rings rings;
+    sample_writer w;
+} recorder;
+
+static uint64_t raw_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static int put(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n)
+{
+    recorder * r = (recorder *) ctx;
+    prof_tf_chunk c;
+    c.magic = PROF_TF_CHUNK_MAGIC;
+    c.type = type;
+    c.size = (uint32_t) n;
+    c.tid = tid;
+    if (fwrite(&c, sizeof c, 1, r->f) != 1 || (n > 0 && fwrite(p, n, 1, r->f) != 1))
+    {
+        r->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t same_ns(void * ctx, uint64_t ns)
+{
+    (void) ctx;
+    return ns;
+}
+
+/* A chunk of a u64 time, two u32 and text, zero padded to 8. */
+static void put_text(recorder * r, uint32_t type, uint32_t tid, uint64_t ns,
+                     const uint32_t * four, int nfour, const char * text)
+{
+    unsigned char b[PROF_TF_MAX_STRING + 64];
+    size_t len = strlen(text), at = 8 + 4 * (size_t) nfour, n;
+    if (len > PROF_TF_MAX_STRING)
+        len = PROF_TF_MAX_STRING;
+    n = (at + len + 8) / 8 * 8;
+    memset(b, 0, n);
+    memcpy(b, &ns, 8);
+    memcpy(b + 8, four, 4 * (size_t) nfour);
+    memcpy(b + at, text, len);
+    put(r, type, tid, b, n);
+}
+
+static void process_rec(recorder * r, uint32_t tid, uint64_t ns, uint32_t pid,
+                        uint32_t ppid, uint32_t kind, const char * name)
+{
+    uint32_t v[4];
+    v[0] = pid;
+    v[1] = ppid;
+    v[2] = kind;
+    v[3] = 0;
+    put_text(r, PROF_TF_PROCESS, tid, ns, v, 4, name);
+}
+
+/* MMAP2 (an executable mapping: a line of /proc/PID/maps), COMM at exec,
+   FORK and EXIT. */
+static void on_record(void * ctx, unsigned type_misc, const unsigned char * p,
+                      size_t n, uint64_t ns)
+{
+    recorder * r = (recorder *) ctx;
+    unsigned type = type_misc & 0xffff, misc = type_misc >> 16;
+    uint32_t u[4], zero[2] = { 0, 0 }, replace[2] = { PROF_TF_MAPS_REPLACE, 0 };
+    char line[PROF_TF_MAX_STRING + 128];
+    if (n < 16)
+        return;
+    memcpy(u, p, 16);
+    if (type == 10 /* PERF_RECORD_MMAP2 */ && n > 64)
+    {
+        uint64_t addr, len, pgoff, ino;
+        uint32_t maj, min, prot;
+        memcpy(&addr, p + 8, 8);
+        memcpy(&len, p + 16, 8);
+        memcpy(&pgoff, p + 24, 8);
+        memcpy(&maj, p + 32, 4);
+        memcpy(&min, p + 36, 4);
+        memcpy(&ino, p + 40, 8);
+        memcpy(&prot, p + 56, 4);
+        if (!(prot & PROT_EXEC))
+            return;
+        snprintf(line, sizeof line, "%llx-%llx r-xp %08llx %02x:%02x %llu %.*s\n",
+                 (unsigned long long) addr, (unsigned long long) (addr + len),
+                 (unsigned long long) pgoff, maj, min, (unsigned long long) ino,
+                 (int) (n - 64), (const char *) p + 64);
+        put_text(r, PROF_TF_MAPS2, u[0], ns, zero, 2, line);
+    }
+    else if (type == 3 /* COMM */ && (misc & (1u << 13)) /* COMM_EXEC */)
+    {
+        snprintf(line, sizeof line, "%.*s", (int) (n - 8), (const char *) p + 8);
+        put_text(r, PROF_TF_MAPS2, u[0], ns, replace, 2, "");
+        process_rec(r, u[1], ns, u[0], 0, PROF_TF_PROC_EXEC, line);
+    }
+    else if (type == 7 /* FORK */ || type == 4 /* EXIT */)
+    {
+        /* pid, ppid, tid, ptid */
+        int proc = u[0] == u[2];
+        if (type == 7 && proc)
+            process_rec(r, u[2], ns, u[0], u[1], PROF_TF_PROC_START, "");
+        if (type == 7)
+            process_rec(r, u[2], ns, u[0], u[1], PROF_TF_PROC_THREAD, "");
+        else
+            process_rec(r, u[2], ns, u[0], u[1], proc ? PROF_TF_PROC_EXIT
+                        : PROF_TF_PROC_THREAD_EXIT, "");
+    }
+}
+
+static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
+                      const uint64_t * ip, size_t n, int truncated)
+{
+    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, truncated);
+}
+
+static void drain(recorder * r, int last)
+{
+    uint64_t now = raw_ns();
+    prof_impl_sample_rings_drain(&r->rings, on_sample, on_record, r);
+    prof_impl_sw_flush(&r->w, last ? UINT64_MAX : now - SAMPLE_HOLD_NS);
+}
+
+static void put_header(recorder * r, uint32_t pid, uint64_t ns0)
+{
+    prof_tf_header h;
+    struct timespec ts;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, PROF_TF_MAGIC, 8);
+    h.bom = PROF_TF_BOM;
+    h.version = PROF_TF_VERSION;
+    h.header_size = sizeof h;
+    h.pid = pid;
+    h.tick_rate = 1e9;
+    h.start_ticks = ns0;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    h.start_unix_ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+    if (fwrite(&h, sizeof h, 1, r->f) != 1)
+        r->failed = 1;
+}
+
+static void put_end(recorder * r, double hz, uint64_t ns0, uint64_t cpu_ns, int sig)
+{
+    uint64_t now = raw_ns() & PROF_TF_TICK_MASK;
+    uint64_t kv[][2] = {
+        { PROF_TF_SAMPLING_METHOD, PROF_TF_METHOD_PERF },
+        { PROF_TF_SAMPLING_EVENT, 1 /* PERF_COUNT_SW_TASK_CLOCK */ },
+        { PROF_TF_SAMPLING_HZ, (uint64_t) (hz + 0.5) },
+        { PROF_TF_SAMPLING_CLOCK, CLOCK_MONOTONIC_RAW },
+        { PROF_TF_SAMPLING_RING, r->rings.ring_bytes },
+        { PROF_TF_SAMPLING_MAX_STACK, r->rings.max_stack },
+        { PROF_TF_SAMPLING_START, ns0 & PROF_TF_TICK_MASK },
+        { PROF_TF_SAMPLING_STOP, now },
+        { PROF_TF_SAMPLING_SAMPLES, r->w.samples },
+        { PROF_TF_SAMPLING_LOST, r->rings.lost },
+        { PROF_TF_SAMPLING_TRUNCATED, r->w.truncated },
+        { PROF_TF_SAMPLING_DROPPED, r->w.dropped },
+        { PROF_TF_SAMPLING_CPU_NS, cpu_ns } };
+    uint64_t end[3];
+    put(r, PROF_TF_SAMPLING, 0, kv, sizeof kv);
+    end[0] = now;
+    end[1] = 0;
+    end[2] = (uint64_t) (unsigned) sig;
+    put(r, PROF_TF_END, 0, end, sizeof end);
+}
+
+/* The child: waits for the events, then runs the command; an exec that
+   fails sends its errno down the close-on-exec pipe. */
+static void child(char ** cmd, int go, int err)
+{
+    char c;
+    int e;
+    if (read(go, &c, 1) != 1)
+        _exit(127);
+    execvp(cmd[0], cmd);
+    e = errno;
+    if (write(err, &e, sizeof e) != (ssize_t) sizeof e)
+        _exit(127);
+    _exit(127);
+}
+
+/* Sample until the child ends; its wait status. */
+static int follow(recorder * r, pid_t pid)
+{
+    int status = 0;
+    for (;;)
+    {
+        struct pollfd p[SAMPLE_MAX_CPUS];
+        int i;
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR))
+            break;
+        for (i = 0; i < r->rings.n; i++)
+        {
+            p[i].fd = r->rings.fd[i];
+            p[i].events = POLLIN;
+        }
+        poll(p, (nfds_t) r->rings.n, SAMPLE_POLL_MS);
+        drain(r, 0);
+    }
+    prof_impl_sample_rings_enable(&r->rings, 0);
+    drain(r, 1);
+    return status;
+}
+
+/* Start cmd stopped before its exec, sample it, write the trace to f.
+   Returns the exit status (see the top). */
+static int record(recorder * r, char ** cmd, double hz)
+{
+    int go[2], err[2], e = 0, status, rc;
+    uint64_t ns0;
+    pid_t pid;
+    if (pipe(go) != 0 || pipe(err) != 0 || fcntl(err[1], F_SETFD, FD_CLOEXEC) != 0)
+    {
+        prof_impl_warn(PROGRAM ": pipe failed: %s", strerror(errno));
+        return 1;
+    }
+    if ((pid = fork()) < 0)
+    {
+        prof_impl_warn(PROGRAM ": fork failed: %s", strerror(errno));
+        return 1;
+    }
+    if (pid == 0)
+    {
+        close(go[1]);
+        close(err[0]);
+        child(cmd, go[0], err[1]);
+    }
+    close(go[0]);
+    close(err[1]);
+    ns0 = raw_ns();
+    if ((rc = prof_impl_sample_rings_open(&r->rings, hz, pid)) != 0)
+    {
+        char why[512];
+        prof_impl_counters_reason(why, sizeof why, rc, PROF_IMPL_WHY_LINUX,
+                                  prof_impl_perf_paranoid());
+        prof_impl_warn(PROGRAM ": perf events refused (%s): %s; another process "
+                       "cannot be sampled without them (no fallback): not run",
+                       strerror(rc), why);
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        return 1;
+    }
+    put_header(r, (uint32_t) pid, ns0);
+    process_rec(r, (uint32_t) pid, ns0, (uint32_t) pid, (uint32_t) getpid(),
+                PROF_TF_PROC_START, cmd[0]);
+    process_rec(r, (uint32_t) pid, ns0, (uint32_t) pid, 0, PROF_TF_PROC_THREAD, "");
+    if (write(go[1], "g", 1) != 1 || read(err[0], &e, sizeof e) == (ssize_t) sizeof e)
+    {
+        prof_impl_warn(PROGRAM ": %s: %s", cmd[0], e != 0 ? strerror(e) : "cannot be run");
+        e = e != 0 ? e : ENOEXEC;
+    }
+    close(go[1]);
+    close(err[0]);
+    status = follow(r, pid);
+    put_end(r, hz, ns0, prof_impl_sample_rings_close(&r->rings),
+            WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    if (e != 0)
+        return 127;
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+           : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: prof-trace record [--hz=N] [-o FILE] -- COMMAND [ARGS...]\n"
+            "  --hz=N    samples per CPU second, (0, %d] (default %d)\n"
+            "  -o FILE   the trace file (default prof-trace.PID.ptrace)\n",
+            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ);
+    return 2;
+}
+
+int pt_record_main(int argc, char ** argv)
+{
+    double hz = SAMPLE_DEFAULT_HZ;
+    const char * out = NULL;
+    char path[64];
+    recorder r;
+    int i, rc;
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    {
+        char * end;
+        if (strncmp(argv[i], "--hz=", 5) == 0)
+        {
+            hz = strtod(argv[i] + 5, &end);
+            if (*end != '\0' || !(hz > 0 && hz <= SAMPLE_MAX_HZ))
+            {
+                prof_impl_warn(PROGRAM ": --hz=%s: not a rate in (0, %d]", argv[i] + 5,
+                               SAMPLE_MAX_HZ);
+                return 2;
+            }
+        }
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else
+            return usage();
+    }
+    if (i + 1 >= argc)
+        return usage();
+    if (out == NULL)
+    {
+        snprintf(path, sizeof path, "prof-trace.record.%ld.ptrace", (long) getpid());
+        out = path;
+    }
+    memset(&r, 0, sizeof r);
+    r.w.put = put;
+    r.w.ticks = same_ns;
+    r.w.ctx = &r;
+    if ((r.f = fopen(out, "wb")) == NULL)
+    {
+        prof_impl_warn(PROGRAM ": %s: %s", out, strerror(errno));
+        return 1;
+    }
+    signal(SIGINT, SIG_IGN); /* the terminal's ^C is the command's */
+    rc = record(&r, argv + i + 1, hz);
+    if (fclose(r.f) != 0 || r.failed)
+    {
+        prof_impl_warn(PROGRAM ": writing %s failed: %s", out, strerror(errno));
+        rc = rc != 0 ? rc : 1;
+    }
+    else
+        fprintf(stderr, PROGRAM ": %llu samples (%llu lost, %llu chains "
+                "truncated) written to %s\n", (unsigned long long) r.w.samples,
+                (unsigned long long) r.rings.lost, (unsigned long long) r.w.truncated,
+                out);
+    prof_impl_sw_free(&r.w);
+    return rc;
+}

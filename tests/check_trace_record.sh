@@ -1,0 +1,31 @@
+#!/bin/sh
+# prof-trace record on a program that knows nothing of the profiler: its
+# exit status passed on, samples of both threads (and of a forked child)
+# in the trace with its mappings and processes, hot() named from them;
+# a command that is not found (127) and one that is killed (128 + 9)
+# keep what was sampled. Skipped (77) where perf events are refused.
+# Usage: check_trace_record.sh PROF_TRACE TARGET TEST_SAMPLE_READ
+set -u
+pt=$1 target=$2 reader=$3
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+"$pt" record --hz=997 -o "$tmp/t.ptrace" -- "$target" 0.6 fork 2>"$tmp/err"
+rc=$?
+if grep -q 'perf events refused' "$tmp/err"; then
+    cat "$tmp/err"; exit 77
+fi
+[ "$rc" = 3 ] || { echo "FAILED: exit status $rc, not 3"; cat "$tmp/err"; fail=1; }
+grep -q 'samples (0 lost' "$tmp/err" || { echo "FAILED: $(cat "$tmp/err")"; fail=1; }
+"$reader" --record "$tmp/t.ptrace" "$target" || fail=1
+"$pt" record -o "$tmp/n.ptrace" -- /nonexistent/command 2>"$tmp/err"
+rc=$?
+[ "$rc" = 127 ] && grep -q 'No such file' "$tmp/err" \
+    || { echo "FAILED: not found: $rc $(cat "$tmp/err")"; fail=1; }
+"$pt" record -o "$tmp/k.ptrace" -- sh -c 'kill -9 $$' 2>"$tmp/err"
+rc=$?
+[ "$rc" = 137 ] && [ -s "$tmp/k.ptrace" ] || { echo "FAILED: killed: $rc"; fail=1; }
+"$pt" record --hz=0 -- true 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'not a rate' "$tmp/err" || { echo "FAILED: --hz=0"; fail=1; }
+[ $fail = 0 ] && echo "check_trace_record: all checks passed"
+exit $fail
