@@ -10,7 +10,10 @@
 # parent, most on its parent's nanosecond) loads in both JSON modes and
 # in speedscope's own format (--speedscope) with no "Tried to end", and the
 # sandwich view's totals and self times of its first thread are the
-# file's (check_sandwich.py).
+# file's (check_sandwich.py). A sampled trace (make_sampled_trace.py)
+# loads with its three profiles (main's zones, main's and worker's
+# samples), and the sandwich view of main's samples has the functions'
+# total and self times of prof-trace --csv.
 # Usage: check_speedscope.sh PROF-TRACE TRACE-FILE SCRIPT-DIR SOURCE-DIR
 # Exits 77 (skipped) when chromium, python3 or speedscope is missing,
 # except under CI.
@@ -36,6 +39,14 @@ python3 "$here/make_nested_trace.py" --one-tick "$tmp/ties.ptrace" || exit 1
 "$pt" --json-be -o "$tmp/www/ties-be.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --speedscope -o "$tmp/www/ties-ss.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --csv --thread 1 -o "$tmp/ties-w1.csv" "$tmp/ties.ptrace" || exit 1
+python3 "$here/make_sampled_trace.py" "$tmp/sampled.ptrace" || exit 1
+"$pt" --speedscope -o "$tmp/www/sampled.json" "$tmp/sampled.ptrace" 2>/dev/null || exit 1
+sed 's/"activeProfileIndex":0/"activeProfileIndex":1/' "$tmp/www/sampled.json" \
+    >"$tmp/www/sampled-1.json"
+# the samples' table of main as check_sandwich.py reads a summary
+"$pt" --csv --thread main "$tmp/sampled.ptrace" 2>/dev/null | awk -F, \
+    'NR == 1 { print "name,total_ns,self_ns"; next }
+     { printf "%s,%.0f,%.0f\n", $1, $7 * 1e6, $4 * 1e6 }' >"$tmp/sampled-main.csv"
 python3 -m http.server 0 --bind 127.0.0.1 --directory "$tmp/www" >"$tmp/http.log" 2>&1 &
 server=$!
 port=
@@ -46,7 +57,7 @@ while [ $i -lt 300 ]; do
     sleep 0.2; i=$((i + 1))
 done
 [ -n "$port" ] || { echo "FAIL: http server"; cat "$tmp/http.log"; exit 1; }
-# The six page loads run two at a time, each Chromium with a profile of its
+# The eight page loads run two at a time, each Chromium with a profile of its
 # own (seven loads one after the other took 90 s quiet, Chromium mostly
 # waiting; all at once timed out on a loaded machine), then the checks
 # read what each left.
@@ -75,6 +86,7 @@ dom() {
 shot be 500 dom & a=$!; shot x 500 & b=$!; wait $a $b
 shot w1 400 & a=$!; dom ties-ss "&view=sandwich" & b=$!; wait $a $b
 dom ties-x "&view=sandwich" & a=$!; dom ties-be "&view=sandwich" & b=$!; wait $a $b
+dom sampled & a=$!; dom sampled-1 "&view=sandwich" & b=$!; wait $a $b
 for name in be x; do
     if grep -q "Importing as Trace Event Format" "$tmp/$name.log" \
         && ! grep -q "Tried to end" "$tmp/$name.log" \
@@ -100,6 +112,16 @@ for name in ties-x ties-be ties-ss; do
         bad "$name.json: ties"; grep -c "Tried to end" "$tmp/$name.dom.log"
     fi
 done
+if grep -q "1/3" "$tmp/sampled.html"; then
+    ok "sampled.json: the zones' profile and two sampled ones"
+else
+    bad "sampled.json: profiles"; grep -E "CONSOLE|ERROR" "$tmp/sampled.dom.log" | head
+fi
+if python3 "$here/check_sandwich.py" "$tmp/sampled-1.html" "$tmp/sampled-main.csv"; then
+    ok "sampled.json: main's samples, totals as in the CSV"
+else
+    bad "sampled.json: main's samples"
+fi
 if python3 "$here/check_speedscope.py" "$tmp/w1.png" 3; then
     ok "worker-1: round, work and step nested"
 else

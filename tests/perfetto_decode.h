@@ -13,7 +13,13 @@
       TrackEvent.category_iids = 3, .type = 9 (SLICE_BEGIN 1, SLICE_END 2,
         INSTANT 3), .name_iid = 10, .track_uuid = 11
       InternedData.event_categories = 1, .event_names = 2
-        (EventCategory / EventName: iid = 1, name = 2)
+        (EventCategory / EventName: iid = 1, name = 2), .function_names = 5,
+        .mapping_paths = 17 (InternedString: iid = 1, str = 2), .frames = 6
+        (Frame: iid = 1, function_name_id = 2, mapping_id = 3), .callstacks
+        = 7 (Callstack: iid = 1, frame_ids = 2, root first), .mappings = 19
+        (Mapping: iid = 1)
+      TracePacket.perf_sample = 66 (PerfSample: pid = 2, tid = 3,
+        callstack_iid = 4)
       TrackDescriptor.uuid = 1, .name = 2, .process = 3, .thread = 4
       ProcessDescriptor.pid = 1, .process_name = 6
       ThreadDescriptor.pid = 1, .tid = 2, .thread_name = 5
@@ -23,7 +29,10 @@
     state, every interned name and category defined before use, every
     track described before its first event (described again: its later
     name replaces the first, as a renamed thread's), and per track slices that
-    begin and end like a stack with times that never go back. Used by
+    begin and end like a stack with times that never go back; of the
+    samples, every callstack, frame, function name and mapping defined
+    before use, and each sample's stack resolved to "tid;root;...;leaf"
+    names, counted per distinct stack (d->stacks). Used by
     test_trace_perfetto and the fuzz target's round trip.
     SPDX-License-Identifier: MIT
 */
@@ -34,7 +43,8 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { PF_MAX_NAMES = 4096, PF_MAX_TRACKS = 256, PF_MAX_DEPTH = 512 };
+enum { PF_MAX_NAMES = 4096, PF_MAX_TRACKS = 256, PF_MAX_DEPTH = 512,
+       PF_MAX_STACKS = 256, PF_MAX_FRAMES = 32 };
 
 typedef struct { const unsigned char * p, * end; } pf_in;
 
@@ -61,6 +71,15 @@ typedef struct
     int cleared;                   /* incremental state cleared */
     /* the last slice ended (for the tests) */
     uint64_t last_begin, last_end, last_name;
+    /* samples: function names and frames by iid, callstacks by iid (frame
+       iids root first), the resolved stacks and their counts */
+    char fnames[PF_MAX_NAMES][48];
+    uint64_t frame_fn[PF_MAX_NAMES];    /* 0: not defined */
+    int mappings[8];
+    uint64_t cs[PF_MAX_STACKS][PF_MAX_FRAMES];
+    size_t cs_n[PF_MAX_STACKS];         /* 0: not defined */
+    struct { char text[400]; size_t count; } stacks[PF_MAX_STACKS];
+    size_t nstacks, samples;
 } pf_trace;
 
 static inline int pf_varint(pf_in * in, uint64_t * v)
@@ -151,6 +170,94 @@ static inline int pf_interned_entry(pf_trace * d, pf_in in, int category)
     return 0;
 }
 
+/* A Frame, Callstack or Mapping (kind 6, 7, 19) or a function name (5). */
+static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
+{
+    unsigned f, w;
+    uint64_t v = 0, iid = 0, a = 0, b = 0, fr[PF_MAX_FRAMES];
+    size_t n = 0;
+    pf_in s = { NULL, NULL }, name = { NULL, NULL };
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad interned %u", kind);
+        if (f == 1 && w == 0)
+            iid = v;
+        else if (kind == 5 && f == 2 && w == 2)
+            name = s;
+        else if (kind == 6 && f == 2 && w == 0)
+            a = v;
+        else if (kind == 6 && f == 3 && w == 0)
+            b = v;
+        else if (kind == 7 && f == 2 && w == 0 && n < PF_MAX_FRAMES)
+            fr[n++] = v;
+    }
+    if (iid == 0 || iid >= (kind == 7 ? PF_MAX_STACKS : kind == 19 ? 8
+                            : PF_MAX_NAMES))
+        return PF_FAIL(d, "interned %u: iid %llu", kind, (unsigned long long) iid);
+    if (kind == 5 && name.p != NULL)
+        pf_copy(d->fnames[iid], sizeof d->fnames[iid], &name);
+    else if (kind == 19)
+        d->mappings[iid] = 1;
+    else if (kind == 6)
+    {
+        if (a == 0 || a >= PF_MAX_NAMES || d->fnames[a][0] == '\0'
+            || b == 0 || b >= 8 || !d->mappings[b])
+            return PF_FAIL(d, "frame %llu: name %llu or mapping %llu undefined",
+                           (unsigned long long) iid, (unsigned long long) a,
+                           (unsigned long long) b);
+        d->frame_fn[iid] = a;
+    }
+    else if (kind == 7)
+    {
+        size_t k;
+        for (k = 0; k < n; k++)
+            if (fr[k] == 0 || fr[k] >= PF_MAX_NAMES || d->frame_fn[fr[k]] == 0)
+                return PF_FAIL(d, "callstack %llu: frame %llu undefined",
+                               (unsigned long long) iid, (unsigned long long) fr[k]);
+        memcpy(d->cs[iid], fr, n * sizeof *fr);
+        d->cs_n[iid] = n;
+    }
+    return 0;
+}
+
+/* A PerfSample: its stack resolved and counted. */
+static inline int pf_sample(pf_trace * d, pf_in in)
+{
+    unsigned f, w;
+    uint64_t v = 0, tid = 0, cs = 0;
+    char text[400];
+    size_t k, len;
+    pf_in s = { NULL, NULL };
+    while (in.p < in.end)
+    {
+        if (pf_field(&in, &f, &w, &v, &s) != 0)
+            return PF_FAIL(d, "bad perf sample");
+        if (f == 3 && w == 0)
+            tid = v;
+        else if (f == 4 && w == 0)
+            cs = v;
+    }
+    if (cs == 0 || cs >= PF_MAX_STACKS || d->cs_n[cs] == 0)
+        return PF_FAIL(d, "sample of callstack %llu, undefined", (unsigned long long) cs);
+    len = (size_t) snprintf(text, sizeof text, "%llu", (unsigned long long) tid);
+    for (k = 0; k < d->cs_n[cs] && len < sizeof text; k++)
+        len += (size_t) snprintf(text + len, sizeof text - len, ";%s",
+                                 d->fnames[d->frame_fn[d->cs[cs][k]]]);
+    d->samples++;
+    for (k = 0; k < d->nstacks; k++)
+        if (strcmp(d->stacks[k].text, text) == 0)
+        {
+            d->stacks[k].count++;
+            return 0;
+        }
+    if (d->nstacks == PF_MAX_STACKS)
+        return PF_FAIL(d, "too many stacks");
+    memcpy(d->stacks[d->nstacks].text, text, sizeof text);
+    d->stacks[d->nstacks++].count = 1;
+    return 0;
+}
+
 static inline int pf_interned(pf_trace * d, pf_in in)
 {
     unsigned f, w;
@@ -161,6 +268,9 @@ static inline int pf_interned(pf_trace * d, pf_in in)
         if (pf_field(&in, &f, &w, &v, &s) != 0)
             return PF_FAIL(d, "bad interned data");
         if ((f == 1 || f == 2) && w == 2 && pf_interned_entry(d, s, f == 1) != 0)
+            return -1;
+        if ((f == 5 || f == 6 || f == 7 || f == 19) && w == 2
+            && pf_stack_entry(d, s, f) != 0)
             return -1;
     }
     return 0;
@@ -286,7 +396,7 @@ static inline int pf_packet(pf_trace * d, pf_in in)
 {
     unsigned f, w;
     uint64_t v, ts = 0, seq = 0, flags = 0;
-    pf_in s, ev = { NULL, NULL }, in2 = in;
+    pf_in s, ev = { NULL, NULL }, ps = { NULL, NULL }, in2 = in;
     /* interned data, flags and the sequence first: an event may use names
        interned in its own packet */
     while (in2.p < in2.end)
@@ -301,6 +411,8 @@ static inline int pf_packet(pf_trace * d, pf_in in)
             flags = v;
         else if (f == 11 && w == 2)
             ev = s;
+        else if (f == 66 && w == 2)
+            ps = s;
         else if (f == 60 && w == 2 && pf_descriptor(d, s) != 0)
             return -1;
     }
@@ -317,6 +429,12 @@ static inline int pf_packet(pf_trace * d, pf_in in)
             if (pf_interned(d, s) != 0)
                 return -1;
         }
+    }
+    if (ps.p != NULL)
+    {
+        if (seq != 1 || !(flags & 2))
+            return PF_FAIL(d, "sample without sequence or flags");
+        return pf_sample(d, ps);
     }
     if (ev.p != NULL)
     {

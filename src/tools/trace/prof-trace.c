@@ -51,6 +51,7 @@ typedef struct
     const char * thread;     /* --thread's value, for messages */
     pt_output format;
     int by_thread;
+    int zones;               /* --zones: CSV and --folded of the zones */
     pt_options o;
     pt_filter f;
     regex_t re;
@@ -206,7 +207,8 @@ static const char usage_head[] =
 "usage: prof-trace [OPTIONS] TRACE-FILE   (TRACE-FILE - is stdin)\n"
 "Turns a raw trace written by the profiler's recorder into a per-zone\n"
 "summary, CSV, raw event lines, Chrome Trace Event JSON or Perfetto's\n"
-"protobuf trace.\n"
+"protobuf trace; of a sampled trace, the top functions (text and CSV),\n"
+"collapsed stacks and speedscope's sampled profiles.\n"
 "Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
 
 static const char usage_tail[] =
@@ -253,6 +255,9 @@ static const prof_impl_option option_table[] = {
       PROF_IMPL_OPTION_NUMBER(set_depth, &depth_range) },
     { "--by-thread", NULL, "the summary once per thread too, text and CSV "
       "(off)", PROF_IMPL_OPTION_FLAG(args_t, by_thread) },
+    { "--zones", NULL, "--csv and --folded of a trace with samples: the "
+      "zones' report (default: the samples')",
+      PROF_IMPL_OPTION_FLAG(args_t, zones) },
     { "--binary", "PATH", "read function names from PATH for the executable "
       "of that file name (moved or rebuilt); repeatable (default: the "
       "paths in the trace)", SET(add_binary) },
@@ -366,7 +371,8 @@ int main(int argc, char ** argv)
         prof_impl_outfile_abort(&of);
         rc = 1;
     }
-    else if ((rc = run(&a, r)) != 0)
+    else if (pt_report_samples(r, a.binaries, a.o.resolve_symbols, a.zones),
+             (rc = run(&a, r)) != 0)
         prof_impl_outfile_abort(&of);
     else
         rc = prof_impl_outfile_commit(&of) == 0 ? 0 : 1;

@@ -350,3 +350,15 @@ const char * pt_symbols_name(pt_symbols * s, uint64_t addr)
     }
     return NULL;
 }
+
+const char * pt_symbols_file_name(pt_symbols * s, const char * path,
+                                  uint64_t inode, uint64_t off)
+{
+    pt_mapping m;
+    long e;
+    memset(&m, 0, sizeof m);
+    m.path = (char *) path;    /* elf_of copies what it keeps */
+    m.inode = inode;
+    e = path[0] == '/' ? elf_of(s, &m) : -1;
+    return e < 0 ? NULL : elf_lookup(&s->elfs[e], off);
+}

@@ -25,6 +25,10 @@ void pt_symbols_maps(pt_symbols * s, const unsigned char * p, size_t n,
                      char * process, size_t size);
 /* The function at addr, or NULL. */
 const char * pt_symbols_name(pt_symbols * s, uint64_t addr);
+/* The function at file offset off of the ELF file path (inode: the run's,
+   0 if unknown; checked as the MAPS mappings are), or NULL. */
+const char * pt_symbols_file_name(pt_symbols * s, const char * path,
+                                  uint64_t inode, uint64_t off);
 /* After the last chunk: says each --binary that names no mapping. */
 void pt_symbols_finish(pt_symbols * s);
 void pt_symbols_free(pt_symbols * s);

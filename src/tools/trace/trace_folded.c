@@ -111,10 +111,18 @@ void pt_folded_add(pt_folded * f, uint32_t node, int64_t self_ticks)
 
 /* A frame's name as the format takes it: ';' separates frames and a line
    ends the record, so both become other characters. */
-static void put_frame(FILE * out, const char * s)
+void pt_folded_frame(FILE * out, const char * s)
 {
     for (; *s; s++)
         fputc(*s == ';' ? ':' : (unsigned char) *s < 32 ? ' ' : *s, out);
+}
+
+void pt_folded_thread(FILE * out, const pt_thread * th)
+{
+    if (th->name[0] != '\0')
+        pt_folded_frame(out, th->name);
+    else
+        fprintf(out, "thread %u", th->tid);
 }
 
 /* node's path from its thread down, each frame after a ';' but the first */
@@ -122,21 +130,16 @@ static void put_path(FILE * out, const pt_folded * f, const pt_trace * t,
                      uint32_t node, uint32_t * path, size_t cap)
 {
     size_t depth = 0, i;
-    const pt_thread * th;
     for (; f->v[node].parent != PT_FOLDED_NONE && depth < cap; depth++)
     {
         path[depth] = node;
         node = f->v[node].parent;
     }
-    th = &t->threads[f->v[node].thread];
-    if (th->name[0] != '\0')
-        put_frame(out, th->name);
-    else
-        fprintf(out, "thread %u", th->tid);
+    pt_folded_thread(out, &t->threads[f->v[node].thread]);
     for (i = depth; i-- > 0;)
     {
         fputc(';', out);
-        put_frame(out, f->v[path[i]].name);
+        pt_folded_frame(out, f->v[path[i]].name);
     }
 }
 

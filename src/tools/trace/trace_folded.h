@@ -26,5 +26,9 @@ void pt_folded_add(pt_folded * f, uint32_t node, int64_t self_ticks);
 /* Every path with self time, "thread;a;b NS\n": 0, or -1 if out of memory. */
 int pt_folded_write(const pt_folded * f, FILE * out, const pt_trace * t);
 void pt_folded_free(pt_folded * f);
+/* A frame's name as the format takes it (';' and control characters
+   replaced); a thread's first frame, its name or "thread TID". */
+void pt_folded_frame(FILE * out, const char * name);
+void pt_folded_thread(FILE * out, const pt_thread * th);
 
 #endif

@@ -13,20 +13,36 @@
       TrackEvent       category_iids = 3, type = 9, name_iid = 10,
                        track_uuid = 11 (type: SLICE_BEGIN 1, SLICE_END 2,
                        INSTANT 3)
-      InternedData     event_categories = 1, event_names = 2
-      EventCategory / EventName   iid = 1, name = 2
+      InternedData     event_categories = 1, event_names = 2,
+                       function_names = 5, frames = 6, callstacks = 7,
+                       mapping_paths = 17, mappings = 19
+      EventCategory / EventName / InternedString   iid = 1, name = 2
+      TracePacket      perf_sample = 66
+      PerfSample       pid = 2, tid = 3, callstack_iid = 4, cpu_mode = 5
+                       (CpuMode: 2 user)
+      Frame            iid = 1, function_name_id = 2, mapping_id = 3,
+                       rel_pc = 4
+      Mapping          iid = 1, start = 4, end = 5, path_string_ids = 7
+      Callstack        iid = 1, frame_ids = 2 (repeated, root first)
 
     One packet sequence; names and categories are interned (sent once, then
     referred to by number); each thread is a track, described before its
     first event, and described again at the end if it was renamed since
     (streamed, a thread's final name is known only then; Perfetto keeps
-    the later one). Timestamps are nanoseconds since the trace's start, each
+    the later one). The samples of a sampled trace come at the end: one
+    packet interns the functions (a frame each, all in one mapping named
+    "prof-trace", at rel_pc = the function's number, since a frame must
+    have a mapping and the names are made already) and the named stacks,
+    then a PerfSample packet per sample (a sample of weight w is w
+    packets), so that the UI draws each thread's callstacks and a flame
+    graph beside its zones. Timestamps are nanoseconds since the trace's start, each
     rounded once (so slices nest exactly). tests/test_trace_perfetto.c
     decodes the output with its own decoder against these numbers.
     SPDX-License-Identifier: MIT
 */
 #include "trace_perfetto.h"
 #include "trace_map.h"
+#include "trace_samples.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -45,6 +61,13 @@ enum
     IN_IID = 1, IN_NAME = 2,
     SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2,
     TYPE_SLICE_BEGIN = 1, TYPE_SLICE_END = 2, TYPE_INSTANT = 3,
+    PKT_PERF_SAMPLE = 66, PS_PID = 2, PS_TID = 3, PS_CALLSTACK = 4,
+    PS_CPU_MODE = 5, CPU_MODE_USER = 2,
+    ID_FUNCTION_NAMES = 5, ID_FRAMES = 6, ID_CALLSTACKS = 7,
+    ID_MAPPING_PATHS = 17, ID_MAPPINGS = 19,
+    FR_IID = 1, FR_NAME = 2, FR_MAPPING = 3, FR_REL_PC = 4,
+    MAP_IID = 1, MAP_START = 4, MAP_END = 5, MAP_PATH = 7,
+    CS_IID = 1, CS_FRAMES = 2,
     SEQUENCE = 1, CAT_UNMATCHED = 4
 };
 
@@ -291,8 +314,73 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
     put_packet(p);
 }
 
-int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
+/* The samples' functions, their one mapping and the named stacks, in one
+   packet's interned data. */
+static void intern_stacks(pt_perfetto * p, const pt_samples * s)
 {
+    pb_buf e = { NULL, 0, 0, 0 };
+    size_t i, n = pt_samples_functions(s), ns = pt_samples_stacks(s);
+    uint32_t f, nf;
+    intern_entry(p, ID_MAPPING_PATHS, 1, "prof-trace");
+    pb_uint(&e, MAP_IID, 1);
+    pb_uint(&e, MAP_START, 0);
+    pb_uint(&e, MAP_END, UINT64_MAX >> 1);
+    pb_uint(&e, MAP_PATH, 1);
+    pb_nest(&p->interned, ID_MAPPINGS, &e);
+    for (i = 0; i < n; i++)
+    {
+        intern_entry(p, ID_FUNCTION_NAMES, i + 1,
+                     pt_samples_function(s, (uint32_t) i));
+        pb_uint(&e, FR_IID, i + 1);
+        pb_uint(&e, FR_NAME, i + 1);
+        pb_uint(&e, FR_MAPPING, 1);
+        pb_uint(&e, FR_REL_PC, i);
+        pb_nest(&p->interned, ID_FRAMES, &e);
+    }
+    for (i = 0; i < ns; i++)
+    {
+        const uint32_t * fr = pt_samples_stack(s, (uint32_t) i, &nf);
+        pb_uint(&e, CS_IID, i + 1);
+        for (f = nf; f-- > 0;)
+            pb_uint(&e, CS_FRAMES, fr[f] + 1ull);
+        pb_nest(&p->interned, ID_CALLSTACKS, &e);
+    }
+    free(e.d);
+    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    put_packet(p);
+}
+
+typedef struct { pt_perfetto * p; const pt_trace * t; } pf_samples;
+
+static void put_sample(void * ctx, uint32_t thread, int64_t ticks, uint32_t rs,
+                       uint32_t weight)
+{
+    pf_samples * c = (pf_samples *) ctx;
+    pt_perfetto * p = c->p;
+    const pt_thread * th = &c->t->threads[thread];
+    uint32_t w;
+    if (thread >= c->t->nthreads)
+        return;
+    for (w = 0; w < weight; w++)
+    {
+        pb_uint(&p->event, PS_PID, th->pid ? th->pid : c->t->pid);
+        pb_uint(&p->event, PS_TID, th->tid);
+        pb_uint(&p->event, PS_CALLSTACK, rs + 1ull);
+        pb_uint(&p->event, PS_CPU_MODE, CPU_MODE_USER);
+        pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) pt_whole_ns(c->t, ticks));
+        pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+        pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+        pb_nest(&p->packet, PKT_PERF_SAMPLE, &p->event);
+        put_packet(p);
+    }
+}
+
+int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t,
+                       const pt_samples * s)
+{
+    pf_samples c;
     size_t i;
     if (!p->started)
         start(p, t); /* a valid trace, with the process, even if empty */
@@ -302,5 +390,12 @@ int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t)
         if (p->tracks[i].described
             && strcmp(p->tracks[i].name, t->threads[i].name) != 0)
             describe(p, t, (long) i);
+    if (pt_samples_count(s) > 0)
+    {
+        c.p = p;
+        c.t = t;
+        intern_stacks(p, s);
+        pt_samples_each(s, &c, put_sample);
+    }
     return p->oom ? -1 : 0;
 }

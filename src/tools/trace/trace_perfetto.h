@@ -9,6 +9,7 @@
 #include "trace_read.h"
 
 typedef struct pt_perfetto pt_perfetto;
+struct pt_samples;
 
 /* A Perfetto trace (protobuf: Trace { repeated TracePacket packet = 1 })
    written to out as zones come. NULL if out of memory. */
@@ -17,9 +18,11 @@ pt_perfetto * pt_perfetto_new(FILE * out);
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
                        char what);
 /* The end: the tracks of threads renamed since they were described,
-   again with their final names. 0, or -1 if out of memory lost
-   a packet or a name on the way (the output is not the trace). */
-int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t);
+   again with their final names; then the samples of s (may be NULL) with
+   their callstacks. 0, or -1 if out of memory lost a packet or a name on
+   the way (the output is not the trace). */
+int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t,
+                       const struct pt_samples * s);
 void pt_perfetto_free(pt_perfetto * p);
 
 #endif

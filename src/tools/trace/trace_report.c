@@ -15,6 +15,7 @@
 #include "trace_perfetto.h"
 #include "trace_speedscope.h"
 #include "trace_report.h"
+#include "trace_samples.h"
 #include "internal.h"
 
 #include <regex.h>
@@ -55,6 +56,8 @@ struct pt_report
     pt_perfetto * pf;
     pt_folded * fold;
     pt_speedscope * ss;
+    pt_samples * smp;       /* NULL: an output without samples */
+    int zones_first;        /* CSV, --folded: the zones' even with samples */
     int oom;                /* out of memory once: zones lost (sticky) */
 };
 
@@ -363,6 +366,7 @@ static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
             count_zone(r, th, z);
         return;
     }
+    pt_samples_zone(r->smp, t, z);
     if (th->depth == 0 || th->v[th->depth - 1].z.seq != z->seq)
         return; /* its begin was not seen (out of memory) */
     th->depth--;
@@ -375,12 +379,23 @@ static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
         passed(r, t, th, z, emitted);
 }
 
+/* A sample: kept by the filters of thread and time. */
+static void on_sample(void * ctx, const pt_trace * t, const pt_sample * s)
+{
+    pt_report * r = (pt_report *) ctx;
+    int64_t ns = pt_whole_ns(t, s->ticks);
+    if (r->smp != NULL && thread_passes(r, t, s->thread) && ns >= r->f.from_ns
+        && (r->f.to_ns < 0 || ns <= r->f.to_ns))
+        pt_samples_add(r->smp, t, s);
+}
+
 pt_handler pt_report_handler(pt_report * r)
 {
     pt_handler h;
     pt_handler_init(&h, r);
     h.begin = on_begin;
     h.zone = on_zone;
+    h.sample = on_sample;
     return h;
 }
 
@@ -401,8 +416,11 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
     r->hold_begins = r->f.min_duration_ns > 0 || r->f.from_ns > 0;
     if ((kind == PT_OUT_PERFETTO && (r->pf = pt_perfetto_new(out)) == NULL)
         || (kind == PT_OUT_FOLDED && (r->fold = pt_folded_new()) == NULL)
-        || (kind == PT_OUT_SPEEDSCOPE && (r->ss = pt_speedscope_new()) == NULL))
+        || (kind == PT_OUT_SPEEDSCOPE && (r->ss = pt_speedscope_new()) == NULL)
+        || (kind != PT_OUT_JSON && kind != PT_OUT_JSON_BE && kind != PT_OUT_RAW
+            && (r->smp = pt_samples_new(NULL, 1)) == NULL))
     {
+        pt_speedscope_free(r->ss);
         pt_perfetto_free(r->pf);
         pt_folded_free(r->fold);
         free(r);
@@ -411,6 +429,16 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
     if (kind == PT_OUT_RAW)
         fputs("thread\ttick\tns\tevent\tkind\tname\n", out);
     return r;
+}
+
+void pt_report_samples(pt_report * r, const char * const * binaries,
+                       int resolve, int zones_first)
+{
+    int want = r->smp != NULL;
+    pt_samples_free(r->smp);
+    r->smp = want ? pt_samples_new(binaries, resolve) : NULL;
+    r->oom |= want && r->smp == NULL;
+    r->zones_first = zones_first;
 }
 
 unsigned long pt_report_thread_matches(const pt_report * r)
@@ -611,20 +639,35 @@ static void json_tail(pt_report * r, const pt_trace * t)
 int pt_report_finish(pt_report * r, const pt_trace * t)
 {
     size_t i;
-    int rc;
+    int rc, samples;
     if (r == NULL)
         return -1;
-    if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
+    samples = t != NULL && pt_samples_count(r->smp) > 0;
+    if (samples && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV
+                    || r->kind == PT_OUT_FOLDED) && !r->zones_first
+        && (r->kind != PT_OUT_TEXT || t->nzones == 0))
+    {
+        if ((r->kind == PT_OUT_FOLDED ? pt_samples_write_folded(r->smp, r->out, t)
+             : pt_samples_write_top(r->smp, r->out, t, r->kind == PT_OUT_CSV,
+                                    r->by_thread)) != 0)
+            r->oom = 1;
+    }
+    else if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
+    {
         write_summary(r, t);
+        if (samples && r->kind == PT_OUT_TEXT && (fputc('\n', r->out),
+            pt_samples_write_top(r->smp, r->out, t, 0, r->by_thread)) != 0)
+            r->oom = 1;
+    }
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
         json_tail(r, t);
     else if ((t != NULL && r->kind == PT_OUT_FOLDED
               && pt_folded_write(r->fold, r->out, t) != 0)
              || (t != NULL && r->kind == PT_OUT_SPEEDSCOPE
-                 && pt_speedscope_finish(r->ss, r->out, t) != 0))
+                 && pt_speedscope_finish(r->ss, r->out, t, r->smp) != 0))
         r->oom = 1;
     else if (t != NULL && r->kind == PT_OUT_PERFETTO
-             && pt_perfetto_finish(r->pf, t) != 0)
+             && pt_perfetto_finish(r->pf, t, r->smp) != 0)
         r->oom = 1;
     rc = r->oom ? -1 : 0;
     if (r->oom)
@@ -633,6 +676,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     pt_perfetto_free(r->pf);
     pt_folded_free(r->fold);
     pt_speedscope_free(r->ss);
+    pt_samples_free(r->smp);
     for (i = 0; i < r->nth; i++)
     {
         free(r->th[i].v);

@@ -9,5 +9,11 @@
 
 /* Zones of the --thread filter's thread seen (0: no such thread). */
 unsigned long pt_report_thread_matches(const pt_report * r);
+/* How r names the samples' functions (binaries: --binary's list, resolve
+   0: --no-symbols) and, with zones_first (--zones), whether CSV and
+   --folded write the zones of a trace that has samples too (by default
+   they write the samples'). Before the trace is read. */
+void pt_report_samples(pt_report * r, const char * const * binaries,
+                       int resolve, int zones_first);
 
 #endif

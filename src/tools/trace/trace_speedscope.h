@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 typedef struct pt_speedscope pt_speedscope;
+struct pt_samples;
 
 /* NULL if out of memory. */
 pt_speedscope * pt_speedscope_new(void);
@@ -18,8 +19,13 @@ pt_speedscope * pt_speedscope_new(void);
    has no frame and is left out. */
 void pt_speedscope_event(pt_speedscope * s, const pt_trace * t,
                          const pt_zone * z, char what);
-/* The file, to out: 0, or -1 if out of memory lost events on the way. */
-int pt_speedscope_finish(pt_speedscope * s, FILE * out, const pt_trace * t);
+/* The frame of name and kind (pointers compared), added on first use (0
+   if out of memory: then finish fails). */
+long pt_speedscope_frame(pt_speedscope * s, const char * name, char kind);
+/* The file, to out: the zones' evented profiles, then p's sampled ones (p
+   may be NULL). 0, or -1 if out of memory lost events on the way. */
+int pt_speedscope_finish(pt_speedscope * s, FILE * out, const pt_trace * t,
+                         struct pt_samples * p);
 void pt_speedscope_free(pt_speedscope * s);
 
 #endif

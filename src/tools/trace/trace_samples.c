@@ -1,0 +1,692 @@
+/*
+    The reports of a sampled trace: see trace_samples.h.
+    SPDX-License-Identifier: MIT
+*/
+#include "trace_samples.h"
+#include "trace_elf.h"
+#include "trace_folded.h"
+#include "trace_map.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+    int64_t ticks;
+    uint32_t rs;            /* named stack (index into p->rs) */
+    uint32_t weight;
+    const char * zone;      /* the innermost zone's name, NULL: none yet */
+    char zkind;
+} smp_t;
+
+typedef struct { int64_t begin, end; const char * name; uint16_t depth; char kind; } zrec_t;
+
+typedef struct
+{
+    smp_t * v;
+    size_t n, cap;
+    zrec_t * z;             /* zones that ended after the last sample, in */
+    size_t zh, nz, zcap;    /* the order they ended, from z[zh] */
+} smp_thread;
+
+typedef struct { size_t first; uint32_t n; } rstack_t; /* fn ids, leaf first */
+
+struct pt_samples
+{
+    const char * const * binaries;
+    int resolve;
+    pt_symbols * sym;
+    char ** fn;             /* function names, owned, distinct */
+    size_t nfn, fncap;
+    pt_map fnidx;           /* name hash (probed) -> fn + 1 */
+    uint32_t * fr;          /* the frames of the named stacks */
+    size_t nfr, frcap;
+    rstack_t * rs;
+    size_t nrs, rscap;
+    pt_map stackidx;        /* the trace's stack id -> rs + 1 */
+    smp_thread * th;
+    size_t nth, thcap;
+    uint64_t weight;        /* samples kept, weighted */
+    size_t zkept;           /* zones kept in all threads */
+    int zover;              /* more than PT_ZONES_KEPT: none kept since */
+    int oom;
+};
+
+static void no_warn(void * ctx, const char * message)
+{
+    (void) ctx;
+    prof_impl_warn("prof-trace: %s", message);
+}
+
+pt_samples * pt_samples_new(const char * const * binaries, int resolve)
+{
+    pt_samples * p = (pt_samples *) calloc(1, sizeof *p);
+    if (p == NULL)
+        return NULL;
+    p->binaries = binaries;
+    p->resolve = resolve;
+    return p;
+}
+
+void pt_samples_free(pt_samples * p)
+{
+    size_t i;
+    if (p == NULL)
+        return;
+    pt_symbols_free(p->sym);
+    for (i = 0; i < p->nfn; i++)
+        free(p->fn[i]);
+    free(p->fn);
+    pt_map_free(&p->fnidx, 0);
+    free(p->fr);
+    free(p->rs);
+    pt_map_free(&p->stackidx, 0);
+    for (i = 0; i < p->nth; i++)
+    {
+        free(p->th[i].v);
+        free(p->th[i].z);
+    }
+    free(p->th);
+    free(p);
+}
+
+uint64_t pt_samples_count(const pt_samples * p)
+{
+    return p != NULL ? p->weight : 0;
+}
+
+/* ---- naming -------------------------------------------------------------------- */
+
+static uint64_t hash_name(const char * s)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (; *s; s++)
+        h = (h ^ (unsigned char) *s) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* The function id of name (copied on first use); UINT32_MAX if out of
+   memory. */
+static uint32_t fn_of(pt_samples * p, const char * name)
+{
+    uint64_t key = hash_name(name);
+    for (;; key++)
+    {
+        void ** slot = pt_map_find(&p->fnidx, key, 1);
+        char * copy;
+        if (slot == NULL)
+            return UINT32_MAX;
+        if (*slot != NULL)
+        {
+            if (strcmp(p->fn[(size_t) *slot - 1], name) == 0)
+                return (uint32_t) ((size_t) *slot - 1);
+            continue;   /* another name of the same hash: the next key */
+        }
+        if (p->nfn >= UINT32_MAX - 1
+            || prof_impl_grow(&p->fn, &p->fncap, p->nfn + 1, sizeof *p->fn) != 0
+            || (copy = prof_impl_strdup(name)) == NULL)
+            return UINT32_MAX;
+        p->fn[p->nfn++] = copy;
+        *slot = (void *) p->nfn;
+        p->fnidx.n++;
+        return (uint32_t) (p->nfn - 1);
+    }
+}
+
+/* The name of addr (a return address unless leaf) in process pid at ticks,
+   into buf: a symbol, else module+0xOFFSET. */
+static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
+                               uint64_t addr, int leaf, int64_t ticks,
+                               char * buf, size_t size)
+{
+    uint64_t at = leaf || addr == 0 ? addr : addr - 1;
+    const pt_vma * m = pt_vma_at(t, pid, at, ticks);
+    const char * base, * name = NULL;
+    if (m == NULL)
+    {
+        snprintf(buf, size, "[unknown]+0x%llx", (unsigned long long) addr);
+        return buf;
+    }
+    if (p->resolve && p->sym == NULL)
+        p->sym = pt_symbols_new(p->binaries, no_warn, NULL);
+    if (p->resolve && p->sym != NULL)
+        name = pt_symbols_file_name(p->sym, m->path, m->inode,
+                                    at - m->start + m->offset);
+    if (name != NULL)
+        return name;
+    base = strrchr(m->path, '/');
+    snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : m->path,
+             (unsigned long long) (at - m->start + m->offset));
+    return buf;
+}
+
+/* The named stack of the trace's stack id, named on first use; UINT32_MAX
+   if out of memory. A sample with no stack is one frame, "[no stack]". */
+static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * s)
+{
+    void ** slot = pt_map_find(&p->stackidx, s->stack, 1);
+    const uint64_t * ip;
+    uint32_t n, i, pid = 0;
+    rstack_t * r;
+    if (slot == NULL)
+        return UINT32_MAX;
+    if (*slot != NULL)
+        return (uint32_t) ((size_t) *slot - 1);
+    ip = pt_stack_frames(t, s->stack, &n);
+    if (ip != NULL && s->stack < t->nstacks)
+        pid = t->stacks[s->stack].pid;
+    if (prof_impl_grow(&p->rs, &p->rscap, p->nrs + 1, sizeof *p->rs) != 0
+        || prof_impl_grow(&p->fr, &p->frcap, p->nfr + (n ? n : 1),
+                          sizeof *p->fr) != 0)
+        return UINT32_MAX;
+    r = &p->rs[p->nrs];
+    r->first = p->nfr;
+    r->n = n ? n : 1;
+    if (n == 0)
+        p->fr[p->nfr] = fn_of(p, "[no stack]");
+    for (i = 0; i < n; i++)
+    {
+        char buf[1200];
+        p->fr[p->nfr + i] = fn_of(p, frame_name(p, t, pid, ip[i], i == 0,
+                                                s->ticks, buf, sizeof buf));
+    }
+    for (i = 0; i < r->n; i++)
+        if (p->fr[p->nfr + i] == UINT32_MAX)
+            return UINT32_MAX;
+    p->nfr += r->n;
+    *slot = (void *) (++p->nrs);
+    p->stackidx.n++;
+    return (uint32_t) (p->nrs - 1);
+}
+
+/* ---- samples and zones -------------------------------------------------------- */
+
+static smp_thread * thread_of(pt_samples * p, uint32_t thread)
+{
+    if (thread >= p->nth)
+    {
+        if (prof_impl_grow(&p->th, &p->thcap, (size_t) thread + 1,
+                           sizeof *p->th) != 0)
+            return NULL;
+        memset(p->th + p->nth, 0, (thread + 1 - p->nth) * sizeof *p->th);
+        p->nth = (size_t) thread + 1;
+    }
+    return &p->th[thread];
+}
+
+/* The innermost zone kept in th that holds ticks; the zones that ended
+   before it go (a thread's samples come in time order). The zones are in
+   the order they ended, so those that hold ticks nest, the innermost
+   first, and an outermost zone that begins after ticks ends the search. */
+static const zrec_t * ended_zone(pt_samples * p, smp_thread * th, int64_t ticks)
+{
+    size_t i, h = th->zh;
+    while (th->zh < th->nz && th->z[th->zh].end <= ticks)
+        th->zh++;
+    p->zkept -= th->zh - h;
+    if (th->zh > 4096 && th->zh * 2 > th->nz)
+    {
+        memmove(th->z, th->z + th->zh, (th->nz - th->zh) * sizeof *th->z);
+        th->nz -= th->zh;
+        th->zh = 0;
+    }
+    for (i = th->zh; i < th->nz; i++)
+        if (th->z[i].begin <= ticks)
+            return &th->z[i];
+        else if (th->z[i].depth == 0)
+            break;
+    return NULL;
+}
+
+/* Too many zones kept: keep none from now on (the report says so). */
+static void forget_zones(pt_samples * p)
+{
+    size_t i;
+    for (i = 0; i < p->nth; i++)
+    {
+        free(p->th[i].z);
+        p->th[i].z = NULL;
+        p->th[i].zh = p->th[i].nz = p->th[i].zcap = 0;
+    }
+    p->zover = 1;
+}
+
+void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s)
+{
+    smp_thread * th = thread_of(p, s->thread);
+    const zrec_t * z;
+    smp_t * v;
+    uint32_t rs;
+    if (th == NULL || (rs = rstack_of(p, t, s)) == UINT32_MAX
+        || prof_impl_grow(&th->v, &th->cap, th->n + 1, sizeof *th->v) != 0)
+    {
+        p->oom = 1;
+        return;
+    }
+    v = &th->v[th->n++];
+    v->ticks = s->ticks;
+    v->rs = rs;
+    v->weight = s->weight ? s->weight : 1;
+    z = ended_zone(p, th, s->ticks);
+    v->zone = z != NULL ? z->name : NULL;
+    v->zkind = z != NULL ? z->kind : 0;
+    p->weight += v->weight;
+}
+
+void pt_samples_zone(pt_samples * p, const pt_trace * t, const pt_zone * z)
+{
+    smp_thread * th;
+    size_t lo = 0, hi;
+    if (p == NULL || t->version < 3)
+        return;     /* a trace that cannot sample keeps no zones */
+    if ((th = thread_of(p, z->thread)) == NULL)
+    {
+        p->oom = 1;
+        return;
+    }
+    hi = th->n;
+    while (lo < hi)     /* the first sample at or after its begin */
+    {
+        size_t mid = lo + (hi - lo) / 2;
+        if (th->v[mid].ticks < z->begin)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < th->n && th->v[lo].ticks < z->end; lo++)
+        if (th->v[lo].zone == NULL)
+        {
+            th->v[lo].zone = z->name;
+            th->v[lo].zkind = z->kind;
+        }
+    if ((th->n > 0 && th->v[th->n - 1].ticks >= z->end) || p->zover)
+        return;     /* no later sample can be inside it, or too many */
+    if (++p->zkept > PT_ZONES_KEPT)
+    {
+        forget_zones(p);
+        return;
+    }
+    if (prof_impl_grow(&th->z, &th->zcap, th->nz + 1, sizeof *th->z) != 0)
+    {
+        p->oom = 1;
+        return;
+    }
+    th->z[th->nz].begin = z->begin;
+    th->z[th->nz].end = z->end;
+    th->z[th->nz].name = z->name;
+    th->z[th->nz].depth = z->depth;
+    th->z[th->nz++].kind = z->kind;
+}
+
+/* ---- the top functions ------------------------------------------------------------ */
+
+typedef struct { const char * name; uint64_t self, total; } top_t;
+
+/* Nanoseconds a unit of weight stands for: the fixed period, else the
+   period of the rate asked for, else the CPU time counted per sample; 0 if
+   the trace says none. */
+double pt_samples_period_ns(const pt_trace * t)
+{
+    const pt_sampling * s = &t->sampling;
+    if (s->period_ns > 0)
+        return (double) s->period_ns;
+    if (s->hz > 0)
+        return 1e9 / s->hz;
+    return s->weight > 0 ? (double) s->cpu_ns / (double) s->weight : 0;
+}
+
+static int cmp_top(const void * a, const void * b)
+{
+    const top_t * x = (const top_t *) a, * y = (const top_t *) b;
+    if (x->self != y->self)
+        return x->self < y->self ? 1 : -1;
+    if (x->total != y->total)
+        return x->total < y->total ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* The weight of each named stack over thread ti's samples (all threads:
+   ti = SIZE_MAX) into w (p->nrs), the sum returned. */
+static uint64_t stack_weights(const pt_samples * p, size_t ti, uint64_t * w)
+{
+    uint64_t sum = 0;
+    size_t i, k;
+    for (i = 0; i < p->nth; i++)
+        for (k = 0; (ti == SIZE_MAX || ti == i) && k < p->th[i].n; k++)
+        {
+            w[p->th[i].v[k].rs] += p->th[i].v[k].weight;
+            sum += p->th[i].v[k].weight;
+        }
+    return sum;
+}
+
+/* The functions of thread ti's samples (or all), sorted by self then
+   total, those with samples only: *n of them; NULL if out of memory. */
+static top_t * tally(pt_samples * p, size_t ti, size_t * n, uint64_t * sum)
+{
+    uint64_t * w = (uint64_t *) calloc(p->nrs + 1, sizeof *w);
+    uint32_t * seen = (uint32_t *) calloc(p->nfn + 1, sizeof *seen);
+    top_t * rows = (top_t *) calloc(p->nfn + 1, sizeof *rows);
+    size_t r, k;
+    *n = 0;
+    if (w == NULL || seen == NULL || rows == NULL)
+    {
+        free(w), free(seen), free(rows);
+        return NULL;
+    }
+    *sum = stack_weights(p, ti, w);
+    for (r = 0; r < p->nrs; r++)
+    {
+        const uint32_t * f = p->fr + p->rs[r].first;
+        rows[f[0]].self += w[r];
+        for (k = 0; w[r] > 0 && k < p->rs[r].n; k++)
+            if (seen[f[k]] != r + 1)    /* a recursive function once */
+            {
+                seen[f[k]] = (uint32_t) r + 1;
+                rows[f[k]].total += w[r];
+            }
+    }
+    for (r = 0; r < p->nfn; r++)
+        if (rows[r].total > 0)
+        {
+            rows[*n] = rows[r];
+            rows[(*n)++].name = p->fn[r];
+        }
+    free(w), free(seen);
+    qsort(rows, *n, sizeof *rows, cmp_top);
+    return rows;
+}
+
+static void put_name(FILE * out, const char * s, int csv)
+{
+    if (csv && strpbrk(s, ",\"\r\n") != NULL)
+        prof_impl_csv_string(out, s);
+    else
+        for (; *s; s++)
+            fputc((unsigned char) *s < 32 || *s == 127 ? '?' : *s, out);
+}
+
+/* One table: thread ti's (or all merged, ti = SIZE_MAX). */
+static int put_top(pt_samples * p, FILE * out, const pt_trace * t, size_t ti,
+                   int csv, int by_thread)
+{
+    double ms = pt_samples_period_ns(t) / 1e6;
+    uint64_t sum;
+    size_t n, i;
+    top_t * rows = tally(p, ti, &n, &sum);
+    const pt_thread * th = ti != SIZE_MAX ? &t->threads[ti] : NULL;
+    if (rows == NULL)
+        return -1;
+    if (!csv && th != NULL)
+    {
+        fprintf(out, "\nthread %u", th->tid);
+        if (th->name[0] != '\0')
+            fputc(' ', out), put_name(out, th->name, 0);
+        fprintf(out, ": %llu samples\n", (unsigned long long) sum);
+    }
+    if (!csv)
+        fprintf(out, "%10s %7s %12s %10s %7s %12s  %s\n", "self", "self_%",
+                "self_ms", "total", "total_%", "total_ms", "function");
+    for (i = 0; i < n && (csv || i < PT_TOP_FUNCTIONS); i++)
+    {
+        double s = (double) rows[i].self, u = (double) rows[i].total;
+        double d = sum ? 100.0 / (double) sum : 0;
+        if (csv && by_thread && th != NULL)
+            fprintf(out, "%u,", th->tid), put_name(out, th->name, 1), fputc(',', out);
+        else if (csv && by_thread)
+            fputs("all,,", out);
+        if (csv)
+            put_name(out, rows[i].name, 1);
+        fprintf(out, csv ? ",%.0f,%.2f,%.3f,%.0f,%.2f,%.3f\n"
+                : "%10.0f %6.1f%% %12.3f %10.0f %6.1f%% %12.3f  ", s, s * d,
+                s * ms, u, u * d, u * ms);
+        if (!csv)
+            put_name(out, rows[i].name, 0), fputc('\n', out);
+    }
+    if (!csv && n > PT_TOP_FUNCTIONS)
+        fprintf(out, "... and %zu more functions (--csv lists them all)\n",
+                n - PT_TOP_FUNCTIONS);
+    free(rows);
+    return 0;
+}
+
+static const char * method_name(int method)
+{
+    return method == PT_SAMPLING_PERF ? "perf events"
+           : method == PT_SAMPLING_TIMER ? "a CPU-time timer (SIGPROF)"
+           : method == PT_SAMPLING_ITIMER ? "setitimer (SIGPROF)"
+           : "an unknown method";
+}
+
+/* The text report's first line: what was sampled and what is missing. */
+static void top_line(const pt_samples * p, FILE * out, const pt_trace * t)
+{
+    const pt_sampling * s = &t->sampling;
+    size_t i, threads = 0;
+    for (i = 0; i < p->nth; i++)
+        threads += p->th[i].n > 0;
+    fprintf(out, "%llu samples in %zu threads, by %s", (unsigned long long)
+            p->weight, threads, method_name(s->method));
+    if (s->hz > 0)
+        fprintf(out, " at %.6g Hz asked", s->hz);
+    if (s->achieved_hz > 0)
+        fprintf(out, ", %.6g Hz achieved", s->achieved_hz);
+    fprintf(out, "; %llu lost, %llu stacks truncated, %llu dropped\n",
+            (unsigned long long) s->lost, (unsigned long long) (s->truncated
+            > s->read_truncated ? s->truncated : s->read_truncated),
+            (unsigned long long) s->dropped);
+    if (s->lost > 0 || s->dropped > 0)
+        fputs("SAMPLES LOST: the shares below leave them out\n", out);
+}
+
+/* ---- samples per zone ------------------------------------------------------------- */
+
+typedef struct { const char * zone; char kind; uint32_t fn; uint64_t w; } zs_t;
+typedef struct { size_t first, n; uint64_t w; } zgroup_t;
+
+static int zname_cmp(const zs_t * x, const zs_t * y)
+{
+    int c;
+    if (x->zone == NULL || y->zone == NULL)
+        return (x->zone != NULL) - (y->zone != NULL);
+    c = strcmp(x->zone, y->zone);
+    return c != 0 ? c : (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+static int cmp_zs(const void * a, const void * b)
+{
+    const zs_t * x = (const zs_t *) a, * y = (const zs_t *) b;
+    int c = zname_cmp(x, y);
+    return c != 0 ? c : (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+static int cmp_zs_weight(const void * a, const void * b)
+{
+    const zs_t * x = (const zs_t *) a, * y = (const zs_t *) b;
+    return x->w != y->w ? (x->w < y->w ? 1 : -1) : (x->fn > y->fn) - (x->fn < y->fn);
+}
+
+static int cmp_group(const void * a, const void * b)
+{
+    const zgroup_t * x = (const zgroup_t *) a, * y = (const zgroup_t *) b;
+    return x->w != y->w ? (x->w < y->w ? 1 : -1) : (x->first > y->first) - (x->first < y->first);
+}
+
+/* The samples' (zone, leaf function, weight), merged by zone and function:
+   *n entries; NULL if out of memory (or none). */
+static zs_t * zone_leaves(const pt_samples * p, size_t * n)
+{
+    size_t i, k, m = 0, total = 0;
+    zs_t * e;
+    for (i = 0; i < p->nth; i++)
+        total += p->th[i].n;
+    *n = 0;
+    if (total == 0 || (e = (zs_t *) malloc(total * sizeof *e)) == NULL)
+        return NULL;
+    for (i = 0; i < p->nth; i++)
+        for (k = 0; k < p->th[i].n; k++)
+        {
+            const smp_t * v = &p->th[i].v[k];
+            e[m].zone = v->zone;
+            e[m].kind = v->zkind;
+            e[m].fn = p->fr[p->rs[v->rs].first];
+            e[m++].w = v->weight;
+        }
+    qsort(e, m, sizeof *e, cmp_zs);
+    for (i = 0; i < m; i++)
+        if (*n > 0 && cmp_zs(&e[*n - 1], &e[i]) == 0)
+            e[*n - 1].w += e[i].w;
+        else
+            e[(*n)++] = e[i];
+    return e;
+}
+
+/* "N samples (P%) in zone NAME: P% f, P% g" a zone, most samples first;
+   the samples outside every zone last among equals. */
+static int put_zones(const pt_samples * p, FILE * out)
+{
+    size_t n, i, k, ng = 0;
+    zs_t * e = zone_leaves(p, &n);
+    zgroup_t * g = (zgroup_t *) malloc((n + 1) * sizeof *g);
+    if (e == NULL || g == NULL)
+        return free(e), free(g), n > 0 || p->weight > 0 ? -1 : 0;
+    for (i = 0; i < n; i = k)
+    {
+        g[ng].first = i;
+        g[ng].w = 0;
+        for (k = i; k < n && zname_cmp(&e[i], &e[k]) == 0; k++)
+            g[ng].w += e[k].w;
+        g[ng].n = k - i;
+        qsort(e + i, k - i, sizeof *e, cmp_zs_weight);
+        ng++;
+    }
+    qsort(g, ng, sizeof *g, cmp_group);
+    fputs("\nsamples by zone (the innermost zone open at each sample; its "
+          "functions by self samples):\n", out);
+    for (i = 0; i < ng; i++)
+    {
+        const zs_t * z = &e[g[i].first];
+        fprintf(out, "%10llu %6.1f%%  %s", (unsigned long long) g[i].w,
+                100.0 * (double) g[i].w / (double) p->weight,
+                z->zone != NULL ? "zone " : "outside the zones");
+        if (z->zone != NULL)
+            put_name(out, z->zone, 0);
+        for (k = 0; k < g[i].n && k < PT_ZONE_FUNCTIONS; k++)
+        {
+            fprintf(out, "%s %.1f%% ", k ? "," : ":",
+                    100.0 * (double) z[k].w / (double) g[i].w);
+            put_name(out, p->fn[z[k].fn], 0);
+        }
+        fputc('\n', out);
+    }
+    free(e);
+    free(g);
+    return 0;
+}
+
+int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,
+                         int csv, int by_thread)
+{
+    size_t i;
+    int rc = 0, zones = 0;
+    if (!csv)
+        top_line(p, out, t);
+    else
+        fprintf(out, "%sfunction,self,self_pct,self_ms,total,total_pct,"
+                "total_ms\n", by_thread ? "thread,thread_name," : "");
+    rc |= put_top(p, out, t, SIZE_MAX, csv, by_thread);
+    for (i = 0; by_thread && i < p->nth && i < t->nthreads; i++)
+        if (p->th[i].n > 0)
+            rc |= put_top(p, out, t, i, csv, by_thread);
+    for (i = 0; !zones && i < p->nth; i++)
+    {
+        size_t k;
+        for (k = 0; k < p->th[i].n && !zones; k++)
+            zones = p->th[i].v[k].zone != NULL;
+    }
+    if (!csv && p->zover)
+        fprintf(out, "\nsamples by zone: not reported: more than %d zones "
+                "ended before the samples of their time were read\n",
+                PT_ZONES_KEPT);
+    else if (!csv && zones)
+        rc |= put_zones(p, out);
+    return rc != 0 || p->oom ? -1 : 0;
+}
+
+/* ---- collapsed stacks --------------------------------------------------------- */
+
+static int cmp_u64(const void * a, const void * b)
+{
+    const uint64_t * x = (const uint64_t *) a, * y = (const uint64_t *) b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t)
+{
+    size_t i, k, m = 0, total = 0;
+    uint64_t * e;   /* pairs: thread << 32 | stack, weight */
+    for (i = 0; i < p->nth; i++)
+        total += p->th[i].n;
+    if ((e = (uint64_t *) malloc((total + 1) * 2 * sizeof *e)) == NULL)
+        return -1;
+    for (i = 0; i < p->nth && i < t->nthreads; i++)
+        for (k = 0; k < p->th[i].n; k++, m++)
+        {
+            e[2 * m] = (uint64_t) i << 32 | p->th[i].v[k].rs;
+            e[2 * m + 1] = p->th[i].v[k].weight;
+        }
+    qsort(e, m, 2 * sizeof *e, cmp_u64);
+    for (i = 0; i < m; i = k)
+    {
+        const rstack_t * r = &p->rs[(uint32_t) e[2 * i]];
+        uint64_t w = 0;
+        uint32_t f;
+        for (k = i; k < m && e[2 * k] == e[2 * i]; k++)
+            w += e[2 * k + 1];
+        pt_folded_thread(out, &t->threads[e[2 * i] >> 32]);
+        for (f = r->n; f-- > 0;)
+        {
+            fputc(';', out);
+            pt_folded_frame(out, p->fn[p->fr[r->first + f]]);
+        }
+        fprintf(out, " %llu\n", (unsigned long long) w);
+    }
+    free(e);
+    return p->oom ? -1 : 0;
+}
+
+/* ---- for the other writers ---------------------------------------------------- */
+
+const char * pt_samples_function(const pt_samples * p, uint32_t fn)
+{
+    return p->fn[fn];
+}
+
+size_t pt_samples_functions(const pt_samples * p)
+{
+    return p != NULL ? p->nfn : 0;
+}
+
+const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
+                                  uint32_t * n)
+{
+    *n = p->rs[rs].n;
+    return p->fr + p->rs[rs].first;
+}
+
+size_t pt_samples_stacks(const pt_samples * p)
+{
+    return p != NULL ? p->nrs : 0;
+}
+
+void pt_samples_each(const pt_samples * p, void * ctx,
+                     void (*each)(void * ctx, uint32_t thread, int64_t ticks,
+                                  uint32_t rs, uint32_t weight))
+{
+    size_t i, k;
+    for (i = 0; p != NULL && i < p->nth; i++)
+        for (k = 0; k < p->th[i].n; k++)
+            each(ctx, (uint32_t) i, p->th[i].v[k].ticks, p->th[i].v[k].rs,
+                 p->th[i].v[k].weight);
+}

@@ -1,0 +1,76 @@
+/*
+    prof-trace's reports of a sampled trace (format version 3): the samples
+    a report keeps, their stacks named (trace_samples.c), and what is
+    written from them: the top functions by self and total samples (text,
+    CSV, per thread), the samples per zone, collapsed stacks and
+    speedscope's sampled profiles. Internal to the trace reader's reports.
+
+    Naming: each address through the mapping that held it at the sample's
+    time (pt_vma_at), then the function symbols of that file (trace_elf.c);
+    a return address is named at address - 1. An address with no symbol is
+    module+0xOFFSET (the file name and the offset in it), one in no mapping
+    [unknown]+0xADDRESS: never a bare number. Each distinct stack is named
+    once; the samples keep 32 bytes each.
+
+    Zones: a sample belongs to the innermost zone of its thread open at its
+    tick (from its begin, not at its end). The reader hands samples and zones in file order, so both ways
+    are met: a zone that ends claims the samples already read inside it
+    (not claimed by a zone within), and a zone that ended after the
+    thread's last sample is kept until a later sample passes its end (at
+    most PT_ZONES_KEPT in all; a version 3 trace without samples keeps
+    them until then too, since the file says it sampled only at its end).
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TRACE_SAMPLES_H
+#define PROF_TRACE_SAMPLES_H
+
+#include "trace_read.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Rows of the text table of top functions (CSV has them all). */
+#define PT_TOP_FUNCTIONS 25
+/* Functions named per zone in the text report. */
+#define PT_ZONE_FUNCTIONS 3
+/* Zones kept after they end, waiting for the samples of their time (32
+   bytes each): past this, no samples by zone. */
+#define PT_ZONES_KEPT (1 << 20)
+
+typedef struct pt_samples pt_samples;
+
+/* binaries: --binary's list (NULL-terminated, or NULL); resolve 0: no
+   symbols read (module+0xOFFSET only). NULL if out of memory. */
+pt_samples * pt_samples_new(const char * const * binaries, int resolve);
+/* One sample the filters kept. */
+void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s);
+/* A zone that ended (every zone, whatever the filters). */
+void pt_samples_zone(pt_samples * p, const pt_trace * t, const pt_zone * z);
+/* Samples kept (weighted), 0 with none. */
+uint64_t pt_samples_count(const pt_samples * p);
+
+/* Text (csv 0) or CSV: the top functions, merged over the threads, then
+   per thread (by_thread); text adds the samples per zone. 0, or -1 if out
+   of memory lost samples. */
+int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,
+                         int csv, int by_thread);
+/* "thread;root;...;leaf SAMPLES" a distinct stack. 0 or -1 as above. */
+int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t);
+/* Nanoseconds a sample of weight 1 stands for: the fixed period, else
+   that of the rate asked for, else the CPU time counted per sample; 0 if
+   the trace says none. */
+double pt_samples_period_ns(const pt_trace * t);
+/* For the other writers: function fn's name; named stack rs's function
+   ids, leaf first (n at *n); each sample kept, thread by thread in time
+   order, to each(ctx, thread index, ticks, named stack, weight). */
+const char * pt_samples_function(const pt_samples * p, uint32_t fn);
+size_t pt_samples_functions(const pt_samples * p);
+const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
+                                  uint32_t * n);
+size_t pt_samples_stacks(const pt_samples * p);
+void pt_samples_each(const pt_samples * p, void * ctx,
+                     void (*each)(void * ctx, uint32_t thread, int64_t ticks,
+                                  uint32_t rs, uint32_t weight));
+void pt_samples_free(pt_samples * p);
+
+#endif
