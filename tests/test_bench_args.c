@@ -395,6 +395,11 @@ static void test_gbench_flags(void)
           "is expected" },
         { { "--benchmark_counters_tabular=2" }, -1, "true or false" },
         { { "--percentiles=5,5" }, -1, "p5 twice" },
+        { { "--benchmark_min_warmup_time=1" }, -1, "--benchmark_min_warmup_"
+          "time: not taken: the warmup here is in iterations (--warmup=N)" },
+        { { "--benchmark_color=true" }, -1, "not taken: the tables have no "
+          "colour" },
+        { { "--benchmark_dry_run" }, -1, "not taken: there is no dry run" },
         { { "--percentiles=50,x" }, -1, "a list of percentiles 0..100, or "
           "none is expected" },
         { { "--percentiles=101" }, -1, "a list of percentiles" },

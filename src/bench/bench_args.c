@@ -30,7 +30,8 @@ static const char usage_tail[] =
 "iterations per epoch), _repetitions (epochs), _out, _out_format, _format,\n"
 "_time_unit, _counters_tabular, _report_aggregates_only,\n"
 "_display_aggregates_only, _context=KEY=VALUE, _perf_counters (--counters),\n"
-"_enable_random_interleaving and --v=0.\n";
+"_enable_random_interleaving and --v=0; _min_warmup_time, _color and\n"
+"_dry_run are refused, with why.\n";
 
 static int parse_format(const char * name, const char * s, prof_format * f)
 {
@@ -332,6 +333,27 @@ static int gb_verbosity(void * ctx, const char * name, const char * v)
     return -1;
 }
 
+/* Google Benchmark's flags whose meaning the runner has not: refused
+   with the reason. */
+static int gb_refused(void * ctx, const char * name, const char * v)
+{
+    static const char * const why[][2] = {
+        { "--benchmark_min_warmup_time", "the warmup here is in iterations "
+          "(--warmup=N)" },
+        { "--benchmark_color", "the tables have no colour" },
+        { "--benchmark_dry_run", "there is no dry run (--list names what "
+          "would run)" },
+    };
+    size_t k;
+    (void) ctx;
+    (void) v;
+    for (k = 0; k < sizeof why / sizeof why[0] - 1; k++)
+        if (strcmp(name, why[k][0]) == 0)
+            break;
+    prof_impl_warn(PROGRAM ": %s: not taken: %s", name, why[k][1]);
+    return -1;
+}
+
 static int help(void * ctx, const char * name, const char * v);
 
 /* --check: the machine check alone, then exit 0 (as --help). */
@@ -421,6 +443,9 @@ static const prof_impl_option table[] = {
     { "--benchmark_enable_random_interleaving", "BOOL", NULL,
       SET(gb_interleave), OPTIONAL(NULL) },
     { "--v", "N", NULL, SET(gb_verbosity), VALUE },
+    { "--benchmark_min_warmup_time", "TIME", NULL, SET(gb_refused), VALUE },
+    { "--benchmark_color", "WHEN", NULL, SET(gb_refused), OPTIONAL(NULL) },
+    { "--benchmark_dry_run", "BOOL", NULL, SET(gb_refused), OPTIONAL(NULL) },
 };
 
 /* prof_bench_args refuses a flag it does not know; prof_bench_init leaves
