@@ -547,6 +547,15 @@ int prof_bench_set_complexity_n(prof_bench * b, double n);
    one after the other. It steadies the medians most with long epochs
    (31 x 3 ms): p-bench --stability, doc/runner.md. */
 int prof_bench_set_interleave(prof_bench * b, int on);
+/* The percentiles of the epochs' times that the CSV (as columns p10, ...)
+   and the JSON (as Google Benchmark's user statistics: NAME_p10
+   aggregates) carry: p[0 .. n), each 0..100, n at most
+   PROF_PERCENTILES_MAX (0: none), kept sorted; a repeated one is refused.
+   Default 10, 50, 90 (--percentiles=10,50,90). A percentile p with
+   0 < p < 100 differs from the extreme epochs only with at least
+   1 + 100 / min(p, 100 - p) epochs (p10: 11, p5: 21); fewer are said. */
+#define PROF_PERCENTILES_MAX 16
+int prof_bench_set_percentiles(prof_bench * b, const double * p, int n);
 /* What the suite may show a person: with stdout a terminal, each markdown
    row ends with a sparkline of its epochs in run order (lowest bar: the
    fastest); with stderr a terminal, a suite running for more than 2 s keeps

@@ -184,6 +184,11 @@ for r, ms in zip(h["results"], ("1", "5")):
 g = json.load(open(sys.argv[2]))
 its = [b for b in g["benchmarks"] if b["run_type"] == "iteration"]
 assert len(its) == 14 and all(b["iterations"] == 1 for b in its)
+# no throughput (conbench reads items_per_second as one); the percentiles
+assert not any("items_per_second" in b for b in g["benchmarks"])
+assert [b["aggregate_name"] for b in g["benchmarks"] if b["run_name"] ==
+        h["results"][0]["command"] and b["run_type"] == "aggregate"][-3:] \
+    == ["p10", "p50", "p90"]
 med = [b for b in g["benchmarks"] if b.get("aggregate_name") == "median"]
 assert [b["run_name"] for b in med] == [r["command"] for r in h["results"]]
 unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[its[0]["time_unit"]]

@@ -369,6 +369,116 @@ static void test_table(void)
     }
 }
 
+/* Google Benchmark's flags, replayed: each accepted with its meaning here
+   (read back from the suite), or refused with the reason. */
+static void test_gbench_flags(void)
+{
+    static const char * const meant[] = { "--benchmark_repetitions=5",
+        "--benchmark_min_time=0.5s", "--benchmark_counters_tabular=true",
+        "--benchmark_report_aggregates_only=true", "--benchmark_context=a=b=c",
+        "--benchmark_enable_random_interleaving", NULL };
+    static const char * const meant2[] = { "--benchmark_min_time=1000x",
+        "--benchmark_display_aggregates_only", "--benchmark_perf_counters="
+        "PAGE-FAULTS", "--v=0", "--benchmark_context", "b=", NULL };
+    static const char * const bare[] = { "--benchmark_min_time=0.02",
+        "--benchmark_out_format=console", NULL };
+    static const args_case refused[] = {
+        { { "--v=1" }, -1, "--v=1: the runner has no log levels" },
+        { { "--benchmark_min_time=0x" }, -1, "--benchmark_min_time=0x: Nx, "
+          "N a whole number of iterations, 1..1099511627776, is expected" },
+        { { "--benchmark_min_time=2h" }, -1, "a time is expected" },
+        { { "--benchmark_min_time=20000s" }, -1, "a time >= 0 and < 10000s "
+          "is expected" },
+        { { "--benchmark_repetitions=0" }, -1, "a whole number of epochs" },
+        { { "--benchmark_perf_counters=INST_RETIRED:ANY" }, -1, "perf's "
+          "events by name" },
+        { { "--benchmark_context=novalue" }, -1, "KEY=VALUE is expected" },
+        { { "--benchmark_context=date=x" }, -1, "the context has a \"date\" "
+          "already" },
+        { { "--benchmark_context=k=1", "--benchmark_context=k=2" }, -1,
+          "has a \"k\" already" },
+        { { "--benchmark_report_aggregates_only=maybe" }, -1, "true or false "
+          "is expected" },
+        { { "--benchmark_counters_tabular=2" }, -1, "true or false" },
+        { { "--percentiles=5,5" }, -1, "p5 twice" },
+        { { "--benchmark_min_warmup_time=1" }, -1, "--benchmark_min_warmup_"
+          "time: not taken: the warmup here is in iterations (--warmup=N)" },
+        { { "--benchmark_color=true" }, -1, "not taken: the tables have no "
+          "colour" },
+        { { "--benchmark_dry_run" }, -1, "not taken: there is no dry run" },
+        { { "--percentiles=50,x" }, -1, "a list of percentiles 0..100, or "
+          "none is expected" },
+        { { "--percentiles=101" }, -1, "a list of percentiles" },
+    };
+    prof_bench * b;
+    const char * err;
+    size_t i;
+    int rc;
+    b = parsed(meant, &rc, &err);
+    CHECK(rc == 0 && b->s.epochs == 5 && b->s.min_epoch_ns == 5e8
+          && b->s.max_epoch_ns == 5e8 && b->aggregates_only
+          == PROF_IMPL_AGGREGATES_REPORT && b->ncontext == 1
+          && strcmp(b->context[0], "a=b=c") == 0 && b->interleave,
+          "Google Benchmark's flags: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+    b = parsed(meant2, &rc, &err);
+    CHECK(rc == 0 && b->s.exact_iters == 1000
+          && b->aggregates_only == PROF_IMPL_AGGREGATES_DISPLAY
+          && strcmp(b->s.counters, "page-faults") == 0 && b->ncontext == 1,
+          "Google Benchmark's flags (2): rc %d [%s]", rc, err);
+    prof_bench_free(b);
+    b = parsed(bare, &rc, &err);
+    CHECK(rc == 0 && b->s.min_epoch_ns == 2e7
+          && b->s.max_epoch_ns == prof_impl_max_epoch_range.def
+          && b->file.format == PROF_FORMAT_MD,
+          "--benchmark_min_time=0.02: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+    for (i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    {
+        b = parsed(refused[i].args, &rc, &err);
+        CHECK(rc == -1 && strstr(err, refused[i].message) != NULL, "%s: rc "
+              "%d [%s] wanted [%s]", refused[i].args[0], rc, err,
+              refused[i].message);
+        prof_bench_free(b);
+    }
+}
+
+/* --percentiles: the list sorted, none, and the default list (the
+   table's) in --help and the header. */
+static void test_percentiles(void)
+{
+    static const char * const some[] = { "--percentiles=95,5,25,75", NULL };
+    static const char * const none[] = { "--percentiles=none", NULL };
+    char def[64] = "";
+    const char * help = help_text(), * err;
+    FILE * f = fopen(PROF_HEADER, "r");
+    const char * header = f ? check_slurp(f) : "";
+    prof_bench * b;
+    int k, rc;
+    for (k = 0; k < prof_impl_npercentiles_default; k++)
+        snprintf(def + strlen(def), sizeof def - strlen(def), "%s%g",
+                 k ? "," : "", prof_impl_percentiles_default[k]);
+    CHECK(strstr(help, def) && strstr(header, def), "the default %s not in "
+          "--help or the header", def);
+    if (f != NULL)
+        fclose(f);
+    b = parsed(some, &rc, &err);
+    CHECK(rc == 0 && b->npercentiles == 4 && b->percentiles[0] == 5
+          && b->percentiles[3] == 95, "--percentiles: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+    b = parsed(none, &rc, &err);
+    CHECK(rc == 0 && b->npercentiles == 0, "none: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+    b = prof_bench_new();
+    CHECK(b->npercentiles == prof_impl_npercentiles_default
+          && prof_bench_set_percentiles(b, NULL, 2) == -1
+          && prof_bench_set_percentiles(b, NULL, 0) == 0 && b->npercentiles == 0
+          && prof_bench_set_percentiles(b, prof_impl_percentiles_default,
+                                        PROF_PERCENTILES_MAX + 1) == -1,
+          "prof_bench_set_percentiles");
+    prof_bench_free(b);
+}
+
 int main(void)
 {
     test_table();
@@ -377,5 +487,7 @@ int main(void)
     test_environment();
     test_init();
     test_gbench_spellings();
+    test_gbench_flags();
+    test_percentiles();
     return check_report("test_bench_args");
 }

@@ -119,14 +119,114 @@ static void test_json_csv(void)
 
     CHECK(prof_bench_write(g, b, PROF_FORMAT_CSV) == 0, "csv");
     s = check_slurp(g);
-    CHECK(strncmp(s, "name,epochs,iterations,median,mean,min,max,err_pct,", 50) == 0,
+    CHECK(strncmp(s, "name,epochs,iterations,median,mean,min,max,p10,p50,p90,"
+                  "percentile_epochs_needed,err_pct,", 83) == 0,
           "csv header: %s", s);
-    CHECK(strstr(s, "\n\"fam/10\",11,2200000,0.005,0.005,0.005,0.005,0.0000,"),
-          "csv row: %s", s);
+    CHECK(strstr(s, "\n\"fam/10\",11,2200000,0.005,0.005,0.005,0.005,0.005,"
+                 "0.005,0.005,,0.0000,"), "csv row: %s", s);
     CHECK(check_count(s, "\n") == 3, "csv lines");
     prof_bench_free(b);
     fclose(f);
     fclose(g);
+}
+
+/* A target whose k-th call costs spread[k % 11] ns an iteration: with a
+   fixed count, one call an epoch, epochs of 1 .. 11 ns in a shuffled
+   order. */
+static const double spread[11] = { 7, 1, 11, 2, 10, 3, 9, 4, 8, 5, 6 };
+static int spread_calls;
+static void cost_spread(void * arg, ulong count)
+{
+    (void) arg;
+    fake_now += spread[spread_calls++ % 11] * (double) count;
+}
+
+/* What prof_bench_write writes of b in format. */
+static const char * written(const prof_bench * b, prof_format format)
+{
+    FILE * f = tmpfile();
+    const char * s;
+    prof_bench_write(f, b, format);
+    s = check_slurp(f);
+    fclose(f);
+    return s;
+}
+
+/* The percentiles, exact under the fake clock: p10, p50, p90 by default
+   in JSON (Google Benchmark's user statistics) and CSV (columns); a list
+   set; too few epochs said; the aggregates alone with a context pair. */
+static void test_percentiles(void)
+{
+    static const double quartiles[] = { 95, 5, 25, 75 };
+    prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
+    FILE * f = tmpfile();
+    capture_t cap;
+    const char * s, * err;
+    prof_bench_set_epoch_iterations(b, 1000);
+    spread_calls = 0;
+    prof_bench_run(b, "spread", cost_spread, NULL);
+    CHECK(spread_calls == 11, "one call an epoch: %d", spread_calls);
+    s = written(b, PROF_FORMAT_JSON);
+    CHECK(strstr(s, "      \"name\": \"spread_p10\",\n"
+                    "      \"family_index\": 0,\n"
+                    "      \"per_family_instance_index\": 0,\n"
+                    "      \"run_name\": \"spread\",\n"
+                    "      \"run_type\": \"aggregate\",\n"
+                    "      \"repetitions\": 11,\n      \"threads\": 1,\n"
+                    "      \"aggregate_name\": \"p10\",\n"
+                    "      \"aggregate_unit\": \"time\",\n"
+                    "      \"iterations\": 11,\n      \"real_time\": 2,\n")
+          && strstr(s, "\"aggregate_name\": \"p50\",\n"
+                    "      \"aggregate_unit\": \"time\",\n"
+                    "      \"iterations\": 11,\n      \"real_time\": 6,\n")
+          && strstr(s, "\"aggregate_name\": \"p90\",\n"
+                    "      \"aggregate_unit\": \"time\",\n"
+                    "      \"iterations\": 11,\n      \"real_time\": 10,\n")
+          && !strstr(s, "profiler_epochs_needed"), "JSON: %s", s);
+    s = written(b, PROF_FORMAT_CSV);
+    CHECK(strstr(s, "min,max,p10,p50,p90,percentile_epochs_needed,err_pct,")
+          && strstr(s, "\"spread\",11,11000,6,6,1,11,2,6,10,,"), "CSV: %s", s);
+
+    CHECK(prof_bench_set_percentiles(b, quartiles, 4) == 0, "set");
+    s = written(b, PROF_FORMAT_CSV);
+    CHECK(strstr(s, "min,max,p5,p25,p75,p95,percentile_epochs_needed,err_pct,")
+          && strstr(s, "\"spread\",11,11000,6,6,1,11,1.5,3.5,8.5,10.5,21,"),
+          "CSV, p5..p95: %s", s);
+    s = written(b, PROF_FORMAT_JSON);
+    CHECK(strstr(s, "\"real_time\": 1.5,\n      \"cpu_time\": 1.5,\n"
+                    "      \"time_unit\": \"ns\",\n"
+                    "      \"profiler_epochs_needed\": 21\n")
+          && check_count(s, "profiler_epochs_needed") == 2, "JSON, p5: %s", s);
+
+    /* the note, once, where a file or the console carries them */
+    prof_bench_set_format(b, PROF_FORMAT_CSV);
+    prof_bench_set_output(b, f);
+    capture_begin(&cap, 2);
+    prof_bench_finish(b);
+    err = capture_end(&cap);
+    CHECK(strstr(err, "profiler: p5 needs 21 epochs to be more than a blend of "
+                  "the two fastest (or slowest); spread has 11 (1 benchmark "
+                  "has fewer): --epochs=21, or --percentiles\n"), "note: %s",
+          err);
+    prof_bench_free(b);
+
+    /* the aggregates alone, with a pair in the context */
+    {
+        char a0[] = "bench", a1[] = "--benchmark_report_aggregates_only",
+             a2[] = "--benchmark_context=compiler_tag=x1", a3[] = "--percentiles=none";
+        char * argv[] = { a0, a1, a2, a3, NULL };
+        b = check_suite(NULL, PROF_FORMAT_NONE);
+        CHECK(prof_bench_args(b, 4, argv) == 0, "args");
+        prof_bench_set_epoch_iterations(b, 1000);
+        prof_bench_run(b, "spread", cost_spread, NULL);
+        s = written(b, PROF_FORMAT_JSON);
+        CHECK(check_count(s, "\"run_type\": \"aggregate\"") == 4
+              && check_count(s, "\"run_type\"") == 4
+              && strstr(s, "\n    \"compiler_tag\": \"x1\",\n")
+              && strstr(s, "\"name\": \"spread_cv\""), "aggregates: %s", s);
+        prof_bench_free(b);
+    }
+    fclose(f);
 }
 
 /* The index of an entry in s whose name is name: its family and instance
@@ -507,6 +607,7 @@ int main(void)
     test_markdown_edges();
     test_json_csv();
     test_json_families();
+    test_percentiles();
     test_honest_edges();
     test_units_per_row();
     test_args();

@@ -218,14 +218,17 @@ static void check_rows(void)
     CHECK(has(t, "1 epoch, no interval")
           && strstr(t, "0%") == NULL && check_count(t, "run interval") == 1,
           "one epoch:\n%s", t);
-    /* the percentiles: p10, p50 (the median here), p90 */
-    c.percentiles = 1;
+    /* the percentiles: p10, p50 (the median here), p90, the outputs' */
+    static const double deciles[] = { 10.0, 50.0, 90.0 };
+    c.percentiles = deciles;
+    c.npercentiles = 3;
+    c.table_percentiles = 1;
     t = table(&c, rows + 1, 1, 0);
     CHECK(has(t, "p10") && has(t, "p50") && has(t, "p90")
           && has(t, "4.750") && has(t, "4.917") && has(t, "5.167"),
           "percentiles:\n%s", t);
     /* something printed under the table: the next row gets a header */
-    c.percentiles = 0;
+    c.table_percentiles = 0;
     prof_impl_md_init(&w, f);
     prof_impl_md_row(&w, &c, &rows[1], 0);
     prof_impl_md_break(&w);

@@ -77,8 +77,11 @@ typedef struct
                                                    worker processes) */
 } prof_impl_settings;
 
-/* The defaults of prof_bench_new. */
+/* The defaults of prof_bench_new; the Google Benchmark outputs' (the
+   percentiles), and their end (the context's pairs freed). */
 void prof_impl_settings_default(prof_impl_settings * s);
+void prof_impl_gbench_default(prof_bench * b);
+void prof_impl_gbench_free(prof_bench * b);
 /* Whether name passes the suite's filter. */
 int prof_impl_filter_match(const prof_bench * b, const char * name);
 void prof_impl_filter_free(prof_bench * b);
@@ -523,6 +526,14 @@ typedef struct
                                tried again (prof_bench_free after finish) */
 } prof_impl_output;
 
+/* --benchmark_report_aggregates_only: the console and the file get the
+   aggregates only (REPORT); --benchmark_display_aggregates_only: the
+   console only (DISPLAY). --benchmark_context: at most
+   PROF_IMPL_CONTEXT_MAX pairs. */
+#define PROF_IMPL_AGGREGATES_REPORT 1
+#define PROF_IMPL_AGGREGATES_DISPLAY 2
+#define PROF_IMPL_CONTEXT_MAX 16
+
 struct prof_bench
 {
     prof_impl_settings s;
@@ -565,6 +576,14 @@ struct prof_bench
     int sweep_done, sweep_total;    /* a size sweep's sizes run, and all */
     int progress_total, progress_first; /* the progress line's span of */
     double progress_t0;                 /* items, from when (ETA) */
+    /* Google Benchmark's outputs (bench_args.c, report_json.c) */
+    double percentiles[PROF_PERCENTILES_MAX];   /* sorted */
+    int npercentiles;
+    int aggregates_only;    /* PROF_IMPL_AGGREGATES_* bits */
+    char * context[PROF_IMPL_CONTEXT_MAX];      /* --benchmark_context's
+                                                   "key=value" */
+    int ncontext;
+    int percentiles_checked;    /* results[0 .. it) checked for epochs */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a

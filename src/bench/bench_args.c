@@ -4,13 +4,15 @@
     variables) into the suite's settings, through the table-driven parser
     of options.c: --flag=VALUE and --flag VALUE alike, "--" ends them, an
     unknown flag is an error, --help lists every flag with its default and
-    variable. Google Benchmark's spellings of the common flags
-    (--benchmark_filter, ...) are taken too.
+    variable. Google Benchmark's flags (--benchmark_filter, ...) are taken
+    with their meaning, and refused with the reason where the runner has
+    none (gbench_table).
     SPDX-License-Identifier: MIT
 */
 #include "bench.h"
 #include "bench_settings.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +25,13 @@ static const char usage_head[] =
 
 static const char usage_tail[] =
 "A TIME is a number with a unit: ns, us, ms or s (no unit: seconds).\n"
-"Google Benchmark's --benchmark_filter, --benchmark_format\n"
-"(console|json|csv), --benchmark_out, --benchmark_out_format,\n"
-"--benchmark_time_unit and --benchmark_list_tests are taken too.\n";
+"Google Benchmark's flags are taken too (doc/runner.md, \"From Google\n"
+"Benchmark\"): --benchmark_filter, _list_tests, _min_time (TIME, or Nx:\n"
+"iterations per epoch), _repetitions (epochs), _out, _out_format, _format,\n"
+"_time_unit, _counters_tabular, _report_aggregates_only,\n"
+"_display_aggregates_only, _context=KEY=VALUE, _perf_counters (--counters),\n"
+"_enable_random_interleaving and --v=0; _min_warmup_time, _color and\n"
+"_dry_run are refused, with why.\n";
 
 static int parse_format(const char * name, const char * s, prof_format * f)
 {
@@ -190,6 +196,192 @@ static int set_sizes(void * ctx, const char * name, const char * v)
     return 0;
 }
 
+/* --percentiles=5,25,75,95, or none */
+static int set_percentiles(void * ctx, const char * name, const char * v)
+{
+    double p[PROF_PERCENTILES_MAX];
+    char word[64];
+    int n = 0;
+    while (strcmp(v, "none") != 0 && *v != '\0')
+    {
+        size_t len = strcspn(v, ",");
+        if (n == PROF_PERCENTILES_MAX)
+        {
+            prof_impl_warn(PROGRAM ": %s: at most "
+                           PROF_IMPL_STR(PROF_PERCENTILES_MAX)
+                           " percentiles", name);
+            return -1;
+        }
+        prof_impl_copy(word, len < sizeof word ? len + 1 : sizeof word, v);
+        if (prof_impl_option_number(PROGRAM, name, word,
+                                    &prof_impl_percentile_range, &p[n++]) != 0)
+            return -1;
+        v += len + (v[len] == ',');
+    }
+    return prof_bench_set_percentiles((prof_bench *) ctx, p, n);
+}
+
+/* ---- Google Benchmark's flags -------------------------------------------- */
+
+/* --benchmark_min_time: Nx, N iterations in each epoch (a repetition
+   there is an epoch here); or a TIME (0.5, 0.5s), each epoch's least
+   time, the most time raised to it where it was below. */
+static int gb_min_time(void * ctx, const char * name, const char * v)
+{
+    prof_bench * b = (prof_bench *) ctx;
+    size_t len = strlen(v);
+    double ns, n;
+    if (len > 1 && v[len - 1] == 'x')
+    {
+        char word[32], what[96];
+        prof_impl_copy(word, len < sizeof word ? len : sizeof word, v);
+        if (prof_impl_option_number(NULL, name, word,
+                                    &prof_impl_min_iters_range, &n) == 0)
+            return prof_bench_set_epoch_iterations(b, (ulong) n);
+        prof_impl_warn(PROGRAM ": %s=%s: Nx, N %s, is expected", name, v,
+                       prof_impl_range_text(what, sizeof what,
+                                            prof_impl_min_iters_range.what,
+                                            &prof_impl_min_iters_range));
+        return -1;
+    }
+    /* the two ranges' bounds are one: a least time is a most time too */
+    if (parse_time_ns(name, v, &prof_impl_min_epoch_range, &ns) != 0
+        || (ns > b->s.max_epoch_ns
+            && prof_bench_set_max_epoch_time_ns(b, ns) != 0))
+        return -1;
+    return prof_bench_set_min_epoch_time_ns(b, ns);
+}
+
+/* --benchmark_counters_tabular: the table has a column per counter
+   either way (there is no other layout to choose). */
+static int gb_tabular(void * ctx, const char * name, const char * v)
+{
+    int on;
+    (void) ctx;
+    return switch_value(name, v, &on);
+}
+
+static int gb_aggregates(void * ctx, const char * name, const char * v)
+{
+    prof_bench * b = (prof_bench *) ctx;
+    int on, bit = strstr(name, "report") != NULL ? PROF_IMPL_AGGREGATES_REPORT
+                                                  : PROF_IMPL_AGGREGATES_DISPLAY;
+    if (switch_value(name, v, &on) != 0)
+        return -1;
+    b->aggregates_only = on ? b->aggregates_only | bit
+                            : b->aggregates_only & ~bit;
+    return 0;
+}
+
+/* The JSON context's own keys, which a pair may not take. */
+static int context_key_taken(const prof_bench * b, const char * key,
+        size_t len)
+{
+    static const char * const own[] = { "date", "host_name", "executable",
+        "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "caches",
+        "load_avg", "library_build_type", "cpu_model" };
+    size_t k;
+    int i;
+    if (strncmp(key, "profiler_", 9) == 0)
+        return 1;
+    for (k = 0; k < sizeof own / sizeof own[0]; k++)
+        if (strlen(own[k]) == len && strncmp(own[k], key, len) == 0)
+            return 1;
+    for (i = 0; i < b->ncontext; i++)
+        if (strncmp(b->context[i], key, len) == 0 && b->context[i][len] == '=')
+            return 1;
+    return 0;
+}
+
+/* --benchmark_context=KEY=VALUE: a string of the JSON's context */
+static int gb_context(void * ctx, const char * name, const char * v)
+{
+    prof_bench * b = (prof_bench *) ctx;
+    const char * eq = strchr(v, '=');
+    size_t len = eq != NULL ? (size_t) (eq - v) : 0;
+    if (len == 0 || len > 255)
+        prof_impl_warn(PROGRAM ": %s=%s: KEY=VALUE is expected (a key of 1 "
+                       "to 255 bytes)", name, v);
+    else if (context_key_taken(b, v, len))
+        prof_impl_warn(PROGRAM ": %s=%s: the context has a \"%.*s\" already",
+                       name, v, (int) len, v);
+    else if (b->ncontext == PROF_IMPL_CONTEXT_MAX)
+        prof_impl_warn(PROGRAM ": %s: at most "
+                       PROF_IMPL_STR(PROF_IMPL_CONTEXT_MAX) " pairs", name);
+    else if ((b->context[b->ncontext] = prof_impl_strdup(v)) == NULL)
+        prof_impl_warn(PROGRAM ": %s: out of memory", name);
+    else
+    {
+        b->ncontext++;
+        return 0;
+    }
+    return -1;
+}
+
+/* --benchmark_perf_counters=CYCLES,INSTRUCTIONS: perf's names (the
+   kernel's generic events, which libpfm names in capitals), as --counters
+   takes them */
+static int gb_perf_counters(void * ctx, const char * name, const char * v)
+{
+    char list[256];
+    size_t k;
+    if (strlen(v) >= sizeof list)
+    {
+        prof_impl_warn(PROGRAM ": %s: the list is too long", name);
+        return -1;
+    }
+    for (k = 0; v[k] != '\0'; k++)
+        list[k] = (char) tolower((unsigned char) v[k]);
+    list[k] = '\0';
+    if (prof_bench_set_counters((prof_bench *) ctx, list) == 0)
+        return 0;
+    prof_impl_warn(PROGRAM ": %s=%s: this runner counts perf's events by "
+                   "name (cycles, instructions, branch-misses, ...: "
+                   "--counters), not libpfm's", name, v);
+    return -1;
+}
+
+static int gb_interleave(void * ctx, const char * name, const char * v)
+{
+    int on;
+    return switch_value(name, v, &on) != 0 ? -1
+         : prof_bench_set_interleave((prof_bench *) ctx, on);
+}
+
+/* --v: Google Benchmark's log level. 0 is what the runner does (its
+   profiler: messages); it has no debug log to raise. */
+static int gb_verbosity(void * ctx, const char * name, const char * v)
+{
+    (void) ctx;
+    if (strcmp(v, "0") == 0)
+        return 0;
+    prof_impl_warn(PROGRAM ": %s=%s: the runner has no log levels: its "
+                   "profiler: messages are always on, and it writes no "
+                   "debug log (0 only)", name, v);
+    return -1;
+}
+
+/* Google Benchmark's flags whose meaning the runner has not: refused
+   with the reason. */
+static int gb_refused(void * ctx, const char * name, const char * v)
+{
+    static const char * const why[][2] = {
+        { "--benchmark_min_warmup_time", "the warmup here is in iterations "
+          "(--warmup=N)" },
+        { "--benchmark_color", "the tables have no colour" },
+        { "--benchmark_dry_run", "there is no dry run (--list names what "
+          "would run)" },
+    };
+    size_t k;
+    (void) ctx;
+    (void) v;
+    for (k = 0; k < sizeof why / sizeof why[0] - 1; k++)
+        if (strcmp(name, why[k][0]) == 0)
+            break;
+    prof_impl_warn(PROGRAM ": %s: not taken: %s", name, why[k][1]);
+    return -1;
+}
+
 static int help(void * ctx, const char * name, const char * v);
 
 /* --check: the machine check alone, then exit 0 (as --help). */
@@ -252,21 +444,41 @@ static const prof_impl_option table[] = {
     { "--wide", NULL, "the table with every column (op/s, min, total) "
       "(default: fits in 100 columns)",
       PROF_IMPL_OPTION_FLAG(prof_bench, wide) },
-    { "--table-percentiles", NULL, "the table shows p10, p50 and p90 too",
+    { "--table-percentiles", NULL, "the table shows the --percentiles too",
       PROF_IMPL_OPTION_FLAG(prof_bench, table_percentiles) },
+    { "--percentiles", "LIST", "the percentiles of the epochs' times that CSV "
+      "and JSON carry, 0..100 each, or none (10,50,90)", SET(set_percentiles),
+      ENV("PERCENTILES") },
     /* only where the program opts in (prof_bench_set_sizes_flag) */
     { "--sizes", "LIST", "the sizes of the program's sweeps: 8,64,512 or "
       "LO..HI[xM] (the program's)", SET(set_sizes), ENV("SIZES") },
     { "--check", NULL, "print the machine check (load, governor, turbo, "
       "ASLR, VM, PMU) and exit", SET(check), VALUE },
     { "--help", NULL, "print this help and exit", SET(help), VALUE },
-    /* Google Benchmark's spellings */
+    /* Google Benchmark's flags, with their meaning here */
     { "--benchmark_filter", "REGEX", NULL, SET(set_filter), VALUE },
     { "--benchmark_format", "F", NULL, SET(set_format), VALUE },
     { "--benchmark_out", "FILE", NULL, SET(set_out), VALUE },
     { "--benchmark_out_format", "F", NULL, SET(set_out_format), VALUE },
     { "--benchmark_time_unit", "U", NULL, SET(set_time_unit), VALUE },
     { "--benchmark_list_tests", "BOOL", NULL, SET(set_list), OPTIONAL(NULL) },
+    { "--benchmark_repetitions", "N", NULL, SET(set_epochs), VALUE },
+    { "--benchmark_min_time", "TIME", NULL, SET(gb_min_time), VALUE },
+    { "--benchmark_counters_tabular", "BOOL", NULL, SET(gb_tabular),
+      OPTIONAL(NULL) },
+    { "--benchmark_report_aggregates_only", "BOOL", NULL, SET(gb_aggregates),
+      OPTIONAL(NULL) },
+    { "--benchmark_display_aggregates_only", "BOOL", NULL, SET(gb_aggregates),
+      OPTIONAL(NULL) },
+    { "--benchmark_context", "KEY=VALUE", NULL, SET(gb_context), VALUE },
+    { "--benchmark_perf_counters", "LIST", NULL, SET(gb_perf_counters),
+      VALUE },
+    { "--benchmark_enable_random_interleaving", "BOOL", NULL,
+      SET(gb_interleave), OPTIONAL(NULL) },
+    { "--v", "N", NULL, SET(gb_verbosity), VALUE },
+    { "--benchmark_min_warmup_time", "TIME", NULL, SET(gb_refused), VALUE },
+    { "--benchmark_color", "WHEN", NULL, SET(gb_refused), OPTIONAL(NULL) },
+    { "--benchmark_dry_run", "BOOL", NULL, SET(gb_refused), OPTIONAL(NULL) },
 };
 
 /* prof_bench_args refuses a flag it does not know; prof_bench_init leaves

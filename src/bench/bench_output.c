@@ -29,11 +29,17 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
                                                                     : "";
     c->terminal = b->terminal;
     c->wide = b->wide;
-    c->percentiles = b->table_percentiles;
+    c->table_percentiles = b->table_percentiles;
     c->processes = prof_impl_workers_ready_count(b);
     c->fit_name = b->fit_name;
     c->fit_f = b->fit_f;
     c->partial = NULL;
+    c->percentiles = b->percentiles;
+    c->npercentiles = b->npercentiles;
+    c->aggregates_only = 0;
+    c->context = b->context;
+    c->ncontext = b->ncontext;
+    c->no_rate = 0;
 }
 
 /* The suites with a file: what an interruption writes (write_partial). */
@@ -120,18 +126,20 @@ void prof_impl_output_row(prof_bench * b, int i)
 }
 
 /* results[from ..) in format to out (no flush, no check of the stream),
-   partial: why they stop short, or NULL: 0, or -1 if a figure is missing
-   (out of memory, said). */
+   partial: why they stop short, or NULL; aggregates: the
+   PROF_IMPL_AGGREGATES_* bits that make this output the aggregates only.
+   0, or -1 if a figure is missing (out of memory, said). */
 static int write_results(const prof_bench * b, FILE * out,
-        prof_format format, int from, const char * partial)
+        prof_format format, int from, const char * partial, int aggregates)
 {
     prof_impl_report_ctx c;
     char line[1024];
     int i;
     report_ctx(b, &c, line, sizeof line);
     c.partial = partial;
+    c.aggregates_only = (b->aggregates_only & aggregates) != 0;
     if (format == PROF_FORMAT_CSV)
-        prof_impl_csv_write(out, &c, b->results, from, b->nresults);
+        return prof_impl_csv_write(out, &c, b->results, from, b->nresults);
     else if (format == PROF_FORMAT_JSON)
         return prof_impl_json_write(out, &c, b->results, from, b->nresults);
     else if (format == PROF_FORMAT_MD)
@@ -173,7 +181,8 @@ int prof_bench_write(FILE * out, const prof_bench * b, prof_format format)
         return -1;
     }
     memset(&o, 0, sizeof o);
-    missing = write_results(b, out, format, 0, NULL) != 0;
+    missing = write_results(b, out, format, 0, NULL,
+                            PROF_IMPL_AGGREGATES_REPORT) != 0;
     return flushed(&o, out) != 0 || missing ? -1 : 0;
 }
 
@@ -186,7 +195,9 @@ static int finish_console(prof_bench * b)
         return 0;
     if (o->nwritten < b->nresults
         && (o->format == PROF_FORMAT_CSV || o->format == PROF_FORMAT_JSON)
-        && write_results(b, o->f, o->format, o->nwritten, NULL) != 0)
+        && write_results(b, o->f, o->format, o->nwritten, NULL,
+                         PROF_IMPL_AGGREGATES_REPORT
+                         | PROF_IMPL_AGGREGATES_DISPLAY) != 0)
         rc = -1;
     if (!o->failed && flushed(o, o->f) != 0)
         rc = -1;
@@ -216,7 +227,8 @@ static int finish_file(prof_bench * b, const char * partial)
         o->failed = 1;
         return -1;
     }
-    if (write_results(b, f.f, o->format, 0, partial) != 0)
+    if (write_results(b, f.f, o->format, 0, partial,
+                      PROF_IMPL_AGGREGATES_REPORT) != 0)
     {
         prof_impl_outfile_abort(&f);    /* the old file stays as it was */
         o->failed = 1;
@@ -265,9 +277,40 @@ static void write_partial(int sig)
     }
 }
 
+/* The results since the last call whose epochs are too few for the
+   percentiles that CSV or JSON carry: said once for them all. */
+static void percentiles_check(prof_bench * b)
+{
+    prof_impl_report_ctx c;
+    char name[32] = "";
+    int i, few = 0, need, first = -1;
+    memset(&c, 0, sizeof c);
+    c.percentiles = b->percentiles;
+    c.npercentiles = b->npercentiles;
+    need = prof_impl_percentiles_epochs(&c);
+    for (i = b->percentiles_checked; i < b->nresults; i++)
+        if (b->results[i]->pub.epochs < need && few++ == 0)
+            first = i;
+    b->percentiles_checked = b->nresults;
+    if (few == 0 || !(b->console.format == PROF_FORMAT_CSV
+                      || b->console.format == PROF_FORMAT_JSON
+                      || b->file.path != NULL))
+        return;
+    for (i = 0; name[0] == '\0' && i < b->npercentiles; i++)
+        if (prof_impl_percentile_epochs(b->percentiles[i]) == need)
+            prof_impl_percentile_name(name, sizeof name, b->percentiles[i]);
+    prof_impl_warn("%s needs %d epochs to be more than a blend of the two "
+                   "fastest (or slowest); %s has %d (%d benchmark%s fewer): "
+                   "--epochs=%d, or --percentiles", name, need,
+                   b->results[first]->pub.name, b->results[first]->pub.epochs,
+                   few, few == 1 ? " has" : "s have", need);
+}
+
 int prof_impl_output_finish(prof_bench * b)
 {
-    int rc = finish_console(b);
+    int rc;
+    percentiles_check(b);
+    rc = finish_console(b);
     rc |= finish_file(b, NULL);
     if (b->has_filter && b->matched == 0 && b->filtered > 0 && !b->no_match_said)
     {

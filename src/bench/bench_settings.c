@@ -99,6 +99,13 @@ const prof_impl_range
     prof_impl_precision_range = { 1, 0, 100, 1, 0, 0, PROF_IMPL_PLAIN,
                                   "a percentage > {lo} and <= {hi}" };
 
+/* Google Benchmark's outputs: the percentiles (the default 0 is unused:
+   the default is the list) */
+const prof_impl_range prof_impl_percentile_range = { 0, 0, 100, 0, 0, 0,
+    PROF_IMPL_PLAIN, "a list of percentiles {lo}..{hi}, or none" };
+const double prof_impl_percentiles_default[] = { 10, 50, 90 };
+const int prof_impl_npercentiles_default = 3;
+
 /* Whether v is in r; if not, a message: setter, what (a name and "must
    be", or NULL: "must be"), the bounds, the value. */
 static int in(const char * setter, const char * what,
@@ -139,6 +146,19 @@ void prof_impl_settings_default(prof_impl_settings * s)
     strcpy(s->time_unit, "ns");
     s->complexity_n = prof_impl_complexity_range.def;
     s->threads = (int) prof_impl_threads_range.def;
+}
+
+void prof_impl_gbench_default(prof_bench * b)
+{
+    memcpy(b->percentiles, prof_impl_percentiles_default,
+           (size_t) prof_impl_npercentiles_default * sizeof *b->percentiles);
+    b->npercentiles = prof_impl_npercentiles_default;
+}
+
+void prof_impl_gbench_free(prof_bench * b)
+{
+    while (b->ncontext > 0)
+        free(b->context[--b->ncontext]);
 }
 
 /* The setters of one number: check it against its range (the message
@@ -302,6 +322,37 @@ int prof_bench_set_threads(prof_bench * b, int n)
     }
 #endif
     b->s.threads = n;
+    return 0;
+}
+
+int prof_bench_set_percentiles(prof_bench * b, const double * p, int n)
+{
+    double sorted[PROF_PERCENTILES_MAX];
+    int k;
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_percentiles");
+    if (n < 0 || n > PROF_PERCENTILES_MAX || (n > 0 && p == NULL))
+    {
+        prof_impl_warn("prof_bench_set_percentiles: %d percentiles%s (0.."
+                       PROF_IMPL_STR(PROF_PERCENTILES_MAX) "); setting "
+                       "unchanged", n, n > 0 && p == NULL ? " from NULL" : "");
+        return -1;
+    }
+    for (k = 0; k < n; k++)
+        if (!in("prof_bench_set_percentiles", "a percentile",
+                &prof_impl_percentile_range, p[k]))
+            return -1;
+    for (k = 0; k < n; k++)
+        sorted[k] = p[k];
+    prof_impl_sort(sorted, n);
+    for (k = 1; k < n; k++)
+        if (sorted[k] == sorted[k - 1])
+        {
+            prof_impl_warn("prof_bench_set_percentiles: p%g twice; setting "
+                           "unchanged", sorted[k]);
+            return -1;
+        }
+    memcpy(b->percentiles, sorted, (size_t) n * sizeof *sorted);
+    b->npercentiles = n;
     return 0;
 }
 

@@ -27,6 +27,15 @@ extern const prof_impl_range prof_impl_epochs_range,
 #define PROF_IMPL_SCHEDULE_TAIL_PCT 10
 #define PROF_IMPL_SCHEDULE_MIN_EPOCHS (100 / PROF_IMPL_SCHEDULE_TAIL_PCT + 1)
 
+/* Google Benchmark's outputs (bench_args.c, report_percentiles.c): each
+   percentile the outputs carry is in prof_impl_percentile_range, the
+   default list is prof_impl_percentiles_default[0 ..
+   prof_impl_npercentiles_default) (--benchmark_context's limit,
+   PROF_IMPL_CONTEXT_MAX, is in bench.h, with the suite). */
+extern const prof_impl_range prof_impl_percentile_range;
+extern const double prof_impl_percentiles_default[];
+extern const int prof_impl_npercentiles_default;
+
 /* A worker process that sends nothing for PROF_IMPL_HANG_BUDGETS x the
    budget + PROF_IMPL_HANG_EXTRA_S seconds is taken as hung and killed
    (bench_procs.c): a benchmark ends within its budget, a worker's set-up

@@ -23,6 +23,7 @@ prof_bench * prof_impl_bench_new(int optimized, int sanitized,
         return NULL;
     }
     prof_impl_settings_default(&b->s);
+    prof_impl_gbench_default(b);
     b->interleave = 0;
     b->baseline = -1;
     b->console.format = PROF_FORMAT_MD;
@@ -63,6 +64,7 @@ void prof_bench_free(prof_bench * b)
     prof_impl_output_forget(b);
     free(b->file.path);
     free(b->cli_sizes);
+    prof_impl_gbench_free(b);
     free(b);
 }
 

@@ -99,10 +99,3 @@ void prof_impl_table_unit(double ns, const char * fixed, const char ** unit,
     *unit = time_units[k].name;
     *unit_ns = time_units[k].ns;
 }
-
-int prof_impl_table_percentiles(const double ** p)
-{
-    static const double deciles[] = { 10.0, 50.0, 90.0 };
-    *p = deciles;
-    return (int) (sizeof deciles / sizeof deciles[0]);
-}

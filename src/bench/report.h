@@ -19,12 +19,22 @@ typedef struct
     const char * counters_line; /* the event set's context line, or "" */
     int terminal;               /* prof_bench_set_terminal's mode */
     int wide;                   /* --wide: every column */
-    int percentiles;            /* --table-percentiles: their columns */
+    int table_percentiles;      /* --table-percentiles: their columns */
     int processes;              /* processes whose epochs are pooled */
     const char * fit_name;      /* the user's complexity function, or NULL */
     double (*fit_f)(double);
     const char * partial;       /* why the results stop short ("interrupted
                                    by SIGINT"), or NULL: all of them */
+    /* Google Benchmark's outputs: the percentiles (NULL: none), the
+       aggregates alone (no epoch entries), the pairs of
+       --benchmark_context ("key=value"), and whether a rate
+       (items_per_second) is written where a batch or a unit was set */
+    const double * percentiles;
+    int npercentiles;
+    int aggregates_only;
+    char * const * context;
+    int ncontext;
+    int no_rate;
 } prof_impl_report_ctx;
 
 /* The build warnings (unoptimised, sanitizer) into w[0..2); their number. */
@@ -48,9 +58,24 @@ const char * prof_impl_percent(char * out, size_t size, double pct);
    largest it is 1 or more of, as hyperfine chooses). */
 void prof_impl_table_unit(double ns, const char * fixed, const char ** unit,
         double * unit_ns);
-/* The percentiles a table shows with --table-percentiles, into *p (in
-   percent, ascending); their number. */
-int prof_impl_table_percentiles(const double ** p);
+/* ---- percentiles (report_percentiles.c) --------------------------------- */
+
+/* The percentiles the outputs carry, sorted, into *p; their number (the
+   runner's: prof_bench_set_percentiles; prof-run's: the default list).
+   The tables read the same list. */
+int prof_impl_report_percentiles(const prof_impl_report_ctx * c,
+        const double ** p);
+/* The epochs percentile p needs to be more than the extreme epochs' blend
+   (1 + 100 / min(p, 100 - p), rounded up; 1 for p0 and p100, which are the
+   extremes), and the most any of c's percentiles needs. */
+int prof_impl_percentile_epochs(double p);
+int prof_impl_percentiles_epochs(const prof_impl_report_ctx * c);
+/* "p10", "p99.9" into buf. */
+void prof_impl_percentile_name(char * buf, size_t size, double p);
+/* Percentile p (0..100, type 7) of the values of x[0 .. n) that are not
+   NaN (NaN if none); work has room for n. */
+double prof_impl_percentile_of(const double * x, int n, double p,
+        double * work);
 
 /* ---- markdown (report_md.c) --------------------------------------------- */
 
@@ -77,10 +102,10 @@ void prof_impl_json_number(FILE * out, double v);
 typedef struct { double mean, median, sd; } prof_impl_moments;
 int prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m);
 
-/* Write results[from .. n) (the JSON's family indexes count them all).
-   The JSON: 0, or -1 after a message when out of memory left figures out
-   (the caller should not keep the file as if whole). */
-void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
+/* Write results[from .. n) (the JSON's family indexes count them all):
+   0, or -1 after a message when out of memory left figures out (the
+   caller should not keep the file as if whole). */
+int prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n);
 int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n);

@@ -1,12 +1,13 @@
 /*
     CSV: one row per result with every figure of prof_result, the samples
-    of its epochs and its counts per unit (an empty field where an event is
-    unavailable).
+    of its epochs, the percentiles of their times (p10, ...) and its counts
+    per unit (an empty field where an event is unavailable).
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ",value", or "," alone for NaN (an empty field, not "nan") */
@@ -69,6 +70,9 @@ typedef struct
     const char * user[2 * PROF_IMPL_USER_COLS];
     int nuser;
     int threads;            /* a result ran on several threads */
+    const double * p;       /* the percentiles, and the most epochs any */
+    int np, need;           /* of them needs, and room for the epochs */
+    double * work;
 } csv_fields;
 
 static void csv_row(FILE * out, const prof_impl_result * ir,
@@ -83,6 +87,12 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     csv_number(out, r->mean_ns / sc, "%.9g");
     csv_number(out, r->min_ns / sc, "%.9g");
     csv_number(out, r->max_ns / sc, "%.9g");
+    for (k = 0; k < f->np; k++)     /* empty out of memory (said) */
+        csv_number(out, f->work == NULL ? NAN : prof_impl_percentile_of(
+                       r->samples_ns, r->epochs, f->p[k], f->work) / sc,
+                   "%.9g");
+    if (f->np > 0)      /* the epochs they need, where the row has fewer */
+        csv_number(out, r->epochs < f->need ? f->need : NAN, "%.0f");
     csv_number(out, r->err_pct, "%.4f");
     csv_number(out, r->ci_low_ns / sc, "%.9g");
     csv_number(out, r->ci_high_ns / sc, "%.9g");
@@ -122,21 +132,40 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     fputc('\n', out);
 }
 
-void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
+int prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
-    int i, k, many = 0;
+    int i, k, many = 0, most = 1;
     csv_fields f;
     /* the rows carry all CSV says, but for a last line when partial */
     f.nev = counter_fields(results, from, n, f.ev, &f.derived);
     f.nuser = user_fields(results, from, n, f.user);
     f.threads = 0;
+    f.np = prof_impl_report_percentiles(c, &f.p);
+    f.need = prof_impl_percentiles_epochs(c);
+    f.work = NULL;
+    for (i = from; i < n; i++)
+        most = results[i]->pub.epochs > most ? results[i]->pub.epochs : most;
+    if (f.np > 0 && (f.work = (double *) malloc((size_t) most
+                                                * sizeof *f.work)) == NULL)
+        prof_impl_warn("writing CSV: out of memory; the percentiles are "
+                       "missing");
     for (i = from; i < n; i++)
     {
         many |= results[i]->pub.processes > 1;
         f.threads |= results[i]->pub.threads > 1;
     }
-    fprintf(out, "name,epochs,iterations,median,mean,min,max,err_pct,ci_low,"
+    fputs("name,epochs,iterations,median,mean,min,max", out);
+    /* the percentiles of the epochs' times, and the epochs they need
+       where a row has fewer (empty: enough) */
+    for (k = 0; k < f.np; k++)
+    {
+        char name[32];
+        prof_impl_percentile_name(name, sizeof name, f.p[k]);
+        fprintf(out, ",%s", name);
+    }
+    fputs(f.np > 0 ? ",percentile_epochs_needed" : "", out);
+    fprintf(out, ",err_pct,ci_low,"
             "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
             "overhead_ns,complexity_n,relative_pct,flags,load_avg_1m,warning,"
             "samples");
@@ -158,4 +187,6 @@ void prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     if (c->partial != NULL)
         fprintf(out, "# partial: %s: the %d benchmark%s that finished\n",
                 c->partial, n - from, n - from == 1 ? "" : "s");
+    free(f.work);
+    return f.np > 0 && f.work == NULL ? -1 : 0;
 }

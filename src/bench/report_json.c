@@ -1,8 +1,10 @@
 /*
     Google Benchmark's JSON (--benchmark_format=json schema): the context,
-    one "iteration" entry per epoch, the mean, median, stddev and cv
-    aggregates (the profiler's own figures ride on the median), and a
-    family's BigO and RMS after its last member.
+    one "iteration" entry per epoch (none with the aggregates only), the
+    mean, median, stddev and cv aggregates (the profiler's own figures ride
+    on the median), the percentiles as Google Benchmark writes user
+    statistics (NAME_p90), and a family's BigO and RMS after its last
+    member.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -80,6 +82,26 @@ static void json_machine(FILE * out)
     fputs("]}", out);
 }
 
+/* --benchmark_context's pairs ("key=value", checked by the parser) as
+   strings of the context, as Google Benchmark writes them. */
+static void json_pairs(FILE * out, const prof_impl_report_ctx * c)
+{
+    int i;
+    for (i = 0; i < c->ncontext; i++)
+    {
+        const char * eq = strchr(c->context[i], '=');
+        char key[256];
+        size_t len = (size_t) (eq - c->context[i]);
+        len = len < sizeof key ? len : sizeof key - 1;
+        memcpy(key, c->context[i], len);
+        key[len] = '\0';
+        fputs(",\n    ", out);
+        prof_impl_json_string(out, key);
+        fputs(": ", out);
+        prof_impl_json_string(out, eq + 1);
+    }
+}
+
 static void json_context(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int n)
 {
@@ -140,6 +162,7 @@ static void json_context(FILE * out, const prof_impl_report_ctx * c,
     }
     json_user_units(out, results, n);
     json_machine(out);
+    json_pairs(out, c);
     fputs(",\n    \"profiler_warnings\": [", out);
     for (i = 0; i < nw; i++)
     {
@@ -173,8 +196,8 @@ static void json_aggregate(FILE * out, const prof_impl_result * ir,
         int percentage)
 {
     const prof_result * r = &ir->pub;
-    char suffix[32];
-    sprintf(suffix, "_%s", agg);
+    char suffix[40];
+    snprintf(suffix, sizeof suffix, "_%s", agg);
     json_head(out, r, suffix, family, instance, "aggregate");
     fprintf(out, "      \"threads\": %d,\n      \"aggregate_name\": \"%s\",\n"
             "      \"aggregate_unit\": \"%s\",\n      \"iterations\": %d,\n"
@@ -216,8 +239,8 @@ int prof_impl_sample_moments(const double * x, int n, prof_impl_moments * m)
 
 /* Column c of the table v[epochs][cols] as one figure: epoch k's (k >=
    0), else the aggregate agg ("mean", "median": the given median,
-   "stddev", "cv") over the epochs that have one (NaN if none); x has room
-   for the epochs (needed for those three only). */
+   "stddev", "cv", a percentile "p90") over the epochs that have one (NaN
+   if none); x has room for the epochs (needed for all but the median). */
 static double column_value(const double * v, int epochs, int cols, int c,
         int k, const char * agg, double median, double * x)
 {
@@ -232,6 +255,8 @@ static double column_value(const double * v, int epochs, int cols, int c,
             x[m++] = v[i * cols + c];
     if (m == 0)
         return NAN;
+    if (agg[0] == 'p')
+        return prof_impl_percentile_of(x, m, strtod(agg + 1, NULL), x);
     mean_sd(x, m, &mean, &sd);
     return strcmp(agg, "mean") == 0 ? mean
          : strcmp(agg, "stddev") == 0 ? sd
@@ -246,7 +271,7 @@ static void json_field(FILE * out, const char * name, double v)
 
 /* A result's counters as extra numeric fields of an entry (as Google
    Benchmark writes user counters), per unit: epoch k's values for k >= 0,
-   else the aggregate agg ("mean", "median", "stddev", "cv") over the
+   else the aggregate agg ("mean", "median", "stddev", "cv", "p90") over the
    epochs. An unavailable event is left out (the context says why); then
    the user measures and counters, the same way (per second for a rate),
    one without a value left out. 0, or -1 out of memory (nothing
@@ -365,8 +390,8 @@ static family_place * places_of(prof_impl_result * const * results, int n)
 }
 
 /* One "iteration" entry per epoch; *first: no entry written yet. */
-static void json_iterations(FILE * out, const prof_impl_result * ir,
-        family_place f, int * first)
+static void json_iterations(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir, family_place f, int * first)
 {
     const prof_result * r = &ir->pub;
     double sc = ir->time_unit_ns;
@@ -389,7 +414,7 @@ static void json_iterations(FILE * out, const prof_impl_result * ir,
             fprintf(out, ",\n      \"process_index\": %d",
                     r->epoch_process[k]);
         json_counters(out, ir, k, NULL);   /* an epoch's own: no allocation */
-        if (r->batch != 1.0 || strcmp(r->unit, "op") != 0)
+        if (!c->no_rate && (r->batch != 1.0 || strcmp(r->unit, "op") != 0))
         {
             fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
                     ? "bytes_per_second" : "items_per_second");
@@ -450,18 +475,54 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
     prof_impl_json_string(out, r->warning);
 }
 
+/* The percentile entries, as Google Benchmark writes user statistics
+   (NAME_p90, "aggregate_name": "p90", over the pooled epochs); one whose
+   epochs are too few to differ from the extreme epochs' blend says the
+   epochs it needs. 0, or -1 out of memory (the entries left out). */
+static int json_percentiles(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir, family_place f)
+{
+    const prof_result * r = &ir->pub;
+    const double * p;
+    double * work;
+    int k, rc = 0, n = prof_impl_report_percentiles(c, &p);
+    if (n == 0)
+        return 0;
+    if ((work = (double *) malloc((size_t) r->epochs * sizeof *work)) == NULL)
+        return -1;
+    for (k = 0; k < n; k++)
+    {
+        char agg[32];
+        int need = prof_impl_percentile_epochs(p[k]);
+        prof_impl_percentile_name(agg, sizeof agg, p[k]);
+        fputs(",\n", out);
+        json_aggregate(out, ir, f.family, f.instance, agg,
+                       prof_impl_percentile_of(r->samples_ns, r->epochs, p[k],
+                                               work),
+                       prof_impl_percentile_of(ir->cpu, r->epochs, p[k], work),
+                       0);
+        rc |= json_counters(out, ir, -1, agg);
+        if (r->epochs < need)
+            fprintf(out, ",\n      \"profiler_epochs_needed\": %d", need);
+        fputs("\n    }", out);
+    }
+    free(work);
+    return rc;
+}
+
 /* The mean, median, stddev and cv entries: 0, or -1 out of memory (a
    figure missing). The real mean and median are the result's, as the
    table shows them: with several processes the median is the median of
    their medians, not of the pooled epochs (the processor time's too). */
-static int json_aggregates(FILE * out, const prof_impl_result * ir,
-        family_place f)
+static int json_aggregates(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir, family_place f, int * first)
 {
     const prof_result * r = &ir->pub;
     prof_impl_moments real, cpu;
     int rc = prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
     rc |= prof_impl_sample_moments(ir->cpu, r->epochs, &cpu);
-    fputs(",\n", out);
+    fputs(*first ? "" : ",\n", out);
+    *first = 0;
     json_aggregate(out, ir, f.family, f.instance, "mean", r->mean_ns,
                    cpu.mean, 0);
     rc |= json_counters(out, ir, -1, "mean");
@@ -480,7 +541,7 @@ static int json_aggregates(FILE * out, const prof_impl_result * ir,
                    cpu.mean > 0.0 ? cpu.sd / cpu.mean : 0.0, 1);
     rc |= json_counters(out, ir, -1, "cv");
     fputs("\n    }", out);
-    return rc;
+    return rc | json_percentiles(out, c, ir, f);
 }
 
 /* What the fit cannot tell, on the BigO entry: the other fits within the
@@ -563,8 +624,9 @@ int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
     for (i = from; i < n; i++)
     {
         const prof_impl_result * ir = results[i];
-        json_iterations(out, ir, places[i], &first);
-        rc |= json_aggregates(out, ir, places[i]);
+        if (!c->aggregates_only)
+            json_iterations(out, c, ir, places[i], &first);
+        rc |= json_aggregates(out, c, ir, places[i], &first);
         if (places[i].last && ir->pub.complexity_n > 0.0)
             json_complexity(out, c, results, n, ir, places[i].family);
     }

@@ -57,8 +57,8 @@ typedef enum
 typedef struct
 {
     column_kind kind;
-    int ev;                 /* COL_EVENT: the result's event index;
-                               COL_PERCENTILE: the percentile's */
+    int ev;                 /* COL_EVENT: the result's event index */
+    double pct;             /* COL_PERCENTILE: which, 0..100 */
     int width;
     char head[48];
 } column;
@@ -200,7 +200,7 @@ static void row_columns(columns * cs, const prof_impl_report_ctx * c,
     const char * unit = ir->time_unit_fixed ? ir->time_unit : "time";
     const double * pct;
     char head[64];
-    int k, npct = prof_impl_table_percentiles(&pct);
+    int k, npct = prof_impl_report_percentiles(c, &pct);
     cs->n = 0;
     if (relative)
         add(cs, COL_RELATIVE, -1, 13, "relative");
@@ -220,10 +220,11 @@ static void row_columns(columns * cs, const prof_impl_report_ctx * c,
     interval_head(head, sizeof head, r);
     add(cs, COL_INTERVAL, -1, 16, head);
     add(cs, COL_ERR, -1, 6, "err%");
-    for (k = 0; c->percentiles && k < npct; k++)
+    for (k = 0; c->table_percentiles && k < npct; k++)
     {
-        snprintf(head, sizeof head, "p%g", pct[k]);
+        prof_impl_percentile_name(head, sizeof head, pct[k]);
         add(cs, COL_PERCENTILE, k, 6, head);
+        cs->c[cs->n - 1].pct = pct[k];
     }
     if (c->wide)
         add(cs, COL_MIN, -1, 6, "min");
@@ -308,7 +309,6 @@ static void cell(char * out, size_t size, const column * col,
 {
     const prof_result * r = &ir->pub;
     const char * unit;
-    const double * pct;
     double unit_ns;
     int named = !ir->time_unit_fixed;
     prof_impl_table_unit(r->median_ns, named ? NULL : ir->time_unit, &unit,
@@ -325,8 +325,7 @@ static void cell(char * out, size_t size, const column * col,
     case COL_ERR: prof_impl_percent(out, size, r->err_pct); break;
     case COL_INTERVAL: interval_cell(out, size, r, unit_ns); break;
     case COL_PERCENTILE:
-        prof_impl_table_percentiles(&pct);
-        time_cell(out, size, prof_result_percentile(r, pct[col->ev]), unit,
+        time_cell(out, size, prof_result_percentile(r, col->pct), unit,
                   unit_ns, 0);
         break;
     case COL_MIN: time_cell(out, size, r->min_ns, unit, unit_ns, 0); break;

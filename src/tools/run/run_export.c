@@ -10,6 +10,7 @@
 */
 #include "internal.h"
 #include "run.h"
+#include "bench_settings.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -325,10 +326,13 @@ static int export_runner(FILE * out, prof_export_kind kind,
     ctx.counters_line = plan->counters_line;
     ctx.overhead_ns = NAN;
     ctx.processes = 1;
+    ctx.no_rate = 1;                /* a command has no items */
+    ctx.percentiles = prof_impl_percentiles_default;
+    ctx.npercentiles = prof_impl_npercentiles_default;
     if (kind == PROF_EXPORT_RUNNER_JSON)
         rc = prof_impl_json_write(out, &ctx, results, 0, n);
     else if (kind == PROF_EXPORT_RUNNER_CSV)
-        prof_impl_csv_write(out, &ctx, results, 0, n);
+        rc = prof_impl_csv_write(out, &ctx, results, 0, n);
     prof_impl_md_init(&w, out);
     for (i = 0; kind == PROF_EXPORT_RUNNER_MD && i < n; i++)
         prof_impl_md_row(&w, &ctx, results[i], 0);
