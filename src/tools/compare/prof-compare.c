@@ -2,8 +2,8 @@
     prof-compare: compare benchmark result files (this library's JSON or
     Google Benchmark's), say per benchmark whether it got slower or faster,
     and fail a CI job on a significant regression. One file a side compares
-    the epochs (repetitions) of two runs; several files a side compare the
-    runs themselves, paired by position when the sides have as many.
+    two runs' epochs; several a side compare the runs (paired by position
+    when the sides have as many).
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -608,9 +608,8 @@ static void release(comparison * c, options * o)
         regfree(&o->re);
 }
 
-/* --run: the runs made, their files become the sides. 0, or -1 after a
-   message; a signal that interrupted the runs is raised again once the
-   files are cleaned up. */
+/* --run: the runs' files become the sides. 0, or -1 after a message; a
+   signal that interrupted the runs is raised again after the clean-up. */
 static int run_sides(options * o, comparison * c, prof_run_files * files)
 {
     int side, p, rc;
