@@ -1,7 +1,7 @@
 /*
-    p-sample: what in-process sampling costs and how right it is (issue
-    22). A 2-thread workload spends about 80% of its time in hot() and 20%
-    in cold() (fixed work, not fixed time); each configuration runs in a
+    p-sample: what in-process sampling costs and how right it is. A
+    2-thread workload spends about 80% of its time in hot() and 20% in
+    cold() (fixed work, not fixed time); each configuration runs in a
     fresh child process, alternated (none, 997, 3989, 9973 Hz, none, ...),
     quiet and then beside two busy processes this program starts (bounded
     by alarm). Printed, medians of the runs: wall and workers' CPU time,

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The opt-in rule for sampling (issue 19's, as check_tracer_optin.sh does
-# for tracing): a program that does not call prof_sample_* links no object
+# The opt-in rule for sampling (as check_tracer_optin.sh checks it for
+# tracing): a program that does not call prof_sample_* links no object
 # of the sampler (neither its API nor its perf ring code); one that does
 # links both.
 # Usage: check_sampler_optin.sh NM KIND:PROGRAM...   KIND: plain or sampled

@@ -410,7 +410,7 @@ static int marker_case(int k)
           "marker: set-up");
     switch (k)
     {
-    case 0:     /* the issue's: an older marker naming a closed pipe */
+    case 0:     /* an older marker naming a closed pipe */
         snprintf(value, sizeof value, "%ld,0,1", closed);
         why = "is not a worker marker";
         break;
