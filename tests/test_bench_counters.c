@@ -265,7 +265,7 @@ static void test_page_faults(void)
                   "counts (%d): %s", ev[k], can(ev[k]), s);
         CHECK(!strstr(s, " IPC |") == !(can("cycles") && can("instructions")),
               "IPC column: %s", s);
-        CHECK(strstr(s, "ns/quarter |"), "second header for the new unit: %s",
+        CHECK(strstr(s, "| time/quarter |"), "second header for the new unit: %s",
               s);
     }
     CHECK(check_count(s, "counters: ") == 1, "context line once: %s", s);

@@ -482,10 +482,6 @@ NOINST void prof_impl_tr_write_end(int sig)
     (void) write_chunk(PROF_TF_END, 0, end, sizeof end);
 }
 
-#else
-typedef int prof_impl_trace_file_posix_only; /* ISO C: no empty translation unit */
-#endif /* !_WIN32 */
-
 /* A chunk from outside the recorder (the sampler's reader thread): under
    the lock, into the current file. 0, or -1 if there is no file or the
    write failed (the caller counts what it loses). */
@@ -503,3 +499,7 @@ NOINST int prof_impl_tr_put_chunk(uint32_t type, uint32_t tid, const void * p,
     prof_impl_tr_unlock();
     return rc;
 }
+
+#else
+typedef int prof_impl_trace_file_posix_only; /* ISO C: no empty translation unit */
+#endif /* !_WIN32 */
