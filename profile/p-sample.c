@@ -27,23 +27,7 @@
 
 enum { ROUNDS = 600, NCONF = 4, MAXRUNS = 15 };
 static const double hzs[NCONF] = { 0, 997, 3989, 9973 };
-static volatile unsigned long sink;
-
-static __attribute__((noinline)) void hot(unsigned long n)
-{
-    unsigned long i, x = sink;
-    for (i = 0; i < n; i++)
-        x = x * 6364136223846793005u + 1442695040888963407u;
-    sink = x;
-}
-
-static __attribute__((noinline)) void cold(unsigned long n)
-{
-    unsigned long i, x = sink;
-    for (i = 0; i < n; i++)
-        x = x * 2862933555777941757u + 3037000493u;
-    sink = x;
-}
+#include "../tests/sample_work.h"
 
 static void * work(void * arg)
 {

@@ -13,23 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile unsigned long sink;
-
-static __attribute__((noinline)) void hot(unsigned long n)
-{
-    unsigned long i, x = sink;
-    for (i = 0; i < n; i++)
-        x = x * 6364136223846793005u + 1442695040888963407u;
-    sink = x;
-}
-
-static __attribute__((noinline)) void cold(unsigned long n)
-{
-    unsigned long i, x = sink;
-    for (i = 0; i < n; i++)
-        x = x * 2862933555777941757u + 3037000493u;
-    sink = x;
-}
+#include "sample_work.h"
 
 static double now(void)
 {
