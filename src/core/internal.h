@@ -271,6 +271,9 @@ void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
 extern int (*prof_impl_perf_open)(void * attr, long pid, int group_fd);
 extern unsigned long prof_impl_perf_open_calls;
 int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd);
+/* The system call itself (close-on-exec; ENOSYS where there is none),
+   under both seams: the counters' (any CPU) and the sampler's (a CPU). */
+int prof_impl_perf_event_open(void * attr, long pid, int cpu, int group_fd);
 /* Every ioctl the counters make on an event goes through
    prof_impl_perf_ioctl (ioctl(fd, request, arg) unless a test replaces it
    to simulate failures). */

@@ -55,16 +55,21 @@ static void count_open_call(void)
 }
 #endif
 
-int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd)
+int prof_impl_perf_event_open(void * attr, long pid, int cpu, int group_fd)
 {
 #if defined(__linux__) && defined(SYS_perf_event_open)
-    return (int) syscall(SYS_perf_event_open, attr, (pid_t) pid,
-                         -1 /* any CPU */, group_fd, PERF_FLAG_FD_CLOEXEC);
+    return (int) syscall(SYS_perf_event_open, attr, (pid_t) pid, cpu,
+                         group_fd, PERF_FLAG_FD_CLOEXEC);
 #else
-    (void) attr; (void) pid; (void) group_fd;
+    (void) attr; (void) pid; (void) cpu; (void) group_fd;
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+int prof_impl_perf_open_syscall(void * attr, long pid, int group_fd)
+{
+    return prof_impl_perf_event_open(attr, pid, -1 /* any CPU */, group_fd);
 }
 
 int (*prof_impl_perf_open)(void * attr, long pid, int group_fd)

@@ -20,14 +20,7 @@
 
 int prof_impl_sample_open_syscall(void * attr, long pid, int cpu)
 {
-#if defined(__linux__) && defined(SYS_perf_event_open)
-    return (int) syscall(SYS_perf_event_open, attr, (pid_t) pid, cpu, -1,
-                         PERF_FLAG_FD_CLOEXEC);
-#else
-    (void) attr; (void) pid; (void) cpu;
-    errno = ENOSYS;
-    return -1;
-#endif
+    return prof_impl_perf_event_open(attr, pid, cpu, -1 /* no group */);
 }
 
 int (*prof_impl_sample_open)(void * attr, long pid, int cpu)
