@@ -619,7 +619,9 @@ int prof_bench_set_output_path(prof_bench * b, const char * path);
 int prof_bench_set_output_format(prof_bench * b, prof_format format);
 /* Run only benchmarks whose name matches this POSIX extended regular
    expression (on Windows, which has no <regex.h>: contains this substring);
-   NULL or "" runs all; -1 and a message if it does not compile. */
+   "-REGEX" (Google Benchmark's negative filter) runs those that do not
+   match REGEX; NULL or "" runs all; -1 and a message if it does not
+   compile. */
 int prof_bench_set_filter(prof_bench * b, const char * regex);
 /* Read the runner's flags from the command line, after the environment
    variables of the same settings: --format=md|csv|json|none (the console),

@@ -212,6 +212,33 @@ static void test_gbench_spellings(void)
     prof_bench_free(b);
 }
 
+/* Google Benchmark's negative filter: "-REGEX" keeps the names that do not
+   match; a lone "-" is a plain expression; a later filter replaces it. */
+static void test_negative_filter(void)
+{
+    static const char * const neg[] = { "--benchmark_filter=-^chain", NULL };
+    static const char * const dash[] = { "--filter=-", NULL };
+    prof_bench * b;
+    const char * err;
+    int rc;
+    b = parsed(neg, &rc, &err);
+    CHECK(rc == 0 && b->has_filter && !prof_impl_filter_match(b, "chain 10")
+          && prof_impl_filter_match(b, "sum chain")
+          && prof_impl_filter_match(b, "empty"),
+          "negative filter: rc %d [%s]", rc, err);
+    CHECK(prof_bench_set_filter(b, "^chain") == 0
+          && prof_impl_filter_match(b, "chain 10")
+          && !prof_impl_filter_match(b, "empty"), "a positive filter after it");
+    CHECK(prof_bench_set_filter(b, "-(") == -1
+          && prof_impl_filter_match(b, "chain 10"),
+          "a bad negative filter leaves the filter as it was");
+    prof_bench_free(b);
+    b = parsed(dash, &rc, &err);
+    CHECK(rc == 0 && prof_impl_filter_match(b, "a-b")
+          && !prof_impl_filter_match(b, "ab"), "\"-\" alone: rc %d [%s]", rc, err);
+    prof_bench_free(b);
+}
+
 /* What --help prints (prof_bench_args exits in it: run in a child). */
 static const char * help_text(void)
 {
@@ -487,6 +514,7 @@ int main(void)
     test_environment();
     test_init();
     test_gbench_spellings();
+    test_negative_filter();
     test_gbench_flags();
     test_percentiles();
     return check_report("test_bench_args");

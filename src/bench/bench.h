@@ -545,6 +545,7 @@ struct prof_bench
     prof_impl_output console, file;
     prof_impl_regex filter;
     int has_filter;
+    int filter_negated;     /* "-REGEX": the names that do not match run */
     prof_impl_result ** results;
     int nresults;
     size_t capresults;

@@ -414,7 +414,7 @@ static const prof_impl_option table[] = {
     { "--out-format", "F", "FILE's format: json, csv or md (from its name; "
       "json otherwise)", SET(set_out_format), ENV("OUT_FORMAT") },
     { "--filter", "REGEX", "run only the benchmarks whose name matches, POSIX "
-      "ERE (default: all)", SET(set_filter), ENV("FILTER") },
+      "ERE; -REGEX: those that do not match (default: all)", SET(set_filter), ENV("FILTER") },
     { "--list", NULL, "print the names that would run (after --filter) and "
       "run nothing", SET(set_list), VALUE },
     SCHEDULE_OPTIONS

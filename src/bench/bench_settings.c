@@ -42,13 +42,15 @@ static void filter_free(prof_impl_regex * re)
 
 int prof_impl_filter_match(const prof_bench * b, const char * name)
 {
+    int match;
     if (!b->has_filter)
         return 1;
 #if defined(_WIN32)
-    return strstr(name, b->filter.text) != NULL;
+    match = strstr(name, b->filter.text) != NULL;
 #else
-    return regexec(&b->filter, name, 0, NULL, 0) == 0;
+    match = regexec(&b->filter, name, 0, NULL, 0) == 0;
 #endif
+    return match != b->filter_negated;
 }
 
 void prof_impl_filter_free(prof_bench * b)
@@ -402,19 +404,24 @@ int prof_bench_set_filter(prof_bench * b, const char * regex)
 {
     prof_impl_regex re;
     char msg[128];
+    int negated;
     PROF_IMPL_NEED_SUITE(b, "prof_bench_set_filter");
     if (regex == NULL || *regex == '\0')
     {
         prof_impl_filter_free(b);
         return 0;
     }
-    if (filter_compile(&re, regex, msg, sizeof msg) != 0)
+    /* Google Benchmark's negative filter: "-REGEX" runs the names that do
+       not match REGEX. A lone "-" is the expression "-". */
+    negated = regex[0] == '-' && regex[1] != '\0';
+    if (filter_compile(&re, regex + negated, msg, sizeof msg) != 0)
     {
         prof_impl_warn("bad filter \"%s\": %s; filter unchanged", regex, msg);
         return -1;
     }
     prof_impl_filter_free(b);
     b->filter = re;
+    b->filter_negated = negated;
     b->has_filter = 1;
     return 0;
 }
