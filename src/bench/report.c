@@ -66,6 +66,11 @@ const char * prof_impl_four_digits(char * out, size_t size, double v)
 const char * prof_impl_percent(char * out, size_t size, double pct)
 {
     char a[32];
+    if (isnan(pct))
+    {
+        prof_impl_copy(out, size, "n/a");
+        return out;
+    }
     /* the rounding noise of an exact figure (1.9e-14%) reads 0 */
     snprintf(out, size, "%s%%", digits(a, sizeof a, fabs(pct) < 5e-3 ? 0.0
                                                               : pct, 2));

@@ -296,7 +296,7 @@ static void interval_cell(char * out, size_t size, const prof_result * r,
 {
     char a[32], b[32];
     if (isnan(r->ci_low_ns) || !(r->ci_level > 0.0))
-        snprintf(out, size, "%s", r->epochs == 1 ? "1 epoch, no interval"
+        snprintf(out, size, "%s", r->epochs == 1 ? "none (1 epoch)"
                                                  : "no interval");
     else
         snprintf(out, size, "[%s, %s]",
@@ -322,7 +322,8 @@ static void cell(char * out, size_t size, const column * col,
                                unit_ns, named); break;
     case COL_RATE: prof_impl_four_digits_si(out, size, r->median_ns > 0.0
                                      ? 1e9 / r->median_ns : INFINITY); break;
-    case COL_ERR: prof_impl_percent(out, size, r->err_pct); break;
+    case COL_ERR: /* one epoch's MdAPE is 0 by construction: no spread seen */
+        prof_impl_percent(out, size, r->epochs > 1 ? r->err_pct : NAN); break;
     case COL_INTERVAL: interval_cell(out, size, r, unit_ns); break;
     case COL_PERCENTILE:
         time_cell(out, size, prof_result_percentile(r, col->pct), unit,
