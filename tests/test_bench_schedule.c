@@ -1,16 +1,22 @@
 /* The adaptive schedule driven by the fake clock: epochs of the clock's
    resolution multiple (a given minimum epoch time stays a floor), at
-   least PROF_IMPL_SCHEDULE_MIN_EPOCHS of them, a run stopped as soon as
-   the median's interval is within the precision, a noisy one run to its
-   most epochs, the fixed schedule's least time or its time budget, and an interval that keeps its level
-   over many simulated runs of a known distribution; the fixed schedule
-   keeps its count. */
+   least those the interval and the outputs' percentiles need (LEAST for
+   the default p10 and p90, fewer or more as the percentiles say), a run
+   stopped as soon as the median's interval is within the precision, a
+   noisy one run to its most epochs, the fixed schedule's least time or
+   its time budget, and an interval that keeps its level over many
+   simulated runs of a known distribution; the fixed schedule keeps its
+   count. */
 #include "check.h"
 #include "bench.h"
 #include "bench_check.h"
 #include "bench_settings.h"
 
 #include <math.h>
+
+/* The default percentiles' least: p10 and p90 need 1 + 100 / 10 epochs
+   (more than the interval's PROF_MIN_INTERVAL_EPOCHS). */
+enum { LEAST = 11 };
 
 /* A target whose calls cost 5 ns x (1 + spread x u) an iteration, u
    uniform in [-1, 1) from its own generator (the population median is
@@ -58,7 +64,7 @@ static void test_stops(void)
     const prof_result * r = prof_bench_run(b, "steady", noisy, &t);
     capture_t cap;
     capture_begin(&cap, 2);     /* the noisy rows' "unstable" */
-    CHECK(r && r->epochs == PROF_IMPL_SCHEDULE_MIN_EPOCHS
+    CHECK(r && r->epochs == LEAST
           && !(r->flags & PROF_RESULT_BUDGET), "steady: %d epochs",
           r ? r->epochs : -1);
     /* the epochs: the resolution (1 ns here) x 1000, no floor (the count
@@ -81,7 +87,7 @@ static void test_stops(void)
     prof_bench_set_budget_s(b, 1e-4);   /* about 50 epochs of 2 us */
     t = noise(0.5, 3);
     r = prof_bench_run(b, "noisy, budget", noisy, &t);
-    CHECK(r && r->epochs > PROF_IMPL_SCHEDULE_MIN_EPOCHS && r->epochs < 300
+    CHECK(r && r->epochs > LEAST && r->epochs < 300
           && (r->flags & PROF_RESULT_BUDGET), "noisy, budget: %d epochs, "
           "flags %d", r ? r->epochs : -1, r ? r->flags : -1);
     /* a given minimum epoch time is a floor */
@@ -91,7 +97,7 @@ static void test_stops(void)
     prof_bench_set_min_epoch_time_ns(b, 1e6);
     t = noise(0.001, 4);
     r = prof_bench_run(b, "floor", noisy, &t);
-    CHECK(r && r->epochs == PROF_IMPL_SCHEDULE_MIN_EPOCHS
+    CHECK(r && r->epochs == LEAST
           && r->epoch_iters[0] >= 199800 && r->epoch_iters[0] <= 200200,
           "floor: %lu iterations",
           r ? (unsigned long) r->epoch_iters[0] : 0UL);
@@ -111,8 +117,20 @@ static void test_least(void)
     capture_begin(&cap, 2);     /* the noisy rows' "unstable" */
     CHECK(prof_bench_set_precision_pct(b, 100.0) == 0, "100%% refused");
     r = prof_bench_run(b, "loose", noisy, &t);
-    CHECK(r && r->epochs == PROF_IMPL_SCHEDULE_MIN_EPOCHS, "loose: %d",
+    CHECK(r && r->epochs == LEAST, "loose: %d",
           r ? r->epochs : -1);
+    /* the least follows the percentiles printed: the median alone leaves
+       the interval's, p5 and p95 need 21 */
+    CHECK(prof_bench_set_percentiles(b, (const double[]) { 50 }, 1) == 0,
+          "p50 refused");
+    r = prof_bench_run(b, "loose, p50", noisy, &t);
+    CHECK(r && r->epochs == PROF_MIN_INTERVAL_EPOCHS, "loose, p50: %d",
+          r ? r->epochs : -1);
+    CHECK(prof_bench_set_percentiles(b, (const double[]) { 5, 95 }, 2) == 0,
+          "p5 p95 refused");
+    r = prof_bench_run(b, "loose, p5", noisy, &t);
+    CHECK(r && r->epochs == 21, "loose, p5: %d", r ? r->epochs : -1);
+    prof_bench_set_percentiles(b, (const double[]) { 10, 50, 90 }, 3);
     prof_bench_set_epochs(b, 7);
     t = noise(0.5, 6);
     r = prof_bench_run(b, "most 7", noisy, &t);

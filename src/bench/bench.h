@@ -60,6 +60,9 @@ typedef struct
     double min_epoch_ns, max_epoch_ns, resolution_multiple;
     int schedule;           /* prof_schedule */
     double precision_pct;   /* the adaptive schedule's target */
+    int percentile_epochs;  /* the epochs the outputs' percentiles need
+                               (prof_impl_percentile_epochs): the adaptive
+                               schedule's least, with the interval's */
     int epochs_set, min_epoch_set;  /* given: the adaptive schedule's
                                        maximum and floor (else its own) */
     ulong min_iters, exact_iters, warmup;

@@ -37,8 +37,9 @@ static void run_after_warmup(prof_impl_run * r);
 /* The schedule: the epoch's target time and the epochs. Fixed: the epochs
    set, of at least the minimum epoch time. Adaptive: epochs of the
    resolution multiple, over the minimum epoch time only where one was set
-   (a floor, never lowered); at least PROF_IMPL_SCHEDULE_MIN_EPOCHS, at most
-   the epochs set or its own maximum. */
+   (a floor, never lowered); at least the epochs of an interval
+   (PROF_MIN_INTERVAL_EPOCHS) and of the outputs' percentiles (11 for the
+   default p10 and p90), at most the epochs set or its own maximum. */
 static void schedule_init(prof_impl_run * r, double npt)
 {
     prof_impl_settings * s = &r->s;
@@ -51,8 +52,10 @@ static void schedule_init(prof_impl_run * r, double npt)
         if (!s->epochs_set)
             s->epochs = (int) prof_impl_adaptive_epochs_range.def;
     }
-    r->min_epochs = r->adaptive && s->epochs > PROF_IMPL_SCHEDULE_MIN_EPOCHS
-                  ? PROF_IMPL_SCHEDULE_MIN_EPOCHS : s->epochs;
+    r->min_epochs = s->percentile_epochs > PROF_MIN_INTERVAL_EPOCHS
+                  ? s->percentile_epochs : PROF_MIN_INTERVAL_EPOCHS;
+    if (!r->adaptive || r->min_epochs > s->epochs)
+        r->min_epochs = s->epochs;
     r->next_check = r->min_epochs;
     /* nor, unless the epochs were given, more time in its epochs than the
        fixed schedule's least: its epochs of the minimum epoch time (a

@@ -6,6 +6,7 @@
 */
 #include "bench.h"
 #include "bench_settings.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -150,11 +151,23 @@ void prof_impl_settings_default(prof_impl_settings * s)
     s->threads = (int) prof_impl_threads_range.def;
 }
 
+/* The epochs the suite's percentiles need, into its settings: the
+   adaptive schedule keeps at least that many. */
+static void percentiles_epochs(prof_bench * b)
+{
+    prof_impl_report_ctx c;
+    memset(&c, 0, sizeof c);
+    c.percentiles = b->percentiles;
+    c.npercentiles = b->npercentiles;
+    b->s.percentile_epochs = prof_impl_percentiles_epochs(&c);
+}
+
 void prof_impl_gbench_default(prof_bench * b)
 {
     memcpy(b->percentiles, prof_impl_percentiles_default,
            (size_t) prof_impl_npercentiles_default * sizeof *b->percentiles);
     b->npercentiles = prof_impl_npercentiles_default;
+    percentiles_epochs(b);
 }
 
 void prof_impl_gbench_free(prof_bench * b)
@@ -355,6 +368,7 @@ int prof_bench_set_percentiles(prof_bench * b, const double * p, int n)
         }
     memcpy(b->percentiles, sorted, (size_t) n * sizeof *sorted);
     b->npercentiles = n;
+    percentiles_epochs(b);
     return 0;
 }
 

@@ -20,13 +20,6 @@ extern const prof_impl_range prof_impl_epochs_range,
     prof_impl_processes_range, prof_impl_threads_range,
     prof_impl_adaptive_epochs_range, prof_impl_precision_range;
 
-/* The adaptive schedule keeps at least enough epochs for the outputs'
-   percentiles: p10 and p90 by default, and PROF_IMPL_SCHEDULE_TAIL_PCT
-   past an extreme needs 100 / 10 + 1 epochs (11, more than the 6 of an
-   interval). Tie it to the least percentile printed. */
-#define PROF_IMPL_SCHEDULE_TAIL_PCT 10
-#define PROF_IMPL_SCHEDULE_MIN_EPOCHS (100 / PROF_IMPL_SCHEDULE_TAIL_PCT + 1)
-
 /* Google Benchmark's outputs (bench_args.c, report_percentiles.c): each
    percentile the outputs carry is in prof_impl_percentile_range, the
    default list is prof_impl_percentiles_default[0 ..
