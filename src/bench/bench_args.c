@@ -435,8 +435,8 @@ static const prof_impl_option table[] = {
       SET(set_time_unit), ENV("TIME_UNIT") },
     { "--budget", "TIME", "wall time one benchmark may take ({default})",
       SET(set_budget), ENV_RANGE("BUDGET", prof_impl_budget_range) },
-    { "--counters", "LIST", "count events per operation: a perf list, "
-      "default (alone) or off (off)", SET(set_counters),
+    { "--counters", "LIST", "count events per operation: a perf list, or "
+      "default (also when alone) (default: off)", SET(set_counters),
       OPTIONAL("PROFILER_COUNTERS") },
     { "--processes", "N", "run the program N times, one after another, and "
       "pool their epochs ({default})", SET(set_processes),

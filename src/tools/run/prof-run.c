@@ -264,14 +264,15 @@ static int set_counters(void * ctx, const char * name, const char * v)
 
 static const prof_impl_option option_table[] = {
     { "--warmup", "N", "runs of each command before the timed ones "
-      "({default})", NUMBER_A(set_count, &warmup_range, "-w") },
+      "(default: {default})", NUMBER_A(set_count, &warmup_range, "-w") },
     { "--runs", "N", "exactly N runs of each command (default: by --min-runs, "
       "--max-runs and " PROF_IMPL_STR(MIN_TIME_S) " s)",
       NUMBER_A(set_count, &runs_range, "-r") },
     { "--min-runs", "N", "at least N runs of each command, and at least "
       PROF_IMPL_STR(MIN_TIME_S) " s of runs ({default})",
       NUMBER_A(set_count, &min_runs_range, "-m") },
-    { "--max-runs", "N", "at most N runs of each command (no limit)",
+    { "--max-runs", "N", "at most N runs of each command (default: "
+      "no limit)",
       NUMBER_A(set_count, &max_runs_range, "-M") },
     { "--setup", "CMD", "run CMD once before the runs (and warm-up runs) of "
       "each command, untimed; once for all or once per command (none)",
@@ -298,7 +299,7 @@ static const prof_impl_option option_table[] = {
     { "--command-name", "NAME", "the name shown and exported, once per command "
       "(the command line)", SET_A(set_given, "-n") },
     { "--ignore-failure", NULL, "time a command that exits non-zero, not "
-      "stop, and say how many runs failed (stop)",
+      "stop, and say how many runs failed (default: stop)",
       TEXT_A(ignore_failure, "-i") },
     { "--input", "FILE", "the commands' stdin: null or a FILE (null)",
       TEXT(input) },
@@ -306,7 +307,7 @@ static const prof_impl_option option_table[] = {
       "for their stdout; once for all or once per command (null)",
       SET(set_given) },
     { "--show-output", NULL, "let the commands' output through, no progress "
-      "bar (to /dev/null)", PROF_IMPL_OPTION_FLAG(options, show_output) },
+      "bar (default: to /dev/null)", PROF_IMPL_OPTION_FLAG(options, show_output) },
     { "--no-interleave", NULL, "all runs of a command, then the next "
       "(hyperfine's order; default: alternate A B B A ...)",
       PROF_IMPL_OPTION_FLAG(options, no_interleave) },
@@ -319,8 +320,8 @@ static const prof_impl_option option_table[] = {
       "progress bar never (basic, nocolor), always (full, color), no "
       "output at all (none) (auto)", SET(set_choice) },
     { "--counters", "LIST", "count the events of each run of the child "
-      "(and its children), perf stat's names, comma-separated (default list: "
-      PROF_COUNTERS_DEFAULT "; default: off)", set_counters,
+      "(and its children), perf stat's names, comma-separated; alone: "
+      PROF_COUNTERS_DEFAULT " (default: off)", set_counters,
       PROF_IMPL_NO_TEXT, 1, NULL, 0, NULL, NULL, NULL },
     PROF_GATE_OPTIONS(set_gate, "exit 1 if a command is significantly slower "
       "than the first by more than PCT percent, 3 if too few runs to tell "

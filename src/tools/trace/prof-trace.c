@@ -241,10 +241,12 @@ static const prof_impl_option option_table[] = {
       "(default: --text)", SET(set_format_flag) },
     { "--format", "F", "one of the above by name: text, csv, json, json-be, "
       "raw, perfetto, folded, speedscope (text)", SET(set_format) },
-    { "--min-duration", "T", "keep zones lasting at least T (0)", SET(set_min) },
-    { "--from", "T", "keep zones that end at T or later, since the start (0)",
+    { "--min-duration", "T", "keep zones lasting at least T (default: all)", SET(set_min) },
+    { "--from", "T", "keep zones that end at T or later, since the "
+      "start (default: the start)",
       SET(set_from) },
-    { "--to", "T", "keep zones that begin at T or before (the end)",
+    { "--to", "T", "keep zones that begin at T or before (default: "
+      "the end)",
       SET(set_to) },
     { "--name", "REGEX", "keep zones whose name matches, POSIX extended "
       "(default: all)", SET(set_name_filter) },
