@@ -25,6 +25,7 @@
 typedef struct
 {
     int running;
+    int method;                 /* PROF_TF_METHOD_PERF, or _TIMER: the fallback */
     double hz;
     sample_rings rings;
     pthread_t thread;
@@ -73,7 +74,7 @@ static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
 {
     (void) ctx;
     (void) pid; /* this process */
-    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, truncated);
+    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, truncated, 1);
 }
 
 static int put(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n)
@@ -91,7 +92,10 @@ static uint64_t ticks_for(void * ctx, uint64_t ns)
 static void drain(int last)
 {
     sync_point(&S.ns1, &S.tk1);
-    prof_impl_sample_rings_drain(&S.rings, on_sample, NULL, NULL);
+    if (S.method == PROF_TF_METHOD_TIMER)
+        prof_impl_sample_timers_poll(&S.w); /* new threads get timers too */
+    else
+        prof_impl_sample_rings_drain(&S.rings, on_sample, NULL, NULL);
     prof_impl_sw_flush(&S.w, last ? UINT64_MAX : S.ns1 - SAMPLE_HOLD_NS);
 }
 
@@ -104,6 +108,8 @@ static void * reader(void * arg)
     (void) arg;
     pthread_mutex_lock(&S_mutex); /* the events are open */
     pthread_mutex_unlock(&S_mutex);
+    if (S.method == PROF_TF_METHOD_TIMER)
+        drain(0); /* the timers armed at once */
     while (!stop)
     {
         p[0].fd = S.wake[0];
@@ -115,7 +121,7 @@ static void * reader(void * arg)
         }
         if (poll(p, (nfds_t) S.rings.n + 1, SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
             stop = 1;
-        if (S.rings.n > 0)
+        if (S.rings.n > 0 || S.method == PROF_TF_METHOD_TIMER)
             drain(stop);
     }
     return NULL;
@@ -150,13 +156,22 @@ static double rate_for(double hz)
     return hz;
 }
 
-static void refused(int err)
+/* Perf events refused (err): the message, with the fallback's outcome
+   (terr 0: in use; else an errno, why). */
+static void refused(int err, int terr, const char * why)
 {
-    char why[512];
-    prof_impl_counters_reason(why, sizeof why, err, PROF_IMPL_WHY_LINUX,
+    char reason[512];
+    prof_impl_counters_reason(reason, sizeof reason, err, PROF_IMPL_WHY_LINUX,
                               prof_impl_perf_paranoid());
-    prof_impl_warn("sampling: perf events refused (%s): %s; not sampling "
-                   "(zones are still recorded)", strerror(err), why);
+    if (terr == 0)
+        prof_impl_warn("sampling: perf events refused (%s): %s; sampling with the "
+                       "fallback instead: a timer on each thread's CPU clock (SIGPROF "
+                       "every %.0f us, at most the kernel's tick rate) and a "
+                       "frame-pointer walk", strerror(err), reason, 1e6 / S.hz);
+    else
+        prof_impl_warn("sampling: perf events refused (%s): %s; the timer fallback "
+                       "failed too (%s: %s); not sampling (zones are still recorded)",
+                       strerror(err), reason, why, strerror(terr));
 }
 
 /* Threads of this process other than the caller and the recorder's
@@ -175,22 +190,28 @@ static long other_threads(void)
     return n;
 }
 
-static void put_sampling(uint64_t cpu_ns)
+/* The settings and counts at the stop: the perf events', or the timers'
+   (lost: their rings were full). */
+static void put_sampling(uint64_t cpu_ns, uint64_t lost, uint64_t period_ns)
 {
+    int timer = S.method == PROF_TF_METHOD_TIMER;
     uint64_t kv[][2] = {
-        { PROF_TF_SAMPLING_METHOD, PROF_TF_METHOD_PERF },
-        { PROF_TF_SAMPLING_EVENT, 1 /* PERF_COUNT_SW_TASK_CLOCK */ },
+        { PROF_TF_SAMPLING_METHOD, (uint64_t) S.method },
+        { PROF_TF_SAMPLING_EVENT, timer ? CLOCK_THREAD_CPUTIME_ID
+                                        : 1 /* PERF_COUNT_SW_TASK_CLOCK */ },
         { PROF_TF_SAMPLING_HZ, (uint64_t) (S.hz + 0.5) },
+        { PROF_TF_SAMPLING_PERIOD_NS, period_ns },
         { PROF_TF_SAMPLING_CLOCK, CLOCK_MONOTONIC_RAW },
-        { PROF_TF_SAMPLING_RING, S.rings.ring_bytes },
-        { PROF_TF_SAMPLING_MAX_STACK, S.rings.max_stack },
+        { PROF_TF_SAMPLING_RING, timer ? 0 : S.rings.ring_bytes },
+        { PROF_TF_SAMPLING_MAX_STACK, timer ? SAMPLE_TIMER_FRAMES : S.rings.max_stack },
         { PROF_TF_SAMPLING_START, S.start61 },
         { PROF_TF_SAMPLING_STOP, prof_impl_ticks() & PROF_TF_TICK_MASK },
         { PROF_TF_SAMPLING_SAMPLES, S.w.samples },
-        { PROF_TF_SAMPLING_LOST, S.rings.lost },
+        { PROF_TF_SAMPLING_LOST, lost },
         { PROF_TF_SAMPLING_TRUNCATED, S.w.truncated },
         { PROF_TF_SAMPLING_DROPPED, S.w.dropped },
-        { PROF_TF_SAMPLING_CPU_NS, cpu_ns } };
+        { PROF_TF_SAMPLING_CPU_NS, cpu_ns },
+        { PROF_TF_SAMPLING_WEIGHT, S.w.weight } };
     prof_impl_tr_put_chunk(PROF_TF_SAMPLING, 0, kv, sizeof kv);
 }
 
@@ -227,10 +248,30 @@ static void end_reader(void)
     close(S.wake[1]);
 }
 
+/* The perf events opened (after the reader thread), or the fallback;
+   S_mutex held. 0, or -1 after a message. */
+static int open_events(double hz)
+{
+    const char * why = "";
+    int err = prof_impl_sample_rings_open(&S.rings, hz, 0), terr = 0, n;
+    S.method = PROF_TF_METHOD_PERF;
+    if (err != 0)
+    {
+        if ((terr = prof_impl_sample_timers_start(hz, &why)) == 0)
+            S.method = PROF_TF_METHOD_TIMER;
+        refused(err, terr, why);
+        return terr == 0 ? 0 : -1;
+    }
+    if ((n = (int) other_threads()) > 0)
+        prof_impl_warn("sampling: %d threads started before prof_sample_start "
+                       "are not sampled (start sampling at the top of main)", n);
+    return 0;
+}
+
 int prof_sample_start(double hz)
 {
     static int registered;
-    int err;
+    int rc;
     if (S.running)
     {
         prof_impl_warn("prof_sample_start: already sampling");
@@ -252,38 +293,46 @@ int prof_sample_start(double hz)
         prof_impl_warn("sampling: cannot start the reader thread; not sampling");
         return -1;
     }
-    err = prof_impl_sample_rings_open(&S.rings, hz, 0); /* after the thread */
+    rc = open_events(hz);
     pthread_mutex_unlock(&S_mutex);
-    if (err != 0)
+    if (rc != 0)
     {
         end_reader();
-        refused(err);
         return -1;
     }
-    if ((err = (int) other_threads()) > 0)
-        prof_impl_warn("sampling: %d threads started before prof_sample_start "
-                       "are not sampled (start sampling at the top of main)", err);
     S.running = 1;
     if (!registered)
         registered = atexit(stop_at_exit) == 0;
-    prof_impl_sample_rings_enable(&S.rings, 1);
+    if (S.method == PROF_TF_METHOD_PERF)
+        prof_impl_sample_rings_enable(&S.rings, 1);
     return 0;
 }
 
 void prof_sample_stop(void)
 {
-    uint64_t cpu_ns;
+    sample_timer_counts c;
     if (!S.running)
         return;
-    prof_impl_sample_rings_enable(&S.rings, 0);
+    memset(&c, 0, sizeof c);
+    if (S.method == PROF_TF_METHOD_PERF)
+        prof_impl_sample_rings_enable(&S.rings, 0);
     end_reader();
-    cpu_ns = prof_impl_sample_rings_close(&S.rings);
-    put_sampling(cpu_ns);
-    if (S.rings.lost > 0 || S.w.dropped > 0)
+    if (S.method == PROF_TF_METHOD_TIMER)
+    {
+        c = prof_impl_sample_timers_stop(&S.w);
+        prof_impl_sw_flush(&S.w, UINT64_MAX);
+    }
+    else
+    {
+        c.cpu_ns = prof_impl_sample_rings_close(&S.rings);
+        c.lost = S.rings.lost;
+    }
+    put_sampling(c.cpu_ns, c.lost, c.period_ns);
+    if (c.lost > 0 || S.w.dropped > 0)
         prof_impl_warn("sampling: %llu samples lost (the ring was full) and %llu "
-                       "not written", (unsigned long long) S.rings.lost,
+                       "not written", (unsigned long long) c.lost,
                        (unsigned long long) S.w.dropped);
     S.running = 0;
-    S.w.samples = S.w.truncated = S.w.dropped = 0;
+    S.w.samples = S.w.truncated = S.w.dropped = S.w.weight = 0;
     S.rings.lost = 0;
 }
