@@ -25,6 +25,7 @@
 typedef struct
 {
     int running;
+    int from_env;               /* started by PROF_SAMPLE_HZ at the trace's open */
     int method;                 /* PROF_TF_METHOD_PERF, or _TIMER: the fallback */
     double hz;
     sample_rings rings;
@@ -174,8 +175,8 @@ static void refused(int err, int terr, const char * why)
                        strerror(err), reason, why, strerror(terr));
 }
 
-/* Threads of this process other than the caller and the recorder's
-   writer: they are not sampled. */
+/* Threads of this process other than the caller, the sampler's reader
+   (made already) and the recorder's writer: they are not sampled. */
 static long other_threads(void)
 {
     FILE * f = fopen("/proc/self/status", "r");
@@ -183,7 +184,7 @@ static long other_threads(void)
     long n = 0;
     while (f != NULL && fgets(line, sizeof line, f) != NULL)
         if (strncmp(line, "Threads:", 8) == 0)
-            n = strtol(line + 8, NULL, 10) - 1
+            n = strtol(line + 8, NULL, 10) - 2
                 - (__atomic_load_n(&TR.writer_state, __ATOMIC_ACQUIRE) == 1);
     if (f != NULL)
         fclose(f);
@@ -272,6 +273,8 @@ int prof_sample_start(double hz)
 {
     static int registered;
     int rc;
+    if (S.running && S.from_env)
+        return 0; /* PROF_SAMPLE_HZ's sampling goes on, at its rate */
     if (S.running)
     {
         prof_impl_warn("prof_sample_start: already sampling");
@@ -332,7 +335,17 @@ void prof_sample_stop(void)
         prof_impl_warn("sampling: %llu samples lost (the ring was full) and %llu "
                        "not written", (unsigned long long) c.lost,
                        (unsigned long long) S.w.dropped);
-    S.running = 0;
+    S.running = S.from_env = 0;
     S.w.samples = S.w.truncated = S.w.dropped = S.w.weight = 0;
     S.rings.lost = 0;
+}
+
+/* Called by the recorder when it opens its trace (a weak reference in
+   src/trace/trace.c, so only where the sampler is linked): PROF_SAMPLE_HZ
+   set starts sampling without a prof_sample_start call. */
+void prof_impl_sample_at_open(void)
+{
+    const char * e = getenv("PROF_SAMPLE_HZ");
+    if (e != NULL && e[0] != '\0' && !S.running && prof_sample_start(0) == 0)
+        S.from_env = 1;
 }

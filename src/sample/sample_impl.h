@@ -103,6 +103,10 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r);
 extern int (*prof_impl_sample_open)(void * attr, long pid, int cpu);
 int prof_impl_sample_open_syscall(void * attr, long pid, int cpu);
 
+/* PROF_SAMPLE_HZ's start at the trace's open (sample.c; the recorder
+   refers to it weakly, src/trace/trace.c). */
+void prof_impl_sample_at_open(void);
+
 /* The fallback (sample_timer.c): SIGPROF from a timer on each thread's
    CPU clock every 1/hz s, a frame-pointer walk. start: 0, or an errno
    with *why; poll (the reader, each pass): timers for new threads,
