@@ -15,7 +15,9 @@
 #include "profiler.h"
 
 #include <errno.h>
+#include <link.h>
 #include <math.h>
+#include <stddef.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,8 @@ typedef struct
     uint64_t ns0, tk0, ns1, tk1;
     sample_writer w;
     uint64_t start61;
+    unsigned long long loads;   /* objects loaded + unloaded at the last pass */
+    uint64_t pass61;            /* ticks (mod 2^61) of the last pass */
 } sampler;
 
 static sampler S;                 /* zero: not sampling */
@@ -90,8 +94,43 @@ static uint64_t ticks_for(void * ctx, uint64_t ns)
     return ticks_of(ns);
 }
 
+static int count_loads(struct dl_phdr_info * info, size_t size, void * ctx)
+{
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs)
+        *(unsigned long long *) ctx = info->dlpi_adds + info->dlpi_subs;
+    return 1; /* the counts are the loader's, the same for every object */
+}
+
+/* The mappings again (MAPS2, replacing the process's) when the loader has
+   loaded or unloaded objects since the last pass (dlopen, dlclose),
+   stamped with that pass's time: they were unchanged until then. */
+static void maps_if_changed(void)
+{
+    unsigned long long n = 0;
+    uint64_t now61 = prof_impl_ticks() & PROF_TF_TICK_MASK, * p;
+    size_t len = 0;
+    char * text;
+    dl_iterate_phdr(count_loads, &n);
+    if (S.loads != 0 && n != S.loads && (text = prof_impl_tr_read_maps(&len)) != NULL)
+    {
+        if ((p = (uint64_t *) malloc(16 + len)) != NULL)
+        {
+            uint32_t flags[2] = { PROF_TF_MAPS_REPLACE, 0 };
+            p[0] = S.pass61;
+            memcpy(p + 1, flags, 8);
+            memcpy(p + 2, text, len);
+            (void) prof_impl_tr_put_chunk(PROF_TF_MAPS2, 0, p, 16 + len);
+            free(p);
+        }
+        free(text);
+    }
+    S.loads = n;
+    S.pass61 = now61;
+}
+
 static void drain(int last)
 {
+    maps_if_changed();
     sync_point(&S.ns1, &S.tk1);
     if (S.method == PROF_TF_METHOD_TIMER)
         prof_impl_sample_timers_poll(&S.w); /* new threads get timers too */
@@ -289,6 +328,8 @@ int prof_sample_start(double hz)
     S.w.ticks = ticks_for;
     sync_point(&S.ns0, &S.tk0);
     S.start61 = S.tk0 & PROF_TF_TICK_MASK;
+    S.loads = 0;
+    maps_if_changed(); /* the loader's counts now: mappings are in MAPS */
     pthread_mutex_lock(&S_mutex);
     if (start_reader() != 0)
     {
