@@ -293,7 +293,7 @@ static void end_reader(void)
 static int open_events(double hz)
 {
     const char * why = "";
-    int err = prof_impl_sample_rings_open(&S.rings, hz, 0), terr = 0, n;
+    int err = prof_impl_sample_rings_open(&S.rings, hz, 0, 1), terr = 0, n;
     S.method = PROF_TF_METHOD_PERF;
     if (err != 0)
     {

@@ -89,8 +89,11 @@ typedef struct
 /* Open one inherited task-clock sampling event per online CPU on the
    calling thread (pid 0), disabled, or on process pid from its next exec
    on (prof-trace record: with its mappings, names, forks and exits), and
-   map their rings. 0, or an errno after closing what was opened. */
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid);
+   map their rings. Inherited by new threads, and by child processes too
+   if children (else inherit_thread; a kernel before 5.13 cannot leave
+   them out: said, and they are sampled). 0, or an errno after closing
+   what was opened. */
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children);
 void prof_impl_sample_rings_enable(sample_rings * r, int on);
 /* Every record of every ring: samples to sink, LOST counted. */
 void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
