@@ -1,7 +1,8 @@
 #!/bin/sh
 # prof-trace record on a program that knows nothing of the profiler: its
-# exit status passed on, samples of both threads (and of a forked child)
-# in the trace with its mappings and processes, hot() named from them;
+# exit status passed on, samples of both threads in the trace with its
+# mappings and processes, hot() named from them, and of a forked child
+# only with --children;
 # a command that is not found (127) and one that is killed (128 + 9)
 # keep what was sampled. Skipped (77) where perf events are refused.
 # Usage: check_trace_record.sh PROF_TRACE TARGET TEST_SAMPLE_READ
@@ -17,7 +18,12 @@ if grep -q 'perf events refused' "$tmp/err"; then
 fi
 [ "$rc" = 3 ] || { echo "FAILED: exit status $rc, not 3"; cat "$tmp/err"; fail=1; }
 grep -q 'samples (0 lost' "$tmp/err" || { echo "FAILED: $(cat "$tmp/err")"; fail=1; }
-"$reader" --record "$tmp/t.ptrace" "$target" || fail=1
+"$reader" --record "$tmp/t.ptrace" threads || fail=1
+# --children: the forked child is sampled too
+"$pt" record --children -o "$tmp/c.ptrace" -- "$target" 0.6 fork 2>"$tmp/err"
+rc=$?
+[ "$rc" = 3 ] || { echo "FAILED: --children: exit status $rc"; cat "$tmp/err"; fail=1; }
+"$reader" --record "$tmp/c.ptrace" children || fail=1
 "$pt" record -o "$tmp/n.ptrace" -- /nonexistent/command 2>"$tmp/err"
 rc=$?
 [ "$rc" = 127 ] && grep -q 'No such file' "$tmp/err" \

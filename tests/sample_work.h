@@ -8,7 +8,8 @@
 #ifndef PROF_SAMPLE_WORK_H
 #define PROF_SAMPLE_WORK_H
 
-static volatile unsigned long sample_work_sink;
+/* per thread: the two threads must not share it (a data race, TSan) */
+static __thread volatile unsigned long sample_work_sink;
 
 static __attribute__((noinline, unused)) void hot(unsigned long n)
 {

@@ -1,7 +1,8 @@
 /*
     Internal to the sampler (sample.c: the API, the reader thread, the
     stacks and the chunks written; sample_ring.c: the perf events, their
-    rings and the records in them). Linked only into a program that calls
+    rings and the records in them; sample_timer.c: the fallback, timers
+    and a frame-pointer walk). Linked only into a program that calls
     prof_sample_* (the opt-in rule).
     SPDX-License-Identifier: MIT
 */
@@ -23,7 +24,11 @@ enum
     SAMPLE_POLL_MS = 100,       /* the reader's longest sleep */
     SAMPLE_HOLD_NS = 2000000,   /* samples this recent wait for the next
                                    drain: rings are drained one by one */
-    SAMPLE_MAX_FRAMES = 512     /* frames kept of a chain */
+    SAMPLE_MAX_FRAMES = 512,    /* frames kept of a chain */
+    /* the timer fallback (sample_timer.c) */
+    SAMPLE_TIMER_FRAMES = 128,  /* frames its walk follows */
+    SAMPLE_TIMER_ENTRIES = 64,  /* samples a thread's ring holds */
+    SAMPLE_TIMER_THREADS = 256  /* threads it samples at most */
 };
 
 typedef struct
@@ -31,6 +36,7 @@ typedef struct
     uint32_t tid;
     uint32_t stack;             /* id, or PROF_TF_NO_STACK */
     uint64_t ns;                /* CLOCK_MONOTONIC_RAW of the sample */
+    uint32_t weight;            /* periods it stands for (timers: > 1) */
     uint8_t flags;
 } sample_rec;
 
@@ -46,16 +52,17 @@ typedef struct
     size_t tcap;
     sample_rec * batch;
     size_t nbatch, bcap;
-    uint64_t samples, truncated, dropped;
+    uint64_t samples, truncated, dropped, weight; /* weight: of those written */
     /* the caller's: a chunk out (0, or -1: counted as dropped), ns to ticks */
     int (*put)(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n);
     uint64_t (*ticks)(void * ctx, uint64_t ns);
     void * ctx;
 } sample_writer;
 
-/* One sample of thread tid of process pid (0: the trace's) at ns. */
+/* One sample of thread tid of process pid (0: the trace's) at ns, standing
+   for weight periods (1, or more: a timer's overruns). */
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int truncated);
+                      const uint64_t * ip, size_t n, int truncated, uint32_t weight);
 /* New stacks, then the samples up to upto_ns (UINT64_MAX: all), sorted. */
 void prof_impl_sw_flush(sample_writer * w, uint64_t upto_ns);
 void prof_impl_sw_free(sample_writer * w);
@@ -82,8 +89,11 @@ typedef struct
 /* Open one inherited task-clock sampling event per online CPU on the
    calling thread (pid 0), disabled, or on process pid from its next exec
    on (prof-trace record: with its mappings, names, forks and exits), and
-   map their rings. 0, or an errno after closing what was opened. */
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid);
+   map their rings. Inherited by new threads, and by child processes too
+   if children (else inherit_thread; a kernel before 5.13 cannot leave
+   them out: said, and they are sampled). 0, or an errno after closing
+   what was opened. */
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children);
 void prof_impl_sample_rings_enable(sample_rings * r, int on);
 /* Every record of every ring: samples to sink, LOST counted. */
 void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
@@ -95,5 +105,21 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r);
    that tests replace to refuse sampling (the fake perf seam). */
 extern int (*prof_impl_sample_open)(void * attr, long pid, int cpu);
 int prof_impl_sample_open_syscall(void * attr, long pid, int cpu);
+
+/* PROF_SAMPLE_HZ's start at the trace's open (sample.c; the recorder
+   refers to it weakly, src/trace/trace.c). */
+void prof_impl_sample_at_open(void);
+
+/* The fallback (sample_timer.c): SIGPROF from a timer on each thread's
+   CPU clock every 1/hz s, a frame-pointer walk. start: 0, or an errno
+   with *why; poll (the reader, each pass): timers for new threads,
+   samples into w; stop: the timers deleted, the last samples into w. */
+typedef struct
+{
+    uint64_t cpu_ns, lost, period_ns;
+} sample_timer_counts;
+int prof_impl_sample_timers_start(double hz, const char ** why);
+void prof_impl_sample_timers_poll(sample_writer * w);
+sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w);
 
 #endif

@@ -41,7 +41,7 @@ static unsigned read_max_stack(void)
     return v;
 }
 
-static void attr_for(struct perf_event_attr * a, double hz, int record)
+static void attr_for(struct perf_event_attr * a, double hz, int record, int children)
 {
     memset(a, 0, sizeof *a);
     a->size = sizeof *a;
@@ -53,6 +53,7 @@ static void attr_for(struct perf_event_attr * a, double hz, int record)
                      | PERF_SAMPLE_CALLCHAIN;
     a->disabled = 1;
     a->inherit = 1;
+    a->inherit_thread = !children; /* threads only */
     a->exclude_kernel = 1;
     a->exclude_hv = 1;
     a->exclude_callchain_kernel = 1;
@@ -73,7 +74,7 @@ static void attr_for(struct perf_event_attr * a, double hz, int record)
     }
 }
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children)
 {
     struct perf_event_attr a;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
@@ -85,11 +86,20 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
         ncpu = SAMPLE_MAX_CPUS;
     r->ring_bytes = (size_t) (pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES) * (size_t) page;
     r->max_stack = read_max_stack();
-    attr_for(&a, hz, pid != 0);
+    attr_for(&a, hz, pid != 0, children);
     for (c = 0; c < ncpu; c++)
     {
         int fd = prof_impl_sample_open(&a, pid, c), e;
         void * m;
+        if (fd < 0 && c == 0 && errno == EINVAL && a.inherit_thread)
+        {
+            a.inherit_thread = 0;
+            if ((fd = prof_impl_sample_open(&a, pid, c)) >= 0)
+                prof_impl_warn("sampling: this kernel cannot leave child processes "
+                               "out (inherit_thread, Linux 5.13): they are sampled too");
+            else
+                errno = EINVAL;
+        }
         if (fd < 0)
         {
             e = errno;
@@ -218,9 +228,9 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r)
 
 #else /* not Linux: no perf events */
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid)
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children)
 {
-    (void) hz; (void) pid;
+    (void) hz; (void) pid; (void) children;
     memset(r, 0, sizeof *r);
     return ENOSYS;
 }

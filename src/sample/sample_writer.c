@@ -75,7 +75,7 @@ static uint32_t intern(sample_writer * w, uint32_t pid, const uint64_t * ip, siz
 }
 
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int truncated)
+                      const uint64_t * ip, size_t n, int truncated, uint32_t weight)
 {
     sample_rec * r;
     if (prof_impl_grow(&w->batch, &w->bcap, w->nbatch + 1, sizeof *w->batch) != 0)
@@ -87,7 +87,9 @@ void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns
     r->tid = tid;
     r->ns = ns;
     r->stack = intern(w, pid, ip, n);
-    r->flags = truncated ? PROF_TF_SAMPLE_TRUNCATED : 0;
+    r->weight = weight > 1 ? weight : 1;
+    r->flags = (uint8_t) ((truncated ? PROF_TF_SAMPLE_TRUNCATED : 0)
+                          | (r->weight > 1 ? PROF_TF_SAMPLE_WEIGHTED : 0));
     w->truncated += truncated != 0;
 }
 
@@ -125,19 +127,26 @@ static int by_thread_time(const void * a, const void * b)
     return x->ns < y->ns ? -1 : x->ns > y->ns;
 }
 
-static void put_samples(sample_writer * w, uint32_t tid, const uint64_t * p, size_t k)
+/* A SAMPLES chunk of k words (the base first) holding m samples of
+   weight wt together. */
+static void put_samples(sample_writer * w, uint32_t tid, const uint64_t * p, size_t k,
+                        size_t m, uint64_t wt)
 {
-    if (k > 1 && w->put(w->ctx, PROF_TF_SAMPLES, tid, p, k * 8) != 0)
-        w->dropped += k - 1;
+    if (m > 0 && w->put(w->ctx, PROF_TF_SAMPLES, tid, p, k * 8) != 0)
+        w->dropped += m;
     else
-        w->samples += k - 1;
+    {
+        w->samples += m;
+        w->weight += wt;
+    }
 }
 
-/* One thread's samples b[0..n) (sorted) as SAMPLES chunks. */
+/* One thread's samples b[0..n) (sorted) as SAMPLES chunks: a word each,
+   and a weight word after a weighted one's. */
 static void write_thread(sample_writer * w, const sample_rec * b, size_t n)
 {
-    uint64_t * p = (uint64_t *) malloc((n + 1) * 8), prev;
-    size_t i, k = 1;
+    uint64_t * p = (uint64_t *) malloc((2 * n + 1) * 8), prev, wt = 0;
+    size_t i, k = 1, m = 0;
     if (p == NULL)
     {
         w->dropped += n;
@@ -150,15 +159,21 @@ static void write_thread(sample_writer * w, const sample_rec * b, size_t n)
         uint64_t d = (t - prev) & PROF_TF_TICK_MASK;
         if (d >> PROF_TF_DELTA_BITS)
         {
-            put_samples(w, b[0].tid, p, k);
+            put_samples(w, b[0].tid, p, k, m, wt);
             k = 1;
+            m = 0;
+            wt = 0;
             p[0] = t;
             d = 0;
         }
         p[k++] = d << 24 | (uint64_t) b[i].stack << 3 | b[i].flags;
+        if (b[i].flags & PROF_TF_SAMPLE_WEIGHTED)
+            p[k++] = b[i].weight;
+        m++;
+        wt += b[i].weight;
         prev = t;
     }
-    put_samples(w, b[0].tid, p, k);
+    put_samples(w, b[0].tid, p, k, m, wt);
     free(p);
 }
 

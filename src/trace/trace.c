@@ -87,6 +87,11 @@ static NOINST void off(const char * why)
 
 /* Start tracing to path (once). Returns 0 or -1 (the file cannot be
    written) when this call started it, 1 when it was already running. */
+/* The sampler's hook (src/sample/sample.c), a weak reference: it does not
+   pull the sampler into a program that traces, and is NULL unless the
+   program links the sampler for itself (the opt-in rule). */
+extern void prof_impl_sample_at_open(void) __attribute__((weak));
+
 static NOINST int start(const char * path)
 {
     int expected = 0, rc = 0;
@@ -120,6 +125,8 @@ static NOINST int start(const char * path)
     if (TR.off)
         rc = -1;
     __atomic_store_n(&TR.state, 2, __ATOMIC_RELEASE);
+    if (rc == 0 && prof_impl_sample_at_open != NULL)
+        prof_impl_sample_at_open(); /* PROF_SAMPLE_HZ, if the sampler is linked */
     return rc;
 }
 

@@ -81,15 +81,15 @@ static NOINST uint64_t now_unix_ns(void)
     return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
-/* The executable mappings, so that prof-trace can name the code addresses
-   recorded by -finstrument-functions (PIE and shared libraries included). */
-static NOINST void write_maps(int to)
+/* /proc/self/maps now, zero padded to 8 bytes: malloc'd (its length in
+   *n), or NULL. */
+NOINST char * prof_impl_tr_read_maps(size_t * n)
 {
     int mfd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
     size_t len = 0, cap = 0;
     char * text = NULL;
     if (mfd < 0)
-        return;
+        return NULL;
     while (prof_impl_grow(&text, &cap, len + 4096 + 8, 1) == 0)
     {
         ssize_t k = read(mfd, text + len, cap - len - 8);
@@ -100,14 +100,21 @@ static NOINST void write_maps(int to)
         len += (size_t) k;
     }
     close(mfd);
-    if (text != NULL)
-    {
-        while (len % 8 != 0)
-            text[len++] = '\0';
-        if (len > 0)
-            (void) write_chunk_fd(to, PROF_TF_MAPS, 0, text, len);
-        free(text);
-    }
+    while (text != NULL && len % 8 != 0)
+        text[len++] = '\0';
+    *n = len;
+    return text;
+}
+
+/* The executable mappings, so that prof-trace can name the code addresses
+   recorded by -finstrument-functions (PIE and shared libraries included). */
+static NOINST void write_maps(int to)
+{
+    size_t len = 0;
+    char * text = prof_impl_tr_read_maps(&len);
+    if (text != NULL && len > 0)
+        (void) write_chunk_fd(to, PROF_TF_MAPS, 0, text, len);
+    free(text);
 }
 
 NOINST const char * prof_impl_tr_shown_path(void)

@@ -214,6 +214,9 @@ int prof_impl_trace_begin(void);
 /* A chunk from outside the recorder (the sampler), taking the lock. 0, or
    -1 if it could not be written. */
 int prof_impl_tr_put_chunk(uint32_t type, uint32_t tid, const void * p, size_t n);
+/* /proc/self/maps, zero padded to 8 bytes (malloc'd, length in *n), or
+   NULL. */
+char * prof_impl_tr_read_maps(size_t * n);
 /* The file being written, for messages. */
 const char * prof_impl_tr_shown_path(void);
 /* 0 if snprintf's result n fits a path, else -1 after a message. */

@@ -1,7 +1,8 @@
 /*
-    prof-trace record [--hz=N] [-o FILE] -- COMMAND ARGS...: runs COMMAND
-    and samples it, its threads and its children (perf events per CPU on
-    the child, enabled at its exec, inherited), the way perf record does,
+    prof-trace record [--hz=N] [--children] [-o FILE] -- COMMAND ARGS...:
+    runs COMMAND and samples it and its threads, and with --children its
+    child processes too (perf events per CPU on the child, enabled at its
+    exec, inherited), the way perf record does,
     into a trace file of format version 3 (ticks are CLOCK_MONOTONIC_RAW
     nanoseconds: rate 1e9). The kernel's MMAP2, COMM, FORK and EXIT records
     become MAPS2 and PROCESS chunks, so that samples of code unmapped since
@@ -147,7 +148,7 @@ static void on_record(void * ctx, unsigned type_misc, const unsigned char * p,
 static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
                       const uint64_t * ip, size_t n, int truncated)
 {
-    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, truncated);
+    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, truncated, 1);
 }
 
 static void drain(recorder * r, int last)
@@ -239,9 +240,10 @@ static int follow(recorder * r, pid_t pid)
     return status;
 }
 
-/* Start cmd stopped before its exec, sample it, write the trace to f.
-   Returns the exit status (see the top). */
-static int record(recorder * r, char ** cmd, double hz)
+/* Start cmd stopped before its exec, sample it (and its child processes
+   if children), write the trace to f. Returns the exit status (see the
+   top). */
+static int record(recorder * r, char ** cmd, double hz, int children)
 {
     int go[2], err[2], e = 0, status, rc;
     uint64_t ns0;
@@ -265,7 +267,7 @@ static int record(recorder * r, char ** cmd, double hz)
     close(go[0]);
     close(err[1]);
     ns0 = raw_ns();
-    if ((rc = prof_impl_sample_rings_open(&r->rings, hz, pid)) != 0)
+    if ((rc = prof_impl_sample_rings_open(&r->rings, hz, pid, children)) != 0)
     {
         char why[512];
         prof_impl_counters_reason(why, sizeof why, rc, PROF_IMPL_WHY_LINUX,
@@ -299,9 +301,12 @@ static int record(recorder * r, char ** cmd, double hz)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: prof-trace record [--hz=N] [-o FILE] -- COMMAND [ARGS...]\n"
-            "  --hz=N    samples per CPU second, (0, %d] (default %d)\n"
-            "  -o FILE   the trace file (default prof-trace.PID.ptrace)\n",
+    fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] [-o FILE] -- "
+            "COMMAND [ARGS...]\n"
+            "  --hz=N      samples per CPU second, (0, %d] (default %d)\n"
+            "  --children  sample the command's child processes too (default:\n"
+            "              the command and its threads)\n"
+            "  -o FILE     the trace file (default prof-trace.record.PID.ptrace)\n",
             SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ);
     return 2;
 }
@@ -312,7 +317,7 @@ int pt_record_main(int argc, char ** argv)
     const char * out = NULL;
     char path[64];
     recorder r;
-    int i, rc;
+    int i, rc, children = 0;
     for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     {
         char * end;
@@ -326,6 +331,8 @@ int pt_record_main(int argc, char ** argv)
                 return 2;
             }
         }
+        else if (strcmp(argv[i], "--children") == 0)
+            children = 1;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
         else
@@ -348,7 +355,7 @@ int pt_record_main(int argc, char ** argv)
         return 1;
     }
     signal(SIGINT, SIG_IGN); /* the terminal's ^C is the command's */
-    rc = record(&r, argv + i + 1, hz);
+    rc = record(&r, argv + i + 1, hz, children);
     if (fclose(r.f) != 0 || r.failed)
     {
         prof_impl_warn(PROGRAM ": writing %s failed: %s", out, strerror(errno));
