@@ -1106,7 +1106,32 @@ void prof_sample_stop(void);
     const char * const PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
     __attribute__((cleanup(prof_impl_func_cleanup), unused)) = \
         prof_impl_begin(PROF_IMPL_EV_FBEGIN, __func__)
+/* Annotations (void expressions, statements anywhere), each one record
+   in the thread's buffer, about a zone's cost (doc/tracing.md).
+   PROF_ZONE_VALUE: an integer (as long long) on the innermost open zone,
+   PROF_ZONE_VALUE_F a double; PROF_ZONE_TEXT: the first len bytes of s
+   (cut at a zero byte and at 4 KiB) on it. PROF_MESSAGE: the string s
+   (cut at 4 KiB) as a line on the thread's timeline. PROF_PLOT: the value
+   v (a double) of the quantity name (a string literal) now. PROF_FRAME_MARK:
+   a frame ends (of "frame"; _NAMED: of name, a string literal). Strings
+   are copied; NULL is recorded as "(null)". */
+# define PROF_ZONE_VALUE(n) prof_impl_trace_zone_int((long long) (n))
+# define PROF_ZONE_VALUE_F(x) prof_impl_trace_zone_double((double) (x))
+# define PROF_ZONE_TEXT(s, len) prof_impl_trace_zone_text((s), (size_t) (len))
+# define PROF_MESSAGE(s) prof_impl_trace_message(s)
+# define PROF_PLOT(name, v) prof_impl_trace_plot((name), (double) (v))
+# define PROF_FRAME_MARK() prof_impl_trace_frame(NULL)
+# define PROF_FRAME_MARK_NAMED(name) prof_impl_trace_frame(name)
 #else
+# define PROF_ZONE_VALUE(n) ((void) sizeof((long long) (n)))
+# define PROF_ZONE_VALUE_F(x) ((void) sizeof((double) (x)))
+# define PROF_ZONE_TEXT(s, len) \
+    ((void) sizeof(prof_impl_check_text((s), (size_t) (len))))
+# define PROF_MESSAGE(s) ((void) sizeof(prof_impl_check_label(s)))
+# define PROF_PLOT(name, v) \
+    ((void) sizeof(prof_impl_check_plot((name), (double) (v))))
+# define PROF_FRAME_MARK() ((void) 0)
+# define PROF_FRAME_MARK_NAMED(name) ((void) sizeof(prof_impl_check_label(name)))
 # define PROF_ZONE_BEGIN(label) ((void) sizeof(prof_impl_check_key(label)))
 # define PROF_ZONE_END(label) ((void) sizeof(prof_impl_check_key(label)))
 # define PROF_FUNC_BEGIN() ((void) sizeof(prof_impl_check_key(__func__)))
@@ -1293,6 +1318,8 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
    zones' cleanup). */
 int prof_impl_check_key(const void * key);
 int prof_impl_check_label(const char * label);
+int prof_impl_check_text(const char * s, size_t len);
+int prof_impl_check_plot(const char * name, double v);
 
 /* The event layout and the recorder's fast path used by the markers. An
    event is one 8-byte word in the thread's buffer
@@ -1322,6 +1349,17 @@ typedef struct
 } prof_impl_trace_slot;
 PROF_IMPL_COLD void prof_impl_trace_slow(unsigned type, const void * key,
         unsigned long long ticks);
+/* Extension records (src/trace/trace_annot.c): the one writer, kind (and
+   the label id of name, if not NULL), n words w, the string s (at most len
+   bytes, cut at 4 KiB; NULL: none); and the annotations' entry points. */
+PROF_IMPL_COLD void prof_impl_trace_ext(unsigned kind, const char * name,
+        const unsigned long long * w, size_t n, const char * s, size_t len);
+PROF_IMPL_COLD void prof_impl_trace_zone_int(long long v);
+PROF_IMPL_COLD void prof_impl_trace_zone_double(double v);
+PROF_IMPL_COLD void prof_impl_trace_zone_text(const char * s, size_t len);
+PROF_IMPL_COLD void prof_impl_trace_message(const char * s);
+PROF_IMPL_COLD void prof_impl_trace_plot(const char * name, double v);
+PROF_IMPL_COLD void prof_impl_trace_frame(const char * name);
 
 /* Where a thread records: the free part [pos, end) of one of its buffers
    and the ticks of the last event recorded there. A marker loads the place,
