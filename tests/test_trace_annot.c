@@ -8,6 +8,8 @@
 #define PROF_TRACE 1
 #define TRACE_TEST_DIR "/tmp/prof-trace-annot-XXXXXX"
 #include "trace_util.h"
+#include "perfetto_decode.h"
+#include "trace_report.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -65,6 +67,39 @@ static int read_seen(const char * p, pt_trace * t, seen * s, const char ** w)
     return rc;
 }
 
+/* The report kind of the trace at p, streamed (annotations included), as
+   a malloc'd buffer of *n bytes with a zero after them. */
+static char * stream_report(const char * p, pt_output kind, int by_value,
+                            size_t * n)
+{
+    FILE * f = tmpfile();
+    pt_report * r = pt_report_new(f, kind, NULL, 0);
+    pt_handler h = pt_report_handler(r);
+    pt_options o;
+    pt_trace t;
+    char * s;
+    long len;
+    memset(&o, 0, sizeof o);
+    pt_report_by_value(r, by_value);
+    CHECK(pt_stream(p, &o, &h, &t) == 0, "stream");
+    CHECK(pt_report_finish(r, &t) == 0, "finish");
+    pt_free(&t);
+    len = ftell(f);
+    rewind(f);
+    s = (char *) calloc((size_t) len + 1, 1);
+    *n = fread(s, 1, (size_t) len, f);
+    fclose(f);
+    return s;
+}
+
+static size_t occurs(const char * s, const char * what)
+{
+    size_t c = 0;
+    for (; (s = strstr(s, what)) != NULL; s++)
+        c++;
+    return c;
+}
+
 /* ---- recorded ----------------------------------------------------------------- */
 
 static void child_kinds(void)
@@ -87,6 +122,51 @@ static void child_kinds(void)
     PROF_PLOT("queue", NAN);
     PROF_PLOT("bytes", INFINITY);
     PROF_FRAME_MARK_NAMED("physics");
+}
+
+/* The kinds' trace through every output, with exact counts. */
+static void test_outputs(void)
+{
+    size_t n;
+    pf_trace d;
+    char * o = stream_report(path, PT_OUT_TEXT, 0, &n);
+    CHECK(strstr(o, "1 messages, 11 zone values, 10 zone texts (0 with no zone "
+          "open), 0 records") != NULL && strstr(o, "p            11        1"
+          "            0            9          nan  queue") != NULL
+          && strstr(o, "F            10") != NULL && strstr(o, "F             1")
+          != NULL, "text:\n%s", o);
+    free(o);
+    o = stream_report(path, PT_OUT_CSV, 1, &n);
+    CHECK(strstr(o, "u,sized [-1],4,") != NULL && strstr(o, "u,sized [128],1,")
+          != NULL && strstr(o, "u,float [2.5],1,") != NULL
+          && strstr(o, "queue,11,1,0,9,nan\n") != NULL
+          && strstr(o, "bytes,1,0,inf,inf,inf\n") != NULL
+          && strstr(o, "\nframe,10,") != NULL && strstr(o, "\nphysics,1,0,0,")
+          != NULL && strstr(o, "\n1,11,10,0,0\n") != NULL, "csv:\n%s", o);
+    free(o);
+    o = stream_report(path, PT_OUT_RAW, 0, &n);
+    CHECK(occurs(o, "\tplot\ta\t") == 12 && occurs(o, "\tvalue\ta\t") == 11
+          && occurs(o, "\ttext\ta\tfile.txt\n") == 10
+          && occurs(o, "\tmessage\ta\thello\n") == 1
+          && occurs(o, "\tframe\ta\t") == 11, "raw:\n%s", o);
+    free(o);
+    o = stream_report(path, PT_OUT_JSON, 0, &n);
+    CHECK(occurs(o, "\"ph\":\"C\"") == 12 && occurs(o, "\"cat\":\"message\"") == 1
+          && occurs(o, "\"cat\":\"frame\"") == 11 && occurs(o, "\"value\":") == 11
+          && occurs(o, "\"text\":\"file.txt\"") == 10 && occurs(o, "\"NaN\"") == 1
+          && occurs(o, "\"Infinity\"") == 1 && occurs(o, "\"value\":2.5") == 1,
+          "json:\n%s", o);
+    free(o);
+    o = stream_report(path, PT_OUT_JSON_BE, 0, &n);
+    CHECK(occurs(o, "\"ph\":\"C\"") == 12 && occurs(o, "\"value\":") == 11
+          && occurs(o, "\"ph\":\"E\"") == 11, "json-be:\n%s", o);
+    free(o);
+    o = stream_report(path, PT_OUT_PERFETTO, 0, &n);
+    CHECK(pf_decode((const unsigned char *) o, n, &d) == 0 && d.counters == 12
+          && d.annotations == 21 && d.instants == 12 && d.begins == 11
+          && d.ends == 11, "perfetto: %s; %zu counters, %zu annotations, %zu "
+          "instants", d.error, d.counters, d.annotations, d.instants);
+    free(o);
 }
 
 static void test_kinds(void)
@@ -130,6 +210,7 @@ static void test_kinds(void)
     nan_seen = isnan(s.plot_sum); /* 0..9, NaN and inf: NaN passes through */
     CHECK(nan_seen, "NaN plot kept");
     pt_free(&t);
+    test_outputs();
 }
 
 /* Strings: NULL, not terminated (a buffer of 5000 bytes with no zero),
@@ -229,6 +310,86 @@ static void test_small_buffer(void)
     pt_free(&t);
 }
 
+/* ---- hand-made files ---------------------------------------------------------- */
+
+static uint64_t ext_word(unsigned kind, unsigned words)
+{
+    return UINT64_C(10) << 24 | (uint64_t) words << 8 | kind << 3 | PROF_TF_EV_EXT;
+}
+
+/* A file of thread 9 (label 0: "q") with the events words w[0..n). */
+static void make_file(tbuf * b, const uint64_t * w, size_t n)
+{
+    static const uint64_t key = 0x42;
+    b->n = 0;
+    tb_header(b, 1e9, 0);
+    tb_string(b, key, "q");
+    tb_labels(b, 9, 0, &key, 1);
+    tb_chunk(b, PROF_TF_EVENTS2, 9, w, n * 8);
+    tb_end(b, 100000, 0);
+}
+
+static void test_damaged(void)
+{
+    double one = 1.0;
+    uint64_t bits, w[16], abc = 0x636261;
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    const char * warn;
+    size_t i, n = 0, whole, quiet = 0;
+    memcpy(&bits, &one, 8);
+    w[n++] = 0;                                         /* the base */
+    w[n++] = ext_word(PROF_TF_EXT_PLOT, 2), w[n++] = 0, w[n++] = bits;
+    w[n++] = ext_word(PROF_TF_EXT_PLOT, 1), w[n++] = 0; /* short */
+    w[n++] = ext_word(PROF_TF_EXT_MESSAGE, 2), w[n++] = 100, w[n++] = abc;
+    w[n++] = ext_word(PROF_TF_EXT_FRAME, 1), w[n++] = 7; /* no label 7 */
+    w[n++] = ext_word(31, 1), w[n++] = 0;               /* unknown */
+    w[n++] = ext_word(PROF_TF_EXT_MESSAGE, 5), w[n++] = 3, w[n++] = abc;
+    make_file(&b, w, n);
+    CHECK(read_trace(b.d, b.n, &t, 0, &warn) == 0 && t.annots[PROF_TF_EXT_PLOT] == 1
+          && t.annots[0] == 1 && t.annots[PROF_TF_EXT_MESSAGE] == 0
+          && t.annots[PROF_TF_EXT_FRAME] == 0, "read: %s", warn);
+    CHECK(strstr(warn, "plot record of 1 words, fewer than its 2") != NULL
+          && strstr(warn, "message record whose text does not fit") != NULL
+          && strstr(warn, "frame mark of label number 7, not defined") != NULL
+          && strstr(warn, "kind 31, which this prof-trace does not know") != NULL
+          && strstr(warn, "message record cut (3 of its words missing)") != NULL,
+          "warnings:\n%s", warn);
+    pt_free(&t);
+    /* one good plot: cut anywhere, it is said; bits flipped never crash,
+       and a flipped size or kind is said */
+    make_file(&b, w, 4);
+    whole = b.n;
+    for (i = sizeof(prof_tf_header); i < whole; i++)
+    {
+        CHECK(read_trace(b.d, i, &t, 0, &warn) == 0 && t.warnings > 0
+              && t.annots[PROF_TF_EXT_PLOT] <= 1, "cut at %zu: no warning", i);
+        pt_free(&t);
+    }
+    for (i = 0; i < whole * 8; i++)
+    {
+        b.d[i / 8] ^= (unsigned char) (1u << (i % 8));
+        if (read_trace(b.d, whole, &t, 0, &warn) == 0)
+            quiet += t.warnings == 0;
+        pt_free(&t);
+        b.d[i / 8] ^= (unsigned char) (1u << (i % 8));
+    }
+    CHECK(quiet < whole * 8, "%zu of %zu flips said nothing", quiet, whole * 8);
+    {
+        size_t head = whole - 16 - 24 - 8 * 3; /* the plot's extension word */
+        b.d[head + 1] ^= 1;                     /* words 2 -> 3: cut */
+        CHECK(read_trace(b.d, whole, &t, 0, &warn) == 0
+              && strstr(warn, "plot record cut") != NULL, "words flipped: %s", warn);
+        pt_free(&t);
+        b.d[head + 1] ^= 1;
+        b.d[head] ^= 0x80;                      /* kind 4 -> 20 */
+        CHECK(read_trace(b.d, whole, &t, 0, &warn) == 0
+              && strstr(warn, "kind 20") != NULL, "kind flipped: %s", warn);
+        pt_free(&t);
+    }
+    free(b.d);
+}
+
 int main(void)
 {
     if (mkdtemp(dir) == NULL)
@@ -236,5 +397,6 @@ int main(void)
     test_kinds();
     test_strings();
     test_small_buffer();
+    test_damaged();
     return finish_in(dir, "test_trace_annot");
 }
