@@ -30,7 +30,7 @@ for cc in "$@"; do
         fi
         if ! "$nm" "$tmp/on.o" | grep -q prof_impl_trace_slow \
            || ! "$nm" "$tmp/piyasa.o" | grep -q prof_impl_trace_slow \
-           || [ "$("$nm" "$tmp/on.o" | grep -c -E 'prof_impl_trace_(zone_(int|double|text)|message|plot|frame)$')" -ne 6 ]; then
+           || [ "$("$nm" "$tmp/on.o" | grep -c -E 'prof_impl_trace_(ext|zone_text|message)$')" -ne 3 ]; then
             bad "$cc $opt: -DPROF_TRACE / -DPROFILE do not record"; continue
         fi
         ok "$cc $opt: off = no markers ($(grep -c '^ ' "$tmp/off.s") instructions), on records"

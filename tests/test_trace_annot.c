@@ -312,6 +312,22 @@ static void test_small_buffer(void)
 
 /* ---- hand-made files ---------------------------------------------------------- */
 
+/* With a directory argument, the test's files (recorded and hand-made)
+   are also written there: seeds of the fuzz targets' corpus (.ci/run). */
+static const char * seed_dir;
+
+static void save_seed(const char * name, const unsigned char * d, size_t n)
+{
+    char p[512];
+    FILE * f;
+    if (seed_dir == NULL)
+        return;
+    snprintf(p, sizeof p, "%s/%s", seed_dir, name);
+    f = fopen(p, "wb");
+    CHECK(f != NULL && fwrite(d, 1, n, f) == n && fclose(f) == 0,
+          "cannot write %s", p);
+}
+
 static uint64_t ext_word(unsigned kind, unsigned words)
 {
     return UINT64_C(10) << 24 | (uint64_t) words << 8 | kind << 3 | PROF_TF_EV_EXT;
@@ -346,6 +362,7 @@ static void test_damaged(void)
     w[n++] = ext_word(31, 1), w[n++] = 0;               /* unknown */
     w[n++] = ext_word(PROF_TF_EXT_MESSAGE, 5), w[n++] = 3, w[n++] = abc;
     make_file(&b, w, n);
+    save_seed("annot-damaged.ptrace", b.d, b.n);
     CHECK(read_trace(b.d, b.n, &t, 0, &warn) == 0 && t.annots[PROF_TF_EXT_PLOT] == 1
           && t.annots[0] == 1 && t.annots[PROF_TF_EXT_MESSAGE] == 0
           && t.annots[PROF_TF_EXT_FRAME] == 0, "read: %s", warn);
@@ -390,11 +407,17 @@ static void test_damaged(void)
     free(b.d);
 }
 
-int main(void)
+int main(int argc, char ** argv)
 {
+    unsigned char * d;
+    size_t n;
+    seed_dir = argc > 1 ? argv[1] : NULL;
     if (mkdtemp(dir) == NULL)
         return 1;
     test_kinds();
+    if ((d = pt_slurp(path, &n)) != NULL) /* kinds.ptrace */
+        save_seed("annot-kinds.ptrace", d, n);
+    free(d);
     test_strings();
     test_small_buffer();
     test_damaged();

@@ -545,14 +545,15 @@ static NOINST void record(unsigned type, const void * key, unsigned long long t,
         __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
     else if ((r = ME.rec) == NULL && (r = attach()) == NULL)
         count_lost(1, "out of memory for a thread's event buffer");
-    else if ((x == NULL || key != NULL) && (id = intern(r, key, type)) < 0)
+    else if ((x == NULL || key != NULL)
+             && (id = intern(r, key, x != NULL ? PROF_IMPL_EV_BEGIN : type)) < 0)
         count_lost(1, "out of memory for label numbers, or more than 2^21 "
                    "labels in a thread");
     else
     {
-        if (x == NULL)
+        if (key != NULL || x == NULL) /* a named record's too: inline */
             cache_put(r, key, id);
-        else
+        if (x != NULL)
             prof_impl_tr_ext_fit(x, r->cap - 1); /* a SYNC, the record */
         /* A begin (even type) is stamped when the set-up is done (the
            thread's record and buffer, the label's id, a buffer written),

@@ -45,31 +45,15 @@ NOINST void prof_impl_trace_ext(unsigned kind, const char * name,
 
 /* ---- the annotations (profiler.h) -------------------------------------------- */
 
-/* NULL for a string or a name is recorded as this, as a NULL label is
-   shown. */
+/* The inline path's kinds and tags (profiler.h) are the format's. */
+typedef char prof_impl_annot_kinds_agree[(PROF_IMPL_EXT_ZONE_VALUE
+    == PROF_TF_EXT_ZONE_VALUE && PROF_IMPL_EXT_PLOT == PROF_TF_EXT_PLOT
+    && PROF_IMPL_EXT_FRAME == PROF_TF_EXT_FRAME && PROF_IMPL_VALUE_INT
+    == PROF_TF_VALUE_INT && PROF_IMPL_VALUE_DOUBLE == PROF_TF_VALUE_DOUBLE)
+    ? 1 : -1];
+
+/* NULL for a string is recorded as this, as a NULL label is shown. */
 static const char null_text[] = "(null)";
-/* The name of the frames of PROF_FRAME_MARK(). */
-static const char default_frame[] = "frame";
-
-static NOINST void zone_value(unsigned tag, unsigned long long bits)
-{
-    unsigned long long w[2];
-    w[0] = tag;
-    w[1] = bits;
-    prof_impl_trace_ext(PROF_TF_EXT_ZONE_VALUE, NULL, w, 2, NULL, 0);
-}
-
-NOINST void prof_impl_trace_zone_int(long long v)
-{
-    zone_value(PROF_TF_VALUE_INT, (unsigned long long) v);
-}
-
-NOINST void prof_impl_trace_zone_double(double v)
-{
-    unsigned long long bits;
-    memcpy(&bits, &v, sizeof bits);
-    zone_value(PROF_TF_VALUE_DOUBLE, bits);
-}
 
 NOINST void prof_impl_trace_zone_text(const char * s, size_t len)
 {
@@ -84,18 +68,4 @@ NOINST void prof_impl_trace_message(const char * s)
 {
     prof_impl_trace_ext(PROF_TF_EXT_MESSAGE, NULL, NULL, 0,
                         s != NULL ? s : null_text, (size_t) -1);
-}
-
-NOINST void prof_impl_trace_plot(const char * name, double v)
-{
-    unsigned long long bits;
-    memcpy(&bits, &v, sizeof bits);
-    prof_impl_trace_ext(PROF_TF_EXT_PLOT, name != NULL ? name : null_text,
-                        &bits, 1, NULL, 0);
-}
-
-NOINST void prof_impl_trace_frame(const char * name)
-{
-    prof_impl_trace_ext(PROF_TF_EXT_FRAME, name != NULL ? name : default_frame,
-                        NULL, 0, NULL, 0);
 }
