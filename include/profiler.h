@@ -1462,7 +1462,8 @@ PROF_IMPL_INLINE void prof_impl_trace_ext_rec(unsigned kind, const char * name,
     }
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* as in prof_impl_trace_rec */
     d = t - c->last;
-    if (__builtin_expect(miss | ((size_t) (c->end - p) <= words)
+    /* the closed place's pos and end are NULL: no room, no subtraction */
+    if (__builtin_expect(miss | (p == c->end || (size_t) (c->end - p) <= words)
                          | ((d >> 40) != 0), 0))
     {
         unsigned long long w[2];

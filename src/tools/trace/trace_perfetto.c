@@ -285,6 +285,19 @@ static uint64_t name_iid(pt_perfetto * p, const char * name)
     return (uint64_t) (size_t) *slot;
 }
 
+/* The packet of the track event built in p->event, at ns, with the names
+   it interned. */
+static void put_event(pt_perfetto * p, int64_t ns)
+{
+    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
+    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
+    if (p->interned.n > 0)
+        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    put_packet(p);
+}
+
 /* ---- annotations ----------------------------------------------------------- */
 
 static void pb_double(pb_buf * b, unsigned field, double v)
@@ -397,13 +410,7 @@ void pt_perfetto_annot(pt_perfetto * p, const pt_trace * t, const pt_annot * a)
             pb_uint(&p->event, TE_NAME_IID, name_iid(p, a->name));
     }
     pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_ANNOTATION);
-    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) pt_whole_ns(t, a->ticks));
-    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
-    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
-    if (p->interned.n > 0)
-        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
-    put_packet(p);
+    put_event(p, pt_whole_ns(t, a->ticks));
 }
 
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
@@ -425,13 +432,7 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
         pb_uint(&p->event, TE_NAME_IID, name_iid(p, z->name));
     else
         zone_args(p, z);
-    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
-    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
-    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
-    if (p->interned.n > 0)
-        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
-    put_packet(p);
+    put_event(p, ns);
 }
 
 /* The samples' functions, their one mapping and the named stacks, in one
