@@ -106,6 +106,8 @@ static inline int pf_field(pf_in * in, unsigned * field, unsigned * wire,
                            uint64_t * v, pf_in * sub)
 {
     uint64_t key;
+    *v = 0; /* set on every path (gcc's -Wmaybe-uninitialized, inlined) */
+    sub->p = sub->end = NULL;
     if (pf_varint(in, &key) != 0 || (key >> 3) == 0)
         return -1;
     *field = (unsigned) (key >> 3);
