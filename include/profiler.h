@@ -1108,7 +1108,37 @@ void prof_sample_stop(void);
     const char * const PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
     __attribute__((cleanup(prof_impl_func_cleanup), unused)) = \
         prof_impl_begin(PROF_IMPL_EV_FBEGIN, __func__)
+/* Annotations (void expressions, statements anywhere), each one record
+   in the thread's buffer, about a zone's cost (doc/tracing.md).
+   PROF_ZONE_VALUE: an integer (as long long) on the innermost open zone,
+   PROF_ZONE_VALUE_F a double; PROF_ZONE_TEXT: the first len bytes of s
+   (cut at a zero byte and at 4 KiB) on it. PROF_MESSAGE: the string s
+   (cut at 4 KiB) as a line on the thread's timeline. PROF_PLOT: the value
+   v (a double) of the quantity name (a string literal) now. PROF_FRAME_MARK:
+   a frame ends (of "frame"; _NAMED: of name, a string literal). Strings
+   are copied; NULL is recorded as "(null)". */
+# define PROF_ZONE_VALUE(n) prof_impl_trace_ext_rec(PROF_IMPL_EXT_ZONE_VALUE, \
+    NULL, 2, PROF_IMPL_VALUE_INT, (unsigned long long) (long long) (n))
+# define PROF_ZONE_VALUE_F(x) prof_impl_trace_ext_rec(PROF_IMPL_EXT_ZONE_VALUE, \
+    NULL, 2, PROF_IMPL_VALUE_DOUBLE, prof_impl_double_bits((double) (x)))
+# define PROF_ZONE_TEXT(s, len) prof_impl_trace_zone_text((s), (size_t) (len))
+# define PROF_MESSAGE(s) prof_impl_trace_message(s)
+# define PROF_PLOT(name, v) prof_impl_trace_ext_rec(PROF_IMPL_EXT_PLOT, \
+    prof_impl_name(name), 1, prof_impl_double_bits((double) (v)), 0)
+# define PROF_FRAME_MARK() \
+    prof_impl_trace_ext_rec(PROF_IMPL_EXT_FRAME, "frame", 0, 0, 0)
+# define PROF_FRAME_MARK_NAMED(name) \
+    prof_impl_trace_ext_rec(PROF_IMPL_EXT_FRAME, prof_impl_name(name), 0, 0, 0)
 #else
+# define PROF_ZONE_VALUE(n) ((void) sizeof((long long) (n)))
+# define PROF_ZONE_VALUE_F(x) ((void) sizeof((double) (x)))
+# define PROF_ZONE_TEXT(s, len) \
+    ((void) sizeof(prof_impl_check_text((s), (size_t) (len))))
+# define PROF_MESSAGE(s) ((void) sizeof(prof_impl_check_label(s)))
+# define PROF_PLOT(name, v) \
+    ((void) sizeof(prof_impl_check_plot((name), (double) (v))))
+# define PROF_FRAME_MARK() ((void) 0)
+# define PROF_FRAME_MARK_NAMED(name) ((void) sizeof(prof_impl_check_label(name)))
 # define PROF_ZONE_BEGIN(label) ((void) sizeof(prof_impl_check_key(label)))
 # define PROF_ZONE_END(label) ((void) sizeof(prof_impl_check_key(label)))
 # define PROF_FUNC_BEGIN() ((void) sizeof(prof_impl_check_key(__func__)))
@@ -1295,6 +1325,8 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
    zones' cleanup). */
 int prof_impl_check_key(const void * key);
 int prof_impl_check_label(const char * label);
+int prof_impl_check_text(const char * s, size_t len);
+int prof_impl_check_plot(const char * name, double v);
 
 /* The event layout and the recorder's fast path used by the markers. An
    event is one 8-byte word in the thread's buffer
@@ -1324,6 +1356,20 @@ typedef struct
 } prof_impl_trace_slot;
 PROF_IMPL_COLD void prof_impl_trace_slow(unsigned type, const void * key,
         unsigned long long ticks);
+/* Extension records (src/trace/trace_annot.c): the one writer, kind (and
+   the label id of name, if not NULL), n words w, the string s (at most len
+   bytes, cut at 4 KiB; NULL: none); and the annotations' entry points. */
+PROF_IMPL_COLD void prof_impl_trace_ext(unsigned kind, const char * name,
+        const unsigned long long * w, size_t n, const char * s, size_t len);
+PROF_IMPL_COLD void prof_impl_trace_zone_text(const char * s, size_t len);
+PROF_IMPL_COLD void prof_impl_trace_message(const char * s);
+/* Kinds and value tags of src/trace/trace_format.h (checked equal in
+   trace_annot.c) that the inline path writes. */
+#define PROF_IMPL_EXT_ZONE_VALUE 1u
+#define PROF_IMPL_EXT_PLOT 4u
+#define PROF_IMPL_EXT_FRAME 5u
+#define PROF_IMPL_VALUE_INT 0u
+#define PROF_IMPL_VALUE_DOUBLE 1u
 
 /* Where a thread records: the free part [pos, end) of one of its buffers
    and the ticks of the last event recorded there. A marker loads the place,
@@ -1381,6 +1427,63 @@ PROF_IMPL_INLINE void prof_impl_trace_rec(unsigned type, const void * key)
     *p = d << 24 | tag | type;
     /* release: a flush from another thread (exit, signal) reads up to pos */
     __atomic_store_n(&c->pos, p + 1, __ATOMIC_RELEASE);
+}
+
+PROF_IMPL_INLINE unsigned long long prof_impl_double_bits(double v)
+{
+    unsigned long long b;
+    __builtin_memcpy(&b, &v, sizeof b);
+    return b;
+}
+/* A name for a plot or frame: NULL is "(null)", as a NULL label. */
+PROF_IMPL_INLINE const char * prof_impl_name(const char * name)
+{
+    return name != NULL ? name : "(null)";
+}
+
+/* An extension record (src/trace/trace_format.h) of kind inline, as the
+   fast path writes an event: the extension word, the id of name (not
+   NULL: looked up in the markers' cache) and n <= 2 words w0, w1; a miss,
+   a buffer without room or a long gap takes prof_impl_trace_ext. */
+PROF_IMPL_INLINE void prof_impl_trace_ext_rec(unsigned kind, const char * name,
+        unsigned n, unsigned long long w0, unsigned long long w1)
+{
+    unsigned long long t = prof_impl_ticks();
+    prof_impl_trace_place * c = prof_impl_trace_tls.cur;
+    unsigned long long * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
+    unsigned long long d, tag = 0;
+    unsigned words = (name != NULL) + n, k = 0;
+    int miss = 0;
+    if (name != NULL)
+    {
+        const prof_impl_trace_slot * s = prof_impl_trace_tls.cache
+            + PROF_IMPL_TRACE_PAIR(name);
+        s = s->key == name ? s : s + 1;
+        miss = s->key != name;
+        tag = s->tag;
+    }
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* as in prof_impl_trace_rec */
+    d = t - c->last;
+    /* the closed place's pos and end are NULL: no room, no subtraction */
+    if (__builtin_expect(miss | (p == c->end || (size_t) (c->end - p) <= words)
+                         | ((d >> 40) != 0), 0))
+    {
+        unsigned long long w[2];
+        w[0] = w0;
+        w[1] = w1;
+        prof_impl_trace_ext(kind, name, w, n, NULL, 0);
+        return;
+    }
+    __atomic_store_n(&c->last, t, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    p[0] = d << 24 | (unsigned long long) words << 8 | kind << 3 | 7u;
+    if (name != NULL)
+        p[++k] = tag >> 3;
+    if (n > 0)
+        p[++k] = w0;
+    if (n > 1)
+        p[++k] = w1;
+    __atomic_store_n(&c->pos, p + 1 + words, __ATOMIC_RELEASE);
 }
 
 PROF_IMPL_INLINE void prof_impl_zone_cleanup(const char * const * label)

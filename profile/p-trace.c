@@ -19,6 +19,12 @@
    Then the trace of the rounds (before the sustained zones) is converted by
    this build's prof-trace to --perfetto and --json, and the bytes per zone
    of each output are printed.
+   Annotations: each of PROF_ZONE_VALUE, PROF_ZONE_TEXT (8 bytes),
+   PROF_MESSAGE (16 bytes), PROF_PLOT and PROF_FRAME_MARK once per
+   iteration around the leaf call, in turn with the zone and raw loops
+   (medians of ANNOT_ROUNDS rounds of 1000); target: each <= a zone. The
+   file's bytes per record of each kind: its growth over the flushed
+   rounds (chunk headers included) over the records.
    Usage: p-trace [PROF-TRACE] */
 #define PROF_TRACE 1
 #include <fcntl.h>
@@ -108,6 +114,72 @@ static double run(int v, FILE * f, FILE * u)
     }
     t1 = ticks();
     return (double) (t1 - t0) / ZONES;
+}
+
+/* ---- annotations ------------------------------------------------------------ */
+
+enum { ANNOT_ROUNDS = 51, ANNOT_VARIANTS = 7 };
+static const char * const annot_names[ANNOT_VARIANTS] =
+    { "raw", "zone", "value", "text", "message", "plot", "frame" };
+
+static double annot_run(int v)
+{
+    unsigned long long t0 = ticks(), t1;
+    int i;
+    if (v < 2)
+        return run(v, NULL, NULL);
+    for (i = 0; i < ZONES; i++)
+    {
+        switch (v)
+        {
+        case 2: PROF_ZONE_VALUE(i); break;
+        case 3: PROF_ZONE_TEXT("file.txt", 8); break;
+        case 4: PROF_MESSAGE("a message line.."); break;
+        case 5: PROF_PLOT("queue", i); break;
+        default: PROF_FRAME_MARK(); break;
+        }
+        leaf();
+    }
+    t1 = ticks();
+    return (double) (t1 - t0) / ZONES;
+}
+
+static long file_size(const char * path)
+{
+    struct stat sb;
+    prof_trace_flush();
+    return stat(path, &sb) == 0 ? (long) sb.st_size : -1;
+}
+
+/* Each annotation's cost against a zone's and two raw reads', and its
+   bytes in the file (path: the trace). */
+static void annotations(const char * path, double ns)
+{
+    static double d[ANNOT_VARIANTS][ANNOT_ROUNDS];
+    double bytes[ANNOT_VARIANTS], med[ANNOT_VARIANTS];
+    int v, r;
+    for (v = 0; v < ANNOT_VARIANTS; v++) /* warm up, and the bytes */
+    {
+        long s0 = file_size(path);
+        for (r = 0; r < 5; r++)
+            (void) annot_run(v);
+        bytes[v] = (double) (file_size(path) - s0) / (5.0 * ZONES);
+    }
+    for (r = 0; r < ANNOT_ROUNDS; r++)
+        for (v = 0; v < ANNOT_VARIANTS; v++)
+            d[v][r] = annot_run(v);
+    printf("annotations (per record around the leaf call, medians of %d rounds "
+           "of %d; target <= zone):\n%-8s %10s %10s %10s %12s\n", ANNOT_ROUNDS,
+           ZONES, "variant", "median_ns", "/ zone", "/ raw", "file_bytes");
+    for (v = 0; v < ANNOT_VARIANTS; v++)
+    {
+        qsort(d[v], ANNOT_ROUNDS, sizeof d[v][0], cmp);
+        med[v] = d[v][ANNOT_ROUNDS / 2];
+    }
+    for (v = 0; v < ANNOT_VARIANTS; v++)
+        printf("%-8s %10.1f %9.2fx %9.2fx %12.2f%s\n", annot_names[v],
+               med[v] * ns, med[v] / med[1], med[v] / med[0],
+               v == 0 ? 0.0 : bytes[v], v == 1 ? " (a zone: 2 events)" : "");
 }
 
 /* Sustained recording: 2^21 zones in a row (every buffer write and the
@@ -217,6 +289,7 @@ int main(int argc, char ** argv)
     /* the zones so far only: the sustained ones would make GBs of JSON */
     perfetto = exported_size(tool, "--perfetto", trace);
     json = exported_size(tool, "--json", trace);
+    annotations(trace, ns);
     sustained(&sustained_zone, &sustained_raw);
     printf("p-trace: per zone (begin + end around a trivial leaf call), single "
            "thread, %d rounds of %d, tick rate %.4g/s\n", ROUNDS, ZONES,

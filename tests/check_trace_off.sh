@@ -1,5 +1,5 @@
 #!/bin/sh
-# The tracing markers cost nothing when off: tests/trace_markers.c built
+# The tracing markers and annotations cost nothing when off: tests/trace_markers.c built
 # without PROFILE/PROF_TRACE gives the same object code (objdump -dr) and
 # symbols (nm) as the same file with the markers deleted, with each compiler
 # at -O0 and -O2, warning-free; with -DPROF_TRACE or -DPROFILE it references
@@ -29,7 +29,8 @@ for cc in "$@"; do
             continue
         fi
         if ! "$nm" "$tmp/on.o" | grep -q prof_impl_trace_slow \
-           || ! "$nm" "$tmp/piyasa.o" | grep -q prof_impl_trace_slow; then
+           || ! "$nm" "$tmp/piyasa.o" | grep -q prof_impl_trace_slow \
+           || [ "$("$nm" "$tmp/on.o" | grep -c -E 'prof_impl_trace_(ext|zone_text|message)$')" -ne 3 ]; then
             bad "$cc $opt: -DPROF_TRACE / -DPROFILE do not record"; continue
         fi
         ok "$cc $opt: off = no markers ($(grep -c '^ ' "$tmp/off.s") instructions), on records"

@@ -105,6 +105,21 @@ static int traced(int n)
     PROF_ZONE_END("zone");
     PROF_FUNC_BEGIN();
     PROF_FUNC_END();
+    /* the annotations are statements anywhere, in both modes */
+    if (n > 1)
+        PROF_ZONE_VALUE(n);
+    else
+        PROF_ZONE_VALUE_F(n * 0.5);
+    if (n > 2)
+        PROF_ZONE_TEXT("text", 4);
+    if (n > 3)
+        PROF_MESSAGE("message");
+    if (n > 4)
+        PROF_PLOT("n", n);
+    if (n > 5)
+        PROF_FRAME_MARK();
+    if (n > 6)
+        PROF_FRAME_MARK_NAMED("frame");
     if (n > 0)
         return n;
     prof_trace_thread_name("main");

@@ -11,7 +11,8 @@
         .track_event = 11, .interned_data = 12, .sequence_flags = 13,
         .track_descriptor = 60
       TrackEvent.category_iids = 3, .type = 9 (SLICE_BEGIN 1, SLICE_END 2,
-        INSTANT 3), .name_iid = 10, .track_uuid = 11
+        INSTANT 3, COUNTER 4), .name_iid = 10, .track_uuid = 11,
+        .debug_annotations = 4, .name = 23, .double_counter_value = 44
       InternedData.event_categories = 1, .event_names = 2
         (EventCategory / EventName: iid = 1, name = 2), .function_names = 5,
         .mapping_paths = 17 (InternedString: iid = 1, str = 2), .frames = 6
@@ -20,7 +21,8 @@
         (Mapping: iid = 1)
       TracePacket.perf_sample = 66 (PerfSample: pid = 2, tid = 3,
         callstack_iid = 4)
-      TrackDescriptor.uuid = 1, .name = 2, .process = 3, .thread = 4
+      TrackDescriptor.uuid = 1, .name = 2, .process = 3, .thread = 4,
+        .counter = 8 (a counter track: its events are COUNTER ones)
       ProcessDescriptor.pid = 1, .process_name = 6
       ThreadDescriptor.pid = 1, .tid = 2, .thread_name = 5
 
@@ -57,12 +59,14 @@ typedef struct
     uint64_t stack[PF_MAX_DEPTH];  /* name iids of the open slices */
     uint64_t begin_ts[PF_MAX_DEPTH];
     size_t depth;
+    int counter;                   /* a counter track */
 } pf_track;
 
 typedef struct
 {
     char error[256];
     size_t packets, begins, ends, instants, unmatched;
+    size_t counters, annotations;  /* counter values, debug annotations */
     char names[PF_MAX_NAMES][48];  /* by iid (1..) */
     unsigned char named[PF_MAX_NAMES]; /* iid defined */
     int cats[8];                   /* categories defined, by iid */
@@ -102,6 +106,8 @@ static inline int pf_field(pf_in * in, unsigned * field, unsigned * wire,
                            uint64_t * v, pf_in * sub)
 {
     uint64_t key;
+    *v = 0; /* set on every path (gcc's -Wmaybe-uninitialized, inlined) */
+    sub->p = sub->end = NULL;
     if (pf_varint(in, &key) != 0 || (key >> 3) == 0)
         return -1;
     *field = (unsigned) (key >> 3);
@@ -316,6 +322,8 @@ static inline int pf_descriptor(pf_trace * d, pf_in in)
             return PF_FAIL(d, "bad track descriptor");
         if (f == 1 && w == 0)
             t.uuid = v;
+        else if (f == 8 && w == 2)
+            t.counter = 1;
         else if (f == 4 && w == 2 && pf_thread(d, s, &t) != 0)
             return -1;
     }
@@ -340,6 +348,7 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
 {
     unsigned f, w;
     uint64_t v, type = 0, name = 0, uuid = 0;
+    int named = 0, value = 0;
     pf_in s;
     pf_track * t;
     while (in.p < in.end)
@@ -352,6 +361,12 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
             name = v;
         else if (f == 11 && w == 0)
             uuid = v;
+        else if (f == 23 && w == 2)
+            named = 1;
+        else if (f == 44 && w == 1)
+            value = 1;
+        else if (f == 4 && w == 2)
+            d->annotations++;
         else if (f == 3 && w == 0)
         {
             if (v >= 8 || !d->cats[v])
@@ -365,7 +380,16 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
         return PF_FAIL(d, "track %llu: time goes back to %llu", (unsigned long long) uuid,
                        (unsigned long long) ts);
     t->last_ts = ts;
-    if (type != 2 && (name == 0 || name >= PF_MAX_NAMES || !d->named[name]))
+    if ((type == 4) != t->counter || (type == 4 && !value))
+        return PF_FAIL(d, "track %llu: event type %llu on a %scounter track",
+                       (unsigned long long) uuid, (unsigned long long) type,
+                       t->counter ? "" : "non-");
+    if (type == 4)
+    {
+        d->counters++;
+        return 0;
+    }
+    if (type != 2 && !named && (name == 0 || name >= PF_MAX_NAMES || !d->named[name]))
         return PF_FAIL(d, "name iid %llu not interned", (unsigned long long) name);
     if (type == 1)
     {

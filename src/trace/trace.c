@@ -28,56 +28,6 @@
 
 /* ---- start ------------------------------------------------------------------ */
 
-/* A whole number of KiB in lo..hi from environment variable name, or def
-   (with a message when it is set to anything else). */
-static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
-{
-    const char * env = getenv(name);
-    prof_impl_range r = { 0, 0, 0, 0, 0, 1, PROF_IMPL_PLAIN, NULL };
-    double v;
-    if (env == NULL || env[0] == '\0')
-        return (size_t) def;
-    r.lo = (double) lo;
-    r.hi = (double) hi;
-    /* digits only, as documented (the core parser also takes a sign, a
-       point and an exponent), then the core parser for the range */
-    if (env[strspn(env, "0123456789")] != '\0'
-        || prof_impl_option_number(NULL, name, env, &r, &v) != 0)
-    {
-        prof_impl_warn("trace: %s=%s is not a whole number of KiB in %ld..%ld; "
-                       "using %ld", name, env, lo, hi, def);
-        return (size_t) def;
-    }
-    return (size_t) v;
-}
-
-/* PROF_TRACE_BUFFER_KB (at most 2 GiB: a full buffer is written as one
-   chunk, whose size field is 32 bits) and PROF_TRACE_MEMORY_KB. A buffer
-   that does not fit under the memory cap is made to fit, and said so. */
-static NOINST void read_settings(void)
-{
-    size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, DEFAULT_BUFFER_KB);
-    const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
-    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30,
-                            DEFAULT_MEMORY_KB) * 1024;
-    if (kb * 1024 + sizeof(trace_rec) > TR.memory_cap)
-    {
-        size_t fit = TR.memory_cap > sizeof(trace_rec) + 4096
-                     ? (TR.memory_cap - sizeof(trace_rec)) / 1024 : 4;
-        prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%zu is more than the memory "
-                       "cap of all buffers, PROF_TRACE_MEMORY_KB=%zu%s: buffers "
-                       "of %zu KiB (later threads get %zu KiB ones)", kb,
-                       TR.memory_cap / 1024, cap_env != NULL && cap_env[0] != '\0'
-                       ? "" : " (the default)", fit, MIN_BUFFER_KB);
-        kb = fit;
-    }
-    TR.buffer_events = kb * 1024 / sizeof(word_t);
-    {
-        const char * w = getenv("PROF_TRACE_WRITER");
-        TR.use_writer = !(w != NULL && strcmp(w, "0") == 0);
-    }
-}
-
 /* Tracing cannot be made safe (why): off, and said so. */
 static NOINST void off(const char * why)
 {
@@ -104,7 +54,7 @@ static NOINST int start(const char * path)
             sched_yield();
         return 1;
     }
-    read_settings();
+    prof_impl_tr_read_settings();
     TR.pid = (long) getpid();
     TR.tick_rate = prof_tick_rate();
     TR.start_ticks = prof_impl_ticks();
@@ -515,13 +465,13 @@ static NOINST int hand_off(trace_rec * r)
     return 1;
 }
 
-/* Room for two words (a SYNC and an event) in r's buffer: a full buffer
-   goes to the writer thread, or is written here (always, after the
+/* Room for a SYNC and a record of words words in r's buffer: a full
+   buffer goes to the writer thread, or is written here (always, after the
    exit-time flush). */
-static NOINST void make_room(trace_rec * r)
+static NOINST void make_room(trace_rec * r, size_t words)
 {
     int handed;
-    if (r->at->pos + 2 <= r->at->end
+    if (r->at->pos + 1 + words <= r->at->end
         && !__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
         return;
     prof_impl_tr_lock();
@@ -540,7 +490,8 @@ static NOINST void make_room(trace_rec * r)
    for it). 0, with nothing stored, if the place has no room for them: a
    signal handler that records took the room make_room had made (its
    events go through the fast path, into this place). */
-static NOINST int append(trace_rec * r, unsigned type, long id, unsigned long long t)
+static NOINST int append(trace_rec * r, unsigned type, long id,
+                         unsigned long long t, const prof_impl_tr_ext * x)
 {
     prof_impl_trace_place * c = r->at;
     word_t * p = __atomic_load_n(&c->pos, __ATOMIC_RELAXED);
@@ -556,7 +507,8 @@ static NOINST int append(trace_rec * r, unsigned type, long id, unsigned long lo
     if ((long long) (t - last) < 0)
         t = last;
     d = t - last;
-    if (p + 1 + (d >> PROF_TF_DELTA_BITS != 0) > c->end)
+    if (p + (x != NULL ? prof_impl_tr_ext_words(x) : 1)
+        + (d >> PROF_TF_DELTA_BITS != 0) > c->end)
         return 0;
     __atomic_store_n(&c->last, t, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -565,19 +517,24 @@ static NOINST int append(trace_rec * r, unsigned type, long id, unsigned long lo
         *p++ = (t & PROF_TF_TICK_MASK) << 3 | PROF_TF_EV_SYNC;
         d = 0;
     }
-    *p = d << 24 | (unsigned long long) id << 3 | type;
-    __atomic_store_n(&c->pos, p + 1, __ATOMIC_RELEASE);
+    if (x != NULL)
+        p = prof_impl_tr_put_ext(p, d, id, x);
+    else
+        *p++ = d << 24 | (unsigned long long) id << 3 | type;
+    __atomic_store_n(&c->pos, p, __ATOMIC_RELEASE);
     return 1;
 }
 
-/* The fast path found the buffer full, the key not in its cache, a long
-   gap, or the thread new: make room, then record the event. */
-NOINST void prof_impl_trace_slow(unsigned type, const void * key,
-                                 unsigned long long t)
+/* The slow path of an event of type (x NULL: the fast path found the
+   buffer full, the key not in its cache, a long gap, or the thread new)
+   or of an extension record x (key: its name, or NULL): make room, then
+   record it. */
+static NOINST void record(unsigned type, const void * key, unsigned long long t,
+                          prof_impl_tr_ext * x)
 {
     int saved = errno;
     trace_rec * r;
-    long id;
+    long id = -1;
     if (ME.in_slow_path || ME.holds_lock || prof_impl_tr_inside_handler())
     {
         /* re-entered (a signal handler that records, interrupting this
@@ -595,12 +552,16 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
         __atomic_add_fetch(&TR.lost_total, 1, __ATOMIC_RELAXED);
     else if ((r = ME.rec) == NULL && (r = attach()) == NULL)
         count_lost(1, "out of memory for a thread's event buffer");
-    else if ((id = intern(r, key, type)) < 0)
+    else if ((x == NULL || key != NULL)
+             && (id = intern(r, key, x != NULL ? PROF_IMPL_EV_BEGIN : type)) < 0)
         count_lost(1, "out of memory for label numbers, or more than 2^21 "
                    "labels in a thread");
     else
     {
-        cache_put(r, key, id);
+        if (key != NULL || x == NULL) /* a named record's too: inline */
+            cache_put(r, key, id);
+        if (x != NULL)
+            prof_impl_tr_ext_fit(x, r->cap - 1); /* a SYNC, the record */
         /* A begin (even type) is stamped when the set-up is done (the
            thread's record and buffer, the label's id, a buffer written),
            so that none of it is charged to the zone it begins; an end
@@ -610,10 +571,10 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
            sends this round again. */
         do
         {
-            make_room(r);
-            if (type % 2 == 0)
+            make_room(r, x != NULL ? prof_impl_tr_ext_words(x) : 1);
+            if (type % 2 == 0 || x != NULL)
                 t = prof_impl_ticks();
-        } while (!append(r, type, id, t));
+        } while (!append(r, type, id, t, x));
         if (__atomic_load_n(&TR.finished, __ATOMIC_RELAXED))
         {
             /* after the exit-time flush: write it now, nobody will later */
@@ -625,6 +586,17 @@ NOINST void prof_impl_trace_slow(unsigned type, const void * key,
     }
     ME.in_slow_path = 0;
     errno = saved;
+}
+
+NOINST void prof_impl_trace_slow(unsigned type, const void * key,
+                                 unsigned long long t)
+{
+    record(type, key, t, NULL);
+}
+
+NOINST void prof_impl_tr_record_ext(prof_impl_tr_ext * x)
+{
+    record(PROF_TF_EV_EXT, x->name, 0, x);
 }
 
 /* ---- API -------------------------------------------------------------------- */

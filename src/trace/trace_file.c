@@ -363,7 +363,7 @@ static NOINST int write_labels(trace_rec * r)
 NOINST size_t prof_impl_tr_advance_base(trace_rec * r, const word_t * w, size_t n)
 {
     size_t i, events = 0;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i += prof_impl_tr_record_words(w + i, n - i))
         if ((w[i] & 7) == PROF_TF_EV_SYNC)
             r->base61 = (w[i] >> 3) & PROF_TF_TICK_MASK;
         else
@@ -374,6 +374,18 @@ NOINST size_t prof_impl_tr_advance_base(trace_rec * r, const word_t * w, size_t 
     return events;
 }
 
+/* The first k <= max words of w[0..n) that end on a record's end (no
+   record spans two chunks). */
+static NOINST size_t whole_records(const word_t * w, size_t n, size_t max)
+{
+    size_t k = 0, m;
+    if (n <= max)
+        return n;
+    while (k < n && k + (m = prof_impl_tr_record_words(w + k, n - k)) <= max)
+        k += m;
+    return k > 0 ? k : max;
+}
+
 /* EVENTS2 chunks of words w[0..n) (base first); r->base61 moves over them
    either way. Returns the events that could not be written. */
 static NOINST size_t write_events(trace_rec * r, const word_t * w, size_t n)
@@ -381,7 +393,7 @@ static NOINST size_t write_events(trace_rec * r, const word_t * w, size_t n)
     size_t unwritten = 0;
     while (n > 0)
     {
-        size_t k = n < PIECE_WORDS ? n : PIECE_WORDS;
+        size_t k = whole_records(w, n, PIECE_WORDS);
         unsigned char head[sizeof(prof_tf_chunk) + 8];
         prof_tf_chunk h = chunk_head(PROF_TF_EVENTS2, r->tid, 8 + k * 8);
         memcpy(head, &h, sizeof h);

@@ -26,6 +26,20 @@
     kind (< 32, PROF_TF_EXT_*) says what they mean. delta advances the
     time as an event's does. A reader skips a kind it does not know, with
     its payload, and says so once; no record spans two chunks.
+    Kinds (PROF_TF_EXT_*, below) and their payloads: NAME is the word
+    holding the thread's id (as a zone's, LABELS) of a name string; TEXT
+    is a word holding the byte length n (<= PROF_TF_MAX_STRING), then the
+    n bytes, zero padded to whole words (no terminating zero).
+        1 ZONE_VALUE  u64 tag (PROF_TF_VALUE_*), u64 the value's bits:
+                      on the thread's innermost open zone
+        2 ZONE_TEXT   TEXT, on the thread's innermost open zone
+        3 MESSAGE     TEXT: a line on the thread's timeline
+        4 PLOT        NAME, the double's bits: a sample of a counter
+        5 FRAME       NAME: the end of a frame (and the start of the next)
+        6 LOCK_WAIT, 7 LOCK_ACQUIRED, 8 LOCK_RELEASED   NAME
+        9 ALLOC       u64 address, u64 size
+       10 FREE        u64 address
+    A reader takes the words it knows of a kind and ignores any more.
     Version 1 (still read): EVENTS chunks, 16 bytes an event:
         word = counter ticks (modulo 2^61) << 3 | event type
         id   = label address, or function address for ENTER/EXIT.
@@ -88,6 +102,24 @@
 #define PROF_TF_EV_EXT 7u                 /* the extension word */
 #define PROF_TF_EXT_WORDS_BITS 16
 #define PROF_TF_EXT_KIND_BITS 5
+/* Extension record kinds (the payloads: above). 1-5: annotations
+   (trace_annot.c), 6-10: locks and allocations. */
+enum prof_tf_ext_kind
+{
+    PROF_TF_EXT_ZONE_VALUE = 1,
+    PROF_TF_EXT_ZONE_TEXT = 2,
+    PROF_TF_EXT_MESSAGE = 3,
+    PROF_TF_EXT_PLOT = 4,
+    PROF_TF_EXT_FRAME = 5,
+    PROF_TF_EXT_LOCK_WAIT = 6,
+    PROF_TF_EXT_LOCK_ACQUIRED = 7,
+    PROF_TF_EXT_LOCK_RELEASED = 8,
+    PROF_TF_EXT_ALLOC = 9,
+    PROF_TF_EXT_FREE = 10
+};
+#define PROF_TF_EXT_LAST PROF_TF_EXT_FREE
+/* A zone value's tag (ZONE_VALUE's first word). */
+enum { PROF_TF_VALUE_INT = 0, PROF_TF_VALUE_DOUBLE = 1 }; /* int64, double */
 #define PROF_TF_NO_STACK ((UINT32_C(1) << PROF_TF_ID_BITS) - 1)
 #define PROF_TF_MAX_FRAMES 1024u          /* addresses in one stack */
 

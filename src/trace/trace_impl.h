@@ -193,6 +193,8 @@ int prof_impl_tr_lock_api(void);
 /* From a signal handler: 0 at once when this thread holds the lock, else
    wait a second at most for another thread's write. 1 if taken. */
 int prof_impl_tr_lock_from_signal(void);
+/* The environment's settings into TR (at the start). */
+void prof_impl_tr_read_settings(void);
 
 /* trace_file.c */
 /* Write to path (NULL: PROF_TRACE_FILE or the default) from now on; lock
@@ -226,6 +228,34 @@ int prof_impl_tr_path_fits(int n);
 int prof_impl_tr_create_file(const char * p);
 /* Go on in the file nfd (-1: none), named p. */
 void prof_impl_tr_switch_file(int nfd, const char * p);
+
+/* ---- extension records (trace_format.h), such as annotations ---- */
+/* One record: kind, then the id of name (a string that lives until exit,
+   interned as a label; NULL: no such word), words w[0..n), and the string
+   s of len bytes (NULL: none) as a length word and the bytes. */
+typedef struct
+{
+    unsigned kind;                  /* PROF_TF_EXT_* */
+    const char * name;
+    const word_t * w;
+    size_t n;
+    const char * s;
+    size_t len;
+} prof_impl_tr_ext;
+/* trace.c: record x on the calling thread, as the slow path records an
+   event (one counter read, after any set-up; from a handler that
+   interrupted the recorder it is counted as lost). */
+void prof_impl_tr_record_ext(prof_impl_tr_ext * x);
+/* trace_ext.c: the words x takes in a buffer (the extension word
+   included); x's string cut so that it takes at most room words; x
+   written at p (delta d, name id id) and the word after it. */
+size_t prof_impl_tr_ext_words(const prof_impl_tr_ext * x);
+void prof_impl_tr_ext_fit(prof_impl_tr_ext * x, size_t room);
+word_t * prof_impl_tr_put_ext(word_t * p, unsigned long long d, long id,
+                              const prof_impl_tr_ext * x);
+/* The words of the record whose first word is w (1 for an event), at most
+   n (a record cut by a place's end, or corrupt). */
+size_t prof_impl_tr_record_words(const word_t * w, size_t n);
 
 /* trace_signal.c */
 /* Write every buffer and the end record before exec replaces the process

@@ -38,6 +38,20 @@ void prof_impl_trace_slow(unsigned type, const void * key, unsigned long long ti
     lost++;
 }
 
+void prof_impl_trace_ext(unsigned kind, const char * name,
+                         const unsigned long long * w, size_t n,
+                         const char * s, size_t len)
+{
+    (void) kind;
+    (void) name;
+    (void) w;
+    (void) n;
+    (void) s;
+    (void) len;
+    unavailable();
+    lost++;
+}
+
 int prof_trace_open(const char * path)
 {
     (void) path;

@@ -1,7 +1,7 @@
 /*
     What the recorder's files share: its state (the process's, each
     thread's, and the closed place and empty cache that send a thread's
-    events to the slow path) and its lock. It calls nothing of the other
+    events to the slow path), its lock and its settings. It calls nothing of the other
     files, so that they all use it and none of them uses another back:
     trace.c (buffers, the slow path, the API) uses trace_file.c (the file)
     and trace_signal.c (exit, signals, fork, exec), which use this and
@@ -13,6 +13,8 @@
 #include "trace_impl.h"
 
 #include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* Before a thread has a buffer: pos == end sends every event to the slow
    path, and the fast path's cache lookup reads this. */
@@ -84,6 +86,58 @@ NOINST void prof_impl_tr_unlock(void)
     __atomic_store_n(&TR.lock_word, 0, __ATOMIC_RELEASE);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     ME.holds_lock = 0;
+}
+
+/* ---- settings -------------------------------------------------------------- */
+
+/* A whole number of KiB in lo..hi from environment variable name, or def
+   (with a message when it is set to anything else). */
+static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
+{
+    const char * env = getenv(name);
+    prof_impl_range r = { 0, 0, 0, 0, 0, 1, PROF_IMPL_PLAIN, NULL };
+    double v;
+    if (env == NULL || env[0] == '\0')
+        return (size_t) def;
+    r.lo = (double) lo;
+    r.hi = (double) hi;
+    /* digits only, as documented (the core parser also takes a sign, a
+       point and an exponent), then the core parser for the range */
+    if (env[strspn(env, "0123456789")] != '\0'
+        || prof_impl_option_number(NULL, name, env, &r, &v) != 0)
+    {
+        prof_impl_warn("trace: %s=%s is not a whole number of KiB in %ld..%ld; "
+                       "using %ld", name, env, lo, hi, def);
+        return (size_t) def;
+    }
+    return (size_t) v;
+}
+
+/* PROF_TRACE_BUFFER_KB (at most 2 GiB: a full buffer is written as one
+   chunk, whose size field is 32 bits) and PROF_TRACE_MEMORY_KB. A buffer
+   that does not fit under the memory cap is made to fit, and said so. */
+NOINST void prof_impl_tr_read_settings(void)
+{
+    size_t kb = env_kib("PROF_TRACE_BUFFER_KB", 4, 1L << 21, DEFAULT_BUFFER_KB);
+    const char * cap_env = getenv("PROF_TRACE_MEMORY_KB");
+    TR.memory_cap = env_kib("PROF_TRACE_MEMORY_KB", 4, 1L << 30,
+                            DEFAULT_MEMORY_KB) * 1024;
+    if (kb * 1024 + sizeof(trace_rec) > TR.memory_cap)
+    {
+        size_t fit = TR.memory_cap > sizeof(trace_rec) + 4096
+                     ? (TR.memory_cap - sizeof(trace_rec)) / 1024 : 4;
+        prof_impl_warn("trace: PROF_TRACE_BUFFER_KB=%zu is more than the memory "
+                       "cap of all buffers, PROF_TRACE_MEMORY_KB=%zu%s: buffers "
+                       "of %zu KiB (later threads get %zu KiB ones)", kb,
+                       TR.memory_cap / 1024, cap_env != NULL && cap_env[0] != '\0'
+                       ? "" : " (the default)", fit, MIN_BUFFER_KB);
+        kb = fit;
+    }
+    TR.buffer_events = kb * 1024 / sizeof(word_t);
+    {
+        const char * w = getenv("PROF_TRACE_WRITER");
+        TR.use_writer = !(w != NULL && strcmp(w, "0") == 0);
+    }
 }
 
 #else

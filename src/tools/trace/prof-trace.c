@@ -51,6 +51,7 @@ typedef struct
     const char * thread;     /* --thread's value, for messages */
     pt_output format;
     int by_thread;
+    int by_value;            /* --by-value: rows split by zone value */
     int zones;               /* --zones: CSV and --folded of the zones */
     pt_options o;
     pt_filter f;
@@ -257,6 +258,8 @@ static const prof_impl_option option_table[] = {
       PROF_IMPL_OPTION_NUMBER(set_depth, &depth_range) },
     { "--by-thread", NULL, "the summary once per thread too, text and CSV "
       "(off)", PROF_IMPL_OPTION_FLAG(args_t, by_thread) },
+    { "--by-value", NULL, "a summary row per zone name and PROF_ZONE_VALUE, "
+      "text and CSV (off)", PROF_IMPL_OPTION_FLAG(args_t, by_value) },
     { "--zones", NULL, "--csv and --folded of a trace with samples: the "
       "zones' report (default: the samples')",
       PROF_IMPL_OPTION_FLAG(args_t, zones) },
@@ -373,7 +376,8 @@ int main(int argc, char ** argv)
         prof_impl_outfile_abort(&of);
         rc = 1;
     }
-    else if (pt_report_samples(r, a.binaries, a.o.resolve_symbols, a.zones),
+    else if (pt_report_by_value(r, a.by_value),
+             pt_report_samples(r, a.binaries, a.o.resolve_symbols, a.zones),
              (rc = run(&a, r)) != 0)
         prof_impl_outfile_abort(&of);
     else

@@ -68,7 +68,12 @@ enum
     FR_IID = 1, FR_NAME = 2, FR_MAPPING = 3, FR_REL_PC = 4,
     MAP_IID = 1, MAP_START = 4, MAP_END = 5, MAP_PATH = 7,
     CS_IID = 1, CS_FRAMES = 2,
-    SEQUENCE = 1, CAT_UNMATCHED = 4
+    SEQUENCE = 1, CAT_UNMATCHED = 4,
+    /* annotations: debug annotations, counter tracks, named instants */
+    TE_DEBUG_ANNOTATIONS = 4, TE_NAME = 23, TE_DOUBLE_COUNTER_VALUE = 44,
+    DA_INT_VALUE = 4, DA_DOUBLE_VALUE = 5, DA_STRING_VALUE = 6, DA_NAME = 10,
+    TD_PARENT_UUID = 5, TD_COUNTER = 8, TYPE_COUNTER = 4,
+    CAT_ANNOTATION = 5, WIRE_FIXED64 = 1
 };
 
 enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
@@ -89,6 +94,8 @@ struct pt_perfetto
     pt_map names;            /* name pointer -> iid */
     uint64_t next_iid;
     pf_track * tracks;       /* per thread index */
+    pt_map annot_tracks;     /* plot or frame name pointer -> track uuid */
+    uint64_t next_track;
     size_t ntracks;
     int started;
     int oom;                 /* a packet or a name was lost (sticky) */
@@ -194,6 +201,7 @@ void pt_perfetto_free(pt_perfetto * p)
     free(p->interned.d);
     free(p->tracks);
     pt_map_free(&p->names, 0);
+    pt_map_free(&p->annot_tracks, 0);
     free(p);
 }
 
@@ -247,9 +255,9 @@ static void describe(pt_perfetto * p, const pt_trace * t, long thread)
 static void start(pt_perfetto * p, const pt_trace * t)
 {
     static const char * const cats[] = { "zone", "function", "instrumented",
-                                         "unmatched" };
+                                         "unmatched", "annotation" };
     unsigned i;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 5; i++)
         intern_entry(p, ID_EVENT_CATEGORIES, i + 1, cats[i]);
     pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
     pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
@@ -277,13 +285,87 @@ static uint64_t name_iid(pt_perfetto * p, const char * name)
     return (uint64_t) (size_t) *slot;
 }
 
-void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
-                       char what)
+/* The packet of the track event built in p->event, at ns, with the names
+   it interned. */
+static void put_event(pt_perfetto * p, int64_t ns)
 {
-    int64_t ns = pt_whole_ns(t, what == 'E' ? z->end : z->begin);
-    unsigned cat = z->kind == PT_KIND_ZONE ? 1 : z->kind == PT_KIND_FUNC ? 2 : 3;
-    if (!p->started)
-        start(p, t);
+    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
+    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
+    if (p->interned.n > 0)
+        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    put_packet(p);
+}
+
+/* ---- annotations ----------------------------------------------------------- */
+
+static void pb_double(pb_buf * b, unsigned field, double v)
+{
+    unsigned char le[8];
+    uint64_t bits;
+    int i;
+    memcpy(&bits, &v, 8);
+    for (i = 0; i < 8; i++)
+        le[i] = (unsigned char) (bits >> (8 * i));
+    pb_varint(b, (uint64_t) field << 3 | WIRE_FIXED64);
+    pb_raw(b, le, 8);
+}
+
+/* Zone z's value and text as debug annotations of its end event (the
+   trace processor adds them to the slice's args). */
+static void zone_args(pt_perfetto * p, const pt_zone * z)
+{
+    if (z->vflags & PT_VALUE_SET)
+    {
+        pb_string(&p->inner, DA_NAME, "value");
+        if (z->vflags & PT_VALUE_DOUBLE)
+            pb_double(&p->inner, DA_DOUBLE_VALUE, z->value);
+        else
+            pb_uint(&p->inner, DA_INT_VALUE, (uint64_t) z->ivalue);
+        pb_nest(&p->event, TE_DEBUG_ANNOTATIONS, &p->inner);
+    }
+    if (z->text != NULL)
+    {
+        pb_string(&p->inner, DA_NAME, "text");
+        pb_string(&p->inner, DA_STRING_VALUE, z->text);
+        pb_nest(&p->event, TE_DEBUG_ANNOTATIONS, &p->inner);
+    }
+}
+
+/* The track of a plot (a counter track) or of frame marks named name,
+   in the process, described on first use: its uuid (0: out of memory). */
+static uint64_t annot_track(pt_perfetto * p, const pt_trace * t,
+                            const char * name, int counter)
+{
+    void ** slot = pt_map_find(&p->annot_tracks, (uint64_t) (size_t) name, 1);
+    pb_buf d = { NULL, 0, 0, 0 };
+    uint64_t uuid;
+    if (slot == NULL)
+    {
+        p->oom = 1;
+        return 0;
+    }
+    if (*slot != NULL)
+        return (uint64_t) (size_t) *slot;
+    uuid = (UINT64_C(1) << 32) + p->next_track++; /* past the threads' */
+    *slot = (void *) (size_t) uuid;
+    p->annot_tracks.n++;
+    pb_uint(&d, TD_UUID, uuid);
+    pb_string(&d, TD_NAME, name);
+    pb_uint(&d, TD_PARENT_UUID, process_uuid(t));
+    if (counter)
+        pb_nest(&d, TD_COUNTER, &p->inner); /* an empty CounterDescriptor */
+    pb_nest(&p->packet, PKT_TRACK_DESCRIPTOR, &d);
+    put_packet(p);
+    free(d.d);
+    return uuid;
+}
+
+/* Zone z's thread track, made and described on first use: 0, or -1 if
+   out of memory. */
+static int track_of(pt_perfetto * p, const pt_trace * t, const pt_zone * z)
+{
     if (z->thread >= p->ntracks)
     {
         size_t old = p->ntracks;
@@ -291,12 +373,55 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
                            sizeof *p->tracks) != 0)
         {
             p->oom = 1;
-            return;
+            return -1;
         }
         memset(p->tracks + old, 0, (p->ntracks - old) * sizeof *p->tracks);
     }
     if (!p->tracks[z->thread].described)
         describe(p, t, z->thread);
+    return 0;
+}
+
+void pt_perfetto_annot(pt_perfetto * p, const pt_trace * t, const pt_annot * a)
+{
+    int plot = a->kind == PROF_TF_EXT_PLOT;
+    if (a->kind != PROF_TF_EXT_MESSAGE && !plot && a->kind != PROF_TF_EXT_FRAME)
+        return; /* zone values and texts: on their zone's end */
+    if (!p->started)
+        start(p, t);
+    if (a->kind == PROF_TF_EXT_MESSAGE)
+    {
+        pt_zone z; /* its thread's track, described */
+        memset(&z, 0, sizeof z);
+        z.thread = a->thread;
+        if (track_of(p, t, &z) != 0)
+            return;
+        pb_uint(&p->event, TE_TYPE, TYPE_INSTANT);
+        pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, a->thread));
+        pb_string(&p->event, TE_NAME, a->text);
+    }
+    else
+    {
+        pb_uint(&p->event, TE_TYPE, plot ? TYPE_COUNTER : TYPE_INSTANT);
+        pb_uint(&p->event, TE_TRACK_UUID, annot_track(p, t, a->name, plot));
+        if (plot)
+            pb_double(&p->event, TE_DOUBLE_COUNTER_VALUE, a->value);
+        else
+            pb_uint(&p->event, TE_NAME_IID, name_iid(p, a->name));
+    }
+    pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_ANNOTATION);
+    put_event(p, pt_whole_ns(t, a->ticks));
+}
+
+void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
+                       char what)
+{
+    int64_t ns = pt_whole_ns(t, what == 'E' ? z->end : z->begin);
+    unsigned cat = z->kind == PT_KIND_ZONE ? 1 : z->kind == PT_KIND_FUNC ? 2 : 3;
+    if (!p->started)
+        start(p, t);
+    if (track_of(p, t, z) != 0)
+        return;
     pb_uint(&p->event, TE_TYPE, what == 'B' ? TYPE_SLICE_BEGIN
             : what == 'E' ? TYPE_SLICE_END : TYPE_INSTANT);
     pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, z->thread));
@@ -305,13 +430,9 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
         pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_UNMATCHED);
     if (what != 'E')
         pb_uint(&p->event, TE_NAME_IID, name_iid(p, z->name));
-    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
-    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
-    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
-    if (p->interned.n > 0)
-        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
-    put_packet(p);
+    else
+        zone_args(p, z);
+    put_event(p, ns);
 }
 
 /* The samples' functions, their one mapping and the named stacks, in one

@@ -17,6 +17,10 @@ pt_perfetto * pt_perfetto_new(FILE * out);
 /* what: 'B' (slice begin), 'E' (slice end) or 'i' (an instant). */
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
                        char what);
+/* An annotation: a message as an instant on its thread's track, a plot
+   as a counter track's value, a frame mark as an instant on its name's
+   track (zone values and texts: debug annotations of their zone's end). */
+void pt_perfetto_annot(pt_perfetto * p, const pt_trace * t, const pt_annot * a);
 /* The end: the tracks of threads renamed since they were described,
    again with their final names; then the samples of s (may be NULL) with
    their callstacks. 0, or -1 if out of memory lost a packet or a name on

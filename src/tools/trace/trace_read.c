@@ -51,7 +51,7 @@ static void on_events2(pt_trace * t, uint32_t tid, const unsigned char * p, size
         unsigned type = (unsigned) (w & 7);
         if (ts->ext_left > 0)
         {
-            ts->ext_left--; /* an extension record's payload */
+            pt_ext_word(t, ts, ti, w); /* an extension record's payload */
             continue;
         }
         if (type == PROF_TF_EV_SYNC)
@@ -62,10 +62,7 @@ static void on_events2(pt_trace * t, uint32_t tid, const unsigned char * p, size
         ts->prev61 = (ts->prev61 + (w >> 24)) & PROF_TF_TICK_MASK;
         if (type == PROF_TF_EV_EXT && t->version >= 3)
         {
-            ts->ext_left = (uint32_t) (w >> 8) & ((1u << PROF_TF_EXT_WORDS_BITS) - 1);
-            pt_warn(t, W_EVENT, "thread %u: in-stream record of kind %u, which this "
-                    "prof-trace does not know: skipped", tid,
-                    (unsigned) (w >> 3) & ((1u << PROF_TF_EXT_KIND_BITS) - 1));
+            pt_ext_begin(t, ts, ti, w);
             continue;
         }
         if (id >= ts->nids && type <= 5)
@@ -252,7 +249,7 @@ static void read_events(pt_trace * t, pt_src * s, const prof_tf_chunk * c)
     int cut = 0;
     pt_tstate * ts = pt_thread_of(t, c->tid, &ti);
     if (ts != NULL)
-        ts->ext_left = 0; /* no record spans two chunks */
+        pt_ext_cut(t, ts, ti); /* no record spans two chunks */
     if (c->type == PROF_TF_EVENTS2 && left >= 8)
     {
         if (pt_src_need(s, 8) < 8)
@@ -416,6 +413,9 @@ static int read_header(pt_trace * t, pt_src * s)
 /* After the last chunk: how the trace ended, the zones still open. */
 static void finish_trace(pt_trace * t)
 {
+    size_t i;
+    for (i = 0; i < t->nthreads; i++)
+        pt_ext_cut(t, &t->st->ts[i], i); /* a record the end cut */
     if (!t->has_end)
         pt_warn(t, W_TRUNC, "no end record: the program did not finish normally "
                 "(killed, or an exec from code built without tracing) or the "

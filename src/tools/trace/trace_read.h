@@ -24,6 +24,7 @@
 #define PROF_TRACE_READ_H
 
 #include "trace_input.h"   /* pt_slurp: a whole file, for the tests */
+#include "trace_format.h"  /* PROF_TF_EXT_*: the annotations' kinds */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -54,7 +55,42 @@ typedef struct
     int64_t begin, end;  /* ticks since the start (end = begin while open) */
     int64_t child;       /* ticks spent in its direct children */
     uint64_t seq;        /* 0, 1, 2...: the order zones began in (per file) */
+    /* PROF_ZONE_VALUE / _TEXT on it (the last of each; when it ends) */
+    uint8_t vflags;      /* PT_VALUE_* */
+    int64_t ivalue;      /* an integer value */
+    double value;        /* the value as a double */
+    const char * text;   /* NULL if none; owned by the pt_trace */
 } pt_zone;
+
+enum
+{
+    PT_VALUE_SET = 1,    /* the zone has a value */
+    PT_VALUE_DOUBLE = 2  /* ... a double (else an integer, ivalue) */
+};
+
+/* ---- annotations (format version 3 extension records) ---------------------- */
+
+/* One annotation, handed to pt_handler.annot in the order read (per thread
+   in time order). A zone value or text is also set on the zone it is on. */
+typedef struct
+{
+    uint32_t thread;     /* index into pt_trace.threads */
+    unsigned kind;       /* PROF_TF_EXT_* */
+    int64_t ticks;       /* since the start */
+    const char * name;   /* plot, frame or lock name (owned by the pt_trace),
+                            NULL for the other kinds */
+    const char * text;   /* zone text, message: len bytes and a zero, valid
+                            during the call only; NULL for the other kinds */
+    uint32_t len;
+    uint8_t vflags;      /* zone value: PT_VALUE_* */
+    int64_t ivalue;      /* zone value, an integer */
+    double value;        /* zone value (as a double), plot value */
+    uint64_t u[2];       /* the kind's other words (alloc: address, size;
+                            free: address) */
+    int on_zone;         /* zone value or text: 1 if a zone was open */
+    uint64_t zone_seq;   /* ... that zone's seq */
+} pt_annot;
+#define PT_ANNOT_KINDS (PROF_TF_EXT_LAST + 1)
 
 typedef struct
 {
@@ -177,6 +213,10 @@ typedef struct
     size_t nvmas;
     pt_process * processes;
     size_t nprocesses;
+    /* annotations read, by kind (PROF_TF_EXT_*; 0: of unknown kinds), and
+       the zone values and texts with no zone open */
+    uint64_t annots[PT_ANNOT_KINDS];
+    uint64_t annots_unowned;
 } pt_trace;
 
 /* Warnings of one kind printed when the options name no limit; the rest
@@ -207,6 +247,8 @@ typedef struct
     void (*zone)(void * ctx, const pt_trace * t, const pt_zone * z);
     /* (may be NULL) each sample; s->stack is defined in t->stacks */
     void (*sample)(void * ctx, const pt_trace * t, const pt_sample * s);
+    /* (may be NULL) each annotation */
+    void (*annot)(void * ctx, const pt_trace * t, const pt_annot * a);
 } pt_handler;
 
 /* Set every callback of h to NULL (and ctx): start from this, so that a

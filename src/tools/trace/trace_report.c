@@ -16,6 +16,7 @@
 #include "trace_speedscope.h"
 #include "trace_report.h"
 #include "trace_samples.h"
+#include "trace_annots.h"
 #include "internal.h"
 
 #include <regex.h>
@@ -58,24 +59,12 @@ struct pt_report
     pt_speedscope * ss;
     pt_samples * smp;       /* NULL: an output without samples */
     int zones_first;        /* CSV, --folded: the zones' even with samples */
+    pt_annots * an;         /* the summary's annotations (text, CSV) */
+    int by_value;           /* --by-value: a row per zone name and value */
     int oom;                /* out of memory once: zones lost (sticky) */
 };
 
 /* ---- text helpers ------------------------------------------------------------ */
-
-static void put_text(FILE * out, const char * s)
-{
-    for (; *s; s++)
-        fputc((unsigned char) *s < 32 || *s == 127 ? '?' : *s, out);
-}
-
-static void put_csv(FILE * out, const char * s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL)
-        fputs(s, out);      /* quoted only where it must be */
-    else
-        prof_impl_csv_string(out, s);
-}
 
 /* Nanoseconds as microseconds with three decimals, exactly. */
 static void put_us(FILE * out, int64_t ns)
@@ -161,8 +150,9 @@ static pt_rthread * thread_state(pt_report * r, uint32_t thread)
 
 static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
 {
-    uint64_t key = (uint64_t) (size_t) z->name << 8 | (unsigned char) z->kind;
-    void ** slot = pt_map_find(&th->rows, key, 1);
+    const char * name = r->by_value ? pt_annots_by_value(r->an, z) : z->name;
+    uint64_t key = (uint64_t) (size_t) name << 8 | (unsigned char) z->kind;
+    void ** slot = name != NULL ? pt_map_find(&th->rows, key, 1) : NULL;
     pt_row * row;
     int64_t d = z->end - z->begin;
     if (slot == NULL)
@@ -180,7 +170,7 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
         row = &r->rows[r->nrows];
         memset(row, 0, sizeof *row);
         row->kind = z->kind;
-        row->name = z->name;
+        row->name = name;
         row->thread = z->thread;
         row->min = INT64_MAX;
         *slot = (void *) (size_t) ++r->nrows;
@@ -205,8 +195,7 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
 
 static void json_sep(pt_report * r)
 {
-    fputs(r->first ? "[\n" : ",\n", r->out);
-    r->first = 0;
+    pt_json_sep(r->out, &r->first);
 }
 
 /* One Chrome JSON event of zone z, depth levels inside the outermost: ph
@@ -215,6 +204,7 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
                        char ph, size_t depth)
 {
     int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
+    int open = 0;
     json_sep(r);
     fputs("{\"name\":", r->out);
     prof_impl_json_string(r->out, z->name);
@@ -229,11 +219,12 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
         put_dur(r->out, e - b, depth);
     }
     fprintf(r->out, ",\"pid\":%u,\"tid\":%u", t->pid, t->threads[z->thread].tid);
-    if (ph == 'i')
-        fputs(",\"args\":{\"unmatched\":\"end without begin\"}", r->out);
-    else if ((z->flags & PT_NO_END) && ph != 'B')
-        fputs(",\"args\":{\"unmatched\":\"begin without end\"}", r->out);
-    fputc('}', r->out);
+    if (ph == 'i' || ((z->flags & PT_NO_END) && ph != 'B'))
+        fprintf(r->out, ",\"args\":{\"unmatched\":\"%s without %s\"", ph == 'i'
+                ? "end" : "begin", ph == 'i' ? "begin" : "end"), open = 1;
+    if (ph != 'B') /* the value and text: known at the end */
+        open = pt_json_zone_args(r->out, z, open);
+    fputs(open ? "}}" : "}", r->out);
 }
 
 /* One raw line: thread, ticks and ns since the start, begin or end, kind,
@@ -244,7 +235,7 @@ static void raw_line(pt_report * r, const pt_trace * t, const pt_zone * z, int e
     fprintf(r->out, "%u\t%lld\t%lld\t%s\t%c\t", t->threads[z->thread].tid,
             (long long) ticks, (long long) pt_whole_ns(t, ticks),
             end ? "end" : "begin", z->kind);
-    put_text(r->out, z->name);
+    pt_put_text(r->out, z->name);
     fputc('\n', r->out);
 }
 
@@ -389,6 +380,24 @@ static void on_sample(void * ctx, const pt_trace * t, const pt_sample * s)
         pt_samples_add(r->smp, t, s);
 }
 
+/* An annotation: kept by the filters of thread and time. */
+static void on_annot(void * ctx, const pt_trace * t, const pt_annot * a)
+{
+    pt_report * r = (pt_report *) ctx;
+    int64_t ns = pt_whole_ns(t, a->ticks);
+    if (!thread_passes(r, t, a->thread) || ns < r->f.from_ns
+        || (r->f.to_ns >= 0 && ns > r->f.to_ns))
+        return;
+    if (r->an != NULL)
+        pt_annots_add(r->an, t, a);
+    else if (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE)
+        pt_json_annot(r->out, t, a, &r->first);
+    else if (r->kind == PT_OUT_RAW)
+        pt_raw_annot(r->out, t, a);
+    else if (r->kind == PT_OUT_PERFETTO)
+        pt_perfetto_annot(r->pf, t, a);
+}
+
 pt_handler pt_report_handler(pt_report * r)
 {
     pt_handler h;
@@ -396,6 +405,7 @@ pt_handler pt_report_handler(pt_report * r)
     h.begin = on_begin;
     h.zone = on_zone;
     h.sample = on_sample;
+    h.annot = on_annot;
     return h;
 }
 
@@ -417,9 +427,12 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
     if ((kind == PT_OUT_PERFETTO && (r->pf = pt_perfetto_new(out)) == NULL)
         || (kind == PT_OUT_FOLDED && (r->fold = pt_folded_new()) == NULL)
         || (kind == PT_OUT_SPEEDSCOPE && (r->ss = pt_speedscope_new()) == NULL)
+        || ((kind == PT_OUT_TEXT || kind == PT_OUT_CSV)
+            && (r->an = pt_annots_new()) == NULL)
         || (kind != PT_OUT_JSON && kind != PT_OUT_JSON_BE && kind != PT_OUT_RAW
             && (r->smp = pt_samples_new(NULL, 1)) == NULL))
     {
+        pt_annots_free(r->an);
         pt_speedscope_free(r->ss);
         pt_perfetto_free(r->pf);
         pt_folded_free(r->fold);
@@ -439,6 +452,11 @@ void pt_report_samples(pt_report * r, const char * const * binaries,
     r->smp = want ? pt_samples_new(binaries, resolve) : NULL;
     r->oom |= want && r->smp == NULL;
     r->zones_first = zones_first;
+}
+
+void pt_report_by_value(pt_report * r, int on)
+{
+    r->by_value = on && r->an != NULL;
 }
 
 unsigned long pt_report_thread_matches(const pt_report * r)
@@ -503,7 +521,7 @@ static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f
     {
         /* the name as it is: the unmatched column says what '*' says */
         fprintf(out, "%c,", r->kind);
-        put_csv(out, r->name);
+        pt_put_csv(out, r->name);
         fprintf(out, ",%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
                 (unsigned long long) r->calls,
                 (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
@@ -513,7 +531,7 @@ static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f
     fprintf(out, "%-4c %10llu %14.0f %12.1f %12.0f %12.0f %14.0f %9llu  ",
             r->kind, (unsigned long long) r->calls, (double) r->total * ns,
             avg, mn, mx, (double) r->self * ns, (unsigned long long) r->unmatched);
-    put_text(out, r->name);
+    pt_put_text(out, r->name);
     fputs(r->unmatched ? " *\n" : "\n", out);
 }
 
@@ -539,7 +557,7 @@ static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
     {
         fprintf(r->out, "\nthread %u", th->tid);
         if (th->name[0] != '\0')
-            fputs(" ", r->out), put_text(r->out, th->name);
+            fputs(" ", r->out), pt_put_text(r->out, th->name);
         fprintf(r->out, ": %llu events\n", (unsigned long long) r->th[ti].events);
         table_head(r->out, f, 0);
     }
@@ -548,7 +566,7 @@ static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
         if (f == PT_SUMMARY_CSV && r->by_thread)
         {
             if (th != NULL)
-                fprintf(r->out, "%u,", th->tid), put_csv(r->out, th->name);
+                fprintf(r->out, "%u,", th->tid), pt_put_csv(r->out, th->name);
             else
                 fputs("all,", r->out);
             fputc(',', r->out);
@@ -615,27 +633,6 @@ static void write_summary(pt_report * r, const pt_trace * t)
     }
 }
 
-/* The M events naming the process and the threads, and the closing ']'. */
-static void json_tail(pt_report * r, const pt_trace * t)
-{
-    size_t i;
-    json_sep(r);
-    fprintf(r->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
-            "\"args\":{\"name\":", t->pid);
-    prof_impl_json_string(r->out, t->process[0] ? t->process : "traced program");
-    fputs("}}", r->out);
-    for (i = 0; i < t->nthreads; i++)
-    {
-        char def[32];
-        snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
-        fprintf(r->out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
-        prof_impl_json_string(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
-        fputs("}}", r->out);
-    }
-    fputs("\n]\n", r->out);
-}
-
 int pt_report_finish(pt_report * r, const pt_trace * t)
 {
     size_t i;
@@ -655,12 +652,14 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     else if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
     {
         write_summary(r, t);
+        if (pt_annots_write(r->an, r->out, t, r->kind == PT_OUT_CSV) != 0)
+            r->oom = 1;
         if (samples && r->kind == PT_OUT_TEXT && (fputc('\n', r->out),
             pt_samples_write_top(r->smp, r->out, t, 0, r->by_thread)) != 0)
             r->oom = 1;
     }
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
-        json_tail(r, t);
+        pt_json_tail(r->out, t, &r->first);
     else if ((t != NULL && r->kind == PT_OUT_FOLDED
               && pt_folded_write(r->fold, r->out, t) != 0)
              || (t != NULL && r->kind == PT_OUT_SPEEDSCOPE
@@ -677,6 +676,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     pt_folded_free(r->fold);
     pt_speedscope_free(r->ss);
     pt_samples_free(r->smp);
+    pt_annots_free(r->an);
     for (i = 0; i < r->nth; i++)
     {
         free(r->th[i].v);

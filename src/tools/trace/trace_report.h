@@ -16,4 +16,8 @@ unsigned long pt_report_thread_matches(const pt_report * r);
 void pt_report_samples(pt_report * r, const char * const * binaries,
                        int resolve, int zones_first);
 
+/* --by-value: the summary's rows split by each zone's value (text and
+   CSV outputs). */
+void pt_report_by_value(pt_report * r, int on);
+
 #endif

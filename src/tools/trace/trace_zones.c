@@ -130,6 +130,11 @@ static const char * zone_name(pt_trace * t, uint64_t key, unsigned cls)
     return made_name(t->st, key, cls, "label@0x%llx");
 }
 
+const char * pt_label_name(pt_trace * t, uint64_t key)
+{
+    return zone_name(t, key, 0);
+}
+
 /* ---- zones ------------------------------------------------------------------ */
 
 pt_tstate * pt_thread_of(pt_trace * t, uint32_t tid, size_t * index)
@@ -176,6 +181,10 @@ static void zone_init(pt_trace * t, pt_zone * z, size_t thread, unsigned cls,
     z->begin = z->end = begin;
     z->child = 0;
     z->seq = t->nzones++;
+    z->vflags = 0;
+    z->ivalue = 0;
+    z->value = 0;
+    z->text = NULL;
 }
 
 static int zone_begin(pt_trace * t, pt_tstate * ts, size_t thread, unsigned cls,
@@ -311,7 +320,9 @@ void pt_state_release(pt_trace * t)
     {
         free(s->ts[i].stack);
         free(s->ts[i].ids);
+        free(s->ts[i].ext_words);
     }
+    pt_map_free(&s->texts, 1);
     free(s->ts);
     pt_map_free(&s->strings, 1);
     pt_map_free(&s->names, 0);

@@ -32,7 +32,12 @@ typedef struct
     uint64_t prev61;    /* version 2: ticks of the previous event */
     uint64_t * ids;     /* version 2: id -> address */
     size_t nids, idcap;
-    uint32_t ext_left;  /* version 3: payload words of an extension record */
+    uint32_t ext_left;  /* version 3: payload words of an extension record
+                           still to come, */
+    unsigned ext_kind;  /* its kind (0: unknown, skipped), */
+    int64_t ext_ticks;  /* its time, */
+    uint64_t * ext_words; /* the words kept (at most PT_EXT_KEEP) */
+    size_t ext_have, ext_cap;
     int64_t last_sample;/* time of the thread's last sample */
 } pt_tstate;
 
@@ -48,6 +53,8 @@ struct pt_state
     pt_map names;       /* code address -> char * */
     pt_map tids;        /* tid -> thread index + 1 */
     pt_map made;        /* key*4+class -> owned made-up name */
+    pt_map texts;       /* a hash of a zone text -> owned copy (one each) */
+    char text[PROF_TF_MAX_STRING + 1]; /* the annotation's text */
     pt_tstate * ts;
     size_t tcap, tscap;
     pt_symbols * syms;
@@ -78,6 +85,15 @@ pt_tstate * pt_thread_of(pt_trace * t, uint32_t tid, size_t * index);
    0..5 (begin or end of a label, __func__ or code address zone). */
 void pt_on_event(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t ticks61,
                  unsigned type, uint64_t key);
+/* The name of the label at key ("(null)" for 0; made up if the file has
+   no string for it). */
+const char * pt_label_name(pt_trace * t, uint64_t key);
+/* Extension records (trace_read_annot.c): the extension word w of thread
+   ti (state ts, whose prev61 is its time); each payload word after it. */
+void pt_ext_begin(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t w);
+void pt_ext_word(pt_trace * t, pt_tstate * ts, size_t ti, uint64_t w);
+/* A chunk begins: a record the last one cut is dropped (said). */
+void pt_ext_cut(pt_trace * t, pt_tstate * ts, size_t ti);
 /* After the last chunk: the zones still open closed at the trace's end. */
 void pt_close_open_zones(pt_trace * t);
 /* The sampling chunks (trace_read_samples.c): 1 if c's type is one and
