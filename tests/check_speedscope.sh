@@ -13,12 +13,15 @@
 # file's (check_sandwich.py). A sampled trace (make_sampled_trace.py)
 # loads with its three profiles (main's zones, main's and worker's
 # samples), and the sandwich view of main's samples has the functions'
-# total and self times of prof-trace --csv.
+# total and self times of prof-trace --csv. A trace with every annotation
+# (test_trace_annot's: zone args, instant, counter and frame events) loads
+# as Trace Event Format with no error and no unmatched end.
 # Usage: check_speedscope.sh PROF-TRACE TRACE-FILE SCRIPT-DIR SOURCE-DIR
+#        TEST_TRACE_ANNOT
 # Exits 77 (skipped) when chromium, python3 or speedscope is missing,
 # except under CI.
 set -u
-pt=$1 trace=$2 here=$3 src=$4
+pt=$1 trace=$2 here=$3 src=$4 annot=$5
 ss=${SPEEDSCOPE_DIR:-$src/.ci/npm/node_modules/speedscope}
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ] || ! command -v python3 >/dev/null 2>&1 || [ ! -f "$ss/dist/release/index.html" ]; then
@@ -39,6 +42,8 @@ python3 "$here/make_nested_trace.py" --one-tick "$tmp/ties.ptrace" || exit 1
 "$pt" --json-be -o "$tmp/www/ties-be.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --speedscope -o "$tmp/www/ties-ss.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --csv --thread 1 -o "$tmp/ties-w1.csv" "$tmp/ties.ptrace" || exit 1
+mkdir "$tmp/annot" && "$annot" "$tmp/annot" >/dev/null || exit 1
+"$pt" --json -o "$tmp/www/annot.json" "$tmp/annot/annot-kinds.ptrace" || exit 1
 python3 "$here/make_sampled_trace.py" "$tmp/sampled.ptrace" || exit 1
 "$pt" --speedscope -o "$tmp/www/sampled.json" "$tmp/sampled.ptrace" 2>/dev/null || exit 1
 sed 's/"activeProfileIndex":0/"activeProfileIndex":1/' "$tmp/www/sampled.json" \
@@ -57,7 +62,7 @@ while [ $i -lt 300 ]; do
     sleep 0.2; i=$((i + 1))
 done
 [ -n "$port" ] || { echo "FAIL: http server"; cat "$tmp/http.log"; exit 1; }
-# The eight page loads run two at a time, each Chromium with a profile of its
+# The nine page loads run two (or three) at a time, each Chromium with a profile of its
 # own (seven loads one after the other took 90 s quiet, Chromium mostly
 # waiting; all at once timed out on a loaded machine), then the checks
 # read what each left.
@@ -84,7 +89,8 @@ dom() {
         >"$tmp/$1.html" 2>"$tmp/$1.dom.log"
 }
 shot be 500 dom & a=$!; shot x 500 & b=$!; wait $a $b
-shot w1 400 & a=$!; dom ties-ss "&view=sandwich" & b=$!; wait $a $b
+shot w1 400 & a=$!; dom ties-ss "&view=sandwich" & b=$!; dom annot & c=$!
+wait $a $b $c
 dom ties-x "&view=sandwich" & a=$!; dom ties-be "&view=sandwich" & b=$!; wait $a $b
 dom sampled & a=$!; dom sampled-1 "&view=sandwich" & b=$!; wait $a $b
 for name in be x; do
@@ -97,6 +103,13 @@ for name in be x; do
         tail -n 5 "$tmp/$name.log"
     fi
 done
+if grep -q "Importing as Trace Event Format" "$tmp/annot.dom.log" \
+    && ! grep -q -e "Tried to end" -e "Uncaught" "$tmp/annot.dom.log" \
+    && grep -q "annot" "$tmp/annot.html"; then
+    ok "annot.json: annotations load, no unmatched end"
+else
+    bad "annot.json"; grep -E "CONSOLE|ERROR" "$tmp/annot.dom.log" | head -20
+fi
 # the first of three threads shown
 if grep -q "1/3" "$tmp/be.html" && grep -q "worker-1" "$tmp/be.html"; then
     ok "be.json: three threads"
