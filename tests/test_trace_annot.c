@@ -50,7 +50,6 @@ static int read_seen(const char * p, pt_trace * t, seen * s, const char ** w)
     pt_handler h;
     FILE * f = tmpfile();
     int rc;
-    size_t k;
     memset(&o, 0, sizeof o);
     memset(s, 0, sizeof *s);
     o.warn = f;
@@ -58,10 +57,7 @@ static int read_seen(const char * p, pt_trace * t, seen * s, const char ** w)
     pt_handler_init(&h, s);
     h.annot = on_annot;
     rc = pt_stream(p, &o, &h, t);
-    rewind(f);
-    k = fread(wb, 1, sizeof wb - 1, f);
-    wb[k] = '\0';
-    fclose(f);
+    warnings_of(f, wb, sizeof wb);
     if (w != NULL)
         *w = wb;
     return rc;
@@ -312,21 +308,6 @@ static void test_small_buffer(void)
 
 /* ---- hand-made files ---------------------------------------------------------- */
 
-/* With a directory argument, the test's files (recorded and hand-made)
-   are also written there: seeds of the fuzz targets' corpus (.ci/run). */
-static const char * seed_dir;
-
-static void save_seed(const char * name, const unsigned char * d, size_t n)
-{
-    char p[512];
-    FILE * f;
-    if (seed_dir == NULL)
-        return;
-    snprintf(p, sizeof p, "%s/%s", seed_dir, name);
-    f = fopen(p, "wb");
-    CHECK(f != NULL && fwrite(d, 1, n, f) == n && fclose(f) == 0,
-          "cannot write %s", p);
-}
 
 static uint64_t ext_word(unsigned kind, unsigned words)
 {

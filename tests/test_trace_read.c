@@ -10,21 +10,6 @@
 #include <stddef.h>
 #include <sys/time.h>
 
-/* With a directory argument, the hand-made files are also written there:
-   the seed corpus of the fuzz target (.ci/run). */
-static const char * seed_dir;
-
-static void save_seed(const char * name, const tbuf * b)
-{
-    char p[512];
-    FILE * f;
-    if (seed_dir == NULL)
-        return;
-    snprintf(p, sizeof p, "%s/%s", seed_dir, name);
-    f = fopen(p, "wb");
-    CHECK(f != NULL && fwrite(b->d, 1, b->n, f) == b->n && fclose(f) == 0,
-          "cannot write %s", p);
-}
 
 enum { OUTER = 0x1000, INNER = 0x2000, A = 0x3000, B = 0x4000, X = 0x5000,
        Z = 0x6000 };
@@ -55,7 +40,7 @@ static void test_nested(void)
     char * csv, * txt;
 
     nested_file(&b, 50);
-    save_seed("nested.ptrace", &b);
+    save_seed("nested.ptrace", b.d, b.n);
     CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
     CHECK(w[0] == '\0', "unexpected warnings: %s", w);
     CHECK(t.nzones == 3 && t.nthreads == 1 && t.events == 6,
@@ -112,7 +97,7 @@ static void test_unmatched(void)
     tb_string(&b, Z, "z");
     tb_events(&b, 3, e, 5);
     tb_end(&b, 100, 0);
-    save_seed("unmatched.ptrace", &b);
+    save_seed("unmatched.ptrace", b.d, b.n);
     CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
     CHECK(strstr(w, "'b' has no end; closed at the end of 'a'") != NULL, "%s", w);
     CHECK(strstr(w, "end of 'x' without a begin") != NULL, "%s", w);
@@ -291,7 +276,7 @@ static void test_names(void)
     tb_chunk(&b, PROF_TF_THREAD, 1, "main-thread\0\0\0\0\0", 16);
     tb_events(&b, 1, e, 2);
     tb_end(&b, 3, 11);
-    save_seed("names.ptrace", &b);
+    save_seed("names.ptrace", b.d, b.n);
     CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
     CHECK(strstr(w, "ended by signal 11") != NULL, "%s", w);
     js = report(&t, 'j');
@@ -340,7 +325,7 @@ static void test_v2(void)
     const char * w;
     size_t i;
     v2_file(&b);
-    save_seed("v2.ptrace", &b);
+    save_seed("v2.ptrace", b.d, b.n);
     CHECK(read_trace(b.d, b.n, &t, 0, &w) == 0, "read failed");
     CHECK(w[0] == '\0', "unexpected warnings: %s", w);
     CHECK(t.version == 2 && t.nzones == 4 && t.nthreads == 2 && t.events == 8,

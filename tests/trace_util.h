@@ -130,6 +130,18 @@ static inline void tb_end(tbuf * b, uint64_t ticks, int sig)
     tb_chunk(b, PROF_TF_END, 0, e, sizeof e);
 }
 
+/* What the reader wrote to f (its warnings), into buf (at most size - 1
+   bytes, terminated); f is closed. */
+static inline const char * warnings_of(FILE * f, char * buf, size_t size)
+{
+    size_t k;
+    rewind(f);
+    k = fread(buf, 1, size - 1, f);
+    buf[k] = '\0';
+    fclose(f);
+    return buf;
+}
+
 /* Read n bytes with the reader; warnings go to the static buffer *warnings.
    Returns pt_read's result. */
 static inline int read_trace(const unsigned char * d, size_t n, pt_trace * t,
@@ -139,19 +151,31 @@ static inline int read_trace(const unsigned char * d, size_t n, pt_trace * t,
     pt_options o;
     FILE * f = tmpfile();
     int rc;
-    size_t k;
     memset(&o, 0, sizeof o);
     o.warn = f;
     o.resolve_symbols = symbols;
     o.max_warnings_per_kind = 1000;
     rc = pt_read(d, n, &o, t);
-    rewind(f);
-    k = fread(w, 1, sizeof w - 1, f);
-    w[k] = '\0';
-    fclose(f);
+    warnings_of(f, w, sizeof w);
     if (warnings != NULL)
         *warnings = w;
     return rc;
+}
+
+/* With a directory argument, a test's files (recorded and hand-made) are
+   also written there: seeds of the fuzz targets' corpus (.ci/run). */
+static const char * seed_dir;
+
+static inline void save_seed(const char * name, const void * d, size_t n)
+{
+    char p[512];
+    FILE * f;
+    if (seed_dir == NULL)
+        return;
+    snprintf(p, sizeof p, "%s/%s", seed_dir, name);
+    f = fopen(p, "wb");
+    CHECK(f != NULL && fwrite(d, 1, n, f) == n && fclose(f) == 0,
+          "cannot write %s", p);
 }
 
 /* What fn(t, f, arg) writes, as a malloc'd string. */
