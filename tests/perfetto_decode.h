@@ -11,7 +11,8 @@
         .track_event = 11, .interned_data = 12, .sequence_flags = 13,
         .track_descriptor = 60
       TrackEvent.category_iids = 3, .type = 9 (SLICE_BEGIN 1, SLICE_END 2,
-        INSTANT 3), .name_iid = 10, .track_uuid = 11
+        INSTANT 3, COUNTER 4), .name_iid = 10, .track_uuid = 11,
+        .counter_value = 30
       InternedData.event_categories = 1, .event_names = 2
         (EventCategory / EventName: iid = 1, name = 2), .function_names = 5,
         .mapping_paths = 17 (InternedString: iid = 1, str = 2), .frames = 6
@@ -63,6 +64,8 @@ typedef struct
 {
     char error[256];
     size_t packets, begins, ends, instants, unmatched;
+    size_t counters;               /* COUNTER events, the last one's value */
+    uint64_t last_counter;
     char names[PF_MAX_NAMES][48];  /* by iid (1..) */
     unsigned char named[PF_MAX_NAMES]; /* iid defined */
     int cats[8];                   /* categories defined, by iid */
@@ -102,6 +105,7 @@ static inline int pf_field(pf_in * in, unsigned * field, unsigned * wire,
                            uint64_t * v, pf_in * sub)
 {
     uint64_t key;
+    sub->p = sub->end = NULL; /* set on every path (gcc's flow analysis) */
     if (pf_varint(in, &key) != 0 || (key >> 3) == 0)
         return -1;
     *field = (unsigned) (key >> 3);
@@ -339,7 +343,7 @@ static inline int pf_descriptor(pf_trace * d, pf_in in)
 static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
 {
     unsigned f, w;
-    uint64_t v, type = 0, name = 0, uuid = 0;
+    uint64_t v, type = 0, name = 0, uuid = 0, value = 0;
     pf_in s;
     pf_track * t;
     while (in.p < in.end)
@@ -352,6 +356,8 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
             name = v;
         else if (f == 11 && w == 0)
             uuid = v;
+        else if (f == 30 && w == 0)
+            value = v;
         else if (f == 3 && w == 0)
         {
             if (v >= 8 || !d->cats[v])
@@ -365,6 +371,12 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
         return PF_FAIL(d, "track %llu: time goes back to %llu", (unsigned long long) uuid,
                        (unsigned long long) ts);
     t->last_ts = ts;
+    if (type == 4)
+    {
+        d->counters++;
+        d->last_counter = value;
+        return 0;
+    }
     if (type != 2 && (name == 0 || name >= PF_MAX_NAMES || !d->named[name]))
         return PF_FAIL(d, "name iid %llu not interned", (unsigned long long) name);
     if (type == 1)

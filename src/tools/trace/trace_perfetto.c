@@ -7,12 +7,13 @@
       TracePacket      timestamp = 8, trusted_packet_sequence_id = 10,
                        track_event = 11, interned_data = 12,
                        sequence_flags = 13, track_descriptor = 60
-      TrackDescriptor  uuid = 1, name = 2, process = 3, thread = 4
+      TrackDescriptor  uuid = 1, name = 2, process = 3, thread = 4,
+                       parent_uuid = 5, counter = 8 (a CounterDescriptor)
       ProcessDescriptor pid = 1, process_name = 6
       ThreadDescriptor pid = 1, tid = 2, thread_name = 5
       TrackEvent       category_iids = 3, type = 9, name_iid = 10,
-                       track_uuid = 11 (type: SLICE_BEGIN 1, SLICE_END 2,
-                       INSTANT 3)
+                       track_uuid = 11, counter_value = 30 (type:
+                       SLICE_BEGIN 1, SLICE_END 2, INSTANT 3, COUNTER 4)
       InternedData     event_categories = 1, event_names = 2,
                        function_names = 5, frames = 6, callstacks = 7,
                        mapping_paths = 17, mappings = 19
@@ -68,8 +69,14 @@ enum
     FR_IID = 1, FR_NAME = 2, FR_MAPPING = 3, FR_REL_PC = 4,
     MAP_IID = 1, MAP_START = 4, MAP_END = 5, MAP_PATH = 7,
     CS_IID = 1, CS_FRAMES = 2,
-    SEQUENCE = 1, CAT_UNMATCHED = 4
+    SEQUENCE = 1, CAT_UNMATCHED = 4,
+    TD_PARENT_UUID = 5, TD_COUNTER = 8, TE_COUNTER_VALUE = 30, TYPE_COUNTER = 4
 };
+/* The uuids of the tracks of their own (beside the process, 1, and the
+   threads, 2 + index): a lock's on a thread, OWN_LOCKS | lock << 24 |
+   thread; a counter's, OWN_COUNTERS | its number. */
+#define OWN_LOCKS (UINT64_C(1) << 48)
+#define OWN_COUNTERS (UINT64_C(1) << 47)
 
 enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
 
@@ -87,6 +94,7 @@ struct pt_perfetto
     FILE * out;
     pb_buf packet, event, inner, interned;
     pt_map names;            /* name pointer -> iid */
+    pt_map own;              /* uuids of the tracks of their own described */
     uint64_t next_iid;
     pf_track * tracks;       /* per thread index */
     size_t ntracks;
@@ -194,6 +202,7 @@ void pt_perfetto_free(pt_perfetto * p)
     free(p->interned.d);
     free(p->tracks);
     pt_map_free(&p->names, 0);
+    pt_map_free(&p->own, 0);
     free(p);
 }
 
@@ -277,26 +286,48 @@ static uint64_t name_iid(pt_perfetto * p, const char * name)
     return (uint64_t) (size_t) *slot;
 }
 
+/* The TrackEvent built in p->event as a packet at ns (with the names
+   interned on the way). */
+static void event_packet(pt_perfetto * p, int64_t ns)
+{
+    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
+    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
+    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
+    if (p->interned.n > 0)
+        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    put_packet(p);
+}
+
+/* The sequence started and thread's track described: 0, or -1 if out of
+   memory. */
+static int thread_track(pt_perfetto * p, const pt_trace * t, uint32_t thread)
+{
+    if (!p->started)
+        start(p, t);
+    if (thread >= p->ntracks)
+    {
+        size_t old = p->ntracks;
+        if (prof_impl_grow(&p->tracks, &p->ntracks, (size_t) thread + 1,
+                           sizeof *p->tracks) != 0)
+        {
+            p->oom = 1;
+            return -1;
+        }
+        memset(p->tracks + old, 0, (p->ntracks - old) * sizeof *p->tracks);
+    }
+    if (!p->tracks[thread].described)
+        describe(p, t, thread);
+    return 0;
+}
+
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
                        char what)
 {
     int64_t ns = pt_whole_ns(t, what == 'E' ? z->end : z->begin);
     unsigned cat = z->kind == PT_KIND_ZONE ? 1 : z->kind == PT_KIND_FUNC ? 2 : 3;
-    if (!p->started)
-        start(p, t);
-    if (z->thread >= p->ntracks)
-    {
-        size_t old = p->ntracks;
-        if (prof_impl_grow(&p->tracks, &p->ntracks, (size_t) z->thread + 1,
-                           sizeof *p->tracks) != 0)
-        {
-            p->oom = 1;
-            return;
-        }
-        memset(p->tracks + old, 0, (p->ntracks - old) * sizeof *p->tracks);
-    }
-    if (!p->tracks[z->thread].described)
-        describe(p, t, z->thread);
+    if (thread_track(p, t, z->thread) != 0)
+        return;
     pb_uint(&p->event, TE_TYPE, what == 'B' ? TYPE_SLICE_BEGIN
             : what == 'E' ? TYPE_SLICE_END : TYPE_INSTANT);
     pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, z->thread));
@@ -305,13 +336,71 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
         pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_UNMATCHED);
     if (what != 'E')
         pb_uint(&p->event, TE_NAME_IID, name_iid(p, z->name));
-    pb_uint(&p->packet, PKT_TIMESTAMP, (uint64_t) ns);
-    pb_uint(&p->packet, PKT_SEQUENCE_ID, SEQUENCE);
-    pb_uint(&p->packet, PKT_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
-    pb_nest(&p->packet, PKT_TRACK_EVENT, &p->event);
-    if (p->interned.n > 0)
-        pb_nest(&p->packet, PKT_INTERNED_DATA, &p->interned);
+    event_packet(p, ns);
+}
+
+/* ---- tracks of their own: locks (slices), counters ----------------------- */
+
+/* A TrackDescriptor packet of a track of its own, once: uuid, named name,
+   under parent's track, a counter track if counter. */
+static void describe_own(pt_perfetto * p, uint64_t uuid, uint64_t parent,
+                         const char * name, int counter)
+{
+    void ** slot = pt_map_find(&p->own, uuid, 1);
+    pb_buf d = { NULL, 0, 0, 0 };
+    if (slot == NULL || *slot != NULL)
+    {
+        p->oom |= slot == NULL;
+        return;
+    }
+    *slot = (void *) 1;
+    p->own.n++;
+    pb_uint(&d, TD_UUID, uuid);
+    pb_uint(&d, TD_PARENT_UUID, parent);
+    pb_string(&d, TD_NAME, name);
+    if (counter)
+        pb_bytes(&d, TD_COUNTER, NULL, 0); /* an empty CounterDescriptor */
+    pb_nest(&p->packet, PKT_TRACK_DESCRIPTOR, &d);
     put_packet(p);
+    free(d.d);
+}
+
+/* A TrackEvent packet at ns on track, of type (name: a slice begin's). */
+static void own_event(pt_perfetto * p, uint64_t track, unsigned type,
+                      const char * name, int64_t ns, int64_t value)
+{
+    pb_uint(&p->event, TE_TYPE, type);
+    pb_uint(&p->event, TE_TRACK_UUID, track);
+    if (name != NULL)
+        pb_uint(&p->event, TE_NAME_IID, name_iid(p, name));
+    if (type == TYPE_COUNTER)
+        pb_uint(&p->event, TE_COUNTER_VALUE, (uint64_t) value);
+    event_packet(p, ns);
+}
+
+void pt_perfetto_lock_slice(pt_perfetto * p, const pt_trace * t,
+                            const pt_lock_slice * s)
+{
+    uint64_t uuid = OWN_LOCKS | (uint64_t) s->lock_index << 24 | s->thread;
+    char name[96];
+    if (thread_track(p, t, s->thread) != 0)
+        return;
+    snprintf(name, sizeof name, "lock %s 0x%llx", s->name ? s->name : "lock",
+             (unsigned long long) s->lock);
+    describe_own(p, uuid, thread_uuid(t, s->thread), name, 0);
+    own_event(p, uuid, TYPE_SLICE_BEGIN, s->what == 'w' ? "wait" : "hold",
+              pt_whole_ns(t, s->begin), 0);
+    own_event(p, uuid, TYPE_SLICE_END, NULL, pt_whole_ns(t, s->end), 0);
+}
+
+void pt_perfetto_counter(pt_perfetto * p, const pt_trace * t, uint32_t counter,
+                         const char * name, int64_t ticks, int64_t value)
+{
+    uint64_t uuid = OWN_COUNTERS | counter;
+    if (!p->started)
+        start(p, t);
+    describe_own(p, uuid, process_uuid(t), name, 1);
+    own_event(p, uuid, TYPE_COUNTER, NULL, pt_whole_ns(t, ticks), value);
 }
 
 /* The samples' functions, their one mapping and the named stacks, in one

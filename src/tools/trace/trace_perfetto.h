@@ -7,6 +7,7 @@
 #define PROF_TRACE_PERFETTO_H
 
 #include "trace_read.h"
+#include "trace_locks.h"
 
 typedef struct pt_perfetto pt_perfetto;
 struct pt_samples;
@@ -17,6 +18,14 @@ pt_perfetto * pt_perfetto_new(FILE * out);
 /* what: 'B' (slice begin), 'E' (slice end) or 'i' (an instant). */
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
                        char what);
+/* A lock's wait or hold: a slice on a track of its own per lock and
+   thread, under the thread's track (holds of two locks need not nest). */
+void pt_perfetto_lock_slice(pt_perfetto * p, const pt_trace * t,
+                            const pt_lock_slice * s);
+/* A value of counter number counter (0, 1, ...; named name, a track under
+   the process) from ticks on. */
+void pt_perfetto_counter(pt_perfetto * p, const pt_trace * t, uint32_t counter,
+                         const char * name, int64_t ticks, int64_t value);
 /* The end: the tracks of threads renamed since they were described,
    again with their final names; then the samples of s (may be NULL) with
    their callstacks. 0, or -1 if out of memory lost a packet or a name on

@@ -11,10 +11,12 @@
 */
 #include "trace_read.h"
 #include "trace_folded.h"
+#include "trace_json.h"
 #include "trace_map.h"
 #include "trace_perfetto.h"
 #include "trace_speedscope.h"
 #include "trace_report.h"
+#include "trace_res.h"
 #include "trace_samples.h"
 #include "internal.h"
 
@@ -57,6 +59,7 @@ struct pt_report
     pt_folded * fold;
     pt_speedscope * ss;
     pt_samples * smp;       /* NULL: an output without samples */
+    pt_res * res;           /* locks and allocations */
     int zones_first;        /* CSV, --folded: the zones' even with samples */
     int oom;                /* out of memory once: zones lost (sticky) */
 };
@@ -77,12 +80,6 @@ static void put_csv(FILE * out, const char * s)
         prof_impl_csv_string(out, s);
 }
 
-/* Nanoseconds as microseconds with three decimals, exactly. */
-static void put_us(FILE * out, int64_t ns)
-{
-    fprintf(out, "%lld.%03lld", (long long) (ns / 1000), (long long) (ns % 1000));
-}
-
 /* An X event's dur: whole ns less a picosecond per level of nesting (at
    most PT_TIE_LEVELS). A zone ending one tick before its parent often ends
    on its nanosecond, and speedscope (sorting ends by ts + dur) then closed
@@ -93,7 +90,7 @@ static void put_dur(FILE * out, int64_t ns, size_t depth)
     int64_t ps = depth < PT_TIE_LEVELS ? (int64_t) depth : PT_TIE_LEVELS;
     if (ps == 0 || ns <= 0)
     {
-        put_us(out, ns);
+        pt_json_us(out, ns);
         return;
     }
     /* ns - 1 whole nanoseconds and 1000 - ps picoseconds (no product that
@@ -203,26 +200,20 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
 
 /* ---- the outputs of one event ------------------------------------------------- */
 
-static void json_sep(pt_report * r)
-{
-    fputs(r->first ? "[\n" : ",\n", r->out);
-    r->first = 0;
-}
-
 /* One Chrome JSON event of zone z, depth levels inside the outermost: ph
    is 'X' (with dur), 'B', 'E' or 'i'. */
 static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
                        char ph, size_t depth)
 {
     int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
-    json_sep(r);
+    pt_json_sep(r->out, &r->first);
     fputs("{\"name\":", r->out);
     prof_impl_json_string(r->out, z->name);
     fprintf(r->out, ",\"cat\":\"%s\",\"ph\":\"%c\",", kind_word(z->kind), ph);
     if (ph == 'i')
         fputs("\"s\":\"t\",", r->out);
     fputs("\"ts\":", r->out);
-    put_us(r->out, ph == 'E' ? e : b);
+    pt_json_us(r->out, ph == 'E' ? e : b);
     if (ph == 'X')
     {
         fputs(",\"dur\":", r->out);
@@ -389,10 +380,16 @@ static void on_sample(void * ctx, const pt_trace * t, const pt_sample * s)
         pt_samples_add(r->smp, t, s);
 }
 
+static void on_annot(void * ctx, const pt_trace * t, const pt_annot * a)
+{
+    pt_res_annot(((pt_report *) ctx)->res, t, a);
+}
+
 pt_handler pt_report_handler(pt_report * r)
 {
     pt_handler h;
     pt_handler_init(&h, r);
+    h.annot = on_annot;
     h.begin = on_begin;
     h.zone = on_zone;
     h.sample = on_sample;
@@ -418,8 +415,10 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
         || (kind == PT_OUT_FOLDED && (r->fold = pt_folded_new()) == NULL)
         || (kind == PT_OUT_SPEEDSCOPE && (r->ss = pt_speedscope_new()) == NULL)
         || (kind != PT_OUT_JSON && kind != PT_OUT_JSON_BE && kind != PT_OUT_RAW
-            && (r->smp = pt_samples_new(NULL, 1)) == NULL))
+            && kind != PT_OUT_ALLOC && (r->smp = pt_samples_new(NULL, 1)) == NULL)
+        || (r->res = pt_res_new(kind, out, r->pf, &r->first)) == NULL)
     {
+        pt_samples_free(r->smp);
         pt_speedscope_free(r->ss);
         pt_perfetto_free(r->pf);
         pt_folded_free(r->fold);
@@ -615,27 +614,6 @@ static void write_summary(pt_report * r, const pt_trace * t)
     }
 }
 
-/* The M events naming the process and the threads, and the closing ']'. */
-static void json_tail(pt_report * r, const pt_trace * t)
-{
-    size_t i;
-    json_sep(r);
-    fprintf(r->out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
-            "\"args\":{\"name\":", t->pid);
-    prof_impl_json_string(r->out, t->process[0] ? t->process : "traced program");
-    fputs("}}", r->out);
-    for (i = 0; i < t->nthreads; i++)
-    {
-        char def[32];
-        snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
-        fprintf(r->out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
-        prof_impl_json_string(r->out, t->threads[i].name[0] ? t->threads[i].name : def);
-        fputs("}}", r->out);
-    }
-    fputs("\n]\n", r->out);
-}
-
 int pt_report_finish(pt_report * r, const pt_trace * t)
 {
     size_t i;
@@ -643,6 +621,8 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     if (r == NULL)
         return -1;
     samples = t != NULL && pt_samples_count(r->smp) > 0;
+    if (t != NULL && r->kind != PT_OUT_TEXT)
+        r->oom |= pt_res_finish(r->res, t) != 0; /* before the JSON's end */
     if (samples && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV
                     || r->kind == PT_OUT_FOLDED) && !r->zones_first
         && (r->kind != PT_OUT_TEXT || t->nzones == 0))
@@ -660,7 +640,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
             r->oom = 1;
     }
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
-        json_tail(r, t);
+        pt_json_tail(r->out, &r->first, t);
     else if ((t != NULL && r->kind == PT_OUT_FOLDED
               && pt_folded_write(r->fold, r->out, t) != 0)
              || (t != NULL && r->kind == PT_OUT_SPEEDSCOPE
@@ -669,6 +649,8 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     else if (t != NULL && r->kind == PT_OUT_PERFETTO
              && pt_perfetto_finish(r->pf, t, r->smp) != 0)
         r->oom = 1;
+    if (t != NULL && r->kind == PT_OUT_TEXT)
+        r->oom |= pt_res_finish(r->res, t) != 0; /* after the tables */
     rc = r->oom ? -1 : 0;
     if (r->oom)
         prof_impl_warn("prof-trace: out of memory while writing the report: "
@@ -677,6 +659,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     pt_folded_free(r->fold);
     pt_speedscope_free(r->ss);
     pt_samples_free(r->smp);
+    pt_res_free(r->res);
     for (i = 0; i < r->nth; i++)
     {
         free(r->th[i].v);
