@@ -132,7 +132,7 @@ static void test_damaged(void)
                            10 << 24 | (uint64_t) PROF_TF_NO_STACK << 3,
                            10 << 24 | 0 << 3 | 4 };
     uint64_t maps2[] = { 5 };
-    uint64_t ext[] = { 0, UINT64_C(5) << 24 | 2 << 8 | 3 << 3 | 7, 1, 2,
+    uint64_t ext[] = { 0, UINT64_C(5) << 24 | 2 << 8 | 31u << 3 | 7, 1, 2,
                        UINT64_C(5) << 24 | 0 << 3 | 0 };
     tbuf b = { 0, 0, 0 };
     pt_trace t;
@@ -155,7 +155,7 @@ static void test_damaged(void)
           && strstr(w, "sample of stack 0, which is not defined") != NULL
           && strstr(w, "weight of 0") != NULL
           && strstr(w, "mappings record of 8 bytes") != NULL
-          && strstr(w, "in-stream record of kind 3") != NULL, "warnings:\n%s", w);
+          && strstr(w, "in-stream record of kind 31") != NULL, "warnings:\n%s", w);
     CHECK(t.nstacks == 0 && t.sampling.read == 1 && c.nostack == 1, "%zu stacks, "
           "%llu samples", t.nstacks, (unsigned long long) t.sampling.read);
     /* the extension record's two payload words are not events */
