@@ -39,7 +39,7 @@ static NOINST void off(const char * why)
    written) when this call started it, 1 when it was already running. */
 static NOINST int start(const char * path)
 {
-    int expected = 0, rc = 0;
+    int expected = 0, rc = 0, was_inside;
     if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) == 2)
         return 1;
     if (!__atomic_compare_exchange_n(&TR.state, &expected, 1, 0,
@@ -49,6 +49,10 @@ static NOINST int start(const char * path)
             sched_yield();
         return 1;
     }
+    /* as in the slow path: what the start allocates is not recorded
+       (libprofiler-alloc.a), a handler's event is lost, not waited for */
+    was_inside = ME.in_slow_path;
+    ME.in_slow_path = 1;
     prof_impl_tr_read_settings();
     TR.pid = (long) getpid();
     TR.tick_rate = prof_tick_rate();
@@ -70,6 +74,7 @@ static NOINST int start(const char * path)
     if (TR.off)
         rc = -1;
     __atomic_store_n(&TR.state, 2, __ATOMIC_RELEASE);
+    ME.in_slow_path = was_inside;
     return rc;
 }
 

@@ -255,8 +255,8 @@ word_t * prof_impl_tr_put_ext(word_t * p, unsigned long long d, long id,
 size_t prof_impl_tr_record_words(const word_t * w, size_t n);
 
 /* trace_lock.c: 0 while the calling thread is inside the recorder (its
-   slow path, its lock, a fork child before exec): the allocation archive
-   (src/alloc/) records nothing of the recorder's own allocations. */
+   slow path, its lock): the allocation archive (src/alloc/) records
+   nothing of the recorder's own allocations. */
 int prof_impl_trace_alloc_hook_ok(void);
 
 /* trace_signal.c */

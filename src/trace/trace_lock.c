@@ -153,11 +153,10 @@ NOINST void prof_impl_trace_free(const void * p)
 
 #if !defined(_WIN32)
 /* The allocation archive's hook: the recorder's own allocations (its
-   set-up, buffers, label tables, the writer thread, a fork child before
-   exec) are not the program's and are not recorded. */
+   set-up, buffers, label tables, the writer thread, its fork handlers, all
+   under its slow path or its lock) are not the program's: not recorded. */
 NOINST int prof_impl_trace_alloc_hook_ok(void)
 {
-    return !ME.in_slow_path && !ME.holds_lock
-           && !__atomic_load_n(&TR.in_fork_child, __ATOMIC_RELAXED);
+    return !ME.in_slow_path && !ME.holds_lock;
 }
 #endif
