@@ -1145,10 +1145,12 @@ void prof_sample_stop(void);
 # define PROF_LOCK_ACQUIRED(lock) prof_impl_trace_lock_acquired(lock)
 # define PROF_LOCK_RELEASED(lock) prof_impl_trace_lock_released(lock)
 # define PROF_LOCK_NAME(lock, name) prof_impl_trace_lock_name((lock), (name))
-# define prof_mutex_lock(m) \
+# if !defined(_WIN32) /* Windows records nothing (prof_mutex_lock: below) */
+#  define prof_mutex_lock(m) \
     prof_impl_mutex_lock(((void) sizeof(pthread_mutex_lock(m)), (m)))
-# define prof_mutex_unlock(m) \
+#  define prof_mutex_unlock(m) \
     prof_impl_mutex_unlock(((void) sizeof(pthread_mutex_unlock(m)), (m)))
+# endif
 # define PROF_ALLOC(ptr, size) prof_impl_trace_alloc((ptr), (size_t) (size))
 # define PROF_FREE(ptr) prof_impl_trace_free(ptr)
 #else
@@ -1157,8 +1159,6 @@ void prof_sample_stop(void);
 # define PROF_LOCK_RELEASED(lock) ((void) sizeof(prof_impl_check_key(lock)))
 # define PROF_LOCK_NAME(lock, name) \
     ((void) sizeof(prof_impl_check_lock_name((lock), (name))))
-# define prof_mutex_lock(m) pthread_mutex_lock(m)
-# define prof_mutex_unlock(m) pthread_mutex_unlock(m)
 # define PROF_ALLOC(ptr, size) \
     ((void) sizeof(prof_impl_check_alloc((ptr), (size_t) (size))))
 # define PROF_FREE(ptr) ((void) sizeof(prof_impl_check_key(ptr)))
@@ -1179,6 +1179,10 @@ void prof_sample_stop(void);
     = sizeof(prof_impl_check_label(label)) }
 # define PROF_FUNC() enum { PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
     = sizeof(prof_impl_check_label(__func__)) }
+#endif
+#if !defined(prof_mutex_lock) /* tracing off, or Windows */
+# define prof_mutex_lock(m) pthread_mutex_lock(m)
+# define prof_mutex_unlock(m) pthread_mutex_unlock(m)
 #endif
 
 /* ==== Internals ========================================================== */

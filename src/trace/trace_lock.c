@@ -107,6 +107,7 @@ NOINST void prof_impl_trace_lock_released(const void * lock)
     lock_record(PROF_TF_EXT_LOCK_RELEASED, lock);
 }
 
+#if !defined(_WIN32) /* Windows: pthread's own (profiler.h), no libpthread */
 /* A lock taken at once costs one record; a wait is recorded only when
    trylock finds the mutex held (the wait's start, then its end when
    pthread_mutex_lock returns). A failed lock records no acquisition. */
@@ -131,6 +132,7 @@ NOINST int prof_impl_mutex_unlock(void * m)
     lock_record(PROF_TF_EXT_LOCK_RELEASED, m);
     return pthread_mutex_unlock((pthread_mutex_t *) m);
 }
+#endif
 
 /* ---- allocations ------------------------------------------------------------ */
 
