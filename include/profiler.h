@@ -1129,7 +1129,39 @@ void prof_sample_stop(void);
     prof_impl_trace_ext_rec(PROF_IMPL_EXT_FRAME, "frame", 0, 0, 0)
 # define PROF_FRAME_MARK_NAMED(name) \
     prof_impl_trace_ext_rec(PROF_IMPL_EXT_FRAME, prof_impl_name(name), 0, 0, 0)
+/* Locks and allocations (void expressions, statements anywhere), each one
+   record in the thread's buffer (doc/tracing.md). lock is any address
+   that stands for a lock. PROF_LOCK_WAIT: the thread starts waiting for
+   it; PROF_LOCK_ACQUIRED: the thread holds it; PROF_LOCK_RELEASED: it lets
+   it go. PROF_LOCK_NAME names it (name: a string that lives until exit, as
+   a label; 512 locks at most), else it is shown as "lock" and its address.
+   prof_mutex_lock / prof_mutex_unlock: pthread_mutex_lock / _unlock of a
+   pthread_mutex_t * (include <pthread.h>), recorded: a mutex taken at once
+   (pthread_mutex_trylock) costs one record, a wait one more; they return
+   what pthread's functions return. PROF_ALLOC: the program's own
+   allocator gave ptr, of size bytes; PROF_FREE: ptr was freed (NULL: none).
+   libprofiler-alloc.a records malloc and free themselves. */
+# define PROF_LOCK_WAIT(lock) prof_impl_trace_lock_wait(lock)
+# define PROF_LOCK_ACQUIRED(lock) prof_impl_trace_lock_acquired(lock)
+# define PROF_LOCK_RELEASED(lock) prof_impl_trace_lock_released(lock)
+# define PROF_LOCK_NAME(lock, name) prof_impl_trace_lock_name((lock), (name))
+# if !defined(_WIN32) /* Windows records nothing (prof_mutex_lock: below) */
+#  define prof_mutex_lock(m) \
+    prof_impl_mutex_lock(((void) sizeof(pthread_mutex_lock(m)), (m)))
+#  define prof_mutex_unlock(m) \
+    prof_impl_mutex_unlock(((void) sizeof(pthread_mutex_unlock(m)), (m)))
+# endif
+# define PROF_ALLOC(ptr, size) prof_impl_trace_alloc((ptr), (size_t) (size))
+# define PROF_FREE(ptr) prof_impl_trace_free(ptr)
 #else
+# define PROF_LOCK_WAIT(lock) ((void) sizeof(prof_impl_check_key(lock)))
+# define PROF_LOCK_ACQUIRED(lock) ((void) sizeof(prof_impl_check_key(lock)))
+# define PROF_LOCK_RELEASED(lock) ((void) sizeof(prof_impl_check_key(lock)))
+# define PROF_LOCK_NAME(lock, name) \
+    ((void) sizeof(prof_impl_check_lock_name((lock), (name))))
+# define PROF_ALLOC(ptr, size) \
+    ((void) sizeof(prof_impl_check_alloc((ptr), (size_t) (size))))
+# define PROF_FREE(ptr) ((void) sizeof(prof_impl_check_key(ptr)))
 # define PROF_ZONE_VALUE(n) ((void) sizeof((long long) (n)))
 # define PROF_ZONE_VALUE_F(x) ((void) sizeof((double) (x)))
 # define PROF_ZONE_TEXT(s, len) \
@@ -1147,6 +1179,10 @@ void prof_sample_stop(void);
     = sizeof(prof_impl_check_label(label)) }
 # define PROF_FUNC() enum { PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
     = sizeof(prof_impl_check_label(__func__)) }
+#endif
+#if !defined(prof_mutex_lock) /* tracing off, or Windows */
+# define prof_mutex_lock(m) pthread_mutex_lock(m)
+# define prof_mutex_unlock(m) pthread_mutex_unlock(m)
 #endif
 
 /* ==== Internals ========================================================== */
@@ -1170,6 +1206,14 @@ void prof_sample_stop(void);
 # define PROF_IMPL_COLD __attribute__((cold, noinline))
 #else
 # define PROF_IMPL_COLD
+#endif
+/* Of a function that takes a pointer argument n as an address only, never
+   reading what it points to: gcc then says nothing of a block just
+   allocated and not yet written (PROF_ALLOC after malloc). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 10
+# define PROF_IMPL_ADDRESS_ONLY(n) __attribute__((access(none, n)))
+#else
+# define PROF_IMPL_ADDRESS_ONLY(n)
 #endif
 
 /* ---- the counter and the clocks ----------------------------------------- */
@@ -1327,6 +1371,8 @@ int prof_impl_check_key(const void * key);
 int prof_impl_check_label(const char * label);
 int prof_impl_check_text(const char * s, size_t len);
 int prof_impl_check_plot(const char * name, double v);
+int prof_impl_check_lock_name(const void * lock, const char * name);
+int prof_impl_check_alloc(const void * ptr, size_t size);
 
 /* The event layout and the recorder's fast path used by the markers. An
    event is one 8-byte word in the thread's buffer
@@ -1370,6 +1416,16 @@ PROF_IMPL_COLD void prof_impl_trace_message(const char * s);
 #define PROF_IMPL_EXT_FRAME 5u
 #define PROF_IMPL_VALUE_INT 0u
 #define PROF_IMPL_VALUE_DOUBLE 1u
+/* Locks and allocations (src/trace/trace_lock.c). */
+PROF_IMPL_COLD void prof_impl_trace_lock_wait(const void * lock);
+PROF_IMPL_COLD void prof_impl_trace_lock_acquired(const void * lock);
+PROF_IMPL_COLD void prof_impl_trace_lock_released(const void * lock);
+PROF_IMPL_COLD void prof_impl_trace_lock_name(const void * lock, const char * name);
+int prof_impl_mutex_lock(void * mutex);
+int prof_impl_mutex_unlock(void * mutex);
+PROF_IMPL_COLD PROF_IMPL_ADDRESS_ONLY(1)
+void prof_impl_trace_alloc(const void * ptr, size_t size);
+PROF_IMPL_COLD PROF_IMPL_ADDRESS_ONLY(1) void prof_impl_trace_free(const void * ptr);
 
 /* Where a thread records: the free part [pos, end) of one of its buffers
    and the ticks of the last event recorded there. A marker loads the place,

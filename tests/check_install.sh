@@ -26,6 +26,12 @@ if command -v pkg-config >/dev/null 2>&1; then
     "$cc" ${PROFILER_EXTRA_FLAGS:-} "$consumer/main.c" -o "$work/pc-consumer" \
           $(pkg-config --cflags profiler) $(pkg-config --libs profiler)
     "$work/pc-consumer"
+    # libprofiler-alloc.a (glibc builds), named before libprofiler.a
+    apc=$(find "$work/prefix" -name profiler-alloc.pc)
+    if [ -n "$apc" ]; then
+        test -f "$(dirname "$apc")/../libprofiler-alloc.a"
+        pkg-config --libs profiler-alloc | grep -q -- '-u,prof_impl_alloc_hook -lprofiler-alloc .*-lprofiler'
+    fi
 else
     echo "pkg-config not installed: pkg-config consumer not checked"
     [ "${CI:-}" != true ]   # CI installs it: there, missing is a failure

@@ -12,7 +12,8 @@
         .track_descriptor = 60
       TrackEvent.category_iids = 3, .type = 9 (SLICE_BEGIN 1, SLICE_END 2,
         INSTANT 3, COUNTER 4), .name_iid = 10, .track_uuid = 11,
-        .debug_annotations = 4, .name = 23, .double_counter_value = 44
+        .debug_annotations = 4, .name = 23, .counter_value = 30,
+        .double_counter_value = 44
       InternedData.event_categories = 1, .event_names = 2
         (EventCategory / EventName: iid = 1, name = 2), .function_names = 5,
         .mapping_paths = 17 (InternedString: iid = 1, str = 2), .frames = 6
@@ -67,6 +68,7 @@ typedef struct
     char error[256];
     size_t packets, begins, ends, instants, unmatched;
     size_t counters, annotations;  /* counter values, debug annotations */
+    double last_counter;           /* the last counter value */
     char names[PF_MAX_NAMES][48];  /* by iid (1..) */
     unsigned char named[PF_MAX_NAMES]; /* iid defined */
     int cats[8];                   /* categories defined, by iid */
@@ -125,9 +127,11 @@ static inline int pf_field(pf_in * in, unsigned * field, unsigned * wire,
     }
     if (*wire == 1 || *wire == 5)
     {
-        size_t n = *wire == 1 ? 8 : 4;
+        size_t n = *wire == 1 ? 8 : 4, i;
         if ((size_t) (in->end - in->p) < n)
             return -1;
+        for (i = 0; i < n; i++) /* little-endian */
+            *v |= (uint64_t) in->p[i] << (8 * i);
         in->p += n;
         return 0;
     }
@@ -349,6 +353,7 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
     unsigned f, w;
     uint64_t v, type = 0, name = 0, uuid = 0;
     int named = 0, value = 0;
+    double x = 0;
     pf_in s;
     pf_track * t;
     while (in.p < in.end)
@@ -363,8 +368,14 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
             uuid = v;
         else if (f == 23 && w == 2)
             named = 1;
-        else if (f == 44 && w == 1)
+        else if ((f == 44 && w == 1) || (f == 30 && w == 0))
+        {
             value = 1;
+            if (w == 1)
+                memcpy(&x, &v, sizeof x);
+            else
+                x = (double) (int64_t) v;
+        }
         else if (f == 4 && w == 2)
             d->annotations++;
         else if (f == 3 && w == 0)
@@ -387,6 +398,7 @@ static inline int pf_event(pf_trace * d, pf_in in, uint64_t ts)
     if (type == 4)
     {
         d->counters++;
+        d->last_counter = x;
         return 0;
     }
     if (type != 2 && !named && (name == 0 || name >= PF_MAX_NAMES || !d->named[name]))

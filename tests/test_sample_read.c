@@ -132,7 +132,7 @@ static void test_damaged(void)
                            10 << 24 | (uint64_t) PROF_TF_NO_STACK << 3,
                            10 << 24 | 0 << 3 | 4 };
     uint64_t maps2[] = { 5 };
-    uint64_t ext[] = { 0, UINT64_C(5) << 24 | 2 << 8 | 31 << 3 | 7, 1, 2,
+    uint64_t ext[] = { 0, UINT64_C(5) << 24 | 2 << 8 | 31u << 3 | 7, 1, 2,
                        UINT64_C(5) << 24 | 0 << 3 | 0 };
     tbuf b = { 0, 0, 0 };
     pt_trace t;

@@ -3,10 +3,17 @@
    deleted (PROF_TEST_NO_MARKERS); built with either switch it must record. */
 #include "profiler.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+
 #if defined(PROF_TEST_NO_MARKERS)
 # define M(x)
+# define LOCK(m) pthread_mutex_lock(m)
+# define UNLOCK(m) pthread_mutex_unlock(m)
 #else
 # define M(x) x
+# define LOCK(m) prof_mutex_lock(m)
+# define UNLOCK(m) prof_mutex_unlock(m)
 #endif
 
 int traced_sum(int n);
@@ -31,4 +38,25 @@ int traced_sum(int n)
     }
     M(PROF_FUNC_END();)
     return s;
+}
+
+/* The lock and allocation markers, and the mutex wrappers (compiled out:
+   pthread's own calls). */
+int locked_copy(pthread_mutex_t * m, int * shared, size_t n);
+int locked_copy(pthread_mutex_t * m, int * shared, size_t n)
+{
+    int * p = (int *) malloc(n * sizeof *p);
+    int rc;
+    M(PROF_ALLOC(p, n * sizeof *p);)
+    M(PROF_LOCK_NAME(m, "shared");)
+    if ((rc = LOCK(m)) != 0)
+        return rc;
+    *shared += p != NULL;
+    rc = UNLOCK(m);
+    M(PROF_LOCK_WAIT(shared);)
+    M(PROF_LOCK_ACQUIRED(shared);)
+    M(PROF_LOCK_RELEASED(shared);)
+    M(PROF_FREE(p);)
+    free(p);
+    return rc;
 }

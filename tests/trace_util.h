@@ -178,23 +178,31 @@ static inline void save_seed(const char * name, const void * d, size_t n)
           "cannot write %s", p);
 }
 
-/* What fn(t, f, arg) writes, as a malloc'd string. */
-static inline char * report(const pt_trace * t, int what)
+/* What was written to the temporary file f, as a malloc'd string (its
+   length at *len if not NULL); f is closed. */
+static inline char * read_back(FILE * f, size_t * len)
 {
-    FILE * f = tmpfile();
-    long n;
+    long n = ftell(f);
     char * s;
-    if (what == 'j' || what == 'b')
-        pt_write_json(f, t, what == 'j' ? PT_JSON_X : PT_JSON_BE);
-    else
-        pt_write_summary(f, t, what == 'c' ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT);
-    n = ftell(f);
     rewind(f);
     s = (char *) calloc((size_t) n + 1, 1);
     if (fread(s, 1, (size_t) n, f) != (size_t) n)
         s[0] = '\0';
     fclose(f);
+    if (len != NULL)
+        *len = (size_t) n;
     return s;
+}
+
+/* What fn(t, f, arg) writes, as a malloc'd string. */
+static inline char * report(const pt_trace * t, int what)
+{
+    FILE * f = tmpfile();
+    if (what == 'j' || what == 'b')
+        pt_write_json(f, t, what == 'j' ? PT_JSON_X : PT_JSON_BE);
+    else
+        pt_write_summary(f, t, what == 'c' ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT);
+    return read_back(f, NULL);
 }
 
 /* The zones named name in thread index th (th < 0: any): count. */

@@ -44,7 +44,7 @@ extern void prof_impl_sample_at_open(void) __attribute__((weak));
 
 static NOINST int start(const char * path)
 {
-    int expected = 0, rc = 0;
+    int expected = 0, rc = 0, was_inside;
     if (__atomic_load_n(&TR.state, __ATOMIC_ACQUIRE) == 2)
         return 1;
     if (!__atomic_compare_exchange_n(&TR.state, &expected, 1, 0,
@@ -54,6 +54,10 @@ static NOINST int start(const char * path)
             sched_yield();
         return 1;
     }
+    /* as in the slow path: what the start allocates is not recorded
+       (libprofiler-alloc.a), a handler's event is lost, not waited for */
+    was_inside = ME.in_slow_path;
+    ME.in_slow_path = 1;
     prof_impl_tr_read_settings();
     TR.pid = (long) getpid();
     TR.tick_rate = prof_tick_rate();
@@ -75,6 +79,7 @@ static NOINST int start(const char * path)
     if (TR.off)
         rc = -1;
     __atomic_store_n(&TR.state, 2, __ATOMIC_RELEASE);
+    ME.in_slow_path = was_inside;
     if (rc == 0 && prof_impl_sample_at_open != NULL)
         prof_impl_sample_at_open(); /* PROF_SAMPLE_HZ, if the sampler is linked */
     return rc;

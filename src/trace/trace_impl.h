@@ -257,6 +257,11 @@ word_t * prof_impl_tr_put_ext(word_t * p, unsigned long long d, long id,
    n (a record cut by a place's end, or corrupt). */
 size_t prof_impl_tr_record_words(const word_t * w, size_t n);
 
+/* trace_lock.c: 0 while the calling thread is inside the recorder (its
+   slow path, its lock): the allocation archive (src/alloc/) records
+   nothing of the recorder's own allocations. */
+int prof_impl_trace_alloc_hook_ok(void);
+
 /* trace_signal.c */
 /* Write every buffer and the end record before exec replaces the process
    image (the recorder's exec functions, trace_exec.c, call it). */

@@ -39,7 +39,7 @@ static const struct { const char * name; pt_output format; } formats[] = {
     { "text", PT_OUT_TEXT }, { "csv", PT_OUT_CSV }, { "json", PT_OUT_JSON },
     { "json-be", PT_OUT_JSON_BE }, { "raw", PT_OUT_RAW },
     { "perfetto", PT_OUT_PERFETTO }, { "folded", PT_OUT_FOLDED },
-    { "speedscope", PT_OUT_SPEEDSCOPE },
+    { "speedscope", PT_OUT_SPEEDSCOPE }, { "alloc", PT_OUT_ALLOC },
 };
 
 enum { MAX_BINARIES = 64 };
@@ -97,7 +97,7 @@ static int set_format(void * ctx, const char * name, const char * v)
     if (find_format((args_t *) ctx, v) == 0)
         return 0;
     prof_impl_warn(PROGRAM ": %s=%s: one of text, csv, json, json-be, raw, "
-                   "perfetto, folded, speedscope is expected", name, v);
+                   "perfetto, folded, speedscope, alloc is expected", name, v);
     return -1;
 }
 
@@ -240,8 +240,11 @@ static const prof_impl_option option_table[] = {
       "line, for flamegraph.pl (default: --text)", SET(set_format_flag) },
     { "--speedscope", NULL, "speedscope's own format, a profile per thread "
       "(default: --text)", SET(set_format_flag) },
+    { "--alloc", NULL, "the allocations (PROF_ALLOC, libprofiler-alloc.a) by "
+      "zone, and the leaks: what was live at the end (default: --text)",
+      SET(set_format_flag) },
     { "--format", "F", "one of the above by name: text, csv, json, json-be, "
-      "raw, perfetto, folded, speedscope (text)", SET(set_format) },
+      "raw, perfetto, folded, speedscope, alloc (text)", SET(set_format) },
     { "--min-duration", "T", "keep zones lasting at least T (default: all)", SET(set_min) },
     { "--from", "T", "keep zones that end at T or later, since the "
       "start (default: the start)",

@@ -267,26 +267,6 @@ static const char * const event_words[PT_ANNOT_KINDS] = {
     "lock_acquired", "lock_released", "alloc", "free"
 };
 
-void pt_json_number(FILE * out, double v)
-{
-    char buf[40];
-    if (isnan(v) || isinf(v))
-    {
-        fputs(isnan(v) ? "\"NaN\"" : v > 0 ? "\"Infinity\"" : "\"-Infinity\"", out);
-        return;
-    }
-    snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v)
-        snprintf(buf, sizeof buf, "%.17g", v);
-    fputs(buf, out);
-}
-
-void pt_json_sep(FILE * out, int * first)
-{
-    fputs(*first ? "[\n" : ",\n", out);
-    *first = 0;
-}
-
 /* ,"args":{ or , before a member of args, which is open from then on. */
 static int arg(FILE * out, int open, const char * name)
 {
@@ -307,17 +287,16 @@ int pt_json_zone_args(FILE * out, const pt_zone * z, int open)
 
 int pt_json_annot(FILE * out, const pt_trace * t, const pt_annot * a, int * first)
 {
-    int64_t ns = pt_whole_ns(t, a->ticks);
     if (a->kind != PROF_TF_EXT_MESSAGE && a->kind != PROF_TF_EXT_PLOT
         && a->kind != PROF_TF_EXT_FRAME)
         return 0;
     pt_json_sep(out, first);
     fputs("{\"name\":", out);
     prof_impl_json_string(out, a->kind == PROF_TF_EXT_MESSAGE ? a->text : a->name);
-    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":%lld.%03lld,\"pid\":%u,"
-            "\"tid\":%u", event_words[a->kind], a->kind == PROF_TF_EXT_PLOT
-            ? "C" : "i", (long long) (ns / 1000), (long long) (ns % 1000),
-            t->pid, t->threads[a->thread].tid);
+    fprintf(out, ",\"cat\":\"%s\",\"ph\":\"%s\",\"ts\":", event_words[a->kind],
+            a->kind == PROF_TF_EXT_PLOT ? "C" : "i");
+    pt_json_us(out, pt_whole_ns(t, a->ticks));
+    fprintf(out, ",\"pid\":%u,\"tid\":%u", t->pid, t->threads[a->thread].tid);
     if (a->kind == PROF_TF_EXT_PLOT) /* "args":{name: value} */
     {
         fputs(",\"args\":{", out);
@@ -331,28 +310,6 @@ int pt_json_annot(FILE * out, const pt_trace * t, const pt_annot * a, int * firs
     fputc('}', out);
     return 1;
 }
-
-/* The M events naming the process and the threads, and the closing ']'. */
-void pt_json_tail(FILE * out, const pt_trace * t, int * first)
-{
-    size_t i;
-    pt_json_sep(out, first);
-    fprintf(out, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,"
-            "\"args\":{\"name\":", t->pid);
-    prof_impl_json_string(out, t->process[0] ? t->process : "traced program");
-    fputs("}}", out);
-    for (i = 0; i < t->nthreads; i++)
-    {
-        char def[32];
-        snprintf(def, sizeof def, "thread %u", t->threads[i].tid);
-        fprintf(out, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,"
-                "\"tid\":%u,\"args\":{\"name\":", t->pid, t->threads[i].tid);
-        prof_impl_json_string(out, t->threads[i].name[0] ? t->threads[i].name : def);
-        fputs("}}", out);
-    }
-    fputs("\n]\n", out);
-}
-
 
 void pt_raw_annot(FILE * out, const pt_trace * t, const pt_annot * a)
 {

@@ -10,6 +10,7 @@
 #define PROF_TRACE_ANNOTS_H
 
 #include "trace_read.h"
+#include "trace_json.h"
 
 #include <stdio.h>
 
@@ -26,11 +27,6 @@ int pt_annots_write(pt_annots * s, FILE * out, const pt_trace * t, int csv);
    s), else its name; NULL if out of memory. */
 const char * pt_annots_by_value(pt_annots * s, const pt_zone * z);
 
-/* A number in JSON: the shortest form that reads back, or the strings
-   "NaN", "Infinity", "-Infinity" (JSON has no such numbers). */
-void pt_json_number(FILE * out, double v);
-/* "[" before the first element (*first, then 0), else ",". */
-void pt_json_sep(FILE * out, int * first);
 /* Zone z's value and text as members "value" and "text" of its args
    (open: the args object is open already, else it is opened); returns
    whether it is open now (the caller closes it). */
@@ -40,8 +36,6 @@ int pt_json_zone_args(FILE * out, const pt_zone * z, int open);
    (zone values and texts go on their zone). */
 int pt_json_annot(FILE * out, const pt_trace * t, const pt_annot * a,
                   int * first);
-/* The M events naming the process and the threads, and the closing ']'. */
-void pt_json_tail(FILE * out, const pt_trace * t, int * first);
 /* The raw line of a (thread, tick, ns, event, kind 'a', what). */
 void pt_raw_annot(FILE * out, const pt_trace * t, const pt_annot * a);
 

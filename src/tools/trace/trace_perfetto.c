@@ -7,12 +7,14 @@
       TracePacket      timestamp = 8, trusted_packet_sequence_id = 10,
                        track_event = 11, interned_data = 12,
                        sequence_flags = 13, track_descriptor = 60
-      TrackDescriptor  uuid = 1, name = 2, process = 3, thread = 4
+      TrackDescriptor  uuid = 1, name = 2, process = 3, thread = 4,
+                       parent_uuid = 5, counter = 8 (a CounterDescriptor)
       ProcessDescriptor pid = 1, process_name = 6
       ThreadDescriptor pid = 1, tid = 2, thread_name = 5
       TrackEvent       category_iids = 3, type = 9, name_iid = 10,
-                       track_uuid = 11 (type: SLICE_BEGIN 1, SLICE_END 2,
-                       INSTANT 3)
+                       track_uuid = 11, debug_annotations = 4, name = 23,
+                       double_counter_value = 44 (type: SLICE_BEGIN 1,
+                       SLICE_END 2, INSTANT 3, COUNTER 4)
       InternedData     event_categories = 1, event_names = 2,
                        function_names = 5, frames = 6, callstacks = 7,
                        mapping_paths = 17, mappings = 19
@@ -72,9 +74,15 @@ enum
     /* annotations: debug annotations, counter tracks, named instants */
     TE_DEBUG_ANNOTATIONS = 4, TE_NAME = 23, TE_DOUBLE_COUNTER_VALUE = 44,
     DA_INT_VALUE = 4, DA_DOUBLE_VALUE = 5, DA_STRING_VALUE = 6, DA_NAME = 10,
-    TD_PARENT_UUID = 5, TD_COUNTER = 8, TYPE_COUNTER = 4,
+    TD_PARENT_UUID = 5, TD_COUNTER = 8, TYPE_COUNTER = 4, /* and locks */
     CAT_ANNOTATION = 5, WIRE_FIXED64 = 1
 };
+/* The uuids of the tracks of their own (beside the process, 1, and the
+   threads, 2 + index): a lock's on a thread, OWN_LOCKS | lock << 24 |
+   thread; a named one's (a counter, frame marks), OWN_NAMED | counter << 46
+   | the iid of its name. */
+#define OWN_LOCKS (UINT64_C(1) << 48)
+#define OWN_NAMED (UINT64_C(1) << 47)
 
 enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
 
@@ -92,10 +100,9 @@ struct pt_perfetto
     FILE * out;
     pb_buf packet, event, inner, interned;
     pt_map names;            /* name pointer -> iid */
+    pt_map own;              /* uuids of the tracks of their own described */
     uint64_t next_iid;
     pf_track * tracks;       /* per thread index */
-    pt_map annot_tracks;     /* plot or frame name pointer -> track uuid */
-    uint64_t next_track;
     size_t ntracks;
     int started;
     int oom;                 /* a packet or a name was lost (sticky) */
@@ -201,7 +208,7 @@ void pt_perfetto_free(pt_perfetto * p)
     free(p->interned.d);
     free(p->tracks);
     pt_map_free(&p->names, 0);
-    pt_map_free(&p->annot_tracks, 0);
+    pt_map_free(&p->own, 0);
     free(p);
 }
 
@@ -333,43 +340,16 @@ static void zone_args(pt_perfetto * p, const pt_zone * z)
     }
 }
 
-/* The track of a plot (a counter track) or of frame marks named name,
-   in the process, described on first use: its uuid (0: out of memory). */
-static uint64_t annot_track(pt_perfetto * p, const pt_trace * t,
-                            const char * name, int counter)
+/* The sequence started and thread's track described: 0, or -1 if out of
+   memory. */
+static int thread_track(pt_perfetto * p, const pt_trace * t, uint32_t thread)
 {
-    void ** slot = pt_map_find(&p->annot_tracks, (uint64_t) (size_t) name, 1);
-    pb_buf d = { NULL, 0, 0, 0 };
-    uint64_t uuid;
-    if (slot == NULL)
-    {
-        p->oom = 1;
-        return 0;
-    }
-    if (*slot != NULL)
-        return (uint64_t) (size_t) *slot;
-    uuid = (UINT64_C(1) << 32) + p->next_track++; /* past the threads' */
-    *slot = (void *) (size_t) uuid;
-    p->annot_tracks.n++;
-    pb_uint(&d, TD_UUID, uuid);
-    pb_string(&d, TD_NAME, name);
-    pb_uint(&d, TD_PARENT_UUID, process_uuid(t));
-    if (counter)
-        pb_nest(&d, TD_COUNTER, &p->inner); /* an empty CounterDescriptor */
-    pb_nest(&p->packet, PKT_TRACK_DESCRIPTOR, &d);
-    put_packet(p);
-    free(d.d);
-    return uuid;
-}
-
-/* Zone z's thread track, made and described on first use: 0, or -1 if
-   out of memory. */
-static int track_of(pt_perfetto * p, const pt_trace * t, const pt_zone * z)
-{
-    if (z->thread >= p->ntracks)
+    if (!p->started)
+        start(p, t);
+    if (thread >= p->ntracks)
     {
         size_t old = p->ntracks;
-        if (prof_impl_grow(&p->tracks, &p->ntracks, (size_t) z->thread + 1,
+        if (prof_impl_grow(&p->tracks, &p->ntracks, (size_t) thread + 1,
                            sizeof *p->tracks) != 0)
         {
             p->oom = 1;
@@ -377,40 +357,9 @@ static int track_of(pt_perfetto * p, const pt_trace * t, const pt_zone * z)
         }
         memset(p->tracks + old, 0, (p->ntracks - old) * sizeof *p->tracks);
     }
-    if (!p->tracks[z->thread].described)
-        describe(p, t, z->thread);
+    if (!p->tracks[thread].described)
+        describe(p, t, thread);
     return 0;
-}
-
-void pt_perfetto_annot(pt_perfetto * p, const pt_trace * t, const pt_annot * a)
-{
-    int plot = a->kind == PROF_TF_EXT_PLOT;
-    if (a->kind != PROF_TF_EXT_MESSAGE && !plot && a->kind != PROF_TF_EXT_FRAME)
-        return; /* zone values and texts: on their zone's end */
-    if (!p->started)
-        start(p, t);
-    if (a->kind == PROF_TF_EXT_MESSAGE)
-    {
-        pt_zone z; /* its thread's track, described */
-        memset(&z, 0, sizeof z);
-        z.thread = a->thread;
-        if (track_of(p, t, &z) != 0)
-            return;
-        pb_uint(&p->event, TE_TYPE, TYPE_INSTANT);
-        pb_uint(&p->event, TE_TRACK_UUID, thread_uuid(t, a->thread));
-        pb_string(&p->event, TE_NAME, a->text);
-    }
-    else
-    {
-        pb_uint(&p->event, TE_TYPE, plot ? TYPE_COUNTER : TYPE_INSTANT);
-        pb_uint(&p->event, TE_TRACK_UUID, annot_track(p, t, a->name, plot));
-        if (plot)
-            pb_double(&p->event, TE_DOUBLE_COUNTER_VALUE, a->value);
-        else
-            pb_uint(&p->event, TE_NAME_IID, name_iid(p, a->name));
-    }
-    pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_ANNOTATION);
-    put_event(p, pt_whole_ns(t, a->ticks));
 }
 
 void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
@@ -418,9 +367,7 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
 {
     int64_t ns = pt_whole_ns(t, what == 'E' ? z->end : z->begin);
     unsigned cat = z->kind == PT_KIND_ZONE ? 1 : z->kind == PT_KIND_FUNC ? 2 : 3;
-    if (!p->started)
-        start(p, t);
-    if (track_of(p, t, z) != 0)
+    if (thread_track(p, t, z->thread) != 0)
         return;
     pb_uint(&p->event, TE_TYPE, what == 'B' ? TYPE_SLICE_BEGIN
             : what == 'E' ? TYPE_SLICE_END : TYPE_INSTANT);
@@ -433,6 +380,113 @@ void pt_perfetto_event(pt_perfetto * p, const pt_trace * t, const pt_zone * z,
     else
         zone_args(p, z);
     put_event(p, ns);
+}
+
+/* ---- tracks of their own: locks, counters (plots, live bytes), frames ---- */
+
+/* A TrackDescriptor packet of a track of its own, once: uuid, named name,
+   under parent's track, a counter track if counter. */
+static void describe_own(pt_perfetto * p, uint64_t uuid, uint64_t parent,
+                         const char * name, int counter)
+{
+    void ** slot = pt_map_find(&p->own, uuid, 1);
+    pb_buf d = { NULL, 0, 0, 0 };
+    if (slot == NULL || *slot != NULL)
+    {
+        p->oom |= slot == NULL;
+        return;
+    }
+    *slot = (void *) 1;
+    p->own.n++;
+    pb_uint(&d, TD_UUID, uuid);
+    pb_uint(&d, TD_PARENT_UUID, parent);
+    pb_string(&d, TD_NAME, name);
+    if (counter)
+        pb_bytes(&d, TD_COUNTER, NULL, 0); /* an empty CounterDescriptor */
+    pb_nest(&p->packet, PKT_TRACK_DESCRIPTOR, &d);
+    put_packet(p);
+    free(d.d);
+}
+
+/* The track named name under the process (a counter track if counter,
+   else frame marks'), described on first use: its uuid. */
+static uint64_t named_track(pt_perfetto * p, const pt_trace * t,
+                            const char * name, int counter)
+{
+    uint64_t uuid = OWN_NAMED | (uint64_t) (counter != 0) << 46
+                    | name_iid(p, name);
+    describe_own(p, uuid, process_uuid(t), name, counter);
+    return uuid;
+}
+
+/* A value v of the counter track named name, into p->event. */
+static void counter_event(pt_perfetto * p, const pt_trace * t,
+                          const char * name, double v)
+{
+    pb_uint(&p->event, TE_TYPE, TYPE_COUNTER);
+    pb_uint(&p->event, TE_TRACK_UUID, named_track(p, t, name, 1));
+    pb_double(&p->event, TE_DOUBLE_COUNTER_VALUE, v);
+}
+
+void pt_perfetto_counter(pt_perfetto * p, const pt_trace * t, const char * name,
+                         int64_t ticks, double v)
+{
+    if (!p->started)
+        start(p, t);
+    counter_event(p, t, name, v);
+    put_event(p, pt_whole_ns(t, ticks));
+}
+
+void pt_perfetto_annot(pt_perfetto * p, const pt_trace * t, const pt_annot * a)
+{
+    if (a->kind != PROF_TF_EXT_MESSAGE && a->kind != PROF_TF_EXT_PLOT
+        && a->kind != PROF_TF_EXT_FRAME)
+        return; /* zone values and texts: on their zone's end */
+    if (!p->started)
+        start(p, t);
+    if (a->kind == PROF_TF_EXT_MESSAGE && thread_track(p, t, a->thread) != 0)
+        return;
+    if (a->kind == PROF_TF_EXT_PLOT)
+        counter_event(p, t, a->name, a->value);
+    else
+    {
+        int msg = a->kind == PROF_TF_EXT_MESSAGE; /* else a frame mark */
+        pb_uint(&p->event, TE_TYPE, TYPE_INSTANT);
+        pb_uint(&p->event, TE_TRACK_UUID, msg ? thread_uuid(t, a->thread)
+                : named_track(p, t, a->name, 0));
+        if (msg)
+            pb_string(&p->event, TE_NAME, a->text);
+        else
+            pb_uint(&p->event, TE_NAME_IID, name_iid(p, a->name));
+    }
+    pb_uint(&p->event, TE_CATEGORY_IIDS, CAT_ANNOTATION);
+    put_event(p, pt_whole_ns(t, a->ticks));
+}
+
+/* A TrackEvent packet at ns on track, of type (name: a slice begin's). */
+static void own_event(pt_perfetto * p, uint64_t track, unsigned type,
+                      const char * name, int64_t ns)
+{
+    pb_uint(&p->event, TE_TYPE, type);
+    pb_uint(&p->event, TE_TRACK_UUID, track);
+    if (name != NULL)
+        pb_uint(&p->event, TE_NAME_IID, name_iid(p, name));
+    put_event(p, ns);
+}
+
+void pt_perfetto_lock_slice(pt_perfetto * p, const pt_trace * t,
+                            const pt_lock_slice * s)
+{
+    uint64_t uuid = OWN_LOCKS | (uint64_t) s->lock_index << 24 | s->thread;
+    char name[96];
+    if (thread_track(p, t, s->thread) != 0)
+        return;
+    snprintf(name, sizeof name, "lock %s 0x%llx", s->name ? s->name : "lock",
+             (unsigned long long) s->lock);
+    describe_own(p, uuid, thread_uuid(t, s->thread), name, 0);
+    own_event(p, uuid, TYPE_SLICE_BEGIN, s->what == 'w' ? "wait" : "hold",
+              pt_whole_ns(t, s->begin));
+    own_event(p, uuid, TYPE_SLICE_END, NULL, pt_whole_ns(t, s->end));
 }
 
 /* The samples' functions, their one mapping and the named stacks, in one

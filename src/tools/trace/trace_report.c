@@ -11,10 +11,12 @@
 */
 #include "trace_read.h"
 #include "trace_folded.h"
+#include "trace_json.h"
 #include "trace_map.h"
 #include "trace_perfetto.h"
 #include "trace_speedscope.h"
 #include "trace_report.h"
+#include "trace_res.h"
 #include "trace_samples.h"
 #include "trace_annots.h"
 #include "internal.h"
@@ -58,6 +60,7 @@ struct pt_report
     pt_folded * fold;
     pt_speedscope * ss;
     pt_samples * smp;       /* NULL: an output without samples */
+    pt_res * res;           /* locks and allocations */
     int zones_first;        /* CSV, --folded: the zones' even with samples */
     pt_annots * an;         /* the summary's annotations (text, CSV) */
     int by_value;           /* --by-value: a row per zone name and value */
@@ -65,12 +68,6 @@ struct pt_report
 };
 
 /* ---- text helpers ------------------------------------------------------------ */
-
-/* Nanoseconds as microseconds with three decimals, exactly. */
-static void put_us(FILE * out, int64_t ns)
-{
-    fprintf(out, "%lld.%03lld", (long long) (ns / 1000), (long long) (ns % 1000));
-}
 
 /* An X event's dur: whole ns less a picosecond per level of nesting (at
    most PT_TIE_LEVELS). A zone ending one tick before its parent often ends
@@ -82,7 +79,7 @@ static void put_dur(FILE * out, int64_t ns, size_t depth)
     int64_t ps = depth < PT_TIE_LEVELS ? (int64_t) depth : PT_TIE_LEVELS;
     if (ps == 0 || ns <= 0)
     {
-        put_us(out, ns);
+        pt_json_us(out, ns);
         return;
     }
     /* ns - 1 whole nanoseconds and 1000 - ps picoseconds (no product that
@@ -193,11 +190,6 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
 
 /* ---- the outputs of one event ------------------------------------------------- */
 
-static void json_sep(pt_report * r)
-{
-    pt_json_sep(r->out, &r->first);
-}
-
 /* One Chrome JSON event of zone z, depth levels inside the outermost: ph
    is 'X' (with dur), 'B', 'E' or 'i'. */
 static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
@@ -205,14 +197,14 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
 {
     int64_t b = pt_whole_ns(t, z->begin), e = pt_whole_ns(t, z->end);
     int open = 0;
-    json_sep(r);
+    pt_json_sep(r->out, &r->first);
     fputs("{\"name\":", r->out);
     prof_impl_json_string(r->out, z->name);
     fprintf(r->out, ",\"cat\":\"%s\",\"ph\":\"%c\",", kind_word(z->kind), ph);
     if (ph == 'i')
         fputs("\"s\":\"t\",", r->out);
     fputs("\"ts\":", r->out);
-    put_us(r->out, ph == 'E' ? e : b);
+    pt_json_us(r->out, ph == 'E' ? e : b);
     if (ph == 'X')
     {
         fputs(",\"dur\":", r->out);
@@ -380,11 +372,17 @@ static void on_sample(void * ctx, const pt_trace * t, const pt_sample * s)
         pt_samples_add(r->smp, t, s);
 }
 
-/* An annotation: kept by the filters of thread and time. */
+/* An annotation: kept by the filters of thread and time; a lock or
+   allocation record: for pt_res (trace_res.c), whatever the filters. */
 static void on_annot(void * ctx, const pt_trace * t, const pt_annot * a)
 {
     pt_report * r = (pt_report *) ctx;
     int64_t ns = pt_whole_ns(t, a->ticks);
+    if (a->kind >= PROF_TF_EXT_LOCK_WAIT)
+    {
+        pt_res_annot(r->res, t, a); /* the zone filters do not apply */
+        return;
+    }
     if (!thread_passes(r, t, a->thread) || ns < r->f.from_ns
         || (r->f.to_ns >= 0 && ns > r->f.to_ns))
         return;
@@ -430,9 +428,11 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
         || ((kind == PT_OUT_TEXT || kind == PT_OUT_CSV)
             && (r->an = pt_annots_new()) == NULL)
         || (kind != PT_OUT_JSON && kind != PT_OUT_JSON_BE && kind != PT_OUT_RAW
-            && (r->smp = pt_samples_new(NULL, 1)) == NULL))
+            && kind != PT_OUT_ALLOC && (r->smp = pt_samples_new(NULL, 1)) == NULL)
+        || (r->res = pt_res_new(kind, out, r->pf, &r->first)) == NULL)
     {
         pt_annots_free(r->an);
+        pt_samples_free(r->smp);
         pt_speedscope_free(r->ss);
         pt_perfetto_free(r->pf);
         pt_folded_free(r->fold);
@@ -640,6 +640,8 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     if (r == NULL)
         return -1;
     samples = t != NULL && pt_samples_count(r->smp) > 0;
+    if (t != NULL && r->kind != PT_OUT_TEXT)
+        r->oom |= pt_res_finish(r->res, t) != 0; /* before the JSON's end */
     if (samples && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV
                     || r->kind == PT_OUT_FOLDED) && !r->zones_first
         && (r->kind != PT_OUT_TEXT || t->nzones == 0))
@@ -659,7 +661,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
             r->oom = 1;
     }
     else if (t != NULL && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
-        pt_json_tail(r->out, t, &r->first);
+        pt_json_tail(r->out, &r->first, t);
     else if ((t != NULL && r->kind == PT_OUT_FOLDED
               && pt_folded_write(r->fold, r->out, t) != 0)
              || (t != NULL && r->kind == PT_OUT_SPEEDSCOPE
@@ -668,6 +670,8 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     else if (t != NULL && r->kind == PT_OUT_PERFETTO
              && pt_perfetto_finish(r->pf, t, r->smp) != 0)
         r->oom = 1;
+    if (t != NULL && r->kind == PT_OUT_TEXT)
+        r->oom |= pt_res_finish(r->res, t) != 0; /* after the tables */
     rc = r->oom ? -1 : 0;
     if (r->oom)
         prof_impl_warn("prof-trace: out of memory while writing the report: "
@@ -677,6 +681,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     pt_speedscope_free(r->ss);
     pt_samples_free(r->smp);
     pt_annots_free(r->an);
+    pt_res_free(r->res);
     for (i = 0; i < r->nth; i++)
     {
         free(r->th[i].v);
