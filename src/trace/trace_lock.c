@@ -3,9 +3,11 @@
     entry points of PROF_LOCK_WAIT / _ACQUIRED / _RELEASED / _NAME,
     prof_mutex_lock / prof_mutex_unlock, PROF_ALLOC and PROF_FREE
     (profiler.h), and the one the allocation archive (src/alloc/) records
-    through. Each marker is one extension record written by
-    prof_impl_trace_ext (trace_annot.c), with the slow path's buffer, room
-    and signal rules.
+    through. Each marker is one extension record written as the inline
+    annotations write theirs (prof_impl_trace_ext_rec, profiler.h): into
+    the thread's buffer at once, or through prof_impl_trace_ext
+    (trace_annot.c) when the name is not cached yet, the buffer has no room
+    or the gap is long, with the slow path's buffer, room and signal rules.
 
     A lock record is NAME (the lock's name) and the lock's address. Names
     come from PROF_LOCK_NAME, kept in a fixed table of LOCK_NAMES slots
@@ -88,8 +90,8 @@ NOINST void prof_impl_trace_lock_name(const void * lock, const char * name)
 /* One lock record of kind for lock. */
 static NOINST void lock_record(unsigned kind, const void * lock)
 {
-    unsigned long long a = (unsigned long long) (uintptr_t) lock;
-    prof_impl_trace_ext(kind, lock_name(lock), &a, 1, NULL, 0);
+    prof_impl_trace_ext_rec(kind, lock_name(lock), 1,
+                            (unsigned long long) (uintptr_t) lock, 0);
 }
 
 NOINST void prof_impl_trace_lock_wait(const void * lock)
@@ -138,19 +140,16 @@ NOINST int prof_impl_mutex_unlock(void * m)
 
 NOINST void prof_impl_trace_alloc(const void * p, size_t size)
 {
-    unsigned long long w[2];
-    if (p == NULL)
-        return;
-    w[0] = (unsigned long long) (uintptr_t) p;
-    w[1] = size;
-    prof_impl_trace_ext(PROF_TF_EXT_ALLOC, NULL, w, 2, NULL, 0);
+    if (p != NULL)
+        prof_impl_trace_ext_rec(PROF_TF_EXT_ALLOC, NULL, 2,
+                                (unsigned long long) (uintptr_t) p, size);
 }
 
 NOINST void prof_impl_trace_free(const void * p)
 {
-    unsigned long long a = (unsigned long long) (uintptr_t) p;
     if (p != NULL)
-        prof_impl_trace_ext(PROF_TF_EXT_FREE, NULL, &a, 1, NULL, 0);
+        prof_impl_trace_ext_rec(PROF_TF_EXT_FREE, NULL, 1,
+                                (unsigned long long) (uintptr_t) p, 0);
 }
 
 #if !defined(_WIN32)
