@@ -134,7 +134,7 @@ static void test_hand(void)
     tbuf b = { NULL, 0, 0 };
     pf_trace d;
     char * s;
-    size_t n;
+    size_t n, i;
     FILE * f;
     hand_file(&b);
     set_path("hand.ptrace");
@@ -163,14 +163,17 @@ static void test_hand(void)
           "         1             80          1             80  2  (no zone)\n")
           != NULL && strstr(strstr(s, "leaks"), "  z\n") == NULL, "leaks:\n%s", s);
     free(s);
-    s = report_of(path, PT_OUT_JSON, NULL);
-    CHECK(count_of(s, "\"cat\":\"lock\",\"ph\":\"b\"") == 5
-          && count_of(s, "\"ph\":\"e\"") == 5 && count_of(s, "\"ph\":\"C\"") == 7
-          && strstr(s, "\"name\":\"hold\",\"cat\":\"lock\",\"ph\":\"b\",\"id\":"
-                    "\"0.1\",\"ts\":0.450") != NULL
-          && strstr(s, "\"ts\":0.060,\"pid\":4242,\"args\":{\"bytes\":80}") != NULL,
-          "json:\n%s", s);
-    free(s);
+    for (i = 0; i < 2; i++) /* --json, then --json-be: the same lock slices */
+    {
+        s = report_of(path, i == 0 ? PT_OUT_JSON : PT_OUT_JSON_BE, NULL);
+        CHECK(count_of(s, "\"cat\":\"lock\",\"ph\":\"b\"") == 5
+              && count_of(s, "\"ph\":\"e\"") == 5 && count_of(s, "\"ph\":\"C\"") == 7
+              && strstr(s, "\"name\":\"hold\",\"cat\":\"lock\",\"ph\":\"b\",\"id\":"
+                        "\"0.1\",\"ts\":0.450") != NULL
+              && strstr(s, "\"ts\":0.060,\"pid\":4242,\"args\":{\"bytes\":80}") != NULL,
+              "json %zu:\n%s", i, s);
+        free(s);
+    }
     s = report_of(path, PT_OUT_PERFETTO, &n);
     CHECK(pf_decode((const unsigned char *) s, n, &d) == 0, "perfetto: %s",
           d.error);

@@ -88,7 +88,7 @@ void pt_res_annot(pt_res * r, const pt_trace * t, const pt_annot * a)
 {
     pt_lock_slice s;
     int rc = pt_locks_annot(r->locks, t, a, &s);
-    if (rc > 0 && r->kind == PT_OUT_JSON)
+    if (rc > 0 && (r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE))
     {
         json_slice(r, t, &s, 'b');
         json_slice(r, t, &s, 'e');
@@ -118,7 +118,8 @@ static void live_point(void * ctx, int64_t ticks, uint64_t live)
 
 int pt_res_finish(pt_res * r, const pt_trace * t)
 {
-    int counter = r->kind == PT_OUT_JSON || r->kind == PT_OUT_PERFETTO;
+    int counter = r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE
+                  || r->kind == PT_OUT_PERFETTO;
     if (r->kind != PT_OUT_TEXT && r->kind != PT_OUT_ALLOC && !counter)
         return r->oom ? -1 : 0;
     r->t = t;
