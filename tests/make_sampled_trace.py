@@ -32,7 +32,13 @@ lie inside those functions of that binary (symbol table needed), which is
 mapped whole at 0x555555554000; PLUGIN stays in the fake plugin module
 unless named.
 
-Usage: make_sampled_trace.py [--binary=ELF --names=A,B,C,D,E[,F]] OUT.ptrace"""
+With --repeat=N the 100 ms of samples (not the zones) come N times, each
+copy 100.1 ms after the one before (N = 6000: a 10-minute trace of 12
+million samples, about 100 MB, for p-sample-read.sh); the SAMPLING chunk
+counts N times the samples.
+
+Usage: make_sampled_trace.py [--binary=ELF --names=A,B,C,D,E[,F]]
+                             [--repeat=N] OUT.ptrace"""
 import struct
 import sys
 
@@ -144,14 +150,27 @@ def samples(tid, ss, per_chunk=256):
     return out
 
 
+def shifted(packed, shift):
+    """SAMPLES chunks (as samples() packs them) moved later by shift ticks:
+    only each chunk's first word, its base, changes."""
+    out, at = [], 0
+    while at < len(packed):
+        n = struct.unpack_from("<I", packed, at + 8)[0]
+        base = struct.unpack_from("<Q", packed, at + 16)[0]
+        out.append(packed[at:at + 16] + struct.pack("<Q", base + shift)
+                   + packed[at + 24:at + 16 + n])
+        at += 16 + n
+    return b"".join(out)
+
+
 def process(tid, ticks, pid, ppid, kind, name):
     return chunk(PROCESS, tid, struct.pack("<QIIII", ticks, pid, ppid, kind, 0) + pad(name))
 
 
-def sampling(n, ticks_start, ticks_stop):
+def sampling(n, ticks_start, ticks_stop, reps=1):
     kv = [(1, 1), (2, 1), (3, 10000), (5, 4), (6, 65536), (7, 127),
-          (8, ticks_start), (9, ticks_stop), (16, n), (17, 5), (18, 1),
-          (19, 0), (20, 200000000), (21, n + 2)]
+          (8, ticks_start), (9, ticks_stop), (16, n * reps), (17, 5), (18, 1),
+          (19, 0), (20, 200000000 * reps), (21, (n + 2) * reps)]
     return chunk(SAMPLING, 0, b"".join(struct.pack("<QQ", k, v) for k, v in kv))
 
 
@@ -204,11 +223,17 @@ def main():
     body += chunk(MAPS2, 0, struct.pack("<QII", 50000000, 0, 0) + pad(plug))
     body += stacks(4, [[leaf["plugin"], ret["cold"], ret["worker"]]])
     body += samples(8, w[500:])
-    body += sampling(2000, 0, 100100000)
-    body += process(4242, 100200000, 4242, 1, 3, "/nonexistent/sampled")
-    body += chunk(CH_END, 0, struct.pack("<QQQ", 100200000, 0, 0))
+    reps, block = int(args.get("repeat", "1")), 100100000
     with open(out, "wb") as fo:
         fo.write(header(1e9, 3) + body)
+        if reps > 1:
+            again = samples(7, m) + samples(8, w)
+            for r in range(1, reps):
+                fo.write(shifted(again, r * block))
+        end = (reps - 1) * block + 100200000
+        fo.write(sampling(2000, 0, (reps - 1) * block + 100100000, reps)
+                 + process(4242, end, 4242, 1, 3, "/nonexistent/sampled")
+                 + chunk(CH_END, 0, struct.pack("<QQQ", end, 0, 0)))
 
 
 main()
