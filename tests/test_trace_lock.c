@@ -1,7 +1,7 @@
 /* Locks and allocations in the trace (extension records 6-10): the reader's
    lock statistics and allocation replay on a hand-made file with exact
    times (tick rate 1e9: ticks are ns), in every output that has them
-   (text summary, --alloc, Chrome JSON, Perfetto decoded); then recorded:
+   (text summary, CSV, raw lines, --alloc, Chrome JSON, Perfetto decoded); then recorded:
    two threads with a known contention pattern through prof_mutex_lock
    (exact counts; run under TSan too), and PROF_ALLOC / PROF_FREE with
    known sizes, a leak and a realloc-style chain across two threads.
@@ -154,6 +154,32 @@ static void test_hand(void)
     CHECK(strstr(s, "7 allocation records: 4 frees, 230 bytes allocated, peak "
           "150 bytes live at 2e-08 s; 1 blocks (80 bytes) live at the end; 1 "
           "frees of unknown blocks, 1 double frees\n") != NULL, "allocs:\n%s", s);
+    free(s);
+    s = report_of(path, PT_OUT_CSV, NULL);
+    /* the same as rows, after the zones' table and the annotations' */
+    CHECK(strstr(s, "\n\nlock,address,acquired,waits,wait_ns,max_wait_ns,"
+          "hold_ns,max_hold_ns,unmatched\nmu,0x77,3,2,290,150,390,190,1\n"
+          "\nallocs,frees,bytes,peak_bytes,peak_ns,leaks,leak_bytes,"
+          "unknown_frees,double_frees,replaced\n3,4,230,150,20,1,80,1,1,0\n")
+          != NULL && strstr(s, "\nz,") < strstr(s, "\nlock,"), "csv:\n%s", s);
+    free(s);
+    s = report_of(path, PT_OUT_RAW, NULL);
+    /* each record, in the order read (thread 2's chunk first) */
+    CHECK(strstr(s, "2\t30\t30\tfree\ta\t0xa0\n2\t40\t40\tfree\ta\t0xa0\n"
+          "2\t45\t45\tfree\ta\t0xc0\n2\t60\t60\tfree\ta\t0xb0\n"
+          "2\t60\t60\talloc\ta\t0xd0 80\n"
+          "2\t100\t100\tlock_wait\ta\tmu 0x77\n"
+          "2\t240\t240\tlock_acquired\ta\tmu 0x77\n"
+          "2\t290\t290\tlock_released\ta\tmu 0x77\n") != NULL
+          && strstr(s, "1\t10\t10\talloc\ta\t0xa0 100\n"
+          "1\t20\t20\talloc\ta\t0xb0 50\n"
+          "1\t50\t50\tlock_acquired\ta\tmu 0x77\n"
+          "1\t240\t240\tlock_released\ta\tmu 0x77\n"
+          "1\t300\t300\tlock_wait\ta\tmu 0x77\n"
+          "1\t450\t450\tlock_acquired\ta\tmu 0x77\n"
+          "1\t600\t600\tlock_released\ta\tmu 0x77\n"
+          "1\t700\t700\tlock_released\ta\tmu 0x77\n") != NULL
+          && count_of(s, "\ta\t") == 16, "raw:\n%s", s);
     free(s);
     s = report_of(path, PT_OUT_ALLOC, NULL);
     CHECK(strstr(s, "         2            150          0              0  1  z\n")

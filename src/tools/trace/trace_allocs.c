@@ -216,14 +216,22 @@ static void put_zone_row(FILE * out, const pt_trace * t, const pt_azone * z,
             t->threads[z->thread].tid, z->zone != NULL ? z->zone : "(no zone)");
 }
 
+/* The blocks live at the end and the bytes allocated, from the zone rows. */
+static void totals(const pt_allocs * m, uint64_t * blocks, uint64_t * bytes)
+{
+    size_t i;
+    *blocks = *bytes = 0;
+    for (i = 0; i < m->nz; i++)
+    {
+        *blocks += m->z[i].live;
+        *bytes += m->z[i].bytes;
+    }
+}
+
 static void put_totals(const pt_allocs * m, FILE * out, const pt_trace * t)
 {
-    uint64_t blocks = 0, bytes = 0;
-    size_t i;
-    for (i = 0; i < m->nz; i++)
-        blocks += m->z[i].live;
-    for (i = 0; i < m->nz; i++)
-        bytes += m->z[i].bytes;
+    uint64_t blocks, bytes;
+    totals(m, &blocks, &bytes);
     fprintf(out, "%zu allocation records: %llu frees, %llu bytes allocated, "
             "peak %llu bytes live at %.6g s; %llu blocks (%llu bytes) live at "
             "the end; %llu frees of unknown blocks, %llu double frees",
@@ -264,4 +272,22 @@ void pt_allocs_write(const pt_allocs * m, FILE * out, const pt_trace * t,
         put_zone_row(out, t, &m->z[i], 1);
     if (i == 0)
         fputs("(none)\n", out);
+}
+
+void pt_allocs_write_csv(const pt_allocs * m, FILE * out, const pt_trace * t)
+{
+    uint64_t blocks, bytes;
+    if (m == NULL || m->n == 0)
+        return;
+    totals(m, &blocks, &bytes);
+    fprintf(out, "\nallocs,frees,bytes,peak_bytes,peak_ns,leaks,leak_bytes,"
+            "unknown_frees,double_frees,replaced\n%llu,%llu,%llu,%llu,%lld,"
+            "%llu,%llu,%llu,%llu,%llu\n", (unsigned long long) (m->n - m->frees),
+            (unsigned long long) m->frees, (unsigned long long) bytes,
+            (unsigned long long) m->peak,
+            (long long) pt_whole_ns(t, m->peak_ticks),
+            (unsigned long long) blocks, (unsigned long long) m->live,
+            (unsigned long long) m->unknown_frees,
+            (unsigned long long) m->double_frees,
+            (unsigned long long) m->replaced);
 }

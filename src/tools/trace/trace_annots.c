@@ -329,8 +329,11 @@ void pt_raw_annot(FILE * out, const pt_trace * t, const pt_annot * a)
     }
     else if (a->text != NULL)
         pt_put_text(out, a->text);
-    else if (a->kind == PROF_TF_EXT_ALLOC || a->kind == PROF_TF_EXT_FREE)
+    else if (a->kind == PROF_TF_EXT_ALLOC)
         fprintf(out, "0x%llx %llu", (unsigned long long) a->u[0],
                 (unsigned long long) a->u[1]);
+    else if (a->kind >= PROF_TF_EXT_LOCK_WAIT) /* the name, if any, before */
+        fprintf(out, "%s0x%llx", a->kind == PROF_TF_EXT_FREE ? ""
+                : a->name != NULL ? " " : "lock ", (unsigned long long) a->u[0]);
     fputc('\n', out);
 }

@@ -36,7 +36,9 @@ int pt_json_zone_args(FILE * out, const pt_zone * z, int open);
    (zone values and texts go on their zone). */
 int pt_json_annot(FILE * out, const pt_trace * t, const pt_annot * a,
                   int * first);
-/* The raw line of a (thread, tick, ns, event, kind 'a', what). */
+/* The raw line of a (thread, tick, ns, event, kind 'a', what; a lock's
+   what: its name and address, an alloc's: address and size, a free's:
+   address). */
 void pt_raw_annot(FILE * out, const pt_trace * t, const pt_annot * a);
 
 /* Text with control characters shown as '?'; a CSV field (quoted where

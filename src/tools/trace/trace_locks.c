@@ -9,6 +9,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_locks.h"
+#include "trace_annots.h"
 #include "trace_map.h"
 #include "internal.h"
 
@@ -185,12 +186,36 @@ static void put_thread(FILE * out, const pt_trace * t, uint32_t thread)
         fprintf(out, " (%s)", th->name);
 }
 
-void pt_locks_write(const pt_locks * l, FILE * out, const pt_trace * t)
+/* --csv: one row per lock (the holders are the text summary's only). */
+static void write_csv(const pt_locks * l, FILE * out, double ns)
+{
+    size_t i;
+    fputs("\nlock,address,acquired,waits,wait_ns,max_wait_ns,hold_ns,"
+          "max_hold_ns,unmatched\n", out);
+    for (i = 0; i < l->n; i++)
+    {
+        const pt_lock * k = &l->v[i];
+        pt_put_csv(out, k->name ? k->name : "lock");
+        fprintf(out, ",0x%llx,%llu,%llu,%.0f,%.0f,%.0f,%.0f,%llu\n",
+                (unsigned long long) k->addr, (unsigned long long) k->acquired,
+                (unsigned long long) k->waits, (double) k->wait_total * ns,
+                (double) k->wait_max * ns, (double) k->hold_total * ns,
+                (double) k->hold_max * ns, (unsigned long long) k->unmatched);
+    }
+}
+
+void pt_locks_write(const pt_locks * l, FILE * out, const pt_trace * t,
+                    int csv)
 {
     double ns = 1e9 / t->tick_rate;
     size_t i, j;
     if (l == NULL || l->n == 0)
         return;
+    if (csv)
+    {
+        write_csv(l, out, ns);
+        return;
+    }
     fprintf(out, "\n%zu locks\n%10s %10s %14s %12s %14s %12s %9s  %s\n", l->n,
             "acquired", "waits", "wait_ns", "max_wait_ns", "hold_ns",
             "max_hold_ns", "unmatched", "lock (holders below it)");

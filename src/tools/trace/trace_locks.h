@@ -45,8 +45,11 @@ int pt_locks_annot(pt_locks * l, const pt_trace * t, const pt_annot * a,
 size_t pt_locks_count(const pt_locks * l);
 /* The text summary's lock table (nothing if no lock was seen): per lock
    acquisitions, waits, total and longest wait, total and longest hold,
-   then a line per holder thread. */
-void pt_locks_write(const pt_locks * l, FILE * out, const pt_trace * t);
+   then a line per holder thread; csv: the same per lock, no holders
+   (lock,address,acquired,waits,wait_ns,max_wait_ns,hold_ns,max_hold_ns,
+   unmatched). */
+void pt_locks_write(const pt_locks * l, FILE * out, const pt_trace * t,
+                    int csv);
 
 /* ---- allocations ---------------------------------------------------------- */
 
@@ -70,5 +73,9 @@ int pt_allocs_replay(pt_allocs * m, void * ctx,
    blocks and double frees (--alloc); brief: one line for the summary. */
 void pt_allocs_write(const pt_allocs * m, FILE * out, const pt_trace * t,
                      int brief);
+/* After the replay, --csv: the summary's line as one row (allocs,frees,
+   bytes,peak_bytes,peak_ns,leaks,leak_bytes,unknown_frees,double_frees,
+   replaced); nothing if there are no records. */
+void pt_allocs_write_csv(const pt_allocs * m, FILE * out, const pt_trace * t);
 
 #endif

@@ -381,6 +381,8 @@ static void on_annot(void * ctx, const pt_trace * t, const pt_annot * a)
     if (a->kind >= PROF_TF_EXT_LOCK_WAIT)
     {
         pt_res_annot(r->res, t, a); /* the zone filters do not apply */
+        if (r->kind == PT_OUT_RAW)
+            pt_raw_annot(r->out, t, a);
         return;
     }
     if (!thread_passes(r, t, a->thread) || ns < r->f.from_ns
@@ -640,7 +642,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     if (r == NULL)
         return -1;
     samples = t != NULL && pt_samples_count(r->smp) > 0;
-    if (t != NULL && r->kind != PT_OUT_TEXT)
+    if (t != NULL && r->kind != PT_OUT_TEXT && r->kind != PT_OUT_CSV)
         r->oom |= pt_res_finish(r->res, t) != 0; /* before the JSON's end */
     if (samples && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV
                     || r->kind == PT_OUT_FOLDED) && !r->zones_first
@@ -670,7 +672,7 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     else if (t != NULL && r->kind == PT_OUT_PERFETTO
              && pt_perfetto_finish(r->pf, t, r->smp) != 0)
         r->oom = 1;
-    if (t != NULL && r->kind == PT_OUT_TEXT)
+    if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
         r->oom |= pt_res_finish(r->res, t) != 0; /* after the tables */
     rc = r->oom ? -1 : 0;
     if (r->oom)

@@ -3,12 +3,13 @@
     trace_report.c: the lock and allocation records of the annotations
     into pt_locks and pt_allocs, and out as each output has them:
       - text summary: the lock table and one line of allocations after
-        the zones' table;
+        the zones' table; CSV: a row per lock and one of allocations;
+      - --raw: each record's line, as the other annotations';
       - --alloc: the allocations by zone and the leaks;
-      - Chrome JSON (X form): each wait and hold as an async slice ("b",
-        "e"; category "lock", one id per lock and thread, since holds of
-        two locks need not nest with each other or with the zones), the
-        live bytes as a counter ("C");
+      - Chrome JSON (X and B/E forms): each wait and hold as an async
+        slice ("b", "e"; category "lock", one id per lock and thread,
+        since holds of two locks need not nest with each other or with
+        the zones), the live bytes as a counter ("C");
       - Perfetto: the slices on a track per lock and thread, under the
         thread's; the live bytes on a counter track under the process.
     The zone filters do not apply to them: they are the whole trace's.
@@ -120,7 +121,8 @@ int pt_res_finish(pt_res * r, const pt_trace * t)
 {
     int counter = r->kind == PT_OUT_JSON || r->kind == PT_OUT_JSON_BE
                   || r->kind == PT_OUT_PERFETTO;
-    if (r->kind != PT_OUT_TEXT && r->kind != PT_OUT_ALLOC && !counter)
+    if (r->kind != PT_OUT_TEXT && r->kind != PT_OUT_CSV
+        && r->kind != PT_OUT_ALLOC && !counter)
         return r->oom ? -1 : 0;
     r->t = t;
     if (pt_allocs_count(r->allocs) > 0
@@ -128,8 +130,13 @@ int pt_res_finish(pt_res * r, const pt_trace * t)
         r->oom = 1;
     if (r->kind == PT_OUT_TEXT)
     {
-        pt_locks_write(r->locks, r->out, t);
+        pt_locks_write(r->locks, r->out, t, 0);
         pt_allocs_write(r->allocs, r->out, t, 1);
+    }
+    else if (r->kind == PT_OUT_CSV)
+    {
+        pt_locks_write(r->locks, r->out, t, 1);
+        pt_allocs_write_csv(r->allocs, r->out, t);
     }
     else if (r->kind == PT_OUT_ALLOC)
         pt_allocs_write(r->allocs, r->out, t, 0);
