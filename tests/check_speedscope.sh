@@ -14,14 +14,16 @@
 # loads with its three profiles (main's zones, main's and worker's
 # samples), and the sandwich view of main's samples has the functions'
 # total and self times of prof-trace --csv. A trace with every annotation
-# (test_trace_annot's: zone args, instant, counter and frame events) loads
-# as Trace Event Format with no error and no unmatched end.
+# (test_trace_annot's: zone args, instant, counter and frame events), with
+# test_trace_lock's hand-made locks and allocations beside it as a second
+# process (async lock slices, the live-bytes counter), loads as Trace Event
+# Format with no error and no unmatched end.
 # Usage: check_speedscope.sh PROF-TRACE TRACE-FILE SCRIPT-DIR SOURCE-DIR
-#        TEST_TRACE_ANNOT
+#        TEST_TRACE_ANNOT TEST_TRACE_LOCK
 # Exits 77 (skipped) when chromium, python3 or speedscope is missing,
 # except under CI.
 set -u
-pt=$1 trace=$2 here=$3 src=$4 annot=$5
+pt=$1 trace=$2 here=$3 src=$4 annot=$5 lock=$6
 ss=${SPEEDSCOPE_DIR:-$src/.ci/npm/node_modules/speedscope}
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ] || ! command -v python3 >/dev/null 2>&1 || [ ! -f "$ss/dist/release/index.html" ]; then
@@ -43,7 +45,17 @@ python3 "$here/make_nested_trace.py" --one-tick "$tmp/ties.ptrace" || exit 1
 "$pt" --speedscope -o "$tmp/www/ties-ss.json" "$tmp/ties.ptrace" || exit 1
 "$pt" --csv --thread 1 -o "$tmp/ties-w1.csv" "$tmp/ties.ptrace" || exit 1
 mkdir "$tmp/annot" && "$annot" "$tmp/annot" >/dev/null || exit 1
-"$pt" --json -o "$tmp/www/annot.json" "$tmp/annot/annot-kinds.ptrace" || exit 1
+"$lock" "$tmp/annot" >/dev/null || exit 1
+"$pt" --json -o "$tmp/annot.json" "$tmp/annot/annot-kinds.ptrace" || exit 1
+"$pt" --json -o "$tmp/lock.json" "$tmp/annot/lock-hand.ptrace" || exit 1
+python3 - "$tmp/annot.json" "$tmp/lock.json" "$tmp/www/annot.json" <<'PY' || exit 1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for e in b:                 # the lock trace as another process
+    e["pid"] = e.get("pid", 0) + 1
+assert any(e.get("cat") == "lock" for e in b) and any(e.get("ph") == "C" for e in b)
+json.dump(a + b, open(sys.argv[3], "w"))
+PY
 python3 "$here/make_sampled_trace.py" "$tmp/sampled.ptrace" || exit 1
 "$pt" --speedscope -o "$tmp/www/sampled.json" "$tmp/sampled.ptrace" 2>/dev/null || exit 1
 sed 's/"activeProfileIndex":0/"activeProfileIndex":1/' "$tmp/www/sampled.json" \
@@ -105,7 +117,7 @@ for name in be x; do
 done
 if grep -q "Importing as Trace Event Format" "$tmp/annot.dom.log" \
     && ! grep -q -e "Tried to end" -e "Uncaught" "$tmp/annot.dom.log"; then
-    ok "annot.json: annotations load, no unmatched end"
+    ok "annot.json: annotations, locks and allocations load, no unmatched end"
 else
     bad "annot.json"; grep -E "CONSOLE|ERROR" "$tmp/annot.dom.log" | head -20
 fi
