@@ -120,6 +120,18 @@ static int traced(int n)
         PROF_FRAME_MARK();
     if (n > 6)
         PROF_FRAME_MARK_NAMED("frame");
+    if (n > 7)
+        PROF_LOCK_NAME(&n, "n");
+    if (n > 8)
+        PROF_LOCK_WAIT(&n);
+    if (n > 9)
+        PROF_LOCK_ACQUIRED(&n);
+    if (n > 10)
+        PROF_LOCK_RELEASED(&n);
+    if (n > 11)
+        PROF_ALLOC(&n, sizeof n);
+    if (n > 12)
+        PROF_FREE(&n);
     if (n > 0)
         return n;
     prof_trace_thread_name("main");
