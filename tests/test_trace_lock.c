@@ -1,13 +1,14 @@
 /* Locks and allocations in the trace (extension records 6-10): the reader's
    lock statistics and allocation replay on a hand-made file with exact
    times (tick rate 1e9: ticks are ns), in every output that has them
-   (text summary, CSV, raw lines, --alloc, Chrome JSON, Perfetto decoded); then recorded:
-   two threads with a known contention pattern through prof_mutex_lock
-   (exact counts; run under TSan too), and PROF_ALLOC / PROF_FREE with
-   known sizes, a leak and a realloc-style chain across two threads.
+   (text summary, CSV, raw lines, --alloc, both Chrome JSON forms, Perfetto
+   decoded); then recorded: two threads with a known contention pattern
+   through prof_mutex_lock (exact counts; run under TSan too), and
+   PROF_ALLOC / PROF_FREE with known sizes, a leak and a realloc-style
+   chain across two threads.
    Damaged records of kinds 6-10 (short, cut, bits flipped) are said, never
    crash. With a directory argument, the hand-made files are also written
-   there as fuzz seeds (.ci/run).  */
+   there as fuzz seeds (.ci/run). */
 #define PROF_TRACE 1
 #define TRACE_TEST_DIR "/tmp/prof-trace-lock-XXXXXX"
 #include "trace_util.h"
