@@ -333,7 +333,7 @@ static void test_damaged(void)
     tbuf b = { 0, 0, 0 };
     pt_trace t;
     const char * warn;
-    size_t i, n = 0, whole, quiet = 0;
+    size_t n = 0, whole;
     memcpy(&bits, &one, 8);
     w[n++] = 0;                                         /* the base */
     w[n++] = ext_word(PROF_TF_EXT_PLOT, 2), w[n++] = 0, w[n++] = bits;
@@ -358,21 +358,7 @@ static void test_damaged(void)
        and a flipped size or kind is said */
     make_file(&b, w, 4);
     whole = b.n;
-    for (i = sizeof(prof_tf_header); i < whole; i++)
-    {
-        CHECK(read_trace(b.d, i, &t, 0, &warn) == 0 && t.warnings > 0
-              && t.annots[PROF_TF_EXT_PLOT] <= 1, "cut at %zu: no warning", i);
-        pt_free(&t);
-    }
-    for (i = 0; i < whole * 8; i++)
-    {
-        b.d[i / 8] ^= (unsigned char) (1u << (i % 8));
-        if (read_trace(b.d, whole, &t, 0, &warn) == 0)
-            quiet += t.warnings == 0;
-        pt_free(&t);
-        b.d[i / 8] ^= (unsigned char) (1u << (i % 8));
-    }
-    CHECK(quiet < whole * 8, "%zu of %zu flips said nothing", quiet, whole * 8);
+    check_cuts_and_flips(b.d, whole, PROF_TF_EXT_PLOT);
     {
         size_t head = whole - 16 - 24 - 8 * 3; /* the plot's extension word */
         b.d[head + 1] ^= 1;                     /* words 2 -> 3: cut */

@@ -256,6 +256,33 @@ static inline int load_trace(const char * p, pt_trace * t, const char ** w)
     return rc;
 }
 
+/* A whole file d of n bytes holding at most one record of extension kind
+   `kind`, damaged two ways: cut at every byte past the header, each read
+   says something and keeps at most that one record; each bit flipped in
+   turn (and put back) never crashes, and not every flip goes unsaid. */
+static inline void check_cuts_and_flips(unsigned char * d, size_t n,
+                                        unsigned kind)
+{
+    pt_trace t;
+    const char * warn;
+    size_t i, quiet = 0;
+    for (i = sizeof(prof_tf_header); i < n; i++)
+    {
+        CHECK(read_trace(d, i, &t, 0, &warn) == 0 && t.warnings > 0
+              && t.annots[kind] <= 1, "cut at %zu: no warning", i);
+        pt_free(&t);
+    }
+    for (i = 0; i < n * 8; i++)
+    {
+        d[i / 8] ^= (unsigned char) (1u << (i % 8));
+        if (read_trace(d, n, &t, 0, &warn) == 0)
+            quiet += t.warnings == 0;
+        pt_free(&t);
+        d[i / 8] ^= (unsigned char) (1u << (i % 8));
+    }
+    CHECK(quiet < n * 8, "%zu of %zu flips said nothing", quiet, n * 8);
+}
+
 /* n zones named "z" (nothing unless the test defines PROF_TRACE) */
 static inline void zones(int n)
 {
