@@ -1,7 +1,8 @@
 #!/bin/sh
-# p-sample-read: prof-trace's time and memory on a long sampled trace, to
-# show that samples stream as zones do (memory bounded by the distinct
-# stacks and functions, not by the samples). tests/make_sampled_trace.py
+# p-sample-read: prof-trace's time and memory on a long sampled trace:
+# whether samples stream as zones do (memory bounded by the distinct stacks
+# and functions) or not (memory growing with the samples, as today: see
+# doc/tracing.md). tests/make_sampled_trace.py
 # --repeat writes SECONDS of two threads sampled at 10 kHz (the same
 # 1002 stacks and samples every 100.1 ms: 20,000 samples a second, as 20
 # threads at 1 kHz would give); prof-trace reads it in each output form
