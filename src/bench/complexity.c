@@ -4,6 +4,10 @@
     inverse of its interval's width, ranked by their weighted RMS; which
     other fits could rank first with the times anywhere in their
     intervals, and which sizes' rows are flagged.
+    Why these weights: unweighted, the largest sizes decide (a qsort sweep
+    whose largest sizes time slices inflated 2-3x chose O(n^2)); weighted
+    by the inverse square of the width, the fixed costs of small sizes
+    would.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"

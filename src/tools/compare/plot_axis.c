@@ -1,7 +1,8 @@
 /*
     The axes of prof-compare's pictures: a linear axis of changes clipped
-    to the data (and never below -100%), and log axes of N and time with 3
-    to 5 ticks in one unit.
+    to the data (and 0, never below -100%) with 3 to 6 ticks 1, 2, 2.5 or
+    5 x 10^k apart, and log axes of N and time with 3 to 5 ticks, the times
+    in the unit of the largest.
     SPDX-License-Identifier: MIT
 */
 #include "plot_axis.h"
