@@ -102,7 +102,10 @@ int main(int argc, char ** argv)
     prof_bench * b = prof_bench_new();
     int rc;
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);   /* NULL is allowed */
         return 2;
+    }
     prof_bench_add_measure(b, "allocs", NULL, read_allocations,
                            read_allocations, NULL);
     prof_bench_add_measure(b, "allocated", "B", read_bytes, read_bytes, NULL);

@@ -36,7 +36,10 @@ int main(int argc, char ** argv)
     int rc;
 
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);   /* NULL is allowed */
         return 2;
+    }
     prof_bench_run(b, "chain 100", chain_target, &n100);
     prof_bench_run(b, "chain 1000", chain_target, &n1000);
 

@@ -50,7 +50,10 @@ int main(int argc, char ** argv)
     int rc;
     if (b == NULL || prof_bench_set_sizes_flag(b, 1) != 0
         || prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);   /* NULL is allowed */
         return 2;
+    }
     /* or the range form: prof_bench_run_range(b, "sum", sum, 1000, 64000, 4) */
     rc = prof_bench_run_sizes(b, "sum", sum, sizes, 4) < 0;
     rc |= prof_bench_finish(b) != 0;

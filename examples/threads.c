@@ -38,7 +38,10 @@ int main(int argc, char ** argv)
     prof_bench * b = prof_bench_new();
     int rc;
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);   /* NULL is allowed */
         return 2;
+    }
     prof_bench_run(b, "private work", private_work, (void *) 7);
     prof_bench_run_threads(b, "private work", private_work, (void *) 7, 2);
     prof_bench_run(b, "shared counter", shared_counter, NULL);

@@ -3,8 +3,9 @@
 // kernel the median over rounds of each tool's figure and wall time.
 // Google Benchmark runs with its defaults (min_time 0.5 s) and, for the same
 // wall time as prof_bench's default, with --benchmark_min_time=0.012.
-// Usage: p-bench-gb [rounds] (default 3; 1 is CI's quick run). Built only
-// when find_package(benchmark) succeeds.
+// Usage: p-bench-gb [rounds (3)] [kernels (all)]: the first `kernels` of
+// the reference kernels (CI's quick run: 1 round of 2). Built only when
+// find_package(benchmark) succeeds.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -95,9 +96,11 @@ void run_gb(const kernel_t * k, const char * min_time, Figures & f)
 int main(int argc, char ** argv)
 {
     const int rounds = argc > 1 ? std::atoi(argv[1]) : 3;
-    if (rounds < 1)
+    const int nk = argc > 2 ? std::atoi(argv[2]) : NKERNELS;
+    if (rounds < 1 || nk < 1 || nk > NKERNELS)
     {
-        std::fprintf(stderr, "usage: p-bench-gb [rounds (3): 1 or more]\n");
+        std::fprintf(stderr, "usage: p-bench-gb [rounds (3): 1 or more] "
+                     "[kernels (%d): 1..%d]\n", NKERNELS, NKERNELS);
         return 2;
     }
     if (kernels_init() != 0)
@@ -116,7 +119,7 @@ int main(int argc, char ** argv)
                 "GB12ms ns", "ms");
     std::printf("|:-------------|-----------:|---------:|-----------:|"
                 "---------:|-----------:|---------:|\n");
-    for (int i = 0; i < NKERNELS; i++)
+    for (int i = 0; i < nk; i++)
     {
         Figures p, g, g12;
         for (int round = 0; round < rounds; round++)

@@ -19,7 +19,7 @@
          stop rule, then with --min-runs=100.
     The ratio column is the median of the paired ratios (for the CVs,
     their ratio).
-    Usage: p-run            quick (what CI runs: about a minute at most)
+    Usage: p-run            quick (what CI runs: 2 invocations, a few seconds)
            p-run full       10 invocations, 20 A/A and 10 A/B gates
     Without hyperfine in PATH, prof-run's figures only.
     SPDX-License-Identifier: MIT
@@ -48,7 +48,7 @@ typedef struct
 
 /* rounds 0: prof-run's own stop rule (10 runs and 3 s a command), then
    --min-runs=100. aa + ab <= 2 * MAX_INV. */
-static const sizes quick = { 3, 100, 20, 10, 2, 2, 20 };
+static const sizes quick = { 2, 50, 10, 6, 1, 1, 10 };
 static const sizes full = { 10, 300, 30, 20, 20, 10, 0 };
 
 static char json_path[64];

@@ -23,7 +23,10 @@ int main(int argc, char ** argv)
     prof_counters c;
     double mn, mx;
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);
         return 2;
+    }
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_budget_s(b, 0.05);
     if (prof_bench_run(b, "loop", target, NULL) == NULL || prof_bench_finish(b) != 0)

@@ -38,7 +38,10 @@ int main(int argc, char ** argv)
     }
     prof_impl_set_fake_clock(fake_read, 1e9);
     if (b == NULL || prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);
         return 2;
+    }
     prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_epochs(b, 7);
     prof_bench_set_epoch_iterations(b, 10);

@@ -70,7 +70,10 @@ static int child(int argc, char ** argv)
     prof_bench * b = prof_bench_new();
     int rc;
     if (prof_bench_args(b, argc, argv) != 0)
+    {
+        prof_bench_free(b);
         return 2;
+    }
     if (getenv("INTERRUPT_TWICE") != NULL)
         prof_impl_partial_hook = second_signal;
     prof_bench_run(b, "a", quick, NULL);
