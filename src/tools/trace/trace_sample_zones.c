@@ -402,6 +402,8 @@ int pt_sz_end(pt_sz * p, const pt_zone * z)
 
 void pt_sz_no_zones(pt_sz * p)
 {
+    if (p->no_zones)
+        return;
     p->no_zones = 1;
     name_all(p);
 }

@@ -218,6 +218,8 @@ void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s)
 {
     smp_thread * th = thread_of(p, s->thread);
     uint32_t rs, w = s->weight ? s->weight : 1;
+    if (p->sz != NULL && t->sampling.no_zones)
+        pt_sz_no_zones(p->sz);  /* its samples are named at once */
     if (th == NULL || (rs = rstack_of(p, t, s)) == UINT32_MAX
         || pt_sums_add(&p->stacks, (uint64_t) s->thread << 32 | rs, w) != 0
         || (p->each
