@@ -1,9 +1,9 @@
 #!/bin/sh
 # p-sample-read: prof-trace's time and memory on a long sampled trace:
-# that samples stream as zones do for --text, --csv and --folded (memory
-# bounded by the distinct stacks, functions and zones, the same for any
-# SECONDS) and that --speedscope and --perfetto keep each sample (memory
-# growing with SECONDS): see doc/tracing.md. tests/make_sampled_trace.py
+# that samples stream as zones do (memory bounded by the distinct stacks,
+# functions and zones, the same for any SECONDS; the samples that must
+# wait, for --text their zones, for --speedscope and --perfetto the end,
+# go to a temporary file): see doc/tracing.md. tests/make_sampled_trace.py
 # --repeat writes SECONDS of two threads sampled at 10 kHz (the same
 # 1002 stacks and samples every 100.1 ms: 20,000 samples a second, as 20
 # threads at 1 kHz would give); prof-trace reads it in each output form

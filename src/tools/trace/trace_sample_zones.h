@@ -15,10 +15,13 @@
     zone that was not closed). A zone that ended is kept while a sample
     before its end may still come (at most PT_ZONES_KEPT in all; past
     that, zones are forgotten and every sample is named outside them).
-    Bounded: the open zones (nesting depth), the kept zones. Not bounded:
-    the queue of a thread whose zone events come late in the file (a
-    thread that records no zone at all keeps all its samples waiting),
-    unless the trace says it holds no zones (pt_sz_no_zones).
+    Bounded: the open zones (nesting depth), the kept zones, the samples
+    waiting in memory (past SZ_WAIT_MEM in all threads, a thread's newer
+    ones go to a temporary file, a block at a time). Not bounded: that
+    file (16 bytes a sample waiting: a thread whose zone events come late
+    in the file, or that records none, has all its samples wait, unless
+    the trace says it holds no zones: pt_sz_no_zones), and the list of its
+    blocks (16 bytes per 4096 samples).
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_TRACE_SAMPLE_ZONES_H

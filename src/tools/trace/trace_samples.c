@@ -8,18 +8,15 @@
 #include "trace_map.h"
 #include "trace_sample_zones.h"
 #include "trace_sums.h"
+#include "trace_log.h"
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { int64_t ticks; uint32_t rs, weight; } smp_t;  /* PT_SAMPLES_EACH */
-
 typedef struct
 {
     uint64_t n;             /* samples (weighted) */
-    smp_t * v;              /* each sample, for pt_samples_each only */
-    size_t nv, cap;
 } smp_thread;
 
 typedef struct { size_t first; uint32_t n; } rstack_t; /* fn ids, leaf first */
@@ -42,7 +39,8 @@ struct pt_samples
     uint64_t weight;        /* samples kept, weighted */
     pt_sums stacks;         /* weight per thread << 32 | named stack */
     pt_sz * sz;             /* the samples by zone; NULL: not asked */
-    int each;               /* keep each sample (th[].v) */
+    pt_log * log;           /* each sample (ticks, stack, weight) by
+                               thread, for pt_samples_each; NULL: none */
     int oom;
 };
 
@@ -60,8 +58,9 @@ pt_samples * pt_samples_new(const char * const * binaries, int resolve,
         return NULL;
     p->binaries = binaries;
     p->resolve = resolve;
-    p->each = kind == PT_OUT_SPEEDSCOPE || kind == PT_OUT_PERFETTO;
-    if (kind == PT_OUT_TEXT && (p->sz = pt_sz_new()) == NULL)
+    if ((kind == PT_OUT_TEXT && (p->sz = pt_sz_new()) == NULL)
+        || ((kind == PT_OUT_SPEEDSCOPE || kind == PT_OUT_PERFETTO)
+            && (p->log = pt_log_new()) == NULL))
     {
         free(p);
         return NULL;
@@ -82,9 +81,8 @@ void pt_samples_free(pt_samples * p)
     free(p->fr);
     free(p->rs);
     pt_map_free(&p->stackidx, 0);
-    for (i = 0; i < p->nth; i++)
-        free(p->th[i].v);
     free(p->th);
+    pt_log_free(p->log);
     pt_sums_free(&p->stacks);
     pt_sz_free(p->sz);
     free(p);
@@ -214,6 +212,19 @@ static smp_thread * thread_of(pt_samples * p, uint32_t thread)
     return &p->th[thread];
 }
 
+/* s (named stack rs, weight w) for pt_samples_each, if kept. */
+static int log_sample(pt_samples * p, const pt_sample * s, uint32_t rs,
+                      uint32_t w)
+{
+    pt_rec r;
+    if (p->log == NULL)
+        return 0;
+    r.ticks = s->ticks;
+    r.a = rs;
+    r.b = w;
+    return pt_log_add(p->log, s->thread, &r);
+}
+
 void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s)
 {
     smp_thread * th = thread_of(p, s->thread);
@@ -222,19 +233,12 @@ void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s)
         pt_sz_no_zones(p->sz);  /* its samples are named at once */
     if (th == NULL || (rs = rstack_of(p, t, s)) == UINT32_MAX
         || pt_sums_add(&p->stacks, (uint64_t) s->thread << 32 | rs, w) != 0
-        || (p->each
-            && prof_impl_grow(&th->v, &th->cap, th->nv + 1, sizeof *th->v) != 0)
+        || log_sample(p, s, rs, w) != 0
         || (p->sz != NULL && pt_sz_sample(p->sz, s->thread, s->ticks,
                                           p->fr[p->rs[rs].first], w) != 0))
     {
         p->oom = 1;
         return;
-    }
-    if (p->each)
-    {
-        th->v[th->nv].ticks = s->ticks;
-        th->v[th->nv].rs = rs;
-        th->v[th->nv++].weight = w;
     }
     th->n += w;
     p->weight += w;
@@ -489,13 +493,39 @@ size_t pt_samples_stacks(const pt_samples * p)
     return p != NULL ? p->nrs : 0;
 }
 
-void pt_samples_each(const pt_samples * p, void * ctx,
-                     void (*each)(void * ctx, uint32_t thread, int64_t ticks,
-                                  uint32_t rs, uint32_t weight))
+typedef struct
 {
-    size_t i, k;
+    pt_samples_each_fn each;
+    void * ctx;
+    uint32_t thread;
+} each_ctx;
+
+static void each_rec(void * ctx, const pt_rec * r)
+{
+    const each_ctx * c = (const each_ctx *) ctx;
+    c->each(c->ctx, c->thread, r->ticks, r->a, r->b);
+}
+
+uint64_t pt_samples_of(const pt_samples * p, uint32_t thread)
+{
+    return p != NULL && thread < p->nth ? p->th[thread].n : 0;
+}
+
+int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
+                       pt_samples_each_fn each)
+{
+    each_ctx c;
+    c.each = each;
+    c.ctx = ctx;
+    c.thread = thread;
+    return p != NULL ? pt_log_each(p->log, thread, &c, each_rec) : 0;
+}
+
+int pt_samples_each(pt_samples * p, void * ctx, pt_samples_each_fn each)
+{
+    size_t i;
+    int rc = 0;
     for (i = 0; p != NULL && i < p->nth; i++)
-        for (k = 0; k < p->th[i].nv; k++)
-            each(ctx, (uint32_t) i, p->th[i].v[k].ticks, p->th[i].v[k].rs,
-                 p->th[i].v[k].weight);
+        rc |= pt_samples_each_of(p, (uint32_t) i, ctx, each);
+    return rc;
 }

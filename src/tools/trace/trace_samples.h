@@ -18,7 +18,8 @@
     (the text report) per (zone, leaf function) once its zone is known
     (trace_sample_zones.c: most samples at once, those ahead of their
     thread's zone events wait). Only speedscope's and Perfetto's
-    reports keep the samples, 16 bytes each, for pt_samples_each.
+    reports keep the samples, 16 bytes each, for pt_samples_each, most in
+    a temporary file (trace_log.c).
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_TRACE_SAMPLES_H
@@ -60,17 +61,22 @@ int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t);
    the trace says none. */
 double pt_samples_period_ns(const pt_trace * t);
 /* For the other writers: function fn's name; named stack rs's function
-   ids, leaf first (n at *n); each sample kept (speedscope, Perfetto), thread
-   by thread in time order, to each(ctx, thread index, ticks, named
-   stack, weight). */
+   ids, leaf first (n at *n); the samples of thread (weighted); each
+   sample kept (speedscope, Perfetto), thread by thread in time order (or
+   of one thread), to each(ctx, thread index, ticks, named stack, weight):
+   from memory or the temporary file, as often as asked: 0, or -1 if a
+   part could not be read back. */
 const char * pt_samples_function(const pt_samples * p, uint32_t fn);
 size_t pt_samples_functions(const pt_samples * p);
 const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
                                   uint32_t * n);
 size_t pt_samples_stacks(const pt_samples * p);
-void pt_samples_each(const pt_samples * p, void * ctx,
-                     void (*each)(void * ctx, uint32_t thread, int64_t ticks,
-                                  uint32_t rs, uint32_t weight));
+typedef void (*pt_samples_each_fn)(void * ctx, uint32_t thread, int64_t ticks,
+                                   uint32_t rs, uint32_t weight);
+uint64_t pt_samples_of(const pt_samples * p, uint32_t thread);
+int pt_samples_each(pt_samples * p, void * ctx, pt_samples_each_fn each);
+int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
+                       pt_samples_each_fn each);
 void pt_samples_free(pt_samples * p);
 
 #endif
