@@ -18,8 +18,8 @@
     (the text report) per (zone, leaf function) once its zone is known
     (trace_sample_zones.c: most samples at once, those ahead of their
     thread's zone events wait). Only speedscope's and Perfetto's
-    reports keep the samples, 16 bytes each, for pt_samples_each, most in
-    a temporary file (trace_log.c).
+    reports keep the samples, 16 bytes each, for pt_samples_each, past
+    PT_LOG_MEM in a temporary file (trace_log.c).
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_TRACE_SAMPLES_H
