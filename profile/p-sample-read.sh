@@ -1,13 +1,15 @@
 #!/bin/sh
 # p-sample-read: prof-trace's time and memory on a long sampled trace:
-# whether samples stream as zones do (memory bounded by the distinct stacks
-# and functions) or not (memory growing with the samples, as today: see
-# doc/tracing.md). tests/make_sampled_trace.py
+# that samples stream as zones do (memory bounded by the distinct stacks,
+# functions and zones, the same for any SECONDS; the samples that must
+# wait, for --text their zones, for --speedscope and --perfetto the end,
+# go to a temporary file): see doc/tracing.md. tests/make_sampled_trace.py
 # --repeat writes SECONDS of two threads sampled at 10 kHz (the same
 # 1002 stacks and samples every 100.1 ms: 20,000 samples a second, as 20
 # threads at 1 kHz would give); prof-trace reads it in each output form
 # that takes samples. Printed per form: wall time, samples per second read,
-# and the largest resident set (the kernel's ru_maxrss of that process).
+# and the largest resident set (the kernel's ru_maxrss of that process,
+# which counts from the fork of this Python: about 13 MB is its own).
 # Usage: p-sample-read.sh BUILD_DIR [SECONDS (600)]
 set -eu
 build=$1 secs=${2:-600}

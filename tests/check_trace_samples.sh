@@ -10,21 +10,21 @@
 set -u
 pt=$1 here=$2
 . "$(dirname "$0")/check_lib.sh"
-names=cmp_top,cmp_u64,collect,add_binary,apply
+names=cmp_top,cmp_key,collect,add_binary,apply
 bin=$(cd "$(dirname "$pt")" && pwd)/$(basename "$pt")
 python3 "$here/make_sampled_trace.py" --binary="$bin" --names=$names \
     "$tmp/s.ptrace" || exit 1
 "$pt" --by-thread "$tmp/s.ptrace" >"$tmp/s.txt" 2>"$tmp/s.err" || bad "text: exit $?"
-# thread 7 main: 800 in cmp_top, 200 in cmp_u64, both under collect
+# thread 7 main: 800 in cmp_top, 200 in cmp_key, both under collect
 sed -n '/^thread 7 main/,/^$/p' "$tmp/s.txt" >"$tmp/main.txt"
 if grep -Eq '^ +800 +80\.0% .* cmp_top$' "$tmp/main.txt" \
-    && grep -Eq '^ +200 +20\.0% .* cmp_u64$' "$tmp/main.txt" \
+    && grep -Eq '^ +200 +20\.0% .* cmp_key$' "$tmp/main.txt" \
     && grep -Eq '^ +0 +0\.0% .* 1000 +100\.0% .* collect$' "$tmp/main.txt"; then
     ok "main: 80/20 by symbol, the caller's total"
 else
     bad "main's functions"; cat "$tmp/s.txt"
 fi
-if grep -Eq '^ +600 +[0-9.]+%  zone inner: 80\.0% cmp_top, 20\.0% cmp_u64$' "$tmp/s.txt"; then
+if grep -Eq '^ +600 +[0-9.]+%  zone inner: 80\.0% cmp_top, 20\.0% cmp_key$' "$tmp/s.txt"; then
     ok "samples by zone"
 else
     bad "samples by zone"; sed -n '/by zone/,$p' "$tmp/s.txt"

@@ -37,8 +37,12 @@ copy 100.1 ms after the one before (N = 6000: a 10-minute trace of 12
 million samples, about 100 MB, for p-sample-read.sh); the SAMPLING chunk
 counts N times the samples.
 
+With --samples-first=1 thread 7's zone events come after all the samples
+(the end of the file) instead of before them: a reader names the zones of
+samples it read before their zones' events.
+
 Usage: make_sampled_trace.py [--binary=ELF --names=A,B,C,D,E[,F]]
-                             [--repeat=N] OUT.ptrace"""
+                             [--repeat=N] [--samples-first=1] OUT.ptrace"""
 import struct
 import sys
 
@@ -210,8 +214,11 @@ def main():
         body += process(tid, 0, 4242, 0, 4, name)
     body += strings({0x1000: b"outer", 0x2000: b"inner"})
     body += chunk(LABELS, 7, struct.pack("<IIQQ", 0, 2, 0x1000, 0x2000))
-    body += events2(7, [(500000, BEGIN, 0), (20000000, BEGIN, 1),
+    zones = events2(7, [(500000, BEGIN, 0), (20000000, BEGIN, 1),
                         (80000000, END, 1), (99500000, END, 0)])
+    late = args.get("samples-first") == "1"
+    if not late:
+        body += zones
     body += stacks(0, [[leaf["hot"], ret["work"], ret["main"]],
                        [leaf["cold"], ret["work"], ret["main"]],
                        [leaf["hot"], ret["worker"]],
@@ -230,6 +237,8 @@ def main():
             again = samples(7, m) + samples(8, w)
             for r in range(1, reps):
                 fo.write(shifted(again, r * block))
+        if late:
+            fo.write(zones)
         end = (reps - 1) * block + 100200000
         fo.write(sampling(2000, 0, (reps - 1) * block + 100100000, reps)
                  + process(4242, end, 4242, 1, 3, "/nonexistent/sampled")

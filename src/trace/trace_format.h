@@ -69,6 +69,7 @@
     value pairs (PROF_TF_SAMPLING_*; unknown keys are skipped). Settings:
     the last value read holds. Counts: a reader adds them up over the
     chunks, so each is written once (per ring, per thread or in total).
+    prof-trace record writes one first, NO_ZONES alone, before any sample.
     MAPS2 (tid: the process; 0: the header's pid): u64 ticks, u32 flags
     (PROF_TF_MAPS_REPLACE: the lines replace the process's mappings from
     then on; 0: they add to them), u32 0, then lines as /proc/PID/maps
@@ -144,6 +145,9 @@ enum prof_tf_sampling_key
     PROF_TF_SAMPLING_MAX_STACK = 7, /* the kernel's depth limit */
     PROF_TF_SAMPLING_START = 8,     /* ticks (mod 2^61): sampling began */
     PROF_TF_SAMPLING_STOP = 9,      /* ticks (mod 2^61): it stopped */
+    PROF_TF_SAMPLING_NO_ZONES = 10, /* 1: the file holds no zone events
+                                       (prof-trace record), so a reader
+                                       need not wait for a sample's zone */
     PROF_TF_SAMPLING_SAMPLES = 16,  /* samples written */
     PROF_TF_SAMPLING_LOST = 17,     /* samples the kernel lost (ring full) */
     PROF_TF_SAMPLING_TRUNCATED = 18,/* chains cut at the depth limit */

@@ -553,7 +553,7 @@ static void put_sample(void * ctx, uint32_t thread, int64_t ticks, uint32_t rs,
 }
 
 int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t,
-                       const pt_samples * s)
+                       pt_samples * s)
 {
     pf_samples c;
     size_t i;
@@ -570,7 +570,7 @@ int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t,
         c.p = p;
         c.t = t;
         intern_stacks(p, s);
-        pt_samples_each(s, &c, put_sample);
+        p->oom |= pt_samples_each(s, &c, put_sample) != 0;
     }
     return p->oom ? -1 : 0;
 }

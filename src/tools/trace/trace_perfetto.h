@@ -35,7 +35,7 @@ void pt_perfetto_counter(pt_perfetto * p, const pt_trace * t, const char * name,
    their callstacks. 0, or -1 if out of memory lost a packet or a name on
    the way (the output is not the trace). */
 int pt_perfetto_finish(pt_perfetto * p, const pt_trace * t,
-                       const struct pt_samples * s);
+                       struct pt_samples * s);
 void pt_perfetto_free(pt_perfetto * p);
 
 #endif

@@ -179,6 +179,7 @@ typedef struct
     uint64_t read_truncated; /* of those, flagged truncated */
     double achieved_hz;  /* weight (or recorded) per second of cpu_ns; 0 if
                             unknown */
+    int no_zones;        /* the file says it holds no zones (NO_ZONES) */
 } pt_sampling;
 
 typedef struct pt_state pt_state; /* reader internals */

@@ -126,6 +126,7 @@ static void sampling_pair(pt_trace * t, uint64_t key, uint64_t v)
     case PROF_TF_SAMPLING_MAX_STACK: g->max_stack = v; break;
     case PROF_TF_SAMPLING_START: g->start = pt_rel_ticks(t->st, v & PROF_TF_TICK_MASK); break;
     case PROF_TF_SAMPLING_STOP: g->stop = pt_rel_ticks(t->st, v & PROF_TF_TICK_MASK); break;
+    case PROF_TF_SAMPLING_NO_ZONES: g->no_zones = v != 0; break;
     case PROF_TF_SAMPLING_SAMPLES: g->recorded += v; break;
     case PROF_TF_SAMPLING_LOST: g->lost += v; break;
     case PROF_TF_SAMPLING_TRUNCATED: g->truncated += v; break;

@@ -158,8 +158,10 @@ static void drain(recorder * r, int last)
     prof_impl_sw_flush(&r->w, last ? UINT64_MAX : now - SAMPLE_HOLD_NS);
 }
 
+/* The file header, and a SAMPLING chunk saying the file holds no zones. */
 static void put_header(recorder * r, uint32_t pid, uint64_t ns0)
 {
+    static const uint64_t no_zones[2] = { PROF_TF_SAMPLING_NO_ZONES, 1 };
     prof_tf_header h;
     struct timespec ts;
     memset(&h, 0, sizeof h);
@@ -174,6 +176,8 @@ static void put_header(recorder * r, uint32_t pid, uint64_t ns0)
     h.start_unix_ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
     if (fwrite(&h, sizeof h, 1, r->f) != 1)
         r->failed = 1;
+    /* no zones, ever: a reader names each sample's zone (none) at once */
+    put(r, PROF_TF_SAMPLING, 0, no_zones, sizeof no_zones);
 }
 
 static void put_end(recorder * r, double hz, uint64_t ns0, uint64_t cpu_ns, int sig)

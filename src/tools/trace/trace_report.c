@@ -283,6 +283,7 @@ static void on_begin(void * ctx, const pt_trace * t, const pt_zone * z)
     pt_report * r = (pt_report *) ctx;
     pt_rthread * th = thread_state(r, z->thread);
     pt_ropen * o;
+    pt_samples_begin(r->smp, t, z);
     if (th == NULL)
         return;
     if (prof_impl_grow(&th->v, &th->cap, th->depth + 1, sizeof *th->v) != 0)
@@ -430,7 +431,7 @@ pt_report * pt_report_new(FILE * out, pt_output kind, const pt_filter * f,
         || ((kind == PT_OUT_TEXT || kind == PT_OUT_CSV)
             && (r->an = pt_annots_new()) == NULL)
         || (kind != PT_OUT_JSON && kind != PT_OUT_JSON_BE && kind != PT_OUT_RAW
-            && kind != PT_OUT_ALLOC && (r->smp = pt_samples_new(NULL, 1)) == NULL)
+            && kind != PT_OUT_ALLOC && (r->smp = pt_samples_new(NULL, 1, kind)) == NULL)
         || (r->res = pt_res_new(kind, out, r->pf, &r->first)) == NULL)
     {
         pt_annots_free(r->an);
@@ -451,7 +452,7 @@ void pt_report_samples(pt_report * r, const char * const * binaries,
 {
     int want = r->smp != NULL;
     pt_samples_free(r->smp);
-    r->smp = want ? pt_samples_new(binaries, resolve) : NULL;
+    r->smp = want ? pt_samples_new(binaries, resolve, r->kind) : NULL;
     r->oom |= want && r->smp == NULL;
     r->zones_first = zones_first;
 }

@@ -6,6 +6,9 @@
 #include "trace_elf.h"
 #include "trace_folded.h"
 #include "trace_map.h"
+#include "trace_sample_zones.h"
+#include "trace_sums.h"
+#include "trace_log.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -13,21 +16,7 @@
 
 typedef struct
 {
-    int64_t ticks;
-    uint32_t rs;            /* named stack (index into p->rs) */
-    uint32_t weight;
-    const char * zone;      /* the innermost zone's name, NULL: none yet */
-    char zkind;
-} smp_t;
-
-typedef struct { int64_t begin, end; const char * name; uint16_t depth; char kind; } zrec_t;
-
-typedef struct
-{
-    smp_t * v;
-    size_t n, cap;
-    zrec_t * z;             /* zones that ended after the last sample, in */
-    size_t zh, nz, zcap;    /* the order they ended, from z[zh] */
+    uint64_t n;             /* samples (weighted) */
 } smp_thread;
 
 typedef struct { size_t first; uint32_t n; } rstack_t; /* fn ids, leaf first */
@@ -48,8 +37,10 @@ struct pt_samples
     smp_thread * th;
     size_t nth, thcap;
     uint64_t weight;        /* samples kept, weighted */
-    size_t zkept;           /* zones kept in all threads */
-    int zover;              /* more than PT_ZONES_KEPT: none kept since */
+    pt_sums stacks;         /* weight per thread << 32 | named stack */
+    pt_sz * sz;             /* the samples by zone; NULL: not asked */
+    pt_log * log;           /* each sample (ticks, stack, weight) by
+                               thread, for pt_samples_each; NULL: none */
     int oom;
 };
 
@@ -59,13 +50,21 @@ static void no_warn(void * ctx, const char * message)
     prof_impl_warn("prof-trace: %s", message);
 }
 
-pt_samples * pt_samples_new(const char * const * binaries, int resolve)
+pt_samples * pt_samples_new(const char * const * binaries, int resolve,
+                            pt_output kind)
 {
     pt_samples * p = (pt_samples *) calloc(1, sizeof *p);
     if (p == NULL)
         return NULL;
     p->binaries = binaries;
     p->resolve = resolve;
+    if ((kind == PT_OUT_TEXT && (p->sz = pt_sz_new()) == NULL)
+        || ((kind == PT_OUT_SPEEDSCOPE || kind == PT_OUT_PERFETTO)
+            && (p->log = pt_log_new()) == NULL))
+    {
+        free(p);
+        return NULL;
+    }
     return p;
 }
 
@@ -82,12 +81,10 @@ void pt_samples_free(pt_samples * p)
     free(p->fr);
     free(p->rs);
     pt_map_free(&p->stackidx, 0);
-    for (i = 0; i < p->nth; i++)
-    {
-        free(p->th[i].v);
-        free(p->th[i].z);
-    }
     free(p->th);
+    pt_log_free(p->log);
+    pt_sums_free(&p->stacks);
+    pt_sz_free(p->sz);
     free(p);
 }
 
@@ -215,108 +212,50 @@ static smp_thread * thread_of(pt_samples * p, uint32_t thread)
     return &p->th[thread];
 }
 
-/* The innermost zone kept in th that holds ticks; the zones that ended
-   before it go (a thread's samples come in time order). The zones are in
-   the order they ended, so those that hold ticks nest, the innermost
-   first, and an outermost zone that begins after ticks ends the search. */
-static const zrec_t * ended_zone(pt_samples * p, smp_thread * th, int64_t ticks)
+/* s (named stack rs, weight w) for pt_samples_each, if kept. */
+static int log_sample(pt_samples * p, const pt_sample * s, uint32_t rs,
+                      uint32_t w)
 {
-    size_t i, h = th->zh;
-    while (th->zh < th->nz && th->z[th->zh].end <= ticks)
-        th->zh++;
-    p->zkept -= th->zh - h;
-    if (th->zh > 4096 && th->zh * 2 > th->nz)
-    {
-        memmove(th->z, th->z + th->zh, (th->nz - th->zh) * sizeof *th->z);
-        th->nz -= th->zh;
-        th->zh = 0;
-    }
-    for (i = th->zh; i < th->nz; i++)
-        if (th->z[i].begin <= ticks)
-            return &th->z[i];
-        else if (th->z[i].depth == 0)
-            break;
-    return NULL;
-}
-
-/* Too many zones kept: keep none from now on (the report says so). */
-static void forget_zones(pt_samples * p)
-{
-    size_t i;
-    for (i = 0; i < p->nth; i++)
-    {
-        free(p->th[i].z);
-        p->th[i].z = NULL;
-        p->th[i].zh = p->th[i].nz = p->th[i].zcap = 0;
-    }
-    p->zover = 1;
+    pt_rec r;
+    if (p->log == NULL)
+        return 0;
+    r.ticks = s->ticks;
+    r.a = rs;
+    r.b = w;
+    return pt_log_add(p->log, s->thread, &r);
 }
 
 void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s)
 {
     smp_thread * th = thread_of(p, s->thread);
-    const zrec_t * z;
-    smp_t * v;
-    uint32_t rs;
+    uint32_t rs, w = s->weight ? s->weight : 1;
+    if (p->sz != NULL && t->sampling.no_zones)
+        pt_sz_no_zones(p->sz);  /* its samples are named at once */
     if (th == NULL || (rs = rstack_of(p, t, s)) == UINT32_MAX
-        || prof_impl_grow(&th->v, &th->cap, th->n + 1, sizeof *th->v) != 0)
+        || pt_sums_add(&p->stacks, (uint64_t) s->thread << 32 | rs, w) != 0
+        || log_sample(p, s, rs, w) != 0
+        || (p->sz != NULL && pt_sz_sample(p->sz, s->thread, s->ticks,
+                                          p->fr[p->rs[rs].first], w) != 0))
     {
         p->oom = 1;
         return;
     }
-    v = &th->v[th->n++];
-    v->ticks = s->ticks;
-    v->rs = rs;
-    v->weight = s->weight ? s->weight : 1;
-    z = ended_zone(p, th, s->ticks);
-    v->zone = z != NULL ? z->name : NULL;
-    v->zkind = z != NULL ? z->kind : 0;
-    p->weight += v->weight;
+    th->n += w;
+    p->weight += w;
+}
+
+void pt_samples_begin(pt_samples * p, const pt_trace * t, const pt_zone * z)
+{
+    if (p != NULL && p->sz != NULL && t->version >= 3
+        && pt_sz_begin(p->sz, z) != 0)
+        p->oom = 1;
 }
 
 void pt_samples_zone(pt_samples * p, const pt_trace * t, const pt_zone * z)
 {
-    smp_thread * th;
-    size_t lo = 0, hi;
-    if (p == NULL || t->version < 3)
-        return;     /* a trace that cannot sample keeps no zones */
-    if ((th = thread_of(p, z->thread)) == NULL)
-    {
+    if (p != NULL && p->sz != NULL && t->version >= 3
+        && pt_sz_end(p->sz, z) != 0)
         p->oom = 1;
-        return;
-    }
-    hi = th->n;
-    while (lo < hi)     /* the first sample at or after its begin */
-    {
-        size_t mid = lo + (hi - lo) / 2;
-        if (th->v[mid].ticks < z->begin)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < th->n && th->v[lo].ticks < z->end; lo++)
-        if (th->v[lo].zone == NULL)
-        {
-            th->v[lo].zone = z->name;
-            th->v[lo].zkind = z->kind;
-        }
-    if ((th->n > 0 && th->v[th->n - 1].ticks >= z->end) || p->zover)
-        return;     /* no later sample can be inside it, or too many */
-    if (++p->zkept > PT_ZONES_KEPT)
-    {
-        forget_zones(p);
-        return;
-    }
-    if (prof_impl_grow(&th->z, &th->zcap, th->nz + 1, sizeof *th->z) != 0)
-    {
-        p->oom = 1;
-        return;
-    }
-    th->z[th->nz].begin = z->begin;
-    th->z[th->nz].end = z->end;
-    th->z[th->nz].name = z->name;
-    th->z[th->nz].depth = z->depth;
-    th->z[th->nz++].kind = z->kind;
 }
 
 /* ---- the top functions ------------------------------------------------------------ */
@@ -351,12 +290,12 @@ static int cmp_top(const void * a, const void * b)
 static uint64_t stack_weights(const pt_samples * p, size_t ti, uint64_t * w)
 {
     uint64_t sum = 0;
-    size_t i, k;
-    for (i = 0; i < p->nth; i++)
-        for (k = 0; (ti == SIZE_MAX || ti == i) && k < p->th[i].n; k++)
+    size_t i;
+    for (i = 0; i < p->stacks.n; i++)
+        if (ti == SIZE_MAX || ti == (size_t) (p->stacks.v[i].key >> 32))
         {
-            w[p->th[i].v[k].rs] += p->th[i].v[k].weight;
-            sum += p->th[i].v[k].weight;
+            w[(uint32_t) p->stacks.v[i].key] += p->stacks.v[i].w;
+            sum += p->stacks.v[i].w;
         }
     return sum;
 }
@@ -405,6 +344,11 @@ static void put_name(FILE * out, const char * s, int csv)
     else
         for (; *s; s++)
             fputc((unsigned char) *s < 32 || *s == 127 ? '?' : *s, out);
+}
+
+static void put_text(FILE * out, const char * s)
+{
+    put_name(out, s, 0);
 }
 
 /* One table: thread ti's (or all merged, ti = SIZE_MAX). */
@@ -480,116 +424,11 @@ static void top_line(const pt_samples * p, FILE * out, const pt_trace * t)
         fputs("SAMPLES LOST: the shares below leave them out\n", out);
 }
 
-/* ---- samples per zone ------------------------------------------------------------- */
-
-typedef struct { const char * zone; char kind; uint32_t fn; uint64_t w; } zs_t;
-typedef struct { size_t first, n; uint64_t w; } zgroup_t;
-
-static int zname_cmp(const zs_t * x, const zs_t * y)
-{
-    int c;
-    if (x->zone == NULL || y->zone == NULL)
-        return (x->zone != NULL) - (y->zone != NULL);
-    c = strcmp(x->zone, y->zone);
-    return c != 0 ? c : (x->kind > y->kind) - (x->kind < y->kind);
-}
-
-static int cmp_zs(const void * a, const void * b)
-{
-    const zs_t * x = (const zs_t *) a, * y = (const zs_t *) b;
-    int c = zname_cmp(x, y);
-    return c != 0 ? c : (x->fn > y->fn) - (x->fn < y->fn);
-}
-
-static int cmp_zs_weight(const void * a, const void * b)
-{
-    const zs_t * x = (const zs_t *) a, * y = (const zs_t *) b;
-    return x->w != y->w ? (x->w < y->w ? 1 : -1) : (x->fn > y->fn) - (x->fn < y->fn);
-}
-
-static int cmp_group(const void * a, const void * b)
-{
-    const zgroup_t * x = (const zgroup_t *) a, * y = (const zgroup_t *) b;
-    return x->w != y->w ? (x->w < y->w ? 1 : -1) : (x->first > y->first) - (x->first < y->first);
-}
-
-/* The samples' (zone, leaf function, weight), merged by zone and function:
-   *n entries; NULL if out of memory (or none). */
-static zs_t * zone_leaves(const pt_samples * p, size_t * n)
-{
-    size_t i, k, m = 0, total = 0;
-    zs_t * e;
-    for (i = 0; i < p->nth; i++)
-        total += p->th[i].n;
-    *n = 0;
-    if (total == 0 || (e = (zs_t *) malloc(total * sizeof *e)) == NULL)
-        return NULL;
-    for (i = 0; i < p->nth; i++)
-        for (k = 0; k < p->th[i].n; k++)
-        {
-            const smp_t * v = &p->th[i].v[k];
-            e[m].zone = v->zone;
-            e[m].kind = v->zkind;
-            e[m].fn = p->fr[p->rs[v->rs].first];
-            e[m++].w = v->weight;
-        }
-    qsort(e, m, sizeof *e, cmp_zs);
-    for (i = 0; i < m; i++)
-        if (*n > 0 && cmp_zs(&e[*n - 1], &e[i]) == 0)
-            e[*n - 1].w += e[i].w;
-        else
-            e[(*n)++] = e[i];
-    return e;
-}
-
-/* "N samples (P%) in zone NAME: P% f, P% g" a zone, most samples first;
-   the samples outside every zone last among equals. */
-static int put_zones(const pt_samples * p, FILE * out)
-{
-    size_t n, i, k, ng = 0;
-    zs_t * e = zone_leaves(p, &n);
-    zgroup_t * g = (zgroup_t *) malloc((n + 1) * sizeof *g);
-    if (e == NULL || g == NULL)
-        return free(e), free(g), n > 0 || p->weight > 0 ? -1 : 0;
-    for (i = 0; i < n; i = k)
-    {
-        g[ng].first = i;
-        g[ng].w = 0;
-        for (k = i; k < n && zname_cmp(&e[i], &e[k]) == 0; k++)
-            g[ng].w += e[k].w;
-        g[ng].n = k - i;
-        qsort(e + i, k - i, sizeof *e, cmp_zs_weight);
-        ng++;
-    }
-    qsort(g, ng, sizeof *g, cmp_group);
-    fputs("\nsamples by zone (the innermost zone open at each sample; its "
-          "functions by self samples):\n", out);
-    for (i = 0; i < ng; i++)
-    {
-        const zs_t * z = &e[g[i].first];
-        fprintf(out, "%10llu %6.1f%%  %s", (unsigned long long) g[i].w,
-                100.0 * (double) g[i].w / (double) p->weight,
-                z->zone != NULL ? "zone " : "outside the zones");
-        if (z->zone != NULL)
-            put_name(out, z->zone, 0);
-        for (k = 0; k < g[i].n && k < PT_ZONE_FUNCTIONS; k++)
-        {
-            fprintf(out, "%s %.1f%% ", k ? "," : ":",
-                    100.0 * (double) z[k].w / (double) g[i].w);
-            put_name(out, p->fn[z[k].fn], 0);
-        }
-        fputc('\n', out);
-    }
-    free(e);
-    free(g);
-    return 0;
-}
-
 int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,
                          int csv, int by_thread)
 {
     size_t i;
-    int rc = 0, zones = 0;
+    int rc = 0;
     if (!csv)
         top_line(p, out, t);
     else
@@ -599,52 +438,26 @@ int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,
     for (i = 0; by_thread && i < p->nth && i < t->nthreads; i++)
         if (p->th[i].n > 0)
             rc |= put_top(p, out, t, i, csv, by_thread);
-    for (i = 0; !zones && i < p->nth; i++)
-    {
-        size_t k;
-        for (k = 0; k < p->th[i].n && !zones; k++)
-            zones = p->th[i].v[k].zone != NULL;
-    }
-    if (!csv && p->zover)
-        fprintf(out, "\nsamples by zone: not reported: more than %d zones "
-                "ended before the samples of their time were read\n",
-                PT_ZONES_KEPT);
-    else if (!csv && zones)
-        rc |= put_zones(p, out);
+    if (!csv && p->sz != NULL)
+        rc |= pt_sz_write(p->sz, out, (const char * const *) p->fn, p->weight,
+                          put_text);
     return rc != 0 || p->oom ? -1 : 0;
 }
 
 /* ---- collapsed stacks --------------------------------------------------------- */
 
-static int cmp_u64(const void * a, const void * b)
-{
-    const uint64_t * x = (const uint64_t *) a, * y = (const uint64_t *) b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
 int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t)
 {
-    size_t i, k, m = 0, total = 0;
-    uint64_t * e;   /* pairs: thread << 32 | stack, weight */
-    for (i = 0; i < p->nth; i++)
-        total += p->th[i].n;
-    if ((e = (uint64_t *) malloc((total + 1) * 2 * sizeof *e)) == NULL)
+    size_t i, m;
+    pt_sum * e = pt_sums_sorted(&p->stacks, &m);
+    if (e == NULL)
         return -1;
-    for (i = 0; i < p->nth && i < t->nthreads; i++)
-        for (k = 0; k < p->th[i].n; k++, m++)
-        {
-            e[2 * m] = (uint64_t) i << 32 | p->th[i].v[k].rs;
-            e[2 * m + 1] = p->th[i].v[k].weight;
-        }
-    qsort(e, m, 2 * sizeof *e, cmp_u64);
-    for (i = 0; i < m; i = k)
+    for (i = 0; i < m && (e[i].key >> 32) < t->nthreads; i++)
     {
-        const rstack_t * r = &p->rs[(uint32_t) e[2 * i]];
-        uint64_t w = 0;
+        const rstack_t * r = &p->rs[(uint32_t) e[i].key];
+        uint64_t w = e[i].w;
         uint32_t f;
-        for (k = i; k < m && e[2 * k] == e[2 * i]; k++)
-            w += e[2 * k + 1];
-        pt_folded_thread(out, &t->threads[e[2 * i] >> 32]);
+        pt_folded_thread(out, &t->threads[e[i].key >> 32]);
         for (f = r->n; f-- > 0;)
         {
             fputc(';', out);
@@ -680,13 +493,39 @@ size_t pt_samples_stacks(const pt_samples * p)
     return p != NULL ? p->nrs : 0;
 }
 
-void pt_samples_each(const pt_samples * p, void * ctx,
-                     void (*each)(void * ctx, uint32_t thread, int64_t ticks,
-                                  uint32_t rs, uint32_t weight))
+typedef struct
 {
-    size_t i, k;
+    pt_samples_each_fn each;
+    void * ctx;
+    uint32_t thread;
+} each_ctx;
+
+static void each_rec(void * ctx, const pt_rec * r)
+{
+    const each_ctx * c = (const each_ctx *) ctx;
+    c->each(c->ctx, c->thread, r->ticks, r->a, r->b);
+}
+
+uint64_t pt_samples_of(const pt_samples * p, uint32_t thread)
+{
+    return p != NULL && thread < p->nth ? p->th[thread].n : 0;
+}
+
+int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
+                       pt_samples_each_fn each)
+{
+    each_ctx c;
+    c.each = each;
+    c.ctx = ctx;
+    c.thread = thread;
+    return p != NULL ? pt_log_each(p->log, thread, &c, each_rec) : 0;
+}
+
+int pt_samples_each(pt_samples * p, void * ctx, pt_samples_each_fn each)
+{
+    size_t i;
+    int rc = 0;
     for (i = 0; p != NULL && i < p->nth; i++)
-        for (k = 0; k < p->th[i].n; k++)
-            each(ctx, (uint32_t) i, p->th[i].v[k].ticks, p->th[i].v[k].rs,
-                 p->th[i].v[k].weight);
+        rc |= pt_samples_each_of(p, (uint32_t) i, ctx, each);
+    return rc;
 }

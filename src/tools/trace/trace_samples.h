@@ -1,24 +1,25 @@
 /*
     prof-trace's reports of a sampled trace (format version 3): the samples
-    a report keeps, their stacks named (trace_samples.c), and what is
+    a report reads, their stacks named (trace_samples.c), and what is
     written from them: the top functions by self and total samples (text,
-    CSV, per thread), the samples per zone, collapsed stacks and
-    speedscope's sampled profiles. Internal to the trace reader's reports.
+    CSV, per thread), the samples per zone, collapsed stacks, and for
+    speedscope's and Perfetto's sampled profiles each sample. Internal to
+    the trace reader's reports.
 
     Naming: each address through the mapping that held it at the sample's
     time (pt_vma_at), then the function symbols of that file (trace_elf.c);
     a return address is named at address - 1. An address with no symbol is
     module+0xOFFSET (the file name and the offset in it), one in no mapping
     [unknown]+0xADDRESS: never a bare number. Each distinct stack is named
-    once; the samples keep 32 bytes each.
+    once.
 
-    Zones: a sample belongs to the innermost zone of its thread open at its
-    tick (from its begin, not at its end). The reader hands samples and zones in file order, so both ways
-    are met: a zone that ends claims the samples already read inside it
-    (not claimed by a zone within), and a zone that ended after the
-    thread's last sample is kept until a later sample passes its end (at
-    most PT_ZONES_KEPT in all; a version 3 trace without samples keeps
-    them until then too, since the file says it sampled only at its end).
+    The samples stream: each is added to sums as it is read, the weight
+    per (thread, named stack) for the tables and collapsed stacks, and
+    (the text report) per (zone, leaf function) once its zone is known
+    (trace_sample_zones.c: most samples at once, those ahead of their
+    thread's zone events wait). Only speedscope's and Perfetto's
+    reports keep the samples, 16 bytes each, for pt_samples_each, past
+    PT_LOG_MEM in a temporary file (trace_log.c).
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_TRACE_SAMPLES_H
@@ -31,20 +32,19 @@
 
 /* Rows of the text table of top functions (CSV has them all). */
 #define PT_TOP_FUNCTIONS 25
-/* Functions named per zone in the text report. */
-#define PT_ZONE_FUNCTIONS 3
-/* Zones kept after they end, waiting for the samples of their time (32
-   bytes each): past this, no samples by zone. */
-#define PT_ZONES_KEPT (1 << 20)
-
 typedef struct pt_samples pt_samples;
 
 /* binaries: --binary's list (NULL-terminated, or NULL); resolve 0: no
-   symbols read (module+0xOFFSET only). NULL if out of memory. */
-pt_samples * pt_samples_new(const char * const * binaries, int resolve);
+   symbols read (module+0xOFFSET only); kind: the report's, which says
+   what is kept besides the sums per stack (the text report: the samples
+   per zone; speedscope, Perfetto: each sample). NULL if out of memory. */
+pt_samples * pt_samples_new(const char * const * binaries, int resolve,
+                            pt_output kind);
 /* One sample the filters kept. */
 void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s);
-/* A zone that ended (every zone, whatever the filters). */
+/* A zone that begins, one that ended (every zone, whatever the filters;
+   not those without a begin). */
+void pt_samples_begin(pt_samples * p, const pt_trace * t, const pt_zone * z);
 void pt_samples_zone(pt_samples * p, const pt_trace * t, const pt_zone * z);
 /* Samples kept (weighted), 0 with none. */
 uint64_t pt_samples_count(const pt_samples * p);
@@ -61,16 +61,22 @@ int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t);
    the trace says none. */
 double pt_samples_period_ns(const pt_trace * t);
 /* For the other writers: function fn's name; named stack rs's function
-   ids, leaf first (n at *n); each sample kept, thread by thread in time
-   order, to each(ctx, thread index, ticks, named stack, weight). */
+   ids, leaf first (n at *n); the samples of thread (weighted); each
+   sample kept (speedscope, Perfetto), thread by thread in time order (or
+   of one thread), to each(ctx, thread index, ticks, named stack, weight):
+   from memory or the temporary file, as often as asked: 0, or -1 if a
+   part could not be read back. */
 const char * pt_samples_function(const pt_samples * p, uint32_t fn);
 size_t pt_samples_functions(const pt_samples * p);
 const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
                                   uint32_t * n);
 size_t pt_samples_stacks(const pt_samples * p);
-void pt_samples_each(const pt_samples * p, void * ctx,
-                     void (*each)(void * ctx, uint32_t thread, int64_t ticks,
-                                  uint32_t rs, uint32_t weight));
+typedef void (*pt_samples_each_fn)(void * ctx, uint32_t thread, int64_t ticks,
+                                   uint32_t rs, uint32_t weight);
+uint64_t pt_samples_of(const pt_samples * p, uint32_t thread);
+int pt_samples_each(pt_samples * p, void * ctx, pt_samples_each_fn each);
+int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
+                       pt_samples_each_fn each);
 void pt_samples_free(pt_samples * p);
 
 #endif

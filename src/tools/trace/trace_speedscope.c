@@ -105,36 +105,53 @@ static void put_profile(FILE * out, const pt_trace * t, size_t i,
     fputs("]}", out);
 }
 
-typedef struct { uint32_t thread, rs, weight; } ss_sample;
-typedef struct { ss_sample * v; size_t n, cap; int oom; } ss_samples;
-
-static void gather(void * ctx, uint32_t thread, int64_t ticks, uint32_t rs,
-                   uint32_t weight)
+/* One pass over a thread's samples: their stacks (frames root first),
+   or their weights in ns, comma separated. */
+typedef struct
 {
-    ss_samples * g = (ss_samples *) ctx;
+    pt_speedscope * s;
+    FILE * out;
+    pt_samples * p;
+    double ns;
+    int stacks;
+    size_t k;
+} ss_pass;
+
+static void put_one(void * ctx, uint32_t thread, int64_t ticks, uint32_t rs,
+                    uint32_t weight)
+{
+    ss_pass * c = (ss_pass *) ctx;
+    (void) thread;
     (void) ticks;
-    if (g->oom || prof_impl_grow(&g->v, &g->cap, g->n + 1, sizeof *g->v) != 0)
+    if (c->stacks)
     {
-        g->oom = 1;
-        return;
+        uint32_t f, nf;
+        const uint32_t * fr = pt_samples_stack(c->p, rs, &nf);
+        fputs(c->k ? ",[" : "[", c->out);
+        for (f = nf; f-- > 0;)
+            fprintf(c->out, "%s%ld", f + 1 < nf ? "," : "", pt_speedscope_frame(
+                    c->s, pt_samples_function(c->p, fr[f]), 's'));
+        fputc(']', c->out);
     }
-    g->v[g->n].thread = thread;
-    g->v[g->n].rs = rs;
-    g->v[g->n++].weight = weight;
+    else
+        fprintf(c->out, "%s%.0f", c->k ? "," : "",
+                (double) weight * (c->ns > 0 ? c->ns : 1));
+    c->k++;
 }
 
-/* Thread v[0].thread's sampled profile (v[0..n): its samples in time
-   order), each stack root first, weighted by the period in ns. */
+/* Thread ti's sampled profile (its samples in time order), each stack
+   root first, weighted by the period in ns. */
 static void put_profile_of_samples(pt_speedscope * s, FILE * out,
-                                   const pt_trace * t, const pt_samples * p,
-                                   const ss_sample * v, size_t n)
+                                   const pt_trace * t, pt_samples * p,
+                                   uint32_t ti)
 {
-    const pt_thread * th = &t->threads[v[0].thread];
-    double ns = pt_samples_period_ns(t), sum = 0;
+    const pt_thread * th = &t->threads[ti];
+    ss_pass c;
     char name[80];
-    size_t k;
-    for (k = 0; k < n; k++)
-        sum += v[k].weight;
+    c.s = s;
+    c.out = out;
+    c.p = p;
+    c.ns = pt_samples_period_ns(t);
     if (th->name[0] != '\0')
         snprintf(name, sizeof name, "%s (samples)", th->name);
     else
@@ -142,44 +159,28 @@ static void put_profile_of_samples(pt_speedscope * s, FILE * out,
     fputs("{\"type\":\"sampled\",\"name\":", out);
     prof_impl_json_string(out, name);
     fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%.0f,"
-            "\"samples\":[", ns > 0 ? "nanoseconds" : "none",
-            sum * (ns > 0 ? ns : 1));
-    for (k = 0; k < n; k++)
+            "\"samples\":[", c.ns > 0 ? "nanoseconds" : "none",
+            (double) pt_samples_of(p, ti) * (c.ns > 0 ? c.ns : 1));
+    for (c.stacks = 1; c.stacks >= 0; c.stacks--)
     {
-        uint32_t f, nf;
-        const uint32_t * fr = pt_samples_stack(p, v[k].rs, &nf);
-        fputs(k ? ",[" : "[", out);
-        for (f = nf; f-- > 0;)
-            fprintf(out, "%s%ld", f + 1 < nf ? "," : "", pt_speedscope_frame(s,
-                    pt_samples_function(p, fr[f]), 's'));
-        fputc(']', out);
+        c.k = 0;
+        s->oom |= pt_samples_each_of(p, ti, &c, put_one) != 0;
+        fputs(c.stacks ? "],\"weights\":[" : "]}", out);
     }
-    fputs("],\"weights\":[", out);
-    for (k = 0; k < n; k++)
-        fprintf(out, "%s%.0f", k ? "," : "",
-                (double) v[k].weight * (ns > 0 ? ns : 1));
-    fputs("]}", out);
 }
 
 /* The samples' profiles, one per thread with samples, after the zones'. */
 static void put_sampled(pt_speedscope * s, FILE * out, const pt_trace * t,
-                        const pt_samples * p, int first)
+                        pt_samples * p, int first)
 {
-    ss_samples g = { NULL, 0, 0, 0 };
-    size_t i, k;
-    pt_samples_each(p, &g, gather);
-    s->oom |= g.oom;
-    for (i = 0; i < g.n; i = k)
-    {
-        for (k = i; k < g.n && g.v[k].thread == g.v[i].thread; k++)
-            ;
-        if (g.v[i].thread >= t->nthreads)
-            continue;
-        fputs(first ? "" : ",\n", out);
-        put_profile_of_samples(s, out, t, p, g.v + i, k - i);
-        first = 0;
-    }
-    free(g.v);
+    size_t i;
+    for (i = 0; i < t->nthreads; i++)
+        if (pt_samples_of(p, (uint32_t) i) > 0)
+        {
+            fputs(first ? "" : ",\n", out);
+            put_profile_of_samples(s, out, t, p, (uint32_t) i);
+            first = 0;
+        }
 }
 
 int pt_speedscope_finish(pt_speedscope * s, FILE * out, const pt_trace * t,

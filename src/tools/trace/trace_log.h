@@ -1,0 +1,34 @@
+/*
+    Per-thread logs of 16-byte records, kept in order and read back as many
+    times as needed: in memory up to PT_LOG_MEM records in all, past that
+    in blocks of PT_LOG_BLOCK in a temporary file (tmpfile(); in memory if
+    it cannot be made). For the reports that write each sample of a trace
+    in time order (speedscope, Perfetto), so that their memory does not
+    grow with the samples: trace_log.c.
+    SPDX-License-Identifier: MIT
+*/
+#ifndef PROF_TRACE_LOG_H
+#define PROF_TRACE_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PT_LOG_MEM ((size_t) 1 << 18)
+#define PT_LOG_BLOCK 4096
+
+typedef struct { int64_t ticks; uint32_t a, b; } pt_rec;
+typedef struct pt_log pt_log;
+
+/* NULL if out of memory. */
+pt_log * pt_log_new(void);
+/* r at the end of thread's log. 0, or -1 if out of memory. */
+int pt_log_add(pt_log * l, uint32_t thread, const pt_rec * r);
+/* Threads with a log (0..n-1; some may be empty). */
+size_t pt_log_threads(const pt_log * l);
+/* thread's records in order to each(ctx, r). 0, or -1 if a block could
+   not be read back (out of memory, or the file failed). */
+int pt_log_each(pt_log * l, uint32_t thread, void * ctx,
+                void (*each)(void * ctx, const pt_rec * r));
+void pt_log_free(pt_log * l);
+
+#endif
