@@ -5,32 +5,74 @@
 # Printed: the top 5 functions by self share from each report (perf's:
 # perf report --stdio --no-children -g none --sort symbol), side by side.
 # perf also counts time in the kernel, which prof-trace does not sample.
-# If perf is missing or refused, one line says so (exit 0).
-# Usage: p-sample-perf.sh BUILD_DIR [SECONDS (2)]
+# Then what each costs: RUNS rounds of the same fixed work (sample_target
+# rounds N, about SECONDS of CPU on each thread) alone, under prof-trace
+# record and under perf record -g, the order rotated each round; printed:
+# the medians of the wall time and of the CPU time of the whole command
+# (the tool's own included), and their ratio to the work alone.
+# If perf is missing or refused, one line says so and perf's figures are
+# left out (exit 0).
+# Usage: p-sample-perf.sh BUILD_DIR [SECONDS (2)] [RUNS (5)]
 set -eu
-build=$1 secs=${2:-2}
+build=$1 secs=${2:-2} runs=${3:-5}
 pt=$build/prof-trace bin=$build/tests/sample_target
 [ -x "$pt" ] && [ -x "$bin" ] || { echo "build first: cmake --build $build --target prof-trace sample_target"; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+perf=1 why=""
 if ! command -v perf >/dev/null; then
-    echo "p-sample-perf: perf is not installed (Debian: linux-perf): skipped"; exit 0
-fi
-if ! perf record -g -F 997 -o "$tmp/P" -- "$bin" "$secs" >"$tmp/perf.log" 2>&1 \
+    perf=0 why="perf is not installed (Debian: linux-perf)"
+elif ! perf record -g -F 997 -o "$tmp/P" -- "$bin" "$secs" >"$tmp/perf.log" 2>&1 \
    && ! grep -q 'Captured and wrote' "$tmp/perf.log"; then
-    echo "p-sample-perf: perf record refused ($(grep -m1 -i 'error\|denied\|paranoid' "$tmp/perf.log" || echo "see perf_event_paranoid")): skipped"
-    exit 0
+    perf=0 why="perf record refused ($(grep -m1 -i 'error\|denied\|paranoid' "$tmp/perf.log" || echo "see perf_event_paranoid"))"
 fi
 "$pt" record --hz=997 -o "$tmp/T" -- "$bin" "$secs" 2>/dev/null || true  # sample_target exits 3
 # rows "function percent", by self share, top 5
 "$pt" "$tmp/T" | awk 'NR > 2 && $1 > 0 { print $1, $7, $2 }' | sort -k1,1 -rn | cut -d' ' -f2- | head -5 >"$tmp/ours"
-perf report --stdio --no-children -g none --sort symbol -i "$tmp/P" 2>/dev/null \
-    | awk '/^ *[0-9.]+%/ { print $3, $1 }' | head -5 >"$tmp/perf"
 echo "p-sample-perf: $bin $secs s, 997 Hz (load $(cut -d' ' -f1-3 /proc/loadavg))"
 echo "prof-trace: $("$pt" "$tmp/T" | head -1)"
-echo "perf: $(grep -o '([0-9]* samples)' "$tmp/perf.log" | tr -d '()')"
+if [ $perf = 1 ]; then
+    perf report --stdio --no-children -g none --sort symbol -i "$tmp/P" 2>/dev/null \
+        | awk '/^ *[0-9.]+%/ { print $3, $1 }' | head -5 >"$tmp/perf"
+    echo "perf: $(grep -o '([0-9]* samples)' "$tmp/perf.log" | tr -d '()')"
+else
+    echo "perf: $why: its figures are left out"
+    : >"$tmp/perf"
+fi
 printf '%-4s %-30s %7s   %-30s %7s\n' rank "prof-trace record" self "perf record -g" self
 for f in ours perf; do   # five rows each, "-" where a report has fewer
     while [ "$(wc -l <"$tmp/$f")" -lt 5 ]; do echo "- -" >>"$tmp/$f"; done
 done
 paste -d' ' "$tmp/ours" "$tmp/perf" | awk '{ printf "%-4d %-30s %7s   %-30s %7s\n", NR, $1, $2, $3, $4 }'
+
+# the cost: fixed work, alone and under each tool, the order rotated
+python3 - "$pt" "$bin" "$secs" "$runs" "$tmp" "$perf" <<'PY'
+import resource, subprocess, sys, time
+pt, binary, tmp = sys.argv[1], sys.argv[2], sys.argv[5]
+secs, runs, have_perf = float(sys.argv[3]), int(sys.argv[4]), sys.argv[6] == "1"
+rounds = str(max(1, int(secs * 1500)))     # about 0.65 ms a round here
+cmds = {"alone": [binary, "rounds", rounds],
+        "prof-trace record": [pt, "record", "--hz=997", "-o", tmp + "/c.ptrace", "--",
+                              binary, "rounds", rounds]}
+if have_perf:
+    cmds["perf record -g"] = ["perf", "record", "-q", "-g", "-F", "997", "-o",
+                              tmp + "/c.perf", "--", binary, "rounds", rounds]
+names = list(cmds)
+wall = {n: [] for n in names}
+cpu = {n: [] for n in names}
+for r in range(runs):
+    for n in names[r % len(names):] + names[:r % len(names)]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.monotonic()
+        subprocess.run(cmds[n], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall[n].append(time.monotonic() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[n].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+med = lambda v: sorted(v)[len(v) // 2]
+print("\nthe cost at 997 Hz: %d rounds of %s rounds a thread, medians (load %s)"
+      % (runs, rounds, open("/proc/loadavg").read().split()[0]))
+print("%-18s %8s %8s %8s %8s" % ("", "wall_s", "x alone", "cpu_s", "x alone"))
+for n in names:
+    print("%-18s %8.3f %8.3f %8.3f %8.3f" % (n, med(wall[n]), med(wall[n]) / med(wall["alone"]),
+                                          med(cpu[n]), med(cpu[n]) / med(cpu["alone"])))
+PY
