@@ -405,15 +405,17 @@ static void test_real_clock(void)
        epoch's time or a thread's processor time: each thread's is at most
        the epoch's wall time. Bounds for a loaded machine, where a pool
        thread may wait milliseconds for a core once released: a typical
-       epoch under half the 100 ms start (it was over 100 ms when the start
-       was timed), the processor time per thread under 1.5x the wall. */
+       epoch under 90% of the 100 ms start (it was over the start when the
+       start was timed; under qemu-user at load 16 an epoch took 69 ms:
+       the pool threads spin through the start, so a longer one costs
+       CPU), the processor time per thread under 1.5x the wall. */
     prof_impl_fake_counts = fake_instructions;
     prof_impl_fake_counters_start = slower_start;
     prof_bench_set_counters(b, "instructions");
     prof_bench_set_epochs(b, 3);
     r = prof_bench_run_threads(b, "spin", spin, (void *) 7, 2);
     CHECK(r && r->epochs > 0
-          && r->median_ns * (double) r->iterations / r->epochs < 50e6
+          && r->median_ns * (double) r->iterations / r->epochs < 90e6
           && r->cpu_ns <= 1.5 * 2 * r->max_ns,
           "a slow start: %g ns x %g iterations an epoch, cpu %g, max %g",
           r ? r->median_ns : -1, r && r->epochs ? (double) r->iterations / r->epochs : -1,
