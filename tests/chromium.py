@@ -12,7 +12,8 @@ shared storage, a renderer of its own), a viewport of the given size at
 device scale 1, and then, after the load:
   --budget MS (default 0): with MS > 0, as --virtual-time-budget=MS: virtual
       time runs, paused while network fetches are pending, until MS virtual
-      milliseconds have passed; with 0, the page's load event;
+      milliseconds have passed; with 0, the page's load event; then two
+      animation frames, so that what the page draws in one is there too;
   --png FILE: a screenshot of the viewport, as --screenshot=FILE;
   --dom FILE: the page as --dump-dom prints it (the doctype, then
       document.documentElement.outerHTML);
@@ -236,6 +237,12 @@ def load(browser, page, timeout):
                     return
 
         drain(ready, block=True)
+        # then two animation frames, in real time: what the page asked to
+        # draw last (speedscope sizes its lists in a requestAnimationFrame
+        # callback; the virtual time budget may pass before one runs, and
+        # the sandwich table is then empty) is in the page before it is read
+        call("Runtime.evaluate", {"awaitPromise": True, "expression":
+                 "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"})
         if page["png"]:
             shot = call("Page.captureScreenshot", {"format": "png"})
             with open(page["png"], "wb") as f:
