@@ -242,7 +242,7 @@ def load(browser, page, timeout):
         # callback; the virtual time budget may pass before one runs, and
         # the sandwich table is then empty) is in the page before it is read
         call("Runtime.evaluate", {"awaitPromise": True, "expression":
-                 "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"})
+             "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"})
         if page["png"]:
             shot = call("Page.captureScreenshot", {"format": "png"})
             with open(page["png"], "wb") as f:
