@@ -20,7 +20,8 @@ device scale 1, and then, after the load:
   --log FILE: the console, one message a line, as --enable-logging=stderr
       --v=0 prints it: 'CONSOLE:LEVEL "TEXT", source: URL (LINE)'; an
       uncaught exception is such a line whose text starts "Uncaught" (as
-      Chromium words it); the driver's own errors are lines "ERROR: ...".
+      Chromium words it); the driver's own errors are lines "ERROR: ..."
+      (a page that opens a dialog, such as an alert, fails then).
 Page options (--size WxH, default 800x600, Chromium's headless window;
 --hide-scrollbars; --budget; --png; --dom; --log) apply to the next URL
 only. Pages load --parallel N at a time (default 2), each within
@@ -231,6 +232,13 @@ def load(browser, page, timeout):
                 line = console_line(msg)
                 if line:
                     lines.append(line)
+                elif method == "Page.javascriptDialogOpening":
+                    # an alert (speedscope's for a file it cannot load) stops
+                    # the page, and its virtual time: a failure now, not at
+                    # the timeout, and no files but the log
+                    p = msg["params"]
+                    raise Failed(f"the page opened a dialog: {p.get('type')}: "
+                                 f"{p.get('message')}")
                 elif method in ("Inspector.targetCrashed", "Target.detachedFromTarget"):
                     raise Failed(f"the page is gone ({method})")
                 if method == until:
