@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Check a prof-compare HTML picture as headless Chromium lays it out: a
-script added to a copy of the page reports the title and every tick label
-with its box, and this checks them: the title names both sides (as given,
-a byte that is not UTF-8 shown as U+FFFD) and fits the picture; no tick of
-the sample and change axes is below -100%; each complexity chart has 3 to
-5 ticks per axis, its times in one unit; no two labels of an axis overlap.
-Usage: check_axes.py BROWSER PAGE.html WORKDIR OLD_NAME NEW_NAME MIN_CHARTS"""
+script added to a copy of the page (the probe, --probe) reports the title
+and every tick label with its box, and this checks them in the page as
+Chromium left it (tests/chromium.py --dom, or --dump-dom): the title names
+both sides (as given, a byte that is not UTF-8 shown as U+FFFD) and fits
+the picture; no tick of the sample and change axes is below -100%; each
+complexity chart has 3 to 5 ticks per axis, its times in one unit; no two
+labels of an axis overlap. Load the probe at 960x800.
+Usage: check_axes.py --probe PAGE.html PROBE.html
+       check_axes.py PAGE.html PROBE-DOM.html OLD_NAME NEW_NAME MIN_CHARTS"""
 import html
 import json
 import os
 import re
-import subprocess
 import sys
 
 SCRIPT = """<script>
@@ -51,19 +53,16 @@ def overlaps(labels, what):
 
 
 def main():
-    browser, page, work, old, new, min_charts = sys.argv[1:7]
+    if sys.argv[1] == "--probe":
+        page, probe = sys.argv[2:4]
+        text = open(page, encoding="utf-8").read()
+        with open(probe, "w", encoding="utf-8") as f:
+            f.write(text.replace("</body>", SCRIPT + "</body>"))
+        return
+    page, dom, old, new, min_charts = sys.argv[1:6]
     name = lambda s: os.fsencode(s).decode("utf-8", "replace")
     old, new = name(old), name(new)
-    text = open(page, encoding="utf-8").read()
-    probe = os.path.join(work, "probe.html")
-    with open(probe, "w", encoding="utf-8") as f:
-        f.write(text.replace("</body>", SCRIPT + "</body>"))
-    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
-                          "--no-first-run", "--disable-background-networking",
-                          "--disable-component-update", "--disable-sync",
-                          "--user-data-dir=" + os.path.join(work, "profile"),
-                          "--window-size=960,800", "--dump-dom", "file://" + probe],
-                         capture_output=True, timeout=120).stdout.decode("utf-8", "replace")
+    dom = open(dom, encoding="utf-8", errors="replace").read()
     m = re.search(r'<pre id="axes-result">(.*?)</pre>', dom, re.S)
     if not m:
         raise SystemExit(f"{page}: the probe reported nothing:\n{dom[:2000]}")

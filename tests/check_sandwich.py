@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Compare the totals of speedscope's sandwich view (the page as Chromium's
---dump-dom printed it) with prof-trace's CSV summary of the same thread:
-each zone's total and self time within 1% of the thread's largest total
-(speedscope prints 4 digits; the JSON's whole nanoseconds move each zone's
-self time by up to a nanosecond, which over zones of a few nanoseconds is
-a few percent of a self time, while zones that do not nest move totals by
-whole multiples). Usage: check_sandwich.py PAGE.html SUMMARY.csv"""
+--dump-dom prints it, as tests/chromium.py --dom writes it) with
+prof-trace's CSV summary of the same thread: each zone's total and self
+time within 1% of the thread's largest total (speedscope prints 4 digits;
+the JSON's whole nanoseconds move each zone's self time by up to a
+nanosecond, which over zones of a few nanoseconds is a few percent of a
+self time, while zones that do not nest move totals by whole multiples).
+Usage: check_sandwich.py PAGE.html SUMMARY.csv"""
 import csv
 import html
 import re

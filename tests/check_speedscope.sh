@@ -74,37 +74,28 @@ while [ $i -lt 300 ]; do
     sleep 0.2; i=$((i + 1))
 done
 [ -n "$port" ] || { echo "FAIL: http server"; cat "$tmp/http.log"; exit 1; }
-# The nine page loads run two (or three) at a time, each Chromium with a profile of its
-# own (seven loads one after the other took 90 s quiet, Chromium mostly
-# waiting; all at once timed out on a loaded machine), then the checks
-# read what each left.
-# shot NAME HEIGHT [DOM]: load NAME.json, screenshot NAME.png, console in
-# NAME.log; with DOM, also the page as dom below writes it, in NAME.html
-shot() {
-    out=$tmp/$1.out
-    [ -z "${3:-}" ] || out=$tmp/$1.html
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic \
-        --no-first-run --disable-background-networking --disable-component-update \
-        --disable-sync --hide-scrollbars --user-data-dir="$tmp/profile-$1" \
-        --enable-logging=stderr --v=0 --virtual-time-budget=15000 \
-        --window-size=1200,"$2" --screenshot="$tmp/$1.png" ${3:+--dump-dom} \
-        "http://127.0.0.1:$port/index.html#profileURL=/$1.json" >"$out" 2>"$tmp/$1.log"
-}
-# dom NAME [&VIEW]: the page as speedscope built it from NAME.json, in
-# NAME.html, console in NAME.dom.log
-dom() {
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$tmp/profile-$1-dom" --enable-logging=stderr --v=0 \
-        --virtual-time-budget=15000 --dump-dom \
-        "http://127.0.0.1:$port/index.html#profileURL=/$1.json${2:-}" \
-        >"$tmp/$1.html" 2>"$tmp/$1.dom.log"
-}
-shot be 500 dom & a=$!; shot x 500 & b=$!; wait $a $b
-shot w1 400 & a=$!; dom ties-ss "&view=sandwich" & b=$!; dom annot & c=$!
-wait $a $b $c
-dom ties-x "&view=sandwich" & a=$!; dom ties-be "&view=sandwich" & b=$!; wait $a $b
-dom sampled & a=$!; dom sampled-1 "&view=sandwich" & b=$!; wait $a $b
+# One Chromium (tests/chromium.py) loads the nine pages, three at a time,
+# each as --virtual-time-budget=15000 would. The shots, 1200 wide, leave a
+# screenshot in NAME.png and the console in NAME.log (be also the page as
+# --dump-dom prints it, in be.html); the other loads, at Chromium's headless
+# 800x600, leave the page as speedscope built it in NAME.html and the
+# console in NAME.dom.log. Then the checks read what each left.
+url=http://127.0.0.1:$port/index.html#profileURL=
+set --   # the loads' arguments, the page options before each URL
+for shot in be:500 x:500 w1:400; do
+    name=${shot%:*}
+    [ "$name" != be ] || set -- "$@" --dom "$tmp/be.html"
+    set -- "$@" --size 1200x"${shot#*:}" --hide-scrollbars --budget 15000 \
+        --png "$tmp/$name.png" --log "$tmp/$name.log" "$url/$name.json"
+done
+for dom in ties-ss:sandwich annot: ties-x:sandwich ties-be:sandwich sampled: \
+    sampled-1:sandwich; do
+    name=${dom%:*} view=${dom#*:}
+    set -- "$@" --budget 15000 --dom "$tmp/$name.html" --log "$tmp/$name.dom.log" \
+        "$url/$name.json${view:+&view=$view}"
+done
+python3 "$here/chromium.py" --browser "$browser" --profile "$tmp/profile" \
+    --parallel 3 "$@" || bad "Chromium: a page did not load (above)"
 for name in be x; do
     if grep -q "Importing as Trace Event Format" "$tmp/$name.log" \
         && ! grep -q "Tried to end" "$tmp/$name.log" \
