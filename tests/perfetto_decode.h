@@ -47,7 +47,8 @@
 #include <string.h>
 
 enum { PF_MAX_NAMES = 4096, PF_MAX_TRACKS = 256, PF_MAX_DEPTH = 512,
-       PF_MAX_STACKS = 256, PF_MAX_FRAMES = 32 };
+       PF_MAX_STACKS = 256, PF_MAX_FRAMES = 32, PF_MAX_MAPS = 64,
+       PF_MAX_PARTS = 512 };
 
 typedef struct { const unsigned char * p, * end; } pf_in;
 
@@ -81,7 +82,10 @@ typedef struct
        iids root first), the resolved stacks and their counts */
     char fnames[PF_MAX_NAMES][48];
     uint64_t frame_fn[PF_MAX_NAMES];    /* 0: not defined */
-    int mappings[8];
+    int mappings[PF_MAX_MAPS];
+    char parts[PF_MAX_PARTS][48];       /* mapping_paths by iid */
+    char map_path[PF_MAX_MAPS][160];    /* "/" + parts joined by "/" */
+    uint64_t frame_map[PF_MAX_NAMES];   /* each frame's mapping */
     uint64_t cs[PF_MAX_STACKS][PF_MAX_FRAMES];
     size_t cs_n[PF_MAX_STACKS];         /* 0: not defined */
     struct { char text[400]; size_t count; } stacks[PF_MAX_STACKS];
@@ -180,7 +184,8 @@ static inline int pf_interned_entry(pf_trace * d, pf_in in, int category)
     return 0;
 }
 
-/* A Frame, Callstack or Mapping (kind 6, 7, 19) or a function name (5). */
+/* A Frame, Callstack or Mapping (kind 6, 7, 19), a function name (5) or
+   a mapping path's part (17). */
 static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
 {
     unsigned f, w;
@@ -193,8 +198,10 @@ static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
             return PF_FAIL(d, "bad interned %u", kind);
         if (f == 1 && w == 0)
             iid = v;
-        else if (kind == 5 && f == 2 && w == 2)
+        else if ((kind == 5 || kind == 17) && f == 2 && w == 2)
             name = s;
+        else if (kind == 19 && f == 7 && w == 0 && n < PF_MAX_FRAMES)
+            fr[n++] = v;
         else if (kind == 6 && f == 2 && w == 0)
             a = v;
         else if (kind == 6 && f == 3 && w == 0)
@@ -202,21 +209,39 @@ static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
         else if (kind == 7 && f == 2 && w == 0 && n < PF_MAX_FRAMES)
             fr[n++] = v;
     }
-    if (iid == 0 || iid >= (kind == 7 ? PF_MAX_STACKS : kind == 19 ? 8
-                            : PF_MAX_NAMES))
+    if (iid == 0 || iid >= (kind == 7 ? PF_MAX_STACKS : kind == 19 ? PF_MAX_MAPS
+                            : kind == 17 ? PF_MAX_PARTS : PF_MAX_NAMES))
         return PF_FAIL(d, "interned %u: iid %llu", kind, (unsigned long long) iid);
     if (kind == 5 && name.p != NULL)
         pf_copy(d->fnames[iid], sizeof d->fnames[iid], &name);
+    else if (kind == 17 && name.p != NULL)
+        pf_copy(d->parts[iid], sizeof d->parts[iid], &name);
     else if (kind == 19)
+    {
+        size_t k, len = 0;
+        char path[sizeof d->map_path[0]];
+        path[0] = '\0';
+        for (k = 0; k < n; k++)
+        {
+            if (fr[k] == 0 || fr[k] >= PF_MAX_PARTS || d->parts[fr[k]][0] == '\0')
+                return PF_FAIL(d, "mapping %llu: path part %llu undefined",
+                               (unsigned long long) iid, (unsigned long long) fr[k]);
+            if (len < sizeof path)
+                len += (size_t) snprintf(path + len, sizeof path - len, "/%s",
+                                         d->parts[fr[k]]);
+        }
+        memcpy(d->map_path[iid], path, sizeof path);
         d->mappings[iid] = 1;
+    }
     else if (kind == 6)
     {
         if (a == 0 || a >= PF_MAX_NAMES || d->fnames[a][0] == '\0'
-            || b == 0 || b >= 8 || !d->mappings[b])
+            || b == 0 || b >= PF_MAX_MAPS || !d->mappings[b])
             return PF_FAIL(d, "frame %llu: name %llu or mapping %llu undefined",
                            (unsigned long long) iid, (unsigned long long) a,
                            (unsigned long long) b);
         d->frame_fn[iid] = a;
+        d->frame_map[iid] = b;
     }
     else if (kind == 7)
     {
@@ -279,7 +304,7 @@ static inline int pf_interned(pf_trace * d, pf_in in)
             return PF_FAIL(d, "bad interned data");
         if ((f == 1 || f == 2) && w == 2 && pf_interned_entry(d, s, f == 1) != 0)
             return -1;
-        if ((f == 5 || f == 6 || f == 7 || f == 19) && w == 2
+        if ((f == 5 || f == 6 || f == 7 || f == 17 || f == 19) && w == 2
             && pf_stack_entry(d, s, f) != 0)
             return -1;
     }
@@ -501,6 +526,16 @@ static inline int pf_decode(const unsigned char * p, size_t n, pf_trace * d)
         d->packets++;
     }
     return 0;
+}
+
+/* The path of the mapping of the first frame named fname, "" if none. */
+static inline const char * pf_module_of(const pf_trace * d, const char * fname)
+{
+    size_t i;
+    for (i = 1; i < PF_MAX_NAMES; i++)
+        if (d->frame_fn[i] != 0 && strcmp(d->fnames[d->frame_fn[i]], fname) == 0)
+            return d->map_path[d->frame_map[i]];
+    return "";
 }
 
 #endif

@@ -213,6 +213,13 @@ static void test_perfetto(void)
           && pf_count("8;libfake.so+0x4004") == 100
           && pf_count("8;[unknown]+0x1234") == 5, "stacks: %zu, first %s %zu",
           dec.nstacks, dec.stacks[0].text, dec.stacks[0].count);
+    /* each frame in the mapping of its module, by the module's path; an
+       address in no mapping in "[unknown]" */
+    CHECK(strcmp(pf_module_of(&dec, "libfake.so+0x1004"), libpath) == 0
+          && strcmp(pf_module_of(&dec, "libfake.so+0x4004"), libpath) == 0
+          && strcmp(pf_module_of(&dec, "[unknown]+0x1234"), "/[unknown]") == 0,
+          "mappings: %s, %s", pf_module_of(&dec, "libfake.so+0x1004"),
+          pf_module_of(&dec, "[unknown]+0x1234"));
     free(buf);
 }
 

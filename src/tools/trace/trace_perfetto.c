@@ -32,9 +32,11 @@
     first event, and described again at the end if it was renamed since
     (streamed, a thread's final name is known only then; Perfetto keeps
     the later one). The samples of a sampled trace come at the end: one
-    packet interns the functions (a frame each, all in one mapping named
-    "prof-trace", at rel_pc = the function's number, since a frame must
-    have a mapping and the names are made already) and the named stacks,
+    packet interns the modules (a mapping each, its path as Perfetto's
+    components, "usr", "lib", "libc.so.6"; one "[unknown]" for the frames
+    of none), the functions (a frame each, in its module's mapping, at
+    rel_pc = the function's number, since the names are made already) and
+    the named stacks,
     then a PerfSample packet per sample (a sample of weight w is w
     packets), so that the UI draws each thread's callstacks and a flame
     graph beside its zones. Timestamps are nanoseconds since the trace's start, each
@@ -489,26 +491,52 @@ void pt_perfetto_lock_slice(pt_perfetto * p, const pt_trace * t,
     own_event(p, uuid, TYPE_SLICE_END, NULL, pt_whole_ns(t, s->end));
 }
 
-/* The samples' functions, their one mapping and the named stacks, in one
-   packet's interned data. */
+/* The samples' modules as mappings: mapping 1 "[unknown]" (the frames of
+   no module), module m mapping m + 1, each path component a mapping_paths
+   string of its own. */
+static void intern_mappings(pt_perfetto * p, const pt_samples * s)
+{
+    pb_buf e = { NULL, 0, 0, 0 };
+    size_t m, nm = pt_samples_modules(s);
+    uint64_t sid = 1;
+    for (m = 0; m <= nm; m++)
+    {
+        const char * path = m == 0 ? "[unknown]" : pt_samples_module(s, (uint32_t) m);
+        pb_uint(&e, MAP_IID, m + 1);
+        pb_uint(&e, MAP_START, 0);
+        pb_uint(&e, MAP_END, UINT64_MAX >> 1);
+        for (;;)
+        {
+            char part[256];
+            size_t len;
+            path += strspn(path, "/");
+            if ((len = strcspn(path, "/")) == 0)
+                break;
+            snprintf(part, sizeof part, "%.*s", (int) (len < 255 ? len : 255), path);
+            intern_entry(p, ID_MAPPING_PATHS, sid, part);
+            pb_uint(&e, MAP_PATH, sid++);
+            path += len;
+        }
+        pb_nest(&p->interned, ID_MAPPINGS, &e);
+    }
+    free(e.d);
+}
+
+/* The samples' modules, functions and named stacks, in one packet's
+   interned data. */
 static void intern_stacks(pt_perfetto * p, const pt_samples * s)
 {
     pb_buf e = { NULL, 0, 0, 0 };
     size_t i, n = pt_samples_functions(s), ns = pt_samples_stacks(s);
     uint32_t f, nf;
-    intern_entry(p, ID_MAPPING_PATHS, 1, "prof-trace");
-    pb_uint(&e, MAP_IID, 1);
-    pb_uint(&e, MAP_START, 0);
-    pb_uint(&e, MAP_END, UINT64_MAX >> 1);
-    pb_uint(&e, MAP_PATH, 1);
-    pb_nest(&p->interned, ID_MAPPINGS, &e);
+    intern_mappings(p, s);
     for (i = 0; i < n; i++)
     {
         intern_entry(p, ID_FUNCTION_NAMES, i + 1,
                      pt_samples_function(s, (uint32_t) i));
         pb_uint(&e, FR_IID, i + 1);
         pb_uint(&e, FR_NAME, i + 1);
-        pb_uint(&e, FR_MAPPING, 1);
+        pb_uint(&e, FR_MAPPING, pt_samples_function_module(s, (uint32_t) i) + 1ull);
         pb_uint(&e, FR_REL_PC, i);
         pb_nest(&p->interned, ID_FRAMES, &e);
     }

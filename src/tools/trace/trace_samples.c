@@ -28,6 +28,12 @@ struct pt_samples
     pt_symbols * sym;
     char ** fn;             /* function names, owned, distinct */
     size_t nfn, fncap;
+    uint32_t * fnmod;       /* each function's module + 1, 0: none */
+    size_t fnmodcap;
+    char ** mod;            /* the modules' paths, owned, distinct */
+    size_t nmod, modcap;
+    const char * last_path; /* the trace's path last seen, and its */
+    uint32_t last_mod;      /* module + 1 */
     pt_map fnidx;           /* name hash (probed) -> fn + 1 */
     uint32_t * fr;          /* the frames of the named stacks */
     size_t nfr, frcap;
@@ -77,6 +83,10 @@ void pt_samples_free(pt_samples * p)
     for (i = 0; i < p->nfn; i++)
         free(p->fn[i]);
     free(p->fn);
+    free(p->fnmod);
+    for (i = 0; i < p->nmod; i++)
+        free(p->mod[i]);
+    free(p->mod);
     pt_map_free(&p->fnidx, 0);
     free(p->fr);
     free(p->rs);
@@ -103,9 +113,33 @@ static uint64_t hash_name(const char * s)
     return h;
 }
 
-/* The function id of name (copied on first use); UINT32_MAX if out of
-   memory. */
-static uint32_t fn_of(pt_samples * p, const char * name)
+/* The module number (index + 1) of a mapping's path, copied on first
+   use; 0 for none or out of memory. The trace's paths are few and the
+   same pointer for a mapping, so the last one is remembered. */
+static uint32_t mod_of(pt_samples * p, const char * path)
+{
+    size_t i;
+    if (path == NULL)
+        return 0;
+    if (path == p->last_path)
+        return p->last_mod;
+    for (i = 0; i < p->nmod && strcmp(p->mod[i], path) != 0; i++)
+        ;
+    if (i == p->nmod)
+    {
+        char * copy;
+        if (prof_impl_grow(&p->mod, &p->modcap, p->nmod + 1, sizeof *p->mod) != 0
+            || (copy = prof_impl_strdup(path)) == NULL)
+            return 0;
+        p->mod[p->nmod++] = copy;
+    }
+    p->last_path = path;
+    return p->last_mod = (uint32_t) (i + 1);
+}
+
+/* The function id of name (copied on first use), of the module numbered
+   mod if it is new; UINT32_MAX if out of memory. */
+static uint32_t fn_of(pt_samples * p, const char * name, uint32_t mod)
 {
     uint64_t key = hash_name(name);
     for (;; key++)
@@ -122,8 +156,11 @@ static uint32_t fn_of(pt_samples * p, const char * name)
         }
         if (p->nfn >= UINT32_MAX - 1
             || prof_impl_grow(&p->fn, &p->fncap, p->nfn + 1, sizeof *p->fn) != 0
+            || prof_impl_grow(&p->fnmod, &p->fnmodcap, p->nfn + 1,
+                              sizeof *p->fnmod) != 0
             || (copy = prof_impl_strdup(name)) == NULL)
             return UINT32_MAX;
+        p->fnmod[p->nfn] = mod;
         p->fn[p->nfn++] = copy;
         *slot = (void *) p->nfn;
         p->fnidx.n++;
@@ -132,14 +169,16 @@ static uint32_t fn_of(pt_samples * p, const char * name)
 }
 
 /* The name of addr (a return address unless leaf) in process pid at ticks,
-   into buf: a symbol, else module+0xOFFSET. */
+   into buf: a symbol, else module+0xOFFSET; *path: the mapping's path,
+   NULL in none. */
 static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
                                uint64_t addr, int leaf, int64_t ticks,
-                               char * buf, size_t size)
+                               char * buf, size_t size, const char ** path)
 {
     uint64_t at = leaf || addr == 0 ? addr : addr - 1;
     const pt_vma * m = pt_vma_at(t, pid, at, ticks);
     const char * base, * name = NULL;
+    *path = m != NULL ? m->path : NULL;
     if (m == NULL)
     {
         snprintf(buf, size, "[unknown]+0x%llx", (unsigned long long) addr);
@@ -181,12 +220,13 @@ static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * 
     r->first = p->nfr;
     r->n = n ? n : 1;
     if (n == 0)
-        p->fr[p->nfr] = fn_of(p, "[no stack]");
+        p->fr[p->nfr] = fn_of(p, "[no stack]", 0);
     for (i = 0; i < n; i++)
     {
         char buf[1200];
-        p->fr[p->nfr + i] = fn_of(p, frame_name(p, t, pid, ip[i], i == 0,
-                                                s->ticks, buf, sizeof buf));
+        const char * path, * name = frame_name(p, t, pid, ip[i], i == 0,
+                                               s->ticks, buf, sizeof buf, &path);
+        p->fr[p->nfr + i] = fn_of(p, name, mod_of(p, path));
     }
     for (i = 0; i < r->n; i++)
         if (p->fr[p->nfr + i] == UINT32_MAX)
@@ -479,6 +519,21 @@ const char * pt_samples_function(const pt_samples * p, uint32_t fn)
 size_t pt_samples_functions(const pt_samples * p)
 {
     return p != NULL ? p->nfn : 0;
+}
+
+uint32_t pt_samples_function_module(const pt_samples * p, uint32_t fn)
+{
+    return p->fnmod[fn];
+}
+
+size_t pt_samples_modules(const pt_samples * p)
+{
+    return p != NULL ? p->nmod : 0;
+}
+
+const char * pt_samples_module(const pt_samples * p, uint32_t mod)
+{
+    return p->mod[mod - 1];
 }
 
 const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,

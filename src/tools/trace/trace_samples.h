@@ -77,6 +77,13 @@ uint64_t pt_samples_of(const pt_samples * p, uint32_t thread);
 int pt_samples_each(pt_samples * p, void * ctx, pt_samples_each_fn each);
 int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
                        pt_samples_each_fn each);
+/* The module of function fn: a number 1..pt_samples_modules(p), whose
+   path (the mapping's, as the trace recorded it) pt_samples_module gives;
+   0: none ([unknown]+0x..., [no stack]). A name found in two modules
+   keeps the first. */
+uint32_t pt_samples_function_module(const pt_samples * p, uint32_t fn);
+size_t pt_samples_modules(const pt_samples * p);
+const char * pt_samples_module(const pt_samples * p, uint32_t mod);
 void pt_samples_free(pt_samples * p);
 
 #endif
