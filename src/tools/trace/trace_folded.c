@@ -106,7 +106,7 @@ uint32_t pt_folded_enter(pt_folded * f, uint32_t parent, const char * name,
 void pt_folded_add(pt_folded * f, uint32_t node, int64_t self_ticks)
 {
     if (node < f->n && self_ticks > 0)
-        f->v[node].self += self_ticks;
+        f->v[node].self = pt_add_ticks(f->v[node].self, self_ticks);
 }
 
 /* A frame's name as the format takes it: ';' separates frames and a line

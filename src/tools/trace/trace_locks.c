@@ -115,8 +115,8 @@ static int acquired(pt_lock * k, pt_holder * h, int64_t now, pt_lock_slice * s)
         int64_t w = now - h->wait_since;
         k->waits++;
         h->waits++;
-        k->wait_total += w;
-        h->wait += w;
+        k->wait_total = pt_add_ticks(k->wait_total, w);
+        h->wait = pt_add_ticks(h->wait, w);
         k->wait_max = w > k->wait_max ? w : k->wait_max;
         s->what = 'w';
         s->begin = h->wait_since;
@@ -141,8 +141,8 @@ static int released(pt_lock * k, pt_holder * h, int64_t now, pt_lock_slice * s)
     if (--h->depth > 0)
         return 0;
     d = now - h->held_since;
-    k->hold_total += d;
-    h->hold += d;
+    k->hold_total = pt_add_ticks(k->hold_total, d);
+    h->hold = pt_add_ticks(h->hold, d);
     k->hold_max = d > k->hold_max ? d : k->hold_max;
     s->what = 'h';
     s->begin = h->held_since;

@@ -272,6 +272,19 @@ int pt_read(const unsigned char * data, size_t n, const pt_options * o,
             pt_trace * t);
 void pt_free(pt_trace * t);
 
+/* a + b, held at INT64_MAX or INT64_MIN: the sums of durations (a zone's
+   children, a name's total and self, a lock's waits and holds). A
+   corrupt trace's ticks reach 9e18 (saturated), so two durations can
+   overflow int64. */
+static inline int64_t pt_add_ticks(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
 /* Ticks since the start as whole nanoseconds: rounding each instant once
    (a monotonic function) keeps every child inside its parent. */
 int64_t pt_whole_ns(const pt_trace * t, int64_t ticks);

@@ -182,8 +182,8 @@ static void count_zone(pt_report * r, pt_rthread * th, const pt_zone * z)
         return;
     }
     row->calls++;
-    row->total += d;
-    row->self += d - z->child;
+    row->total = pt_add_ticks(row->total, d);
+    row->self = pt_add_ticks(row->self, d - z->child);
     row->min = d < row->min ? d : row->min;
     row->max = d > row->max ? d : row->max;
 }

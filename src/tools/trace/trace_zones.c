@@ -214,7 +214,8 @@ static void zone_pop(pt_trace * t, pt_tstate * ts, int64_t end, uint8_t flag)
     z->end = end < z->begin ? z->begin : end;
     z->flags |= flag;
     if (ts->depth > 0)
-        ts->stack[ts->depth - 1].z.child += z->end - z->begin;
+        ts->stack[ts->depth - 1].z.child = pt_add_ticks(
+            ts->stack[ts->depth - 1].z.child, z->end - z->begin);
     if (s->h.zone != NULL)
         s->h.zone(s->h.ctx, t, z);
 }
