@@ -26,11 +26,37 @@ struct pt_log
     log_thread * th;
     size_t nth, thcap;
     size_t inmem;           /* records in memory, all threads */
-    FILE * f;               /* the blocks past PT_LOG_MEM */
-    long end;
-    int failed;             /* no file: the blocks stay in memory */
+    pt_spill file;          /* the blocks past PT_LOG_MEM */
     pt_rec * buf;           /* a block read back */
 };
+
+int pt_spill_put(pt_spill * s, const void * v, size_t size, size_t n, long * off)
+{
+    if (!s->failed && s->f == NULL && (s->f = tmpfile()) == NULL)
+        s->failed = 1;
+    if (s->failed || fseek(s->f, s->end, SEEK_SET) != 0
+        || fwrite(v, size, n, s->f) != n)
+    {
+        s->failed = 1;
+        return -1;
+    }
+    *off = s->end;
+    s->end += (long) (size * n);
+    return 0;
+}
+
+int pt_spill_get(pt_spill * s, long off, void * v, size_t size, size_t n)
+{
+    return s->f != NULL && fseek(s->f, off, SEEK_SET) == 0
+           && fread(v, size, n, s->f) == n ? 0 : -1;
+}
+
+void pt_spill_close(pt_spill * s)
+{
+    if (s->f != NULL)
+        fclose(s->f);
+    s->f = NULL;
+}
 
 pt_log * pt_log_new(void)
 {
@@ -51,8 +77,7 @@ void pt_log_free(pt_log * l)
     }
     free(l->th);
     free(l->buf);
-    if (l->f != NULL)
-        fclose(l->f);
+    pt_spill_close(&l->file);
     free(l);
 }
 
@@ -71,22 +96,15 @@ static int seal(pt_log * l, log_thread * th)
     b = &th->blk[th->nblk];
     b->v = NULL;
     b->off = 0;
-    if (l->inmem > PT_LOG_MEM && !l->failed && l->f == NULL
-        && (l->f = tmpfile()) == NULL)
-        l->failed = 1;
-    if (l->inmem > PT_LOG_MEM && !l->failed
-        && fseek(l->f, l->end, SEEK_SET) == 0
-        && fwrite(th->tail, sizeof *th->tail, PT_LOG_BLOCK, l->f) == PT_LOG_BLOCK)
+    if (l->inmem > PT_LOG_MEM
+        && pt_spill_put(&l->file, th->tail, sizeof *th->tail, PT_LOG_BLOCK,
+                        &b->off) == 0)
     {
-        b->off = l->end;
-        l->end += (long) (PT_LOG_BLOCK * sizeof *th->tail);
         l->inmem -= PT_LOG_BLOCK;
         th->ntail = 0;      /* the tail's memory is used again */
     }
     else
     {
-        if (l->inmem > PT_LOG_MEM)
-            l->failed = 1;
         b->v = th->tail;    /* kept: the next tail is new */
         th->tail = NULL;
         th->ntail = 0;
@@ -130,8 +148,8 @@ int pt_log_each(pt_log * l, uint32_t thread, void * ctx,
         {
             if ((l->buf == NULL && (l->buf = (pt_rec *) malloc(PT_LOG_BLOCK
                                      * sizeof *l->buf)) == NULL)
-                || fseek(l->f, th->blk[k].off, SEEK_SET) != 0
-                || fread(l->buf, sizeof *l->buf, PT_LOG_BLOCK, l->f) != PT_LOG_BLOCK)
+                || pt_spill_get(&l->file, th->blk[k].off, l->buf,
+                                sizeof *l->buf, PT_LOG_BLOCK) != 0)
             {
                 rc = -1;
                 continue;

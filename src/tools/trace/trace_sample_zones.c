@@ -4,6 +4,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_sample_zones.h"
+#include "trace_log.h"
 #include "trace_sums.h"
 #include "internal.h"
 
@@ -50,9 +51,8 @@ struct pt_sz
     size_t zkept;           /* zones kept in all threads */
     int zover;              /* more than PT_ZONES_KEPT: none kept since */
     size_t inmem;           /* samples waiting in memory, all threads */
-    FILE * spill;           /* the samples waiting beyond SZ_WAIT_MEM */
-    long spill_end;
-    int spill_failed;       /* no file: they wait in memory */
+    pt_spill spill;         /* the samples waiting beyond SZ_WAIT_MEM
+                               (failed: they wait in memory) */
     int no_zones;           /* the trace says it has none */
 };
 
@@ -84,8 +84,7 @@ void pt_sz_free(pt_sz * p)
         free(p->th[i].seg);
         free(p->th[i].b);
     }
-    if (p->spill != NULL)
-        fclose(p->spill);
+    pt_spill_close(&p->spill);
     free(p->th);
     pt_sums_free(&p->leaves);
     free(p->zn);
@@ -204,20 +203,14 @@ static int waiting(const sz_thread * th)
 /* th's b to the spill file (opened the first time), if it can be. */
 static void spill(pt_sz * p, sz_thread * th)
 {
-    if (p->spill == NULL && !p->spill_failed
-        && (p->spill = tmpfile()) == NULL)
-        p->spill_failed = 1;
-    if (p->spill_failed
-        || prof_impl_grow(&th->seg, &th->segcap, th->nseg + 1, sizeof *th->seg) != 0
-        || fseek(p->spill, p->spill_end, SEEK_SET) != 0
-        || fwrite(th->b, sizeof *th->b, th->nb, p->spill) != th->nb)
+    if (prof_impl_grow(&th->seg, &th->segcap, th->nseg + 1, sizeof *th->seg) != 0
+        || pt_spill_put(&p->spill, th->b, sizeof *th->b, th->nb,
+                        &th->seg[th->nseg].off) != 0)
     {
-        p->spill_failed = 1;    /* b grows in memory from now on */
+        p->spill.failed = 1;    /* b grows in memory from now on */
         return;
     }
-    th->seg[th->nseg].off = p->spill_end;
     th->seg[th->nseg++].n = th->nb;
-    p->spill_end += (long) (th->nb * sizeof *th->b);
     p->inmem -= th->nb;
     th->nb = 0;
 }
@@ -238,7 +231,7 @@ static int wait_push(pt_sz * p, sz_thread * th, const sz_wait * w)
         th->b[th->nb++] = *w;
     }
     p->inmem++;
-    if (th->nb >= SZ_BLOCK && !p->spill_failed)
+    if (th->nb >= SZ_BLOCK && !p->spill.failed)
         spill(p, th);
     return 0;
 }
@@ -254,8 +247,7 @@ static int refill(pt_sz * p, sz_thread * th)
     {
         const sz_seg * g = &th->seg[th->sh++];
         if (prof_impl_grow(&th->q, &th->qcap, g->n, sizeof *th->q) != 0
-            || fseek(p->spill, g->off, SEEK_SET) != 0
-            || fread(th->q, sizeof *th->q, g->n, p->spill) != g->n)
+            || pt_spill_get(&p->spill, g->off, th->q, sizeof *th->q, g->n) != 0)
         {
             p->oom = 1;
             continue;
