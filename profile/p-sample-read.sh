@@ -9,7 +9,8 @@
 # threads at 1 kHz would give); prof-trace reads it in each output form
 # that takes samples. Printed per form: wall time, samples per second read,
 # and the largest resident set (the kernel's ru_maxrss of that process,
-# which counts from the fork of this Python: about 13 MB is its own).
+# which counts from the fork of this Python: about 13 MB is its own), and
+# prof-trace's own (/usr/bin/time -f %M, which forks it; "-" without it).
 # Usage: p-sample-read.sh BUILD_DIR [SECONDS (600)]
 set -eu
 build=$1 secs=${2:-600}
@@ -28,7 +29,8 @@ pt, trace, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 samples = 2002 * reps
 print("a %.0f s sampled trace: %d samples in 2 threads, %.1f MB"
       % (reps * 0.1001, samples, os.path.getsize(trace) / 1e6))
-print("%-12s %9s %14s %12s" % ("form", "wall_s", "samples/s", "max_rss_MB"))
+timer = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+print("%-12s %9s %14s %12s %12s" % ("form", "wall_s", "samples/s", "max_rss_MB", "own_rss_MB"))
 for form in ("--text", "--csv", "--folded", "--speedscope", "--perfetto"):
     with open(os.devnull, "wb") as null:
         t0 = time.monotonic()
@@ -37,5 +39,12 @@ for form in ("--text", "--csv", "--folded", "--speedscope", "--perfetto"):
         dt = time.monotonic() - t0
     if status != 0:
         sys.exit("p-sample-read: prof-trace %s exited with status %d" % (form, status))
-    print("%-12s %9.2f %14.0f %12.1f" % (form, dt, samples / dt, ru.ru_maxrss / 1024))
+    own = "-"    # prof-trace's own: started by a process not forked from this Python
+    if timer is not None:
+        r = subprocess.run([timer, "-f", "%M", pt, form, trace], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        lines = r.stderr.strip().splitlines()
+        if r.returncode == 0 and lines and lines[-1].isdigit():
+            own = "%.1f" % (int(lines[-1]) / 1024)
+    print("%-12s %9.2f %14.0f %12.1f %12s" % (form, dt, samples / dt, ru.ru_maxrss / 1024, own))
 PY
