@@ -32,8 +32,6 @@ struct pt_samples
     size_t fnmodcap;
     char ** mod;            /* the modules' paths, owned, distinct */
     size_t nmod, modcap;
-    const char * last_path; /* the trace's path last seen, and its */
-    uint32_t last_mod;      /* module + 1 */
     pt_map fnidx;           /* name hash (probed) -> fn + 1 */
     uint32_t * fr;          /* the frames of the named stacks */
     size_t nfr, frcap;
@@ -114,15 +112,13 @@ static uint64_t hash_name(const char * s)
 }
 
 /* The module number (index + 1) of a mapping's path, copied on first
-   use; 0 for none or out of memory. The trace's paths are few and the
-   same pointer for a mapping, so the last one is remembered. */
+   use; 0 for none or out of memory. Looked up once a frame of each
+   distinct stack, among the few modules of a trace. */
 static uint32_t mod_of(pt_samples * p, const char * path)
 {
     size_t i;
     if (path == NULL)
         return 0;
-    if (path == p->last_path)
-        return p->last_mod;
     for (i = 0; i < p->nmod && strcmp(p->mod[i], path) != 0; i++)
         ;
     if (i == p->nmod)
@@ -133,8 +129,7 @@ static uint32_t mod_of(pt_samples * p, const char * path)
             return 0;
         p->mod[p->nmod++] = copy;
     }
-    p->last_path = path;
-    return p->last_mod = (uint32_t) (i + 1);
+    return (uint32_t) (i + 1);
 }
 
 /* The function id of name (copied on first use), of the module numbered
