@@ -97,12 +97,12 @@ exec_calls() { # compiler, -std=, language
     done
 }
 
-# link FIRST-STD: the arguments that end a compilation of header_use: a
-# link with the library for the first standard of each language (both
-# modes), a compilation alone for the others (what the header declares is
-# the same; a link costs as much as the compilation)
+# link STD FIRST-STD: the arguments that end a compilation of header_use
+# as STD: a link with the library for the first standard of each language
+# (both modes), a compilation alone for the others (what the header
+# declares is the same; a link costs as much as the compilation)
 link() {
-    if [ "$std" = "$1" ]; then echo "-x none $lib -lm -o $tmp/a.out"
+    if [ "$1" = "$2" ]; then echo "-x none $lib -lm -o $tmp/a.out"
     else echo "-c -o $tmp/a.o"; fi
 }
 for cc in "$@"; do
@@ -111,7 +111,7 @@ for cc in "$@"; do
     *++*)
         for std in c++11 c++14 c++17 c++20; do
             for d in -DPROF_TRACE -UPROF_TRACE; do
-                try "$cc -std=$std $d" "$cc" -std=$std $flags $d -x c++ "$src/tests/header_use.cpp" $(link c++11)
+                try "$cc -std=$std $d" "$cc" -std=$std $flags $d -x c++ "$src/tests/header_use.cpp" $(link $std c++11)
             done
         done
         markers "$cc" c++11 c++
@@ -119,7 +119,7 @@ for cc in "$@"; do
     *)
         for std in c99 c11 c17 gnu99 gnu11; do
             for d in -DPROF_TRACE -UPROF_TRACE; do
-                try "$cc -std=$std $d" "$cc" -std=$std $flags $d "$src/tests/header_use.c" $(link c99)
+                try "$cc -std=$std $d" "$cc" -std=$std $flags $d "$src/tests/header_use.c" $(link $std c99)
             done
         done
         markers "$cc" c99 c
