@@ -99,11 +99,14 @@ exec_calls() { # compiler, -std=, language
 
 # link STD FIRST-STD: the arguments that end a compilation of header_use
 # as STD: a link with the library for the first standard of each language
-# (both modes), a compilation alone for the others (what the header
-# declares is the same; a link costs as much as the compilation)
+# (both modes), the front end alone (-fsyntax-only) for the others: what
+# the header declares is the same, and what only code generation can say
+# (an inline asm operand, a call the link cannot resolve) does not change
+# with the standard; code generation and the link cost twice what the
+# front end does (gcc: 0.21 against 0.05 CPU-s)
 link() {
     if [ "$1" = "$2" ]; then echo "-x none $lib -lm -o $tmp/a.out"
-    else echo "-c -o $tmp/a.o"; fi
+    else echo "-fsyntax-only"; fi
 }
 for cc in "$@"; do
     command -v "$cc" >/dev/null 2>&1 || { echo "skip $cc: not installed"; continue; }
@@ -131,10 +134,11 @@ for cc in "$@"; do
         # A program without FLINT's headers on its include path gets none,
         # even where FLINT is installed (flint.h only from "flint.h").
         printf '#include "profiler.h"\n#ifdef FLINT_H\n#error flint.h included\n#endif\nint main(void){return 0;}\n' >"$tmp/nf.c"
+        # (typedefs and includes: the front end's, -fsyntax-only)
         for std in c99 gnu99 c11 gnu11; do
-            try "$cc -std=$std libc ulong first" "$cc" -std=$std $flags -c "$tmp/u1.c" -o "$tmp/u1.o"
-            try "$cc -std=$std libc ulong after" "$cc" -std=$std $flags -c "$tmp/u2.c" -o "$tmp/u2.o"
-            try "$cc -std=$std no FLINT header" "$cc" -std=$std $flags -c "$tmp/nf.c" -o "$tmp/nf.o"
+            try "$cc -std=$std libc ulong first" "$cc" -std=$std $flags -fsyntax-only "$tmp/u1.c"
+            try "$cc -std=$std libc ulong after" "$cc" -std=$std $flags -fsyntax-only "$tmp/u2.c"
+            try "$cc -std=$std no FLINT header" "$cc" -std=$std $flags -fsyntax-only "$tmp/nf.c"
         done ;;
     esac
 done

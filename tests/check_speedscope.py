@@ -16,11 +16,9 @@ def main():
     bands, inside = 0, False
     for y in range(y0, height):
         line = rows[y]
-        coloured = 0
-        for x in range(0, width, 2):
-            r, g, b = line[x * bpp:x * bpp + 3]
-            if max(r, g, b) - min(r, g, b) > 40:  # a frame, not grey or white
-                coloured += 1
+        step = 2 * bpp   # every other pixel
+        coloured = sum(1 for p in zip(line[0::step], line[1::step], line[2::step])
+                       if max(p) - min(p) > 40)  # a frame, not grey or white
         if coloured > 5 and not inside:
             bands += 1
         inside = coloured > 5
