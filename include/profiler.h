@@ -388,12 +388,9 @@ typedef struct prof_result
     double err_pct;         /* MdAPE: median of |sample - median| / median,
                                in percent (nanobench's err%), all epochs */
     /* The interval of the median, at level ci_level (NaN bounds when there
-       are too few epochs or processes for PROF_CI_LEVEL). One process:
-       distribution-free, from order statistics: under the adaptive
-       schedule those of the medians of 6 batches of consecutive epochs
-       ([min, max], 96.9%: it widens with drift during the run), under the
-       fixed one those of the epochs; neither covers drift between
-       processes.
+       are too few epochs or processes for PROF_CI_LEVEL). One process: the
+       distribution-free interval of the median of this process's epochs
+       from order statistics; it does not cover drift between processes.
        Several (prof_bench_set_processes): the interval of the median of
        the process medians, widened by sqrt(2) about it, so that it covers
        the next run's median (doc/runner.md, "What the interval means"). */

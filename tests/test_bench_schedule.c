@@ -202,9 +202,7 @@ static void test_coverage(void)
     int i, covered = 0, early = 0;
     capture_t cap;
     capture_begin(&cap, 2);     /* rows "unstable" at the 5% line */
-    /* 3%: the batches' interval of iid epochs is about 1.6 x as wide as
-       their own (6 medians of n/6 against the order statistics of n) */
-    prof_bench_set_precision_pct(b, 3.0);
+    prof_bench_set_precision_pct(b, 2.0);
     for (i = 0; i < runs; i++)
     {
         noisy_t t = noise(0.1, 1000 + (unsigned long long) i * 7919);

@@ -1,4 +1,4 @@
-/* The order statistics behind the runner's intervals and the sign tests,
+/* The order statistics behind the runner's interval and the sign tests,
    at sizes the runner allows (epochs up to 100000): 2^-n underflows past
    n = 1074, which once gave P = 0 and a "100%" interval one sample wide. */
 #include "check.h"
@@ -43,31 +43,6 @@ int main(void)
     CHECK(prof_impl_median_interval(x, n, 0.95, &lo, &hi, &level) == 0
           && lo == 1 && hi == 9 && fabs(level - (1.0 - 24.0 / 2048.0)) < 1e-15,
           "n = 11: [%g, %g] at %.15g", lo, hi, level);
-    /* The batches' interval: a drift the epochs' own interval misses. 60
-       samples rising 0..59 in run order: the order statistics give the
-       middle third, the 6 batches' medians (4.5, 14.5, ..., 54.5) nearly
-       all of it, at 1 - 2/64; in sorted order the two agree on nothing
-       but the level's kind. Under 6 samples: none. */
-    for (n = 60, i = 0; i < n; i++)
-        x[i] = i;
-    CHECK(prof_impl_median_interval(x, n, 0.95, &lo, &hi, &level) == 0
-          && lo > 15 && hi < 44, "n = 60: [%g, %g]", lo, hi);
-    {
-        double work[60];
-        CHECK(prof_impl_batch_median_interval(x, n, 0.95, &lo, &hi, &level,
-                                              work) == 0
-              && lo == 4.5 && hi == 54.5
-              && fabs(level - (1.0 - 2.0 / 64.0)) < 1e-15,
-              "batches of 60: [%g, %g] at %g", lo, hi, level);
-        CHECK(x[0] == 0 && x[59] == 59, "the samples were reordered");
-        /* 11 samples: batches of 2, 2, 2, 2, 2, 1 */
-        CHECK(prof_impl_batch_median_interval(x, 11, 0.95, &lo, &hi, &level,
-                                              work) == 0
-              && lo == 0.5 && hi == 10, "batches of 11: [%g, %g]", lo, hi);
-        CHECK(prof_impl_batch_median_interval(x, 5, 0.95, &lo, &hi, &level,
-                                              work) == -1
-              && isnan(lo) && isnan(hi), "5 samples gave [%g, %g]", lo, hi);
-    }
     /* Quantiles of infinite values (a time of 0 in a ratio): the median of
        an even number of +inf is +inf, not inf + 0.5 * (inf - inf). */
     x[0] = 1.0; x[1] = x[2] = x[3] = INFINITY;

@@ -181,7 +181,6 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
 {
     prof_result * p = &res->pub;
     int i, n = e->got;
-    double * work;
     p->name = res->name ? res->name : "";
     p->samples_ns = res->samples;
     p->epoch_iters = res->iters;
@@ -204,17 +203,8 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     p->err_pct = prof_impl_mdape(sorted, n);
     if (!(p->err_pct >= 0.0))
         p->err_pct = 0.0;
-    /* the adaptive schedule's epochs are short and many: its interval is
-       its batches' (stats.c), the one it stopped by; pooled processes
-       replace both (process_figures) */
-    work = e->s.schedule == PROF_SCHEDULE_ADAPTIVE
-         ? (double *) malloc((size_t) n * sizeof *work) : NULL;
-    if (work == NULL
-        || prof_impl_batch_median_interval(res->samples, n, PROF_CI_LEVEL,
-               &p->ci_low_ns, &p->ci_high_ns, &p->ci_level, work) != 0)
-        prof_impl_median_interval(sorted, n, PROF_CI_LEVEL, &p->ci_low_ns,
-                                  &p->ci_high_ns, &p->ci_level);
-    free(work);
+    prof_impl_median_interval(sorted, n, PROF_CI_LEVEL, &p->ci_low_ns,
+                              &p->ci_high_ns, &p->ci_level);
     p->total_s = e->spent_ns * 1e-9;
     p->overhead_ns = e->overhead_ns;
     p->batch = e->s.batch;

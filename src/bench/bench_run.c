@@ -70,8 +70,7 @@ static void schedule_init(prof_impl_run * r, double npt)
 }
 
 /* Whether the adaptive schedule has what it needs: its least epochs, and
-   the median's interval within the precision (the interval of its
-   batches' medians, as the result gives it; looked at again after an
+   the median's interval within the precision (looked at again after an
    eighth more epochs: each look sorts the samples), or its time. */
 static int precise_enough(prof_impl_run * r)
 {
@@ -84,12 +83,12 @@ static int precise_enough(prof_impl_run * r)
     if (n < r->next_check)
         return 0;
     r->next_check = n + n / 8 + 1;
-    if (prof_impl_batch_median_interval(r->samples, n, PROF_CI_LEVEL, &lo,
-                                        &hi, &level, r->sorted) != 0)
-        return 0;
     memcpy(r->sorted, r->samples, (size_t) n * sizeof *r->sorted);
     prof_impl_sort(r->sorted, n);
     median = prof_impl_quantile(r->sorted, n, 0.5);
+    if (prof_impl_median_interval(r->sorted, n, PROF_CI_LEVEL, &lo, &hi,
+                                  &level) != 0)
+        return 0;
     return (hi - lo) / 2.0 <= r->s.precision_pct / 100.0 * median;
 }
 

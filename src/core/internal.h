@@ -410,12 +410,6 @@ double prof_impl_quantile(const double * sorted, int n, double p);
 double prof_impl_binom_cdf_half(int n, int k);
 int prof_impl_median_interval(const double * sorted, int n, double level,
         double * lo, double * hi, double * achieved);
-/* The same from PROF_MIN_INTERVAL_EPOCHS batches of consecutive samples
-   (in run order), their medians' interval: honest when neighbours in time
-   are alike (stats.c). work: n doubles. */
-int prof_impl_batch_median_interval(const double * in_order, int n,
-        double level, double * lo, double * hi, double * achieved,
-        double * work);
 double prof_impl_mdape(const double * sorted, int n);
 int prof_impl_bimodal(const double * sorted, int n);
 /* The next number of a small deterministic generator (xorshift64*),

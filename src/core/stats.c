@@ -130,41 +130,6 @@ int prof_impl_median_interval(const double * sorted, int n, double level,
     return 0;
 }
 
-/* The interval of the median from batches: the samples in run order cut
-   into PROF_MIN_INTERVAL_EPOCHS runs of consecutive samples (sizes apart by
-   at most one), each run's median, and the order-statistics interval of
-   those medians ([min, max] of 6: 96.9%). Samples next to each other in
-   time are not independent (a machine's speed changes in phases longer
-   than an epoch), and the interval of the samples themselves then narrows
-   with their number while the next run's median does not move closer;
-   the batches' medians differ by what changed over the run. work: n
-   doubles. Returns 0, or -1 (NaN bounds) under PROF_MIN_INTERVAL_EPOCHS
-   samples. */
-int prof_impl_batch_median_interval(const double * in_order, int n,
-        double level, double * lo, double * hi, double * achieved,
-        double * work)
-{
-    enum { B = PROF_MIN_INTERVAL_EPOCHS };
-    double med[B];
-    int k, at = 0;
-    if (n < B)
-    {
-        *lo = *hi = NAN;
-        *achieved = 0.0;
-        return -1;
-    }
-    for (k = 0; k < B; k++)
-    {
-        int m = n / B + (k < n % B);
-        memcpy(work, in_order + at, (size_t) m * sizeof *work);
-        prof_impl_sort(work, m);
-        med[k] = prof_impl_quantile(work, m, 0.5);
-        at += m;
-    }
-    prof_impl_sort(med, B);
-    return prof_impl_median_interval(med, B, level, lo, hi, achieved);
-}
-
 /* Median absolute percentage error around the median, in percent. */
 double prof_impl_mdape(const double * sorted, int n)
 {
