@@ -466,30 +466,31 @@ typedef struct prof_result
 /* Write what is pending (prof_bench_finish) and free the suite. NULL: no-op. */
 void prof_bench_free(prof_bench * b);
 
-/* How many epochs, and how long. PROF_SCHEDULE_ADAPTIVE (the default):
-   epochs of the resolution multiple (below) of the clock's resolution, at
-   least the minimum epoch time; at least 11 (p10 and p90 past the
-   extremes), then it stops as soon as the median's interval is within
-   the precision (below), at most the epochs and the budget, and unless
-   the epochs were set no more time in epochs than the fixed schedule's
-   11 of 1 ms (or of the minimum epoch time, if longer). PROF_SCHEDULE_FIXED: the epochs
-   (11 unless set), each at least the minimum epoch time (1 ms unless
-   set). doc/runner.md compares them. 0, or -1 if unknown. */
+/* How many epochs, and how long. PROF_SCHEDULE_FIXED (the default): the
+   epochs (default 11), each at least the minimum epoch time (default 1 ms).
+   PROF_SCHEDULE_ADAPTIVE:
+   epochs of the resolution multiple (below) of the clock's resolution,
+   never under a minimum epoch time that was set; at least 11 (p10 and p90
+   past the extremes), then it stops as soon as the median's interval is
+   within the precision (below), at most the epochs (default 100 here;
+   unless set, nor more time in epochs than 11 of the minimum epoch time)
+   and the budget; its interval sees only one process's noise, so it
+   covers the next process's median less often than the fixed schedule's
+   (doc/runner.md). 0, or -1 if unknown. */
 typedef enum { PROF_SCHEDULE_ADAPTIVE, PROF_SCHEDULE_FIXED } prof_schedule;
 int prof_bench_set_schedule(prof_bench * b, prof_schedule schedule);
 /* The adaptive schedule's target [%]: the interval's half-width in % of
    the median at which it stops. Default 1; > 0 and <= 100. */
 int prof_bench_set_precision_pct(prof_bench * b, double pct);
-/* Number of epochs (samples) per benchmark: the adaptive schedule's
-   maximum, default 100; the fixed one's count, default 11 (nanobench's
-   choice). >= 6 gives an interval of the median; 0 is refused. */
+/* Number of epochs (samples) per benchmark: the fixed schedule's count,
+   the adaptive one's maximum. Default 11 (nanobench's choice; adaptive:
+   100). >= 6 gives an interval of the median; 0 is refused. */
 int prof_bench_set_epochs(prof_bench * b, int epochs);
-/* Least and most time of one epoch [ns]. Defaults: the least 2e5
-   (200us) adaptive, 1e6 (1ms) fixed; the most 1e8 (100ms). Epochs that
-   together span under about a millisecond see one phase of a shared
-   machine's speed, and their interval misses the next run's median;
-   200 us x 11 spans 2.2 ms. An epoch is never shorter than one
-   iteration, whatever the maximum, and one that ran less than the
+/* Least and most time of one epoch [ns]. Defaults 1e6 (1ms) and 1e8
+   (100ms): 1 ms makes a run of 11 epochs about as long as nanobench's
+   while dwarfing a counter read by far (the adaptive schedule has no
+   least time unless one is set); an epoch is never shorter than
+   one iteration, whatever the maximum, and one that ran less than the
    minimum is run again with a longer count, never kept (unless the count
    cannot grow). */
 int prof_bench_set_min_epoch_time_ns(prof_bench * b, double ns);

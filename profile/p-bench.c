@@ -36,7 +36,6 @@ static double opt_epoch_ms = 0.0;
 
 static void precise(prof_bench * b)
 {
-    prof_bench_set_schedule(b, PROF_SCHEDULE_FIXED);    /* 31 x 3 ms */
     prof_bench_set_epochs(b, 31);
     prof_bench_set_min_epoch_time_ns(b, 3e6);
 }

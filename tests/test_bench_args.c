@@ -308,38 +308,32 @@ static void test_table(void)
     {
         const char * flag, * help, * setter;
         const prof_impl_range * r;
-        const char * alt_help;  /* the fixed schedule's default, if its own */
     } rows[] = {
-        { "--epochs", "samples per benchmark: adaptive, the most",
-          "prof_bench_set_epochs", &prof_impl_epochs_range,
-          "fixed, the count" },
-        { "--min-epoch-time", "least time of an epoch: adaptive",
-          "prof_bench_set_min_epoch_time_ns", &prof_impl_min_epoch_range,
-          "fixed" },
+        { "--epochs", "samples per benchmark", "prof_bench_set_epochs",
+          &prof_impl_epochs_range },
+        { "--min-epoch-time", "least time of an epoch",
+          "prof_bench_set_min_epoch_time_ns", &prof_impl_min_epoch_range },
         { "--max-epoch-time", "most time of an epoch",
-          "prof_bench_set_max_epoch_time_ns", &prof_impl_max_epoch_range,
-          NULL },
+          "prof_bench_set_max_epoch_time_ns", &prof_impl_max_epoch_range },
         { "--warmup", "iterations run untimed before calibrating",
-          "prof_bench_set_warmup", &prof_impl_warmup_range, NULL },
+          "prof_bench_set_warmup", &prof_impl_warmup_range },
         { "--budget", "wall time one benchmark may take",
-          "prof_bench_set_budget_s", &prof_impl_budget_range, NULL },
+          "prof_bench_set_budget_s", &prof_impl_budget_range },
         { "--processes", "pool their epochs", "prof_bench_set_processes",
-          &prof_impl_processes_range, NULL },
+          &prof_impl_processes_range },
         { "--precision", "within PCT% of the median",
-          "prof_bench_set_precision_pct", &prof_impl_precision_range, NULL },
+          "prof_bench_set_precision_pct", &prof_impl_precision_range },
         { NULL, NULL, "prof_bench_set_resolution_multiple",
-          &prof_impl_resolution_range, NULL },
+          &prof_impl_resolution_range },
         { NULL, NULL, "prof_bench_set_min_epoch_iterations",
-          &prof_impl_min_iters_range, NULL },
+          &prof_impl_min_iters_range },
         { NULL, NULL, "prof_bench_set_epoch_iterations",
-          &prof_impl_exact_iters_range, NULL },
+          &prof_impl_exact_iters_range },
         { NULL, NULL, "prof_bench_set_preempt_retries",
-          &prof_impl_retries_range, NULL },
-        { NULL, NULL, "prof_bench_set_epoch_jitter", &prof_impl_jitter_range,
-          NULL },
-        { NULL, NULL, "prof_bench_set_batch", &prof_impl_batch_range, NULL },
-        { NULL, NULL, "prof_bench_set_threads", &prof_impl_threads_range,
-          NULL },
+          &prof_impl_retries_range },
+        { NULL, NULL, "prof_bench_set_epoch_jitter", &prof_impl_jitter_range },
+        { NULL, NULL, "prof_bench_set_batch", &prof_impl_batch_range },
+        { NULL, NULL, "prof_bench_set_threads", &prof_impl_threads_range },
     };
     const char * help = help_text();
     FILE * f = fopen(PROF_HEADER, "r");
@@ -357,17 +351,6 @@ static void test_table(void)
         CHECK(header_says(header, rows[i].setter, def), "the header's "
               "comment of %s does not say its default %s", rows[i].setter,
               def);
-        if (rows[i].alt_help != NULL)
-        {
-            char alt[64];
-            prof_impl_range_text(alt, sizeof alt, "{alt}", r);
-            CHECK(header_says(header, rows[i].setter, alt), "the header's "
-                  "comment of %s does not say the fixed schedule's %s",
-                  rows[i].setter, alt);
-            snprintf(want, sizeof want, "%s (%s)", rows[i].alt_help, alt);
-            CHECK(strstr(help, want) != NULL, "--help lacks [%s]:\n%s", want,
-                  help);
-        }
         if (rows[i].flag == NULL)
             continue;
         snprintf(want, sizeof want, "%s (%s)", rows[i].help, def);

@@ -163,7 +163,6 @@ static void test_percentiles(void)
     capture_t cap;
     const char * s, * err;
     prof_bench_set_epoch_iterations(b, 1000);
-    prof_bench_set_schedule(b, PROF_SCHEDULE_FIXED);    /* 11 epochs */
     spread_calls = 0;
     prof_bench_run(b, "spread", cost_spread, NULL);
     CHECK(spread_calls == 11, "one call an epoch: %d", spread_calls);

@@ -51,33 +51,8 @@ static prof_bench * schedule_suite(void)
     prof_bench * b = prof_bench_new();
     prof_bench_set_format(b, PROF_FORMAT_NONE);
     prof_bench_set_epoch_jitter(b, 0.0);
-    /* epochs of the resolution multiple alone (1 us here), under the
-       default floor: test_floor checks that one */
-    prof_bench_set_min_epoch_time_ns(b, 0.0);
+    prof_bench_set_schedule(b, PROF_SCHEDULE_ADAPTIVE); /* not the default */
     return b;
-}
-
-/* The default schedule is the adaptive one; its epochs are at least the
-   default minimum epoch time (200 us: 40,000 iterations of 5 ns), or the
-   resolution multiple where that is longer. */
-static void test_floor(void)
-{
-    prof_bench * b = prof_bench_new();
-    noisy_t t = noise(0.001, 11);
-    const prof_result * r;
-    prof_bench_set_format(b, PROF_FORMAT_NONE);
-    prof_bench_set_epoch_jitter(b, 0.0);
-    r = prof_bench_run(b, "default floor", noisy, &t);
-    CHECK(r && r->epochs == LEAST && r->epoch_iters[0] >= 39960
-          && r->epoch_iters[0] <= 40040, "default floor: %d epochs of %lu",
-          r ? r->epochs : -1, r ? (unsigned long) r->epoch_iters[0] : 0UL);
-    prof_bench_set_resolution_multiple(b, 1e6);     /* 1 ms */
-    t = noise(0.001, 12);
-    r = prof_bench_run(b, "multiple", noisy, &t);
-    CHECK(r && r->epochs == LEAST && r->epoch_iters[0] >= 199800
-          && r->epoch_iters[0] <= 200200, "multiple: %d epochs of %lu",
-          r ? r->epochs : -1, r ? (unsigned long) r->epoch_iters[0] : 0UL);
-    prof_bench_free(b);
 }
 
 /* A small spread stops at the least epochs; a noisy target runs to its
@@ -92,14 +67,14 @@ static void test_stops(void)
     CHECK(r && r->epochs == LEAST
           && !(r->flags & PROF_RESULT_BUDGET), "steady: %d epochs",
           r ? r->epochs : -1);
-    /* the epochs: the resolution (1 ns here) x 1000, the floor set to 0
-       (the count from a calibration 0.1% off) */
+    /* the epochs: the resolution (1 ns here) x 1000, no floor (the count
+       from a calibration 0.1% off) */
     CHECK(r && r->epoch_iters[0] >= 199 && r->epoch_iters[0] <= 201,
           "steady: %lu iterations",
           r ? (unsigned long) r->epoch_iters[0] : 0UL);
     t = noise(0.5, 2);
     r = prof_bench_run(b, "noisy", noisy, &t);
-    CHECK(r && r->epochs == (int) prof_impl_epochs_range.def,
+    CHECK(r && r->epochs == (int) prof_impl_adaptive_epochs_range.def,
           "noisy: %d epochs", r ? r->epochs : -1);
     /* a noisy long operation: no more time in epochs than the fixed
        schedule's least, 11 x 1 ms (22 epochs of 0.5 ms) */
@@ -116,7 +91,7 @@ static void test_stops(void)
           && (r->flags & PROF_RESULT_BUDGET), "noisy, budget: %d epochs, "
           "flags %d", r ? r->epochs : -1, r ? r->flags : -1);
     /* a given minimum epoch time is a floor */
-    CHECK(strstr(capture_end(&cap), "after 50 of at most 300 epochs") != NULL,
+    CHECK(strstr(capture_end(&cap), "after 50 of 300 epochs") != NULL,
           "the budget unsaid");
     prof_bench_set_budget_s(b, 5.0);
     prof_bench_set_min_epoch_time_ns(b, 1e6);
@@ -160,19 +135,14 @@ static void test_least(void)
     t = noise(0.5, 6);
     r = prof_bench_run(b, "most 7", noisy, &t);
     CHECK(r && r->epochs == 7, "most 7: %d", r ? r->epochs : -1);
-    {
-        /* the fixed schedule's own defaults: 11 epochs of 1 ms at least */
-        prof_bench * f = prof_bench_new();
-        prof_bench_set_format(f, PROF_FORMAT_NONE);
-        prof_bench_set_schedule(f, PROF_SCHEDULE_FIXED);
-        t = noise(0.5, 7);
-        r = prof_bench_run(f, "fixed", noisy, &t);
-        CHECK(r && r->epochs == 11, "fixed: %d epochs", r ? r->epochs : -1);
-        for (i = 0; r && i < r->epochs; i++)
-            CHECK(r->samples_ns[i] * (double) r->epoch_iters[i] >= 1e6,
-                  "fixed: epoch %d under 1 ms", i);
-        prof_bench_free(f);
-    }
+    prof_bench_set_epochs(b, 11);
+    prof_bench_set_schedule(b, PROF_SCHEDULE_FIXED);
+    t = noise(0.5, 7);
+    r = prof_bench_run(b, "fixed", noisy, &t);
+    CHECK(r && r->epochs == 11, "fixed: %d epochs", r ? r->epochs : -1);
+    for (i = 0; r && i < r->epochs; i++)
+        CHECK(r->samples_ns[i] * (double) r->epoch_iters[i] >= 1e6,
+              "fixed: epoch %d under 1 ms", i);
     {
         char * bad[] = { (char *) "p", (char *) "--schedule=sometimes" };
         char * fixed[] = { (char *) "p", (char *) "--schedule=fixed",
@@ -210,7 +180,7 @@ static void test_coverage(void)
         if (r == NULL)
             continue;
         covered += r->ci_low_ns <= 5.0 && 5.0 <= r->ci_high_ns;
-        early += r->epochs < (int) prof_impl_epochs_range.def;
+        early += r->epochs < (int) prof_impl_adaptive_epochs_range.def;
     }
     (void) capture_end(&cap);
     CHECK(covered >= runs * 85 / 100, "covered %d of %d", covered, runs);
@@ -223,7 +193,6 @@ static void test_coverage(void)
 int main(void)
 {
     prof_impl_set_fake_clock(fake_read, 1e9);
-    test_floor();
     test_stops();
     test_least();
     test_coverage();

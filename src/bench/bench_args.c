@@ -149,7 +149,7 @@ static int set_precision(void * ctx, const char * name, const char * v)
 #define SCHEDULE_OPTIONS \
     { "--schedule", "S", "epochs: adaptive (as many as --precision needs, " \
       "at most --epochs) or fixed (--epochs of at least " \
-      "--min-epoch-time) (adaptive)", SET(set_schedule), ENV("SCHEDULE") }, \
+      "--min-epoch-time) (fixed)", SET(set_schedule), ENV("SCHEDULE") }, \
     { "--precision", "PCT", "adaptive: stop once the interval's half-width " \
       "is within PCT% of the median ({default})", SET(set_precision), \
       ENV_RANGE("PRECISION", prof_impl_precision_range) },
@@ -418,11 +418,10 @@ static const prof_impl_option table[] = {
     { "--list", NULL, "print the names that would run (after --filter) and "
       "run nothing", SET(set_list), VALUE },
     SCHEDULE_OPTIONS
-    { "--epochs", "N", "samples per benchmark: adaptive, the most "
-      "({default}); fixed, the count ({alt})",
+    { "--epochs", "N", "samples per benchmark ({default}); adaptive: the most",
       SET(set_epochs), ENV_RANGE("EPOCHS", prof_impl_epochs_range) },
-    { "--min-epoch-time", "TIME", "least time of an epoch: adaptive "
-      "({default}); fixed ({alt})",
+    { "--min-epoch-time", "TIME", "least time of an epoch ({default}); "
+      "adaptive: none unless given",
       SET(set_min_epoch), ENV_RANGE("MIN_EPOCH_TIME",
                                     prof_impl_min_epoch_range) },
     { "--max-epoch-time", "TIME", "most time of an epoch ({default})",

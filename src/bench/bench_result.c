@@ -262,10 +262,9 @@ static void budget_warnings(prof_impl_result * res,
     if ((e->budget_hit & PROF_IMPL_BUDGET_MEASURE) && n < asked)
     {
         res->pub.flags |= PROF_RESULT_BUDGET;
-        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %s%d "
+        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
                 "epochs; raise it with prof_bench_set_budget_s. ",
-                e->s.budget_s, n, e->s.schedule == PROF_SCHEDULE_ADAPTIVE
-                ? "at most " : "", asked);
+                e->s.budget_s, n, asked);
         append(res->warning, sizeof res->warning, line);
     }
 }

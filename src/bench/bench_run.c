@@ -34,36 +34,38 @@ static double resolution(const prof_impl_run * r)
 static void run_after_overhead(prof_impl_run * r);
 static void run_after_warmup(prof_impl_run * r);
 
-/* The schedule: the epoch's target time and the epochs. Adaptive (the
-   default): epochs of the resolution multiple, never under the minimum
-   epoch time (200 us unless set: epochs that span under a millisecond or
-   so all see one phase of the machine's speed, and their interval misses
-   the next run's median, doc/runner.md); at least the epochs of an
-   interval (PROF_MIN_INTERVAL_EPOCHS) and of the outputs' percentiles (11
-   for the default p10 and p90), at most the epochs and, unless they were
-   set, no more time than the fixed schedule's 11 epochs of 1 ms (or of
-   the minimum epoch time, if longer). Fixed: the epochs (11 unless set), of at least the minimum epoch
-   time (1 ms unless set). */
+/* The schedule: the epoch's target time and the epochs. Fixed: the epochs
+   set, of at least the minimum epoch time. Adaptive: epochs of the
+   resolution multiple, over the minimum epoch time only where one was set
+   (a floor, never lowered); at least the epochs of an interval
+   (PROF_MIN_INTERVAL_EPOCHS) and of the outputs' percentiles (11 for the
+   default p10 and p90), at most the epochs set or its own maximum. */
 static void schedule_init(prof_impl_run * r, double npt)
 {
     prof_impl_settings * s = &r->s;
+    double floor_ns = s->min_epoch_ns;
     r->adaptive = s->schedule == PROF_SCHEDULE_ADAPTIVE;
-    if (!r->adaptive && !s->epochs_set)
-        s->epochs = (int) prof_impl_epochs_range.alt;
-    if (!r->adaptive && !s->min_epoch_set)
-        s->min_epoch_ns = prof_impl_min_epoch_range.alt;
+    if (r->adaptive)
+    {
+        if (!s->min_epoch_set)
+            floor_ns = 0.0;
+        if (!s->epochs_set)
+            s->epochs = (int) prof_impl_adaptive_epochs_range.def;
+    }
     r->min_epochs = s->percentile_epochs > PROF_MIN_INTERVAL_EPOCHS
                   ? s->percentile_epochs : PROF_MIN_INTERVAL_EPOCHS;
     if (!r->adaptive || r->min_epochs > s->epochs)
         r->min_epochs = s->epochs;
     r->next_check = r->min_epochs;
+    /* nor, unless the epochs were given, more time in its epochs than the
+       fixed schedule's least: its epochs of the minimum epoch time (a
+       noisy long operation would spend its most epochs of it) */
     r->cap_ticks = r->adaptive && !s->epochs_set
-                 ? prof_impl_epochs_range.alt
-                   * fmax(s->min_epoch_ns, prof_impl_min_epoch_range.alt) / npt
+                 ? prof_impl_epochs_range.def * s->min_epoch_ns / npt
                  : HUGE_VAL;
     r->target_ticks = resolution(r) * s->resolution_multiple;
-    if (r->target_ticks < s->min_epoch_ns / npt)
-        r->target_ticks = s->min_epoch_ns / npt;
+    if (r->target_ticks < floor_ns / npt)
+        r->target_ticks = floor_ns / npt;
     r->max_ticks = s->max_epoch_ns / npt;
     if (r->target_ticks > r->max_ticks)
         r->target_ticks = r->max_ticks;

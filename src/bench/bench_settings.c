@@ -62,20 +62,18 @@ void prof_impl_filter_free(prof_bench * b)
 }
 
 /* The table: default, lo, hi, lo open, hi open, whole, unit, what (the
-   parser's words; the setters' messages say the bounds alone), alt. */
+   parser's words; the setters' messages say the bounds alone). */
 #define ITERS ((double) PROF_IMPL_MAX_ITERS)
-#define WHOLE(def, lo, hi, what) { def, lo, hi, 0, 0, 1, PROF_IMPL_PLAIN, what, 0 }
+#define WHOLE(def, lo, hi, what) { def, lo, hi, 0, 0, 1, PROF_IMPL_PLAIN, what }
 const prof_impl_range
-    /* the adaptive schedule's (the default): its most epochs and the
-       least time of one; alt: the fixed schedule's count and least time */
-    prof_impl_epochs_range = { 100, 1, 100000, 0, 0, 1, PROF_IMPL_PLAIN,
-                               "a whole number of epochs, {lo}..{hi}", 11 },
-    prof_impl_min_epoch_range = { 2e5, 0, 1e13, 0, 1, 0, PROF_IMPL_NS,
-                                  "a time >= {lo} and < {hi}", 1e6 },
+    prof_impl_epochs_range = WHOLE(11, 1, 100000, "a whole number of epochs, "
+                                   "{lo}..{hi}"),
+    prof_impl_min_epoch_range = { 1e6, 0, 1e13, 0, 1, 0, PROF_IMPL_NS,
+                                  "a time >= {lo} and < {hi}" },
     prof_impl_max_epoch_range = { 1e8, 0, 1e13, 1, 1, 0, PROF_IMPL_NS,
-                                  "a time > {lo} and < {hi}", 0 },
+                                  "a time > {lo} and < {hi}" },
     prof_impl_resolution_range = { 1000, 0, 1e12, 0, 1, 0, PROF_IMPL_PLAIN,
-                                   "a number >= {lo} and < {hi}", 0 },
+                                   "a number >= {lo} and < {hi}" },
     prof_impl_min_iters_range = WHOLE(1, 1, ITERS, "a whole number of "
                                       "iterations, {lo}..{hi}"),
     prof_impl_exact_iters_range = WHOLE(0, 0, ITERS, "a whole number of "
@@ -85,27 +83,29 @@ const prof_impl_range
     prof_impl_retries_range = WHOLE(11, 0, 1e6, "a whole number of retries, "
                                     "{lo}..{hi}"),
     prof_impl_budget_range = { 5, 0, 1e7, 1, 1, 0, PROF_IMPL_SECONDS,
-                               "a time > {lo} and < {hi}", 0 },
+                               "a time > {lo} and < {hi}" },
     prof_impl_jitter_range = { 0.2, 0, 1, 0, 0, 0, PROF_IMPL_PLAIN,
-                               "a fraction {lo}..{hi}", 0 },
+                               "a fraction {lo}..{hi}" },
     prof_impl_batch_range = { 1, 0, HUGE_VAL, 1, 1, 0, PROF_IMPL_PLAIN,
-                              "a number > {lo}", 0 },
+                              "a number > {lo}" },
     /* the default 0 is "unset" (-1 clears it) */
     prof_impl_complexity_range = { 0, 0, HUGE_VAL, 1, 1, 0, PROF_IMPL_PLAIN,
-                                   "a number > {lo}", 0 },
+                                   "a number > {lo}" },
     prof_impl_processes_range = WHOLE(1, 1, PROF_PROCESSES_MAX, "a whole "
                                       "number of processes, {lo}..{hi}"),
     prof_impl_threads_range = WHOLE(1, 1, PROF_THREADS_MAX, "a whole number "
                                     "of threads, {lo}..{hi}"),
-    /* the adaptive schedule's target: the interval's half-width in % of
-       the median */
+    /* the adaptive schedule: its most epochs unless --epochs says, and
+       its target, the interval's half-width in % of the median */
+    prof_impl_adaptive_epochs_range = WHOLE(100, 1, 100000, "a whole number "
+                                            "of epochs, {lo}..{hi}"),
     prof_impl_precision_range = { 1, 0, 100, 1, 0, 0, PROF_IMPL_PLAIN,
-                                  "a percentage > {lo} and <= {hi}", 0 };
+                                  "a percentage > {lo} and <= {hi}" };
 
 /* Google Benchmark's outputs: the percentiles (the default 0 is unused:
    the default is the list) */
 const prof_impl_range prof_impl_percentile_range = { 0, 0, 100, 0, 0, 0,
-    PROF_IMPL_PLAIN, "a list of percentiles {lo}..{hi}, or none", 0 };
+    PROF_IMPL_PLAIN, "a list of percentiles {lo}..{hi}, or none" };
 const double prof_impl_percentiles_default[] = { 10, 50, 90 };
 const int prof_impl_npercentiles_default = 3;
 
@@ -136,7 +136,7 @@ void prof_impl_settings_default(prof_impl_settings * s)
     s->min_epoch_ns = prof_impl_min_epoch_range.def;
     s->max_epoch_ns = prof_impl_max_epoch_range.def;
     s->resolution_multiple = prof_impl_resolution_range.def;
-    s->schedule = PROF_SCHEDULE_ADAPTIVE;
+    s->schedule = PROF_SCHEDULE_FIXED;
     s->precision_pct = prof_impl_precision_range.def;
     s->min_iters = (ulong) prof_impl_min_iters_range.def;
     s->exact_iters = (ulong) prof_impl_exact_iters_range.def;
@@ -190,8 +190,8 @@ int setter(prof_bench * b, type arg) \
 }
 #define SETTER(setter, type, arg, range, what, field) \
     SETTER_AND(setter, type, arg, range, what, field, (void) 0)
-/* The epochs and the least epoch time are marked as given: the fixed
-   schedule keeps them instead of its own defaults (the ranges' alt). */
+/* The epochs and the least epoch time are marked as given: the adaptive
+   schedule takes them as its maximum and its floor. */
 SETTER_AND(prof_bench_set_epochs, int, epochs, prof_impl_epochs_range,
            "epochs", epochs, b->s.epochs_set = 1)
 SETTER_AND(prof_bench_set_min_epoch_time_ns, double, ns,

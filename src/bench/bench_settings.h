@@ -18,7 +18,7 @@ extern const prof_impl_range prof_impl_epochs_range,
     prof_impl_retries_range, prof_impl_budget_range, prof_impl_jitter_range,
     prof_impl_batch_range, prof_impl_complexity_range,
     prof_impl_processes_range, prof_impl_threads_range,
-    prof_impl_precision_range;
+    prof_impl_adaptive_epochs_range, prof_impl_precision_range;
 
 /* Google Benchmark's outputs (bench_args.c, report_percentiles.c): each
    percentile the outputs carry is in prof_impl_percentile_range, the

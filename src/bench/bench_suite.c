@@ -355,7 +355,7 @@ static int interleaved_rounds(prof_bench * b, prof_impl_run * runs, int n,
     }
     do
     {
-        prof_impl_progress(b, "interleaved rounds", ++round, runs[0].s.epochs);
+        prof_impl_progress(b, "interleaved rounds", ++round, b->s.epochs);
         left = 0;
         for (i = n - 1; i > 0; i--)
         {

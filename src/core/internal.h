@@ -109,8 +109,8 @@ void prof_impl_json_string(FILE * out, const char * s);
    --parameter-scan=NAME LO HI). alias is a short name ("-o", its value
    the next word) where the program takes short options, or NULL. range
    is the number the option takes (its default and bounds: see
-   prof_impl_range), which its help may show as {default}, {lo}, {hi}
-   and {alt}, or NULL. */
+   prof_impl_range), which its help may show as {default}, {lo} and
+   {hi}, or NULL. */
 typedef struct prof_impl_range prof_impl_range;
 typedef struct
 {
@@ -196,8 +196,6 @@ struct prof_impl_range
     int lo_open, hi_open, whole;
     prof_impl_unit unit;
     const char * what;
-    double alt;     /* a second default, shown as {alt} (the runner's fixed
-                       schedule's), or 0 */
 };
 /* The text of a macro's value, for a constant written once and named in
    a help or a message: with #define MIN_TIME_S 3, PROF_IMPL_STR(MIN_TIME_S)
@@ -206,8 +204,8 @@ struct prof_impl_range
 #define PROF_IMPL_STR_(x) #x
 /* Whether v is in r (a NaN never is). */
 int prof_impl_range_has(const prof_impl_range * r, double v);
-/* text into buf (size bytes, cut if need be), each {default}, {lo}, {hi}
-   and {alt} replaced by r's number; other braces are kept. Returns buf. */
+/* text into buf (size bytes, cut if need be), each {default}, {lo} and
+   {hi} replaced by r's number; other braces are kept. Returns buf. */
 const char * prof_impl_range_text(char * buf, size_t size, const char * text,
                                   const prof_impl_range * r);
 /* r's bounds in words into buf (size bytes): "1..100000", "> 0",

@@ -63,19 +63,19 @@ static void put_number(char * buf, size_t size, const prof_impl_range * r,
 const char * prof_impl_range_text(char * buf, size_t size, const char * text,
                                   const prof_impl_range * r)
 {
-    static const char * keys[] = { "{default}", "{lo}", "{hi}", "{alt}" };
+    static const char * keys[] = { "{default}", "{lo}", "{hi}" };
     size_t at = 0;
     if (size == 0)
         return buf;
     while (*text != '\0' && at + 1 < size)
     {
         int k;
-        for (k = 0; k < 4 && strncmp(text, keys[k], strlen(keys[k])) != 0; k++)
+        for (k = 0; k < 3 && strncmp(text, keys[k], strlen(keys[k])) != 0; k++)
             ;
-        if (k < 4)
+        if (k < 3)
         {
             put_number(buf + at, size - at, r, k == 0 ? r->def
-                       : k == 1 ? r->lo : k == 2 ? r->hi : r->alt);
+                       : k == 1 ? r->lo : r->hi);
             at += strlen(buf + at);
             text += strlen(keys[k]);
         }

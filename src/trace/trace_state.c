@@ -95,7 +95,7 @@ NOINST void prof_impl_tr_unlock(void)
 static NOINST size_t env_kib(const char * name, long lo, long hi, long def)
 {
     const char * env = getenv(name);
-    prof_impl_range r = { 0, 0, 0, 0, 0, 1, PROF_IMPL_PLAIN, NULL, 0 };
+    prof_impl_range r = { 0, 0, 0, 0, 0, 1, PROF_IMPL_PLAIN, NULL };
     double v;
     if (env == NULL || env[0] == '\0')
         return (size_t) def;

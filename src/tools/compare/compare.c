@@ -318,11 +318,11 @@ void prof_impl_compare_paired(const prof_series * old,
 /* ---- the gate ------------------------------------------------------------- */
 
 const prof_impl_range prof_impl_gate_alpha = { 0.05, 0, 1, 1, 1, 0,
-    PROF_IMPL_PLAIN, "a number in ({lo}, {hi})", 0 };
+    PROF_IMPL_PLAIN, "a number in ({lo}, {hi})" };
 const prof_impl_range prof_impl_gate_noise = { 2, 0, 1e6, 0, 1, 0,
-    PROF_IMPL_PLAIN, "a number of percent >= {lo}", 0 };
+    PROF_IMPL_PLAIN, "a number of percent >= {lo}" };
 const prof_impl_range prof_impl_gate_threshold = { -1, 0, 1e6, 0, 1, 0,
-    PROF_IMPL_PLAIN, "a number of percent >= {lo}", 0 };
+    PROF_IMPL_PLAIN, "a number of percent >= {lo}" };
 
 void prof_impl_gate_default(prof_gate * g)
 {

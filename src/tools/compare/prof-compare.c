@@ -105,9 +105,9 @@ static int set_statistic(void * ctx, const char * name, const char * v)
 
 /* --pairs and --max-time: defaults and bounds */
 static const prof_impl_range pairs_range = { 12, 1, PROF_RUN_MAX_PAIRS, 0, 0,
-    1, PROF_IMPL_PLAIN, "a whole number of pairs from {lo} to {hi}", 0 };
+    1, PROF_IMPL_PLAIN, "a whole number of pairs from {lo} to {hi}" };
 static const prof_impl_range max_time_range = { 0, 0, 1e9, 1, 1, 0,
-    PROF_IMPL_PLAIN, "a number of seconds > {lo}", 0 };
+    PROF_IMPL_PLAIN, "a number of seconds > {lo}" };
 
 static int set_pairs(void * ctx, const char * name, const char * v)
 {

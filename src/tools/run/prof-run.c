@@ -87,7 +87,7 @@ static int set_gate(void * ctx, const char * name, const char * v)
 /* --warmup, --runs, --min-runs and --max-runs: defaults (0: not given)
    and bounds */
 #define COUNT(def, lo) { def, lo, 1e7, 0, 0, 1, PROF_IMPL_PLAIN, \
-                         "a whole number from {lo} to {hi}", 0 }
+                         "a whole number from {lo} to {hi}" }
 static const prof_impl_range warmup_range = COUNT(0, 0),
     runs_range = COUNT(0, 1), min_runs_range = COUNT(10, 1),
     max_runs_range = COUNT(0, 1);
@@ -150,7 +150,7 @@ static prof_cmd_param * new_param(options * o, const char * name)
 static int set_scan(void * ctx, const char * name, const char * const * w)
 {
     static const prof_impl_range r = { 0, -1e15, 1e15, 1, 1, 0,
-                                       PROF_IMPL_PLAIN, "a number", 0 };
+                                       PROF_IMPL_PLAIN, "a number" };
     options * o = (options *) ctx;
     prof_cmd_param * p;
     if (o->scans++ > 0)
@@ -183,7 +183,7 @@ static int set_list(void * ctx, const char * name, const char * const * w)
 
 /* --parameter-step (0: not given) */
 static const prof_impl_range step_range = { PROF_CMD_STEP, 0, 1e15, 1, 1, 0,
-                                            PROF_IMPL_PLAIN, "a number > {lo}", 0 };
+                                            PROF_IMPL_PLAIN, "a number > {lo}" };
 
 static int set_step(void * ctx, const char * name, const char * v)
 {

@@ -156,7 +156,7 @@ static int set_thread(void * ctx, const char * name, const char * v)
 
 /* --depth: its bounds (the default 0 is "all") */
 static const prof_impl_range depth_range = { 0, 1, 65536, 0, 0, 1,
-    PROF_IMPL_PLAIN, "a whole number in {lo}..{hi}", 0 };
+    PROF_IMPL_PLAIN, "a whole number in {lo}..{hi}" };
 
 static int set_depth(void * ctx, const char * name, const char * v)
 {
