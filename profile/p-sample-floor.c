@@ -1,0 +1,394 @@
+/*
+    p-sample-floor: what a timer-driven sample costs on this machine, layer
+    by layer, below the sampler and with it. The same fixed work (2 threads
+    of hot() + cold() rounds, tests/sample_work.h, about SECONDS of CPU
+    each) runs in a fresh child process per configuration, the order
+    rotated round by round:
+      none      nothing;
+      timerfd   a timerfd per thread at 997 Hz, armed on its CPU and never
+                read: the hrtimer interrupt alone, no perf (samples: its
+                expirations);
+      count     one inherited task-clock perf event per CPU (as the sampler
+                opens them), counting only;
+      ip        the same sampling at 997 Hz, sample_type IP | TID | TIME,
+                into a ring mapped but never read (large enough for the
+                whole run; its records counted afterwards): the kernel's
+                floor for a timer sample;
+      ip-cpu    as ip on cpu-clock instead of task-clock;
+      chain     as ip plus PERF_SAMPLE_CALLCHAIN (user only): the user
+                call-chain walk;
+      ours      prof_sample_start(997) .. prof_sample_stop(), the trace
+                written (samples: the trace's, lost included);
+      timer     the sampler's fallback (perf refused through the fake perf
+                seam): SIGPROF from a timer on each thread's CPU clock,
+                capped at the kernel's tick.
+    Printed, medians of the rounds: wall and CPU time (getrusage of the
+    child: the kernel's interrupt time falls to the interrupted thread),
+    their overhead against none, the samples taken and lost, and the cost
+    a sample implied: extra CPU / samples, and extra wall x 2 threads /
+    samples. At 997 Hz a 2% budget is 20 us a sample.
+    Usage: p-sample-floor [ROUNDS (5)] [SECONDS (1.5)]
+    SPDX-License-Identifier: MIT
+*/
+#include "profiler.h"
+#include "trace_read.h"
+#include "sample_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../tests/sample_work.h"
+
+enum { HZ = 997, MAXRUNS = 25, MAXCPUS = 64 };
+
+enum { NONE, TIMERFD, COUNT, IP, IP_CPU, CHAIN, OURS, TIMER, NCONF };
+static const char * const names[NCONF] = {
+    "none", "timerfd", "count", "ip", "ip-cpu", "chain", "ours", "timer" };
+static const char * const what[NCONF] = {
+    "no timer, no event",
+    "a 997 Hz timerfd per thread, never read",
+    "task-clock per CPU, inherited, counting",
+    "+ sampling IP|TID|TIME, ring never read",
+    "as ip, on cpu-clock",
+    "as ip + CALLCHAIN (user)",
+    "prof_sample_start(997), trace written",
+    "the SIGPROF fallback (perf refused)" };
+
+typedef struct { double wall, cpu, samples, lost; } result;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static long rounds;             /* of hot + cold, a thread */
+
+static void * work(void * arg)
+{
+    long i;
+    int * tfd = (int *) arg;
+    if (tfd != NULL) /* armed here: the interrupts land on this CPU */
+    {
+        struct itimerspec it;
+        memset(&it, 0, sizeof it);
+        it.it_interval.tv_nsec = it.it_value.tv_nsec = 1000000000L / HZ;
+        if ((*tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) >= 0)
+            timerfd_settime(*tfd, 0, &it, NULL);
+    }
+    for (i = 0; i < rounds; i++)
+    {
+        hot(400000);
+        cold(100000);
+    }
+    return NULL;
+}
+
+/* ---- the perf layers ------------------------------------------------------ */
+
+typedef struct
+{
+    int fd[MAXCPUS], n;
+    void * ring[MAXCPUS];
+    size_t ring_bytes;
+} events;
+
+static int open_events(events * e, int conf, size_t ring_bytes)
+{
+    struct perf_event_attr a;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
+    int c;
+    memset(e, 0, sizeof *e);
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = conf == IP_CPU ? PERF_COUNT_SW_CPU_CLOCK : PERF_COUNT_SW_TASK_CLOCK;
+    a.disabled = 1;
+    a.inherit = 1;
+    a.inherit_thread = 1;
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    if (conf != COUNT) /* the sampler's attributes, without its reader */
+    {
+        a.freq = 1;
+        a.sample_freq = HZ;
+        a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME
+                        | (conf == CHAIN ? PERF_SAMPLE_CALLCHAIN : 0);
+        a.exclude_callchain_kernel = 1;
+        a.sample_id_all = 1;
+        a.use_clockid = 1;
+        a.clockid = CLOCK_MONOTONIC_RAW;
+        a.watermark = 1;
+        a.wakeup_watermark = (uint32_t) ring_bytes; /* never: nobody reads */
+        e->ring_bytes = ring_bytes;
+    }
+    if (ncpu > MAXCPUS)
+        ncpu = MAXCPUS;
+    for (c = 0; c < ncpu; c++)
+    {
+        int fd = (int) syscall(SYS_perf_event_open, &a, 0, c, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0 && c == 0 && errno == EINVAL)
+        {
+            a.inherit_thread = 0; /* before Linux 5.13 */
+            fd = (int) syscall(SYS_perf_event_open, &a, 0, c, -1, PERF_FLAG_FD_CLOEXEC);
+        }
+        if (fd < 0)
+        {
+            if (c > 0 && (errno == ENODEV || errno == EINVAL))
+                continue;
+            return -1;
+        }
+        e->fd[e->n] = fd;
+        if (e->ring_bytes > 0)
+        {
+            e->ring[e->n] = mmap(NULL, e->ring_bytes + (size_t) page,
+                                 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (e->ring[e->n] == MAP_FAILED)
+                return -1;
+        }
+        e->n++;
+    }
+    return 0;
+}
+
+static void enable(events * e, int on)
+{
+    int i;
+    for (i = 0; i < e->n; i++)
+        ioctl(e->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* The rings' samples and lost samples into r: never read, they never wrap. */
+static void count_records(const events * e, result * r)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    int i;
+    for (i = 0; i < e->n && e->ring_bytes > 0; i++)
+    {
+        const struct perf_event_mmap_page * m = (const struct perf_event_mmap_page *) e->ring[i];
+        const unsigned char * data = (const unsigned char *) e->ring[i] + page;
+        uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), off = 0;
+        while (off + sizeof(struct perf_event_header) <= head && off < e->ring_bytes)
+        {
+            struct perf_event_header h;
+            memcpy(&h, data + off, sizeof h);
+            if (h.size < sizeof h)
+                break;
+            if (h.type == PERF_RECORD_SAMPLE)
+                r->samples++;
+            else if (h.type == PERF_RECORD_LOST && h.size >= sizeof h + 16)
+            {
+                uint64_t lost;
+                memcpy(&lost, data + off + sizeof h + 8, 8);
+                r->lost += (double) lost;
+            }
+            off += h.size;
+        }
+    }
+}
+
+/* ---- one run -------------------------------------------------------------- */
+
+static int refuse(void * attr, long pid, int cpu)
+{
+    (void) attr; (void) pid; (void) cpu;
+    errno = EACCES;
+    return -1;
+}
+
+static double seconds_of(struct timeval t)
+{
+    return (double) t.tv_sec + 1e-6 * (double) t.tv_usec;
+}
+
+/* In a child: the work under configuration conf; the result into out. */
+static void run_child(int conf, size_t ring_bytes, const char * path, int out)
+{
+    pthread_t t;
+    struct rusage ru;
+    events e;
+    result r;
+    int tfd[2] = { -1, -1 }, i;
+    double t0;
+    memset(&r, 0, sizeof r);
+    memset(&e, 0, sizeof e);
+    if (conf == OURS || conf == TIMER)
+    {
+        if (conf == TIMER)
+        {
+            int null = open("/dev/null", O_WRONLY); /* the refusal's message */
+            dup2(null, 2);
+            prof_impl_sample_open = refuse;
+        }
+        if (prof_trace_open(path) != 0 || prof_sample_start(HZ) != 0)
+            _exit(2);
+    }
+    else if (conf >= COUNT && conf <= CHAIN)
+    {
+        if (open_events(&e, conf, ring_bytes) != 0)
+            _exit(2);
+        enable(&e, 1);
+    }
+    t0 = now();
+    pthread_create(&t, NULL, work, conf == TIMERFD ? &tfd[1] : NULL);
+    work(conf == TIMERFD ? &tfd[0] : NULL);
+    pthread_join(t, NULL);
+    r.wall = now() - t0;
+    if (conf == OURS || conf == TIMER)
+        prof_sample_stop();
+    enable(&e, 0);
+    getrusage(RUSAGE_SELF, &ru);
+    r.cpu = seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime);
+    count_records(&e, &r);
+    for (i = 0; i < 2; i++)
+    {
+        uint64_t n;
+        if (tfd[i] >= 0 && read(tfd[i], &n, sizeof n) == (ssize_t) sizeof n)
+            r.samples += (double) n;
+    }
+    if (write(out, &r, sizeof r) != (ssize_t) sizeof r)
+        _exit(3);
+    exit(0); /* the trace is written at exit */
+}
+
+static void no_sample(void * ctx, const pt_trace * t, const pt_sample * s)
+{
+    (void) ctx; (void) t; (void) s;
+}
+
+/* The samples the trace at path recorded and lost, into r. */
+static void read_trace(const char * path, result * r)
+{
+    pt_handler h;
+    pt_options o;
+    pt_trace t;
+    memset(&o, 0, sizeof o);
+    pt_handler_init(&h, NULL);
+    h.sample = no_sample;
+    if (pt_stream(path, &o, &h, &t) == 0)
+    {
+        r->samples = (double) (t.sampling.recorded + t.sampling.lost);
+        r->lost = (double) t.sampling.lost;
+    }
+    pt_free(&t);
+}
+
+static int one(int conf, size_t ring_bytes, result * r)
+{
+    char path[64];
+    int p[2], st;
+    pid_t pid;
+    snprintf(path, sizeof path, "/tmp/p-sample-floor.%ld.ptrace", (long) getpid());
+    fflush(stdout); /* nothing buffered is written twice */
+    if (pipe(p) != 0 || (pid = fork()) < 0)
+        return -1;
+    if (pid == 0)
+    {
+        close(p[0]);
+        run_child(conf, ring_bytes, path, p[1]);
+    }
+    close(p[1]);
+    st = read(p[0], r, sizeof *r) == (ssize_t) sizeof *r ? 0 : -1;
+    close(p[0]);
+    waitpid(pid, NULL, 0);
+    if (st == 0 && (conf == OURS || conf == TIMER))
+        read_trace(path, r);
+    unlink(path);
+    return st;
+}
+
+static int cmp(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(const double * v, int n)
+{
+    double s[MAXRUNS];
+    memcpy(s, v, (size_t) n * sizeof *s);
+    qsort(s, (size_t) n, sizeof *s, cmp);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+int main(int argc, char ** argv)
+{
+    static double m[4][NCONF][MAXRUNS];
+    int runs = argc > 1 ? atoi(argv[1]) : 5, c, i, failed[NCONF] = { 0 };
+    double secs = argc > 2 ? atof(argv[2]) : 1.5, t0, load0[1], load1[1];
+    double base_w, base_c;
+    size_t ring_bytes = 64 * 4096;
+    if (runs < 1 || runs > MAXRUNS)
+        runs = 5;
+    if (!(secs > 0 && secs <= 60))
+        secs = 1.5;
+    /* the rounds for secs a thread, from a tenth of a second of them */
+    rounds = 16;
+    do
+    {
+        rounds *= 2;
+        t0 = now();
+        work(NULL);
+    } while (now() - t0 < 0.1);
+    rounds = (long) ((double) rounds * secs / (now() - t0)) + 1;
+    /* every record of the run: 2 threads at HZ, 200 bytes each at most */
+    while (ring_bytes < secs * 2 * HZ * 1.2 * 200)
+        ring_bytes *= 2;
+    if (getloadavg(load0, 1) < 1)
+        load0[0] = -1;
+    printf("p-sample-floor: 2 threads x %ld rounds of hot(400000) + cold(100000) "
+           "(%.2f s each), %d Hz, rings of %zu KiB (load %.2f)\n",
+           rounds, secs, HZ, ring_bytes / 1024, load0[0]);
+    fflush(stdout);
+    for (i = 0; i < runs; i++)
+        for (c = 0; c < NCONF; c++)
+        {
+            int k = (c + i) % NCONF; /* rotated round by round */
+            result r;
+            memset(&r, 0, sizeof r);
+            if (one(k, ring_bytes, &r) != 0)
+                failed[k] = 1;
+            m[0][k][i] = r.wall; m[1][k][i] = r.cpu;
+            m[2][k][i] = r.samples; m[3][k][i] = r.lost;
+        }
+    if (getloadavg(load1, 1) < 1)
+        load1[0] = -1;
+    printf("medians of %d rotated runs (load %.2f after); us/sample: extra CPU / "
+           "samples, extra wall x 2 / samples\n", runs, load1[0]);
+    printf("%-8s %8s %8s %7s %7s %8s %6s %9s %9s  %s\n", "layer", "wall_s", "cpu_s",
+           "wall+%", "cpu+%", "samples", "lost", "us/s cpu", "us/s wall", "what");
+    base_w = median(m[0][NONE], runs);
+    base_c = median(m[1][NONE], runs);
+    for (c = 0; c < NCONF; c++)
+    {
+        double w = median(m[0][c], runs), u = median(m[1][c], runs);
+        double n = median(m[2][c], runs);
+        if (failed[c])
+        {
+            printf("%-8s %s: refused or failed\n", names[c], what[c]);
+            continue;
+        }
+        printf("%-8s %8.3f %8.3f %7.1f %7.1f %8.0f %6.0f", names[c], w, u,
+               100 * (w / base_w - 1), 100 * (u / base_c - 1), n, median(m[3][c], runs));
+        if (n > 0)
+            printf(" %9.1f %9.1f", 1e6 * (u - base_c) / n, 1e6 * 2 * (w - base_w) / n);
+        else
+            printf(" %9s %9s", "-", "-");
+        printf("  %s\n", what[c]);
+    }
+    return 0;
+}
