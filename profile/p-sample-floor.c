@@ -5,12 +5,12 @@
     each) runs in a fresh child process per configuration, the order
     rotated round by round:
       none      nothing;
-      timerfd   a timerfd per thread at 997 Hz, armed on its CPU and never
-                read: the hrtimer interrupt alone, no perf (samples: its
-                expirations);
       count     one inherited task-clock perf event per CPU (as the sampler
                 opens them), counting only;
-      ip        the same sampling at 997 Hz, sample_type IP | TID | TIME,
+      hrtimer   the same sampling at 997 Hz but excluding user and kernel:
+                its hrtimer interrupts the thread and writes nothing (the
+                interrupt alone; samples: the periods the event counted);
+      ip        the sampling of user space, sample_type IP | TID | TIME,
                 into a ring mapped but never read (large enough for the
                 whole run; its records counted afterwards): the kernel's
                 floor for a timer sample;
@@ -27,7 +27,8 @@
     their overhead against none, the samples taken and lost, and the cost
     a sample implied: extra CPU / samples, and extra wall x 2 threads /
     samples. At 997 Hz a 2% budget is 20 us a sample.
-    Usage: p-sample-floor [ROUNDS (5)] [SECONDS (1.5)]
+    Usage: p-sample-floor [ROUNDS (5)] [SECONDS (1.5)] [LAYER...] (LAYERs
+    named: those only, beside none)
     SPDX-License-Identifier: MIT
 */
 #include "profiler.h"
@@ -45,7 +46,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,13 +54,13 @@
 
 enum { HZ = 997, MAXRUNS = 25, MAXCPUS = 64 };
 
-enum { NONE, TIMERFD, COUNT, IP, IP_CPU, CHAIN, OURS, TIMER, NCONF };
+enum { NONE, COUNT, HRTIMER, IP, IP_CPU, CHAIN, OURS, TIMER, NCONF };
 static const char * const names[NCONF] = {
-    "none", "timerfd", "count", "ip", "ip-cpu", "chain", "ours", "timer" };
+    "none", "count", "hrtimer", "ip", "ip-cpu", "chain", "ours", "timer" };
 static const char * const what[NCONF] = {
-    "no timer, no event",
-    "a 997 Hz timerfd per thread, never read",
+    "no event",
     "task-clock per CPU, inherited, counting",
+    "+ its 997 Hz timer, nothing sampled",
     "+ sampling IP|TID|TIME, ring never read",
     "as ip, on cpu-clock",
     "as ip + CALLCHAIN (user)",
@@ -81,15 +81,7 @@ static long rounds;             /* of hot + cold, a thread */
 static void * work(void * arg)
 {
     long i;
-    int * tfd = (int *) arg;
-    if (tfd != NULL) /* armed here: the interrupts land on this CPU */
-    {
-        struct itimerspec it;
-        memset(&it, 0, sizeof it);
-        it.it_interval.tv_nsec = it.it_value.tv_nsec = 1000000000L / HZ;
-        if ((*tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC)) >= 0)
-            timerfd_settime(*tfd, 0, &it, NULL);
-    }
+    (void) arg;
     for (i = 0; i < rounds; i++)
     {
         hot(400000);
@@ -122,7 +114,12 @@ static int open_events(events * e, int conf, size_t ring_bytes)
     a.inherit_thread = 1;
     a.exclude_kernel = 1;
     a.exclude_hv = 1;
-    if (conf != COUNT) /* the sampler's attributes, without its reader */
+    if (conf == HRTIMER) /* a timer, every sample excluded */
+    {
+        a.sample_period = 1000000000u / HZ;
+        a.exclude_user = 1;
+    }
+    else if (conf != COUNT) /* the sampler's attributes, without its reader */
     {
         a.freq = 1;
         a.sample_freq = HZ;
@@ -172,11 +169,18 @@ static void enable(events * e, int on)
         ioctl(e->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* The rings' samples and lost samples into r: never read, they never wrap. */
-static void count_records(const events * e, result * r)
+/* The rings' samples and lost samples into r: never read, they never
+   wrap; without rings, the periods the events counted. */
+static void count_records(const events * e, int conf, result * r)
 {
     long page = sysconf(_SC_PAGESIZE);
     int i;
+    for (i = 0; i < e->n && conf == HRTIMER; i++)
+    {
+        uint64_t ns;
+        if (read(e->fd[i], &ns, sizeof ns) == (ssize_t) sizeof ns)
+            r->samples += (double) (ns / (1000000000u / HZ));
+    }
     for (i = 0; i < e->n && e->ring_bytes > 0; i++)
     {
         const struct perf_event_mmap_page * m = (const struct perf_event_mmap_page *) e->ring[i];
@@ -222,7 +226,6 @@ static void run_child(int conf, size_t ring_bytes, const char * path, int out)
     struct rusage ru;
     events e;
     result r;
-    int tfd[2] = { -1, -1 }, i;
     double t0;
     memset(&r, 0, sizeof r);
     memset(&e, 0, sizeof e);
@@ -244,8 +247,8 @@ static void run_child(int conf, size_t ring_bytes, const char * path, int out)
         enable(&e, 1);
     }
     t0 = now();
-    pthread_create(&t, NULL, work, conf == TIMERFD ? &tfd[1] : NULL);
-    work(conf == TIMERFD ? &tfd[0] : NULL);
+    pthread_create(&t, NULL, work, NULL);
+    work(NULL);
     pthread_join(t, NULL);
     r.wall = now() - t0;
     if (conf == OURS || conf == TIMER)
@@ -253,13 +256,7 @@ static void run_child(int conf, size_t ring_bytes, const char * path, int out)
     enable(&e, 0);
     getrusage(RUSAGE_SELF, &ru);
     r.cpu = seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime);
-    count_records(&e, &r);
-    for (i = 0; i < 2; i++)
-    {
-        uint64_t n;
-        if (tfd[i] >= 0 && read(tfd[i], &n, sizeof n) == (ssize_t) sizeof n)
-            r.samples += (double) n;
-    }
+    count_records(&e, conf, &r);
     if (write(out, &r, sizeof r) != (ssize_t) sizeof r)
         _exit(3);
     exit(0); /* the trace is written at exit */
@@ -329,9 +326,18 @@ int main(int argc, char ** argv)
 {
     static double m[4][NCONF][MAXRUNS];
     int runs = argc > 1 ? atoi(argv[1]) : 5, c, i, failed[NCONF] = { 0 };
+    int on[NCONF], order[NCONF], n = 0;
     double secs = argc > 2 ? atof(argv[2]) : 1.5, t0, load0[1], load1[1];
     double base_w, base_c;
     size_t ring_bytes = 64 * 4096;
+    for (c = 0; c < NCONF; c++)
+    {
+        on[c] = argc <= 3 || c == NONE;
+        for (i = 3; i < argc; i++)
+            on[c] |= strcmp(argv[i], names[c]) == 0;
+        if (on[c])
+            order[n++] = c;
+    }
     if (runs < 1 || runs > MAXRUNS)
         runs = 5;
     if (!(secs > 0 && secs <= 60))
@@ -355,9 +361,9 @@ int main(int argc, char ** argv)
            rounds, secs, HZ, ring_bytes / 1024, load0[0]);
     fflush(stdout);
     for (i = 0; i < runs; i++)
-        for (c = 0; c < NCONF; c++)
+        for (c = 0; c < n; c++)
         {
-            int k = (c + i) % NCONF; /* rotated round by round */
+            int k = order[(c + i) % n]; /* rotated round by round */
             result r;
             memset(&r, 0, sizeof r);
             if (one(k, ring_bytes, &r) != 0)
@@ -376,16 +382,18 @@ int main(int argc, char ** argv)
     for (c = 0; c < NCONF; c++)
     {
         double w = median(m[0][c], runs), u = median(m[1][c], runs);
-        double n = median(m[2][c], runs);
+        double k = median(m[2][c], runs);
+        if (!on[c])
+            continue;
         if (failed[c])
         {
             printf("%-8s %s: refused or failed\n", names[c], what[c]);
             continue;
         }
         printf("%-8s %8.3f %8.3f %7.1f %7.1f %8.0f %6.0f", names[c], w, u,
-               100 * (w / base_w - 1), 100 * (u / base_c - 1), n, median(m[3][c], runs));
-        if (n > 0)
-            printf(" %9.1f %9.1f", 1e6 * (u - base_c) / n, 1e6 * 2 * (w - base_w) / n);
+               100 * (w / base_w - 1), 100 * (u / base_c - 1), k, median(m[3][c], runs));
+        if (k > 0)
+            printf(" %9.1f %9.1f", 1e6 * (u - base_c) / k, 1e6 * 2 * (w - base_w) / k);
         else
             printf(" %9s %9s", "-", "-");
         printf("  %s\n", what[c]);
