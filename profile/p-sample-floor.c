@@ -24,9 +24,16 @@
                 capped at the kernel's tick.
     Printed, medians of the rounds: wall and CPU time (getrusage of the
     child: the kernel's interrupt time falls to the interrupted thread),
-    their overhead against none, the samples taken and lost, and the cost
-    a sample implied: extra CPU / samples, and extra wall x 2 threads /
-    samples. At 997 Hz a 2% budget is 20 us a sample.
+    their overhead against none, the samples taken and lost, the cost a
+    sample implied (extra CPU / samples, and extra wall x 2 threads /
+    samples), and the CPU of the process outside the two threads' work
+    (the sampler's reader and the trace's writer, start and stop).
+    Processes side by side differ by a few % on a busy machine, so each
+    perf layer also runs once a round paired in one process: the work cut
+    into SEGS segments, the events off and on in turn; its us a sample is
+    the medians' difference (thread CPU time of a segment, on - off, both
+    threads) over the samples of an "on" segment.
+    At 997 Hz a 2% budget is 20 us a sample.
     Usage: p-sample-floor [ROUNDS (5)] [SECONDS (1.5)] [LAYER...] (LAYERs
     named: those only, beside none)
     SPDX-License-Identifier: MIT
@@ -52,7 +59,7 @@
 
 #include "../tests/sample_work.h"
 
-enum { HZ = 997, MAXRUNS = 25, MAXCPUS = 64 };
+enum { HZ = 997, MAXRUNS = 25, MAXCPUS = 64, SEGS = 40 };
 
 enum { NONE, COUNT, HRTIMER, IP, IP_CPU, CHAIN, OURS, TIMER, NCONF };
 static const char * const names[NCONF] = {
@@ -67,7 +74,7 @@ static const char * const what[NCONF] = {
     "prof_sample_start(997), trace written",
     "the SIGPROF fallback (perf refused)" };
 
-typedef struct { double wall, cpu, samples, lost; } result;
+typedef struct { double wall, cpu, samples, lost, aside, paired; } result;
 
 static double now(void)
 {
@@ -78,26 +85,64 @@ static double now(void)
 
 static long rounds;             /* of hot + cold, a thread */
 
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+typedef struct events events;
+static void enable(events * e, int on);
+
+/* A thread's part: the rounds, in SEGS segments when paired (the first
+   thread turns the events on in the odd ones); its CPU time for them. */
+typedef struct
+{
+    events * e;                 /* paired: the events to turn on and off */
+    pthread_barrier_t * b;
+    int first;
+    double cpu, seg[SEGS];
+} part;
+
 static void * work(void * arg)
 {
-    long i;
-    (void) arg;
-    for (i = 0; i < rounds; i++)
+    part * j = (part *) arg;
+    int s, nseg = j != NULL && j->e != NULL ? SEGS : 1;
+    long i, per = rounds / nseg;
+    double c0 = thread_cpu();
+    for (s = 0; s < nseg; s++)
     {
-        hot(400000);
-        cold(100000);
+        double c1;
+        if (nseg > 1)
+        {
+            pthread_barrier_wait(j->b);
+            if (j->first)
+                enable(j->e, s % 2);
+            pthread_barrier_wait(j->b);
+        }
+        c1 = thread_cpu();
+        for (i = 0; i < per; i++)
+        {
+            hot(400000);
+            cold(100000);
+        }
+        if (j != NULL)
+            j->seg[s] = thread_cpu() - c1;
     }
+    if (j != NULL)
+        j->cpu = thread_cpu() - c0;
     return NULL;
 }
 
 /* ---- the perf layers ------------------------------------------------------ */
 
-typedef struct
+struct events
 {
     int fd[MAXCPUS], n;
     void * ring[MAXCPUS];
     size_t ring_bytes;
-} events;
+};
 
 static int open_events(events * e, int conf, size_t ring_bytes)
 {
@@ -219,16 +264,50 @@ static double seconds_of(struct timeval t)
     return (double) t.tv_sec + 1e-6 * (double) t.tv_usec;
 }
 
-/* In a child: the work under configuration conf; the result into out. */
-static void run_child(int conf, size_t ring_bytes, const char * path, int out)
+static int cmp(const void * a, const void * b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(const double * v, int n)
+{
+    double s[MAXRUNS > SEGS ? MAXRUNS : SEGS];
+    memcpy(s, v, (size_t) n * sizeof *s);
+    qsort(s, (size_t) n, sizeof *s, cmp);
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* A paired run's CPU time a segment on - off, both threads. */
+static double on_minus_off(const part * j)
+{
+    double on[SEGS / 2], off[SEGS / 2];
+    int s;
+    for (s = 0; s < SEGS / 2; s++)
+    {
+        off[s] = j->seg[2 * s];
+        on[s] = j->seg[2 * s + 1];
+    }
+    return median(on, SEGS / 2) - median(off, SEGS / 2);
+}
+
+/* In a child: the work under configuration conf (paired: its events off
+   and on in turn); the result into out. */
+static void run_child(int conf, int paired, size_t ring_bytes, const char * path, int out)
 {
     pthread_t t;
+    pthread_barrier_t b;
     struct rusage ru;
     events e;
+    part j[2];
     result r;
     double t0;
     memset(&r, 0, sizeof r);
     memset(&e, 0, sizeof e);
+    memset(j, 0, sizeof j);
+    pthread_barrier_init(&b, NULL, 2);
+    j[0].b = j[1].b = &b;
+    j[0].first = 1;
     if (conf == OURS || conf == TIMER)
     {
         if (conf == TIMER)
@@ -244,11 +323,14 @@ static void run_child(int conf, size_t ring_bytes, const char * path, int out)
     {
         if (open_events(&e, conf, ring_bytes) != 0)
             _exit(2);
-        enable(&e, 1);
+        if (paired)
+            j[0].e = j[1].e = &e;
+        else
+            enable(&e, 1);
     }
     t0 = now();
-    pthread_create(&t, NULL, work, NULL);
-    work(NULL);
+    pthread_create(&t, NULL, work, &j[1]);
+    work(&j[0]);
     pthread_join(t, NULL);
     r.wall = now() - t0;
     if (conf == OURS || conf == TIMER)
@@ -256,7 +338,10 @@ static void run_child(int conf, size_t ring_bytes, const char * path, int out)
     enable(&e, 0);
     getrusage(RUSAGE_SELF, &ru);
     r.cpu = seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime);
+    r.aside = r.cpu - j[0].cpu - j[1].cpu;
     count_records(&e, conf, &r);
+    if (paired && r.samples > 0)
+        r.paired = (on_minus_off(&j[0]) + on_minus_off(&j[1])) / (r.samples / (SEGS / 2));
     if (write(out, &r, sizeof r) != (ssize_t) sizeof r)
         _exit(3);
     exit(0); /* the trace is written at exit */
@@ -284,7 +369,7 @@ static void read_trace(const char * path, result * r)
     pt_free(&t);
 }
 
-static int one(int conf, size_t ring_bytes, result * r)
+static int one(int conf, int paired, size_t ring_bytes, result * r)
 {
     char path[64];
     int p[2], st;
@@ -296,7 +381,7 @@ static int one(int conf, size_t ring_bytes, result * r)
     if (pid == 0)
     {
         close(p[0]);
-        run_child(conf, ring_bytes, path, p[1]);
+        run_child(conf, paired, ring_bytes, path, p[1]);
     }
     close(p[1]);
     st = read(p[0], r, sizeof *r) == (ssize_t) sizeof *r ? 0 : -1;
@@ -308,27 +393,18 @@ static int one(int conf, size_t ring_bytes, result * r)
     return st;
 }
 
-static int cmp(const void * a, const void * b)
+static int is_perf(int conf)
 {
-    double x = *(const double *) a, y = *(const double *) b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(const double * v, int n)
-{
-    double s[MAXRUNS];
-    memcpy(s, v, (size_t) n * sizeof *s);
-    qsort(s, (size_t) n, sizeof *s, cmp);
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    return conf >= COUNT && conf <= CHAIN;
 }
 
 int main(int argc, char ** argv)
 {
-    static double m[4][NCONF][MAXRUNS];
+    static double m[7][NCONF][MAXRUNS];
     int runs = argc > 1 ? atoi(argv[1]) : 5, c, i, failed[NCONF] = { 0 };
-    int on[NCONF], order[NCONF], n = 0;
+    int on[NCONF], order[2 * NCONF], n = 0;
     double secs = argc > 2 ? atof(argv[2]) : 1.5, t0, load0[1], load1[1];
-    double base_w, base_c;
+    double base_w, base_c, base_a;
     size_t ring_bytes = 64 * 4096;
     for (c = 0; c < NCONF; c++)
     {
@@ -338,6 +414,9 @@ int main(int argc, char ** argv)
         if (on[c])
             order[n++] = c;
     }
+    for (c = 0; c < NCONF; c++) /* the paired runs: NCONF + conf */
+        if (on[c] && is_perf(c) && c != COUNT)
+            order[n++] = NCONF + c;
     if (runs < 1 || runs > MAXRUNS)
         runs = 5;
     if (!(secs > 0 && secs <= 60))
@@ -359,30 +438,37 @@ int main(int argc, char ** argv)
     printf("p-sample-floor: 2 threads x %ld rounds of hot(400000) + cold(100000) "
            "(%.2f s each), %d Hz, rings of %zu KiB (load %.2f)\n",
            rounds, secs, HZ, ring_bytes / 1024, load0[0]);
-    fflush(stdout);
     for (i = 0; i < runs; i++)
         for (c = 0; c < n; c++)
         {
             int k = order[(c + i) % n]; /* rotated round by round */
             result r;
             memset(&r, 0, sizeof r);
-            if (one(k, ring_bytes, &r) != 0)
-                failed[k] = 1;
+            if (one(k % NCONF, k >= NCONF, ring_bytes, &r) != 0)
+                failed[k % NCONF] = 1;
+            if (k >= NCONF)
+            {
+                m[6][k - NCONF][i] = r.paired;
+                continue;
+            }
             m[0][k][i] = r.wall; m[1][k][i] = r.cpu;
             m[2][k][i] = r.samples; m[3][k][i] = r.lost;
+            m[4][k][i] = r.aside;
         }
     if (getloadavg(load1, 1) < 1)
         load1[0] = -1;
-    printf("medians of %d rotated runs (load %.2f after); us/sample: extra CPU / "
-           "samples, extra wall x 2 / samples\n", runs, load1[0]);
-    printf("%-8s %8s %8s %7s %7s %8s %6s %9s %9s  %s\n", "layer", "wall_s", "cpu_s",
-           "wall+%", "cpu+%", "samples", "lost", "us/s cpu", "us/s wall", "what");
+    printf("medians of %d rotated runs (load %.2f after); us a sample: extra CPU, "
+           "extra wall x 2, CPU aside, paired: over the samples\n", runs, load1[0]);
+    printf("%-8s %7s %7s %6s %6s %6s %4s %8s %6s %6s %6s %6s  %s\n", "layer", "wall_s",
+           "cpu_s", "wall+%", "cpu+%", "samples", "lost", "aside_ms", "us cpu", "wall",
+           "aside", "paired", "what");
     base_w = median(m[0][NONE], runs);
     base_c = median(m[1][NONE], runs);
+    base_a = median(m[4][NONE], runs);
     for (c = 0; c < NCONF; c++)
     {
         double w = median(m[0][c], runs), u = median(m[1][c], runs);
-        double k = median(m[2][c], runs);
+        double k = median(m[2][c], runs), a = median(m[4][c], runs);
         if (!on[c])
             continue;
         if (failed[c])
@@ -390,12 +476,18 @@ int main(int argc, char ** argv)
             printf("%-8s %s: refused or failed\n", names[c], what[c]);
             continue;
         }
-        printf("%-8s %8.3f %8.3f %7.1f %7.1f %8.0f %6.0f", names[c], w, u,
-               100 * (w / base_w - 1), 100 * (u / base_c - 1), k, median(m[3][c], runs));
+        printf("%-8s %7.3f %7.3f %6.1f %6.1f %7.0f %4.0f %8.1f", names[c], w, u,
+               100 * (w / base_w - 1), 100 * (u / base_c - 1), k, median(m[3][c], runs),
+               1e3 * a);
         if (k > 0)
-            printf(" %9.1f %9.1f", 1e6 * (u - base_c) / k, 1e6 * 2 * (w - base_w) / k);
+            printf(" %6.1f %6.1f %6.1f", 1e6 * (u - base_c) / k, 1e6 * 2 * (w - base_w) / k,
+                   1e6 * (a - base_a) / k);
         else
-            printf(" %9s %9s", "-", "-");
+            printf(" %6s %6s %6s", "-", "-", "-");
+        if (is_perf(c) && c != COUNT)
+            printf(" %6.1f", 1e6 * median(m[6][c], runs));
+        else
+            printf(" %6s", "-");
         printf("  %s\n", what[c]);
     }
     return 0;
