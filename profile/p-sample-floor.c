@@ -17,6 +17,10 @@
       ip-cpu    as ip on cpu-clock instead of task-clock;
       chain     as ip plus PERF_SAMPLE_CALLCHAIN (user only): the user
                 call-chain walk;
+      rings     the sampler's own rings and attributes (sample_ring.c: 64 KiB
+                a CPU, woken at half full) drained by a thread that polls
+                them as the sampler's reader does, counting the samples
+                (no chains interned, nothing written);
       ours      prof_sample_start(997) .. prof_sample_stop(), the trace
                 written (samples: the trace's, lost included);
       timer     the sampler's fallback (perf refused through the fake perf
@@ -45,7 +49,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +67,9 @@
 
 enum { HZ = 997, MAXRUNS = 25, MAXCPUS = 64, SEGS = 40 };
 
-enum { NONE, COUNT, HRTIMER, IP, IP_CPU, CHAIN, OURS, TIMER, NCONF };
+enum { NONE, COUNT, HRTIMER, IP, IP_CPU, CHAIN, RINGS, OURS, TIMER, NCONF };
 static const char * const names[NCONF] = {
-    "none", "count", "hrtimer", "ip", "ip-cpu", "chain", "ours", "timer" };
+    "none", "count", "hrtimer", "ip", "ip-cpu", "chain", "rings", "ours", "timer" };
 static const char * const what[NCONF] = {
     "no event",
     "task-clock per CPU, inherited, counting",
@@ -71,6 +77,7 @@ static const char * const what[NCONF] = {
     "+ sampling IP|TID|TIME, ring never read",
     "as ip, on cpu-clock",
     "as ip + CALLCHAIN (user)",
+    "the sampler's rings, drained by a thread",
     "prof_sample_start(997), trace written",
     "the SIGPROF fallback (perf refused)" };
 
@@ -142,7 +149,79 @@ struct events
     int fd[MAXCPUS], n;
     void * ring[MAXCPUS];
     size_t ring_bytes;
+    sample_rings * rings;       /* rings: the sampler's, and its reader */
+    pthread_t reader;
+    pthread_mutex_t opening;
+    int wake[2];
+    double samples;
 };
+
+static void count_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
+                         const uint64_t * ip, size_t n, int truncated)
+{
+    (void) pid; (void) tid; (void) ns; (void) ip; (void) n; (void) truncated;
+    ((events *) ctx)->samples++;
+}
+
+/* As the sampler's reader (src/sample/sample.c): poll the rings and the
+   stop's pipe, at most SAMPLE_POLL_MS, and drain them at each wake. */
+static void * reader(void * arg)
+{
+    events * e = (events *) arg;
+    struct pollfd p[MAXCPUS + 1];
+    int i, stop = 0;
+    pthread_mutex_lock(&e->opening); /* the rings are open */
+    pthread_mutex_unlock(&e->opening);
+    while (!stop)
+    {
+        p[0].fd = e->wake[0];
+        p[0].events = POLLIN;
+        for (i = 0; i < e->rings->n; i++)
+        {
+            p[i + 1].fd = e->rings->fd[i];
+            p[i + 1].events = POLLIN;
+        }
+        if (poll(p, (nfds_t) e->rings->n + 1, SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
+            stop = 1;
+        prof_impl_sample_rings_drain(e->rings, count_sample, NULL, e);
+    }
+    return NULL;
+}
+
+/* The sampler's rings with a reader made first (so never sampled). */
+static int open_rings(events * e)
+{
+    static sample_rings r;
+    sigset_t all, old;
+    int rc;
+    memset(e, 0, sizeof *e);
+    e->rings = &r;
+    if (pipe(e->wake) != 0)
+        return -1;
+    pthread_mutex_init(&e->opening, NULL);
+    pthread_mutex_lock(&e->opening);
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rc = pthread_create(&e->reader, NULL, reader, e);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc != 0)
+        return -1;
+    rc = prof_impl_sample_rings_open(&r, HZ, 0, 1);
+    pthread_mutex_unlock(&e->opening);
+    return rc == 0 ? 0 : -1;
+}
+
+static void close_rings(events * e, result * r)
+{
+    char c = 1;
+    if (e->rings == NULL)
+        return;
+    if (write(e->wake[1], &c, 1) == 1)
+        pthread_join(e->reader, NULL);
+    r->samples = e->samples + (double) e->rings->lost;
+    r->lost = (double) e->rings->lost;
+    prof_impl_sample_rings_close(e->rings);
+}
 
 static int open_events(events * e, int conf, size_t ring_bytes)
 {
@@ -210,6 +289,8 @@ static int open_events(events * e, int conf, size_t ring_bytes)
 static void enable(events * e, int on)
 {
     int i;
+    if (e->rings != NULL)
+        prof_impl_sample_rings_enable(e->rings, on);
     for (i = 0; i < e->n; i++)
         ioctl(e->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
@@ -319,9 +400,9 @@ static void run_child(int conf, int paired, size_t ring_bytes, const char * path
         if (prof_trace_open(path) != 0 || prof_sample_start(HZ) != 0)
             _exit(2);
     }
-    else if (conf >= COUNT && conf <= CHAIN)
+    else if (conf >= COUNT && conf <= RINGS)
     {
-        if (open_events(&e, conf, ring_bytes) != 0)
+        if ((conf == RINGS ? open_rings(&e) : open_events(&e, conf, ring_bytes)) != 0)
             _exit(2);
         if (paired)
             j[0].e = j[1].e = &e;
@@ -339,6 +420,7 @@ static void run_child(int conf, int paired, size_t ring_bytes, const char * path
     getrusage(RUSAGE_SELF, &ru);
     r.cpu = seconds_of(ru.ru_utime) + seconds_of(ru.ru_stime);
     r.aside = r.cpu - j[0].cpu - j[1].cpu;
+    close_rings(&e, &r);
     count_records(&e, conf, &r);
     if (paired && r.samples > 0)
         r.paired = (on_minus_off(&j[0]) + on_minus_off(&j[1])) / (r.samples / (SEGS / 2));
@@ -395,7 +477,7 @@ static int one(int conf, int paired, size_t ring_bytes, result * r)
 
 static int is_perf(int conf)
 {
-    return conf >= COUNT && conf <= CHAIN;
+    return conf >= COUNT && conf <= RINGS;
 }
 
 int main(int argc, char ** argv)
