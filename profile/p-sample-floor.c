@@ -18,9 +18,10 @@
       chain     as ip plus PERF_SAMPLE_CALLCHAIN (user only): the user
                 call-chain walk;
       rings     the sampler's own rings and attributes (sample_ring.c: 64 KiB
-                a CPU, woken at half full) drained by a thread that polls
-                them as the sampler's reader does, counting the samples
-                (no chains interned, nothing written);
+                a CPU, woken at half full; on x86-64 also the user sp and
+                the word there, a frameless leaf's caller) drained by a
+                thread that polls them as the sampler's reader does,
+                counting the samples (no chains interned, nothing written);
       ours      prof_sample_start(997) .. prof_sample_stop(), the trace
                 written (samples: the trace's, lost included);
       timer     the sampler's fallback (perf refused through the fake perf
