@@ -117,7 +117,7 @@ static void * work(void * arg)
 {
     part * j = (part *) arg;
     int s, nseg = j != NULL && j->e != NULL ? SEGS : 1;
-    long i, per = rounds / nseg;
+    long i, per = rounds / nseg > 0 ? rounds / nseg : 1;
     double c0 = thread_cpu();
     for (s = 0; s < nseg; s++)
     {
