@@ -176,6 +176,8 @@ static int is_call_before(const unsigned char * p)
 {
     static const int len[] = { 2, 3, 4, 6, 7 };
     size_t i;
+    if (!SAMPLE_LEAF_FIX)
+        return 0; /* x86-64's encodings */
     if (p[-5] == 0xE8)
         return 1;
     for (i = 0; i < sizeof len / sizeof len[0]; i++)
@@ -203,7 +205,7 @@ static int check_object(struct dl_phdr_info * info, size_t size, void * ctx)
     return 0;
 }
 
-static int is_return_address(uint64_t a)
+int prof_impl_sample_is_return(uint64_t a)
 {
     ret_check c;
     c.a = a;
@@ -259,7 +261,7 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
             memcpy(&dyn, p + at + 16, 8);
         }
         if (dyn == 8 && k < SAMPLE_MAX_FRAMES && !(k > 1 && ip[1] == word)
-            && is_return_address(word))
+            && prof_impl_sample_is_return(word))
         {
             memmove(ip + 2, ip + 1, (k - 1) * sizeof *ip);
             ip[1] = word;
@@ -351,5 +353,6 @@ void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
     (void) r; (void) sink; (void) other; (void) ctx;
 }
 uint64_t prof_impl_sample_rings_close(sample_rings * r) { (void) r; return 0; }
+int prof_impl_sample_is_return(uint64_t a) { (void) a; return 0; }
 
 #endif
