@@ -13,6 +13,9 @@
     table is freed only when no handler can still read it); each frame
     pointer must be 8-aligned, above the last and leave 16 bytes below the
     end, each return address at least 4096; at most SAMPLE_TIMER_FRAMES.
+    On x86-64 it also keeps the word at sp, which the reader puts in as
+    the caller of a frameless leaf when it is a return address the chain
+    does not hold next (prof_impl_sample_is_return, sample_ring.c).
     The kernel checks CPU-time timers at its tick, so the rate is capped
     at CONFIG_HZ: each sample weighs 1 + the timer's overruns.
     SPDX-License-Identifier: MIT
