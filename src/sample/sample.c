@@ -75,11 +75,11 @@ static uint64_t ticks_of(uint64_t ns)
 }
 
 static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int truncated)
+                      const uint64_t * ip, size_t n, int flags)
 {
     (void) ctx;
     (void) pid; /* this process */
-    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, truncated, 1);
+    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, flags, 1);
 }
 
 static int put(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n)

@@ -60,16 +60,18 @@ typedef struct
 } sample_writer;
 
 /* One sample of thread tid of process pid (0: the trace's) at ns, standing
-   for weight periods (1, or more: a timer's overruns). */
+   for weight periods (1, or more: a timer's overruns); flags:
+   PROF_TF_SAMPLE_TRUNCATED (= 1), PROF_TF_SAMPLE_LEAF_FIXED. */
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int truncated, uint32_t weight);
+                      const uint64_t * ip, size_t n, int flags, uint32_t weight);
 /* New stacks, then the samples up to upto_ns (UINT64_MAX: all), sorted. */
 void prof_impl_sw_flush(sample_writer * w, uint64_t upto_ns);
 void prof_impl_sw_free(sample_writer * w);
 
-/* What the rings hand the reader: a sample with its chain (leaf first). */
+/* What the rings hand the reader: a sample with its chain (leaf first)
+   and its PROF_TF_SAMPLE_TRUNCATED and _LEAF_FIXED flags. */
 typedef void (*sample_sink)(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                            const uint64_t * ip, size_t n, int truncated);
+                            const uint64_t * ip, size_t n, int flags);
 /* Any other record (prof-trace record's MMAP2, COMM, FORK, EXIT): its
    perf type | misc << 16, the bytes after its header and before its
    sample_id, and its time (sample_id_all). */
@@ -83,6 +85,7 @@ typedef struct
     int n;
     size_t ring_bytes;          /* data bytes per ring */
     unsigned max_stack;         /* the kernel's depth limit */
+    int leaf_word;              /* samples carry the word at the user sp */
     uint64_t lost;              /* LOST records */
 } sample_rings;
 
@@ -100,6 +103,12 @@ void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
                                   record_sink other, void * ctx);
 /* CPU time the events counted (ns), and close them. */
 uint64_t prof_impl_sample_rings_close(sample_rings * r);
+
+/* Is a a return address of this process (x86-64): in an executable
+   segment of a loaded object, just after a call instruction? Reader side
+   only (it takes the loader's lock). A frameless leaf's caller is the
+   word at its stack pointer when this holds (PROF_TF_SAMPLE_LEAF_FIXED). */
+int prof_impl_sample_is_return(uint64_t a);
 
 /* The perf_event_open call (pid, cpu, no group, CLOEXEC), behind a hook
    that tests replace to refuse sampling (the fake perf seam). */

@@ -2,20 +2,35 @@
     The sampler's perf events: one per online CPU, inherited by the threads
     the calling thread creates, each with a ring buffer the reader thread
     drains (head/tail protocol of linux/perf_event.h). See sample_impl.h.
+    In process on x86-64 each sample also carries the user stack pointer
+    and the word it points at: a leaf without a frame of its own (gcc -O2
+    gives one none even with -mno-omit-leaf-frame-pointer) leaves its
+    caller out of the kernel's frame-pointer chain, and that word, when it
+    is a return address (in an executable segment of a loaded object,
+    just after a call instruction) that the chain does not hold next, is
+    the caller: it is put in as the second frame (PROF_TF_SAMPLE_LEAF_FIXED).
     SPDX-License-Identifier: MIT
 */
 #include "sample_impl.h"
 #include "internal.h"
+#include "trace_format.h"
 
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
+# include <link.h>
 # include <linux/perf_event.h>
 # include <sys/ioctl.h>
 # include <sys/mman.h>
 # include <sys/syscall.h>
+#endif
+#if defined(__linux__) && defined(__x86_64__)
+# include <asm/perf_regs.h>
+# define SAMPLE_LEAF_FIX 1 /* the word at the user stack pointer */
+#else
+# define SAMPLE_LEAF_FIX 0
 #endif
 
 int prof_impl_sample_open_syscall(void * attr, long pid, int cpu)
@@ -63,6 +78,14 @@ static void attr_for(struct perf_event_attr * a, double hz, int record, int chil
     a->watermark = 1;
     a->wakeup_watermark = (uint32_t) ((record ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
                                       * (size_t) sysconf(_SC_PAGESIZE) / 2);
+#if SAMPLE_LEAF_FIX
+    if (!record) /* the leaf's return address (this process's: its code is read) */
+    {
+        a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+        a->sample_regs_user = 1u << PERF_REG_X86_SP;
+        a->sample_stack_user = 8;
+    }
+#endif
     if (record) /* another process, from its exec on: its mappings too */
     {
         a->enable_on_exec = 1;
@@ -91,6 +114,13 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int child
     {
         int fd = prof_impl_sample_open(&a, pid, c), e;
         void * m;
+        if (fd < 0 && c == 0 && errno == EINVAL && (a.sample_type & PERF_SAMPLE_STACK_USER))
+        {   /* no user stack dumps here: the chains alone */
+            a.sample_type &= ~(uint64_t) (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+            a.sample_regs_user = 0;
+            a.sample_stack_user = 0;
+            fd = prof_impl_sample_open(&a, pid, c);
+        }
         if (fd < 0 && c == 0 && errno == EINVAL && a.inherit_thread)
         {
             a.inherit_thread = 0;
@@ -121,6 +151,7 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int child
         r->fd[r->n] = fd;
         r->ring[r->n++] = m;
     }
+    r->leaf_word = (a.sample_type & PERF_SAMPLE_STACK_USER) != 0;
     return 0;
 }
 
@@ -131,13 +162,69 @@ void prof_impl_sample_rings_enable(sample_rings * r, int on)
         ioctl(r->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
 }
 
-/* One PERF_RECORD_SAMPLE (ip, pid/tid, time, callchain) of len bytes. */
+/* Is a a return address: in an executable segment of a loaded object,
+   after a call instruction (E8 rel32, or FF /2: register, [reg], disp8,
+   disp32 or SIB forms)? Read under the loader's lock (dl_iterate_phdr),
+   so no dlclose unmaps the bytes read. */
+typedef struct
+{
+    uint64_t a;
+    int yes;
+} ret_check;
+
+static int is_call_before(const unsigned char * p)
+{
+    static const int len[] = { 2, 3, 4, 6, 7 };
+    size_t i;
+    if (!SAMPLE_LEAF_FIX)
+        return 0; /* x86-64's encodings */
+    if (p[-5] == 0xE8)
+        return 1;
+    for (i = 0; i < sizeof len / sizeof len[0]; i++)
+        if (p[-len[i]] == 0xFF && (p[-len[i] + 1] & 0x38) == 0x10)
+            return 1;
+    return 0;
+}
+
+static int check_object(struct dl_phdr_info * info, size_t size, void * ctx)
+{
+    ret_check * c = (ret_check *) ctx;
+    int i;
+    (void) size;
+    for (i = 0; i < info->dlpi_phnum; i++)
+    {
+        const ElfW(Phdr) * ph = &info->dlpi_phdr[i];
+        uint64_t start = info->dlpi_addr + ph->p_vaddr;
+        if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && (ph->p_flags & PF_R)
+            && c->a >= start + 8 && c->a < start + ph->p_memsz)
+        {
+            c->yes = is_call_before((const unsigned char *) (uintptr_t) c->a);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int prof_impl_sample_is_return(uint64_t a)
+{
+    ret_check c;
+    c.a = a;
+    c.yes = 0;
+    if (a >= 4096)
+        dl_iterate_phdr(check_object, &c);
+    return c.yes;
+}
+
+/* One PERF_RECORD_SAMPLE (ip, pid/tid, time, callchain, and with
+   leaf_word the user regs' abi and sp and an 8-byte stack dump) of len
+   bytes. */
 static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
                       sample_sink sink, void * ctx)
 {
     uint64_t ip[SAMPLE_MAX_FRAMES], nr, v, t;
     uint32_t pid, tid;
     size_t i, k = 0, user = 0;
+    int flags;
     if (len < 32)
         return;
     memcpy(&pid, p + 8, 4);
@@ -157,7 +244,32 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
     }
     if (k == 0)
         memcpy(&ip[k++], p + 0, 8); /* no chain: the sampled ip */
-    sink(ctx, pid, tid, t, ip, k, user >= r->max_stack || user > k);
+    flags = user >= r->max_stack || user > k ? PROF_TF_SAMPLE_TRUNCATED : 0;
+    if (r->leaf_word)
+    {
+        /* abi, sp (if abi), size, the word (if size), dyn_size */
+        size_t at = 32 + 8 * (size_t) nr;
+        uint64_t abi = 0, size = 0, word = 0, dyn = 0;
+        if (at + 8 <= len)
+            memcpy(&abi, p + at, 8);
+        at += abi != 0 ? 16 : 8;
+        if (at + 8 <= len)
+            memcpy(&size, p + at, 8);
+        if (abi != 0 && size == 8 && at + 24 <= len)
+        {
+            memcpy(&word, p + at + 8, 8);
+            memcpy(&dyn, p + at + 16, 8);
+        }
+        if (dyn == 8 && k < SAMPLE_MAX_FRAMES && !(k > 1 && ip[1] == word)
+            && prof_impl_sample_is_return(word))
+        {
+            memmove(ip + 2, ip + 1, (k - 1) * sizeof *ip);
+            ip[1] = word;
+            k++;
+            flags |= PROF_TF_SAMPLE_LEAF_FIXED;
+        }
+    }
+    sink(ctx, pid, tid, t, ip, k, flags);
 }
 
 /* The records of ring i, from tail to head (wrapping), into sink. */
@@ -241,5 +353,6 @@ void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
     (void) r; (void) sink; (void) other; (void) ctx;
 }
 uint64_t prof_impl_sample_rings_close(sample_rings * r) { (void) r; return 0; }
+int prof_impl_sample_is_return(uint64_t a) { (void) a; return 0; }
 
 #endif

@@ -13,6 +13,9 @@
     table is freed only when no handler can still read it); each frame
     pointer must be 8-aligned, above the last and leave 16 bytes below the
     end, each return address at least 4096; at most SAMPLE_TIMER_FRAMES.
+    On x86-64 it also keeps the word at sp, which the reader puts in as
+    the caller of a frameless leaf when it is a return address the chain
+    does not hold next (prof_impl_sample_is_return, sample_ring.c).
     The kernel checks CPU-time timers at its tick, so the rate is capped
     at CONFIG_HZ: each sample weighs 1 + the timer's overruns.
     SPDX-License-Identifier: MIT
@@ -44,7 +47,8 @@ typedef struct
     uint32_t weight;
     uint16_t n;
     uint8_t truncated;
-    uint64_t ip[SAMPLE_TIMER_FRAMES];
+    uint64_t word;              /* x86-64: the word at sp (a leaf's caller?) */
+    uint64_t ip[SAMPLE_TIMER_FRAMES + 1]; /* + 1: room for that caller */
 } timer_entry;
 
 typedef struct
@@ -97,7 +101,13 @@ static __attribute__((no_sanitize_address)) void walk(timer_entry * e, uintptr_t
     size_t n = 0;
     e->ip[n++] = pc;
     e->truncated = 0;
+    e->word = 0;
     if (in_region(__atomic_load_n(&T.regions, __ATOMIC_SEQ_CST), sp, &hi))
+    {
+#if defined(__x86_64__)
+        if (sp % 8 == 0 && sp <= hi - 8)
+            e->word = *(const uintptr_t *) sp;
+#endif
         while (fp >= sp && fp % 8 == 0 && fp <= hi - 16)
         {
             const uintptr_t * f = (const uintptr_t *) fp;
@@ -113,6 +123,7 @@ static __attribute__((no_sanitize_address)) void walk(timer_entry * e, uintptr_t
                 break;
             fp = f[0];
         }
+    }
     e->n = (uint16_t) n;
 }
 
@@ -335,8 +346,17 @@ static void drain(sample_writer * w)
         unsigned head = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE), tail = s->tail;
         for (; s->e != NULL && tail != head; tail++)
         {
-            const timer_entry * e = &s->e[tail % SAMPLE_TIMER_ENTRIES];
-            prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, e->n, e->truncated, e->weight);
+            timer_entry * e = &s->e[tail % SAMPLE_TIMER_ENTRIES];
+            int flags = e->truncated ? PROF_TF_SAMPLE_TRUNCATED : 0;
+            if (e->word != 0 && !(e->n > 1 && e->ip[1] == e->word)
+                && prof_impl_sample_is_return(e->word))
+            {   /* a frameless leaf's caller (sample_ring.c) */
+                memmove(e->ip + 2, e->ip + 1, (e->n - 1) * sizeof *e->ip);
+                e->ip[1] = e->word;
+                e->n++;
+                flags |= PROF_TF_SAMPLE_LEAF_FIXED;
+            }
+            prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, e->n, flags, e->weight);
         }
         __atomic_store_n(&s->tail, tail, __ATOMIC_RELEASE);
     }

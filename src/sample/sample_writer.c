@@ -75,8 +75,9 @@ static uint32_t intern(sample_writer * w, uint32_t pid, const uint64_t * ip, siz
 }
 
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int truncated, uint32_t weight)
+                      const uint64_t * ip, size_t n, int flags, uint32_t weight)
 {
+    int truncated = (flags & PROF_TF_SAMPLE_TRUNCATED) != 0;
     sample_rec * r;
     if (prof_impl_grow(&w->batch, &w->bcap, w->nbatch + 1, sizeof *w->batch) != 0)
     {
@@ -89,6 +90,7 @@ void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns
     r->stack = intern(w, pid, ip, n);
     r->weight = weight > 1 ? weight : 1;
     r->flags = (uint8_t) ((truncated ? PROF_TF_SAMPLE_TRUNCATED : 0)
+                          | (flags & PROF_TF_SAMPLE_LEAF_FIXED)
                           | (r->weight > 1 ? PROF_TF_SAMPLE_WEIGHTED : 0));
     w->truncated += truncated != 0;
 }
