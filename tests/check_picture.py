@@ -3,8 +3,8 @@
 form Chromium writes), then require enough non-white pixels and each of the
 given colours (hex, matched within a tolerance) to appear. Decoded by
 Pillow where installed (python3-pil: .ci/run installs it), in C; else by
-the standard library alone, here, at 1.5-2 CPU-s a screenshot (the filters
-and the pixels are Python loops). Usage: check_picture.py FILE.png [RRGGBB ...]"""
+the standard library alone, here, at 0.25-0.5 CPU-s a screenshot (the
+filters are Python loops). Usage: check_picture.py FILE.png [RRGGBB ...]"""
 import collections
 import struct
 import sys

@@ -104,11 +104,14 @@ void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
 /* CPU time the events counted (ns), and close them. */
 uint64_t prof_impl_sample_rings_close(sample_rings * r);
 
-/* Is a a return address of this process (x86-64): in an executable
-   segment of a loaded object, just after a call instruction? Reader side
-   only (it takes the loader's lock). A frameless leaf's caller is the
-   word at its stack pointer when this holds (PROF_TF_SAMPLE_LEAF_FIXED). */
-int prof_impl_sample_is_return(uint64_t a);
+/* A frameless leaf's caller (x86-64, this process): word, the one at the
+   leaf's stack pointer, goes in as ip[1] when it is a return address (in
+   an executable segment of a loaded object, just after a call
+   instruction) that ip[1] is not already, and *n < cap. Returns
+   PROF_TF_SAMPLE_LEAF_FIXED when it went in, else 0. Reader side only (it
+   takes the loader's lock). */
+int prof_impl_sample_leaf_caller(uint64_t * ip, size_t * n, size_t cap,
+                                 uint64_t word);
 
 /* The perf_event_open call (pid, cpu, no group, CLOEXEC), behind a hook
    that tests replace to refuse sampling (the fake perf seam). */

@@ -205,7 +205,7 @@ static int check_object(struct dl_phdr_info * info, size_t size, void * ctx)
     return 0;
 }
 
-int prof_impl_sample_is_return(uint64_t a)
+static int is_return(uint64_t a)
 {
     ret_check c;
     c.a = a;
@@ -213,6 +213,18 @@ int prof_impl_sample_is_return(uint64_t a)
     if (a >= 4096)
         dl_iterate_phdr(check_object, &c);
     return c.yes;
+}
+
+int prof_impl_sample_leaf_caller(uint64_t * ip, size_t * n, size_t cap,
+                                 uint64_t word)
+{
+    if (word == 0 || *n == 0 || *n >= cap || (*n > 1 && ip[1] == word)
+        || !is_return(word))
+        return 0;
+    memmove(ip + 2, ip + 1, (*n - 1) * sizeof *ip);
+    ip[1] = word;
+    ++*n;
+    return PROF_TF_SAMPLE_LEAF_FIXED;
 }
 
 /* One PERF_RECORD_SAMPLE (ip, pid/tid, time, callchain, and with
@@ -260,14 +272,9 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
             memcpy(&word, p + at + 8, 8);
             memcpy(&dyn, p + at + 16, 8);
         }
-        if (dyn == 8 && k < SAMPLE_MAX_FRAMES && !(k > 1 && ip[1] == word)
-            && prof_impl_sample_is_return(word))
-        {
-            memmove(ip + 2, ip + 1, (k - 1) * sizeof *ip);
-            ip[1] = word;
-            k++;
-            flags |= PROF_TF_SAMPLE_LEAF_FIXED;
-        }
+        if (dyn == 8)
+            flags |= prof_impl_sample_leaf_caller(ip, &k, SAMPLE_MAX_FRAMES,
+                                                  word);
     }
     sink(ctx, pid, tid, t, ip, k, flags);
 }
@@ -353,6 +360,11 @@ void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
     (void) r; (void) sink; (void) other; (void) ctx;
 }
 uint64_t prof_impl_sample_rings_close(sample_rings * r) { (void) r; return 0; }
-int prof_impl_sample_is_return(uint64_t a) { (void) a; return 0; }
+int prof_impl_sample_leaf_caller(uint64_t * ip, size_t * n, size_t cap,
+                                 uint64_t word)
+{
+    (void) ip; (void) n; (void) cap; (void) word;
+    return 0;
+}
 
 #endif

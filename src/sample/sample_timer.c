@@ -15,7 +15,7 @@
     end, each return address at least 4096; at most SAMPLE_TIMER_FRAMES.
     On x86-64 it also keeps the word at sp, which the reader puts in as
     the caller of a frameless leaf when it is a return address the chain
-    does not hold next (prof_impl_sample_is_return, sample_ring.c).
+    does not hold next (prof_impl_sample_leaf_caller, sample_ring.c).
     The kernel checks CPU-time timers at its tick, so the rate is capped
     at CONFIG_HZ: each sample weighs 1 + the timer's overruns.
     SPDX-License-Identifier: MIT
@@ -346,17 +346,13 @@ static void drain(sample_writer * w)
         unsigned head = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE), tail = s->tail;
         for (; s->e != NULL && tail != head; tail++)
         {
+            /* not const: its ip may take the leaf's caller */
             timer_entry * e = &s->e[tail % SAMPLE_TIMER_ENTRIES];
+            size_t n = e->n;
             int flags = e->truncated ? PROF_TF_SAMPLE_TRUNCATED : 0;
-            if (e->word != 0 && !(e->n > 1 && e->ip[1] == e->word)
-                && prof_impl_sample_is_return(e->word))
-            {   /* a frameless leaf's caller (sample_ring.c) */
-                memmove(e->ip + 2, e->ip + 1, (e->n - 1) * sizeof *e->ip);
-                e->ip[1] = e->word;
-                e->n++;
-                flags |= PROF_TF_SAMPLE_LEAF_FIXED;
-            }
-            prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, e->n, flags, e->weight);
+            flags |= prof_impl_sample_leaf_caller(e->ip, &n,
+                                                  SAMPLE_TIMER_FRAMES + 1, e->word);
+            prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, n, flags, e->weight);
         }
         __atomic_store_n(&s->tail, tail, __ATOMIC_RELEASE);
     }
