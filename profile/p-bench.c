@@ -12,10 +12,13 @@
                              often one run's interval contains a later run's
                              median (--configs='A|B|@prog', --load=N busy
                              processes beside)
-     p-bench --schedules [--stability=R] [--load=N]
+     p-bench --schedules [--stability=R] [--load=N] [--rounds=K]
                              the fixed schedule against the adaptive one (and
                              nanobench: p-bench-nb), alternated, quiet then
-                             beside N busy processes (default 2)
+                             beside N busy processes (default 2); K rounds
+                             of that print each figure's median and range
+     p-bench --phases[=S]    the machine's speed each ms for S seconds (5):
+                             the speeds it ran at, how long it held one
    Other --format/--out/--filter options go to prof_bench_args. */
 #include <math.h>
 #include <stdio.h>
@@ -213,18 +216,43 @@ static double median_of(const double * x, int n)
     return kernels_median(v, n);
 }
 
-/* The table of configuration c over its n runs. */
-static void report(const char * conf, int c, int n)
+/* One configuration's figures over its runs, means over the kernels:
+   the CV of the medians, the cover (of all pairs, of those whose medians
+   lie within 1% of each other, of those further apart), the wall per
+   benchmark in the process and of the whole process, and the linearity's
+   CV [%, ms]. */
+enum { F_CV, F_COVER, F_NEAR, F_FAR, F_WALL, F_PROC, F_LIN, NFIG };
+static const char * const fig_names[NFIG] = { "median CV %", "cover %",
+    "cover <1% apart", "cover >=1% apart", "wall ms", "process ms",
+    "linearity CV %" };
+
+/* The table of configuration c over its n runs (printed unless quiet), its
+   figures in fig[NFIG] (NaN with under 2 runs). */
+static void report(const char * conf, int c, int n, int quiet, double * fig)
 {
     double cv_sum = 0.0, cv_p10 = 0.0, cv_min = 0.0, wall_sum = 0.0;
     int inside_all = 0, pairs_all = 0, i, j, k;
-    printf("\nconfiguration: %s (%d runs)\n", conf[0] ? conf : "(default)", n);
+    /* the pairs whose medians lie within 1% of each other (one speed of
+       the machine) and those further apart, and how many of each the
+       earlier run's interval held */
+    int near_pairs = 0, near_in = 0, far_pairs = 0, far_in = 0;
+    int has_interval = 0;
+    FILE * out = quiet ? NULL : stdout;
+    for (k = 0; k < NFIG; k++)
+        fig[k] = NAN;
+    if (out)
+        printf("\nconfiguration: %s (%d runs)\n", conf[0] ? conf
+                                                          : "(default)", n);
     if (n < 2)
         return;
-    printf("| %-12s | %14s | %7s | %10s | %8s | %7s | %7s |\n", "kernel",
-           "median of runs", "CV", "cover", "wall ms", "CV p10", "CV min");
-    printf("|:-------------|---------------:|--------:|-----------:|"
-           "---------:|--------:|--------:|\n");
+    if (out)
+    {
+        printf("| %-12s | %14s | %7s | %10s | %8s | %7s | %7s |\n", "kernel",
+               "median of runs", "CV", "cover", "wall ms", "CV p10",
+               "CV min");
+        printf("|:-------------|---------------:|--------:|-----------:|"
+               "---------:|--------:|--------:|\n");
+    }
     for (k = 0; k < NKERNELS; k++)
     {
         double m[MAXRUNS], w[MAXRUNS];
@@ -235,15 +263,24 @@ static void report(const char * conf, int c, int n)
             w[i] = wall[c][i][k];
             for (j = i + 1; j < n; j++)
             {
+                int in = lo[c][i][k] <= med[c][j][k]
+                      && med[c][j][k] <= hi[c][i][k];
+                int near = fabs(med[c][j][k] / med[c][i][k] - 1.0) < 0.01;
                 pairs++;
-                inside += lo[c][i][k] <= med[c][j][k]
-                       && med[c][j][k] <= hi[c][i][k];
+                has_interval |= lo[c][i][k] < hi[c][i][k];
+                inside += in;
+                near_pairs += near;
+                near_in += near && in;
+                far_pairs += !near;
+                far_in += !near && in;
             }
         }
-        printf("| %-12s | %14.4g | %6.1f%% | %4d/%-5d | %8.2f | %6.1f%% | "
-               "%6.1f%% |\n", kernels[k].name, median_of(m, n),
-               100.0 * cv_of(med[c], n, k), inside, pairs, median_of(w, n),
-               100.0 * cv_of(p10[c], n, k), 100.0 * cv_of(mn[c], n, k));
+        if (out)
+            printf("| %-12s | %14.4g | %6.1f%% | %4d/%-5d | %8.2f | "
+                   "%6.1f%% | %6.1f%% |\n", kernels[k].name, median_of(m, n),
+                   100.0 * cv_of(med[c], n, k), inside, pairs,
+                   median_of(w, n), 100.0 * cv_of(p10[c], n, k),
+                   100.0 * cv_of(mn[c], n, k));
         cv_sum += cv_of(med[c], n, k);
         cv_p10 += cv_of(p10[c], n, k);
         cv_min += cv_of(mn[c], n, k);
@@ -263,15 +300,30 @@ static void report(const char * conf, int c, int n)
             x = med[c][i][4] / med[c][i][3] - mean;
             var += x * x;
         }
-        printf("linearity chain 10000 / chain 1000: mean %.4f, CV %.2f%%\n",
-               mean, 100.0 * sqrt(var / (n - 1)) / mean);
+        fig[F_LIN] = 100.0 * sqrt(var / (n - 1)) / mean;
+        if (out)
+            printf("linearity chain 10000 / chain 1000: mean %.4f, CV "
+                   "%.2f%%\n", mean, fig[F_LIN]);
     }
-    printf("mean over kernels: CV %.1f%% (p10 %.1f%%, min %.1f%%), "
-           "cover %.0f%%, wall %.2f ms in process (medians), %.2f ms per "
-           "benchmark of the whole process (median)\n",
-           100.0 * cv_sum / NKERNELS, 100.0 * cv_p10 / NKERNELS,
-           100.0 * cv_min / NKERNELS, 100.0 * inside_all / pairs_all,
-           wall_sum / NKERNELS, median_of(proc_ms[c], n));
+    fig[F_CV] = 100.0 * cv_sum / NKERNELS;
+    fig[F_COVER] = 100.0 * inside_all / pairs_all;
+    fig[F_NEAR] = near_pairs ? 100.0 * near_in / near_pairs : NAN;
+    fig[F_FAR] = far_pairs ? 100.0 * far_in / far_pairs : NAN;
+    fig[F_WALL] = wall_sum / NKERNELS;
+    fig[F_PROC] = median_of(proc_ms[c], n);
+    if (!has_interval)  /* a tool that gives none (nanobench) */
+        fig[F_COVER] = fig[F_NEAR] = fig[F_FAR] = NAN;
+    if (out)
+    {
+        printf("mean over kernels: CV %.1f%% (p10 %.1f%%, min %.1f%%), "
+               "cover %.0f%%, wall %.2f ms in process (medians), %.2f ms "
+               "per benchmark of the whole process (median)\n", fig[F_CV],
+               100.0 * cv_p10 / NKERNELS, 100.0 * cv_min / NKERNELS,
+               fig[F_COVER], fig[F_WALL], fig[F_PROC]);
+        printf("cover by distance: pairs whose medians are within 1%%: "
+               "%d/%d held; further apart: %d/%d held\n", near_in,
+               near_pairs, far_in, far_pairs);
+    }
 }
 
 static void print_load(const char * when)
@@ -287,10 +339,14 @@ static void print_load(const char * when)
     printf("load %s: %s", when, line);
 }
 
+/* Runs every configuration of the '|'-separated list, alternating, runs
+   times each, beside load busy processes; prints their tables unless
+   quiet. Returns the configurations, their figures in fig[c][NFIG] and
+   their names in names (MAXCONF x 256). */
 static int stability(const char * self, int runs, const char * configs_arg,
-        int load)
+        int load, int quiet, double (*fig)[NFIG], char (*configs)[256])
 {
-    char configs[MAXCONF][256], buf[1024];
+    char buf[1024];
     int nconf = 0, c, i, nruns[MAXCONF] = { 0 };
     char * p = buf;
     if (runs > MAXRUNS)
@@ -307,13 +363,16 @@ static int stability(const char * self, int runs, const char * configs_arg,
         if (!bar) break;
         p = bar + 1;
     }
-    printf("\nstability over %d separate processes per configuration, "
-           "configurations alternating, beside %d busy processes:\nCV = "
-           "stddev/mean of the medians (p10, min: of those figures instead); "
-           "cover = share of pairs (run i, later run j) where run i's "
-           "interval contains run j's median; wall = ms per benchmark "
-           "(median)\n", runs, load);
-    print_load("before");
+    if (!quiet)
+    {
+        printf("\nstability over %d separate processes per configuration, "
+               "configurations alternating, beside %d busy processes:\nCV = "
+               "stddev/mean of the medians (p10, min: of those figures "
+               "instead); cover = share of pairs (run i, later run j) where "
+               "run i's interval contains run j's median; wall = ms per "
+               "benchmark (median)\n", runs, load);
+        print_load("before");
+    }
     if (load > 0)
         kernels_load_start(load, 900);
     for (i = 0; i < runs; i++)
@@ -321,36 +380,218 @@ static int stability(const char * self, int runs, const char * configs_arg,
             nruns[c] += collect(self, configs[c], c, nruns[c]);
     if (load > 0)
         kernels_load_stop();
-    print_load("after");
+    if (!quiet)
+        print_load("after");
     for (c = 0; c < nconf; c++)
-        report(configs[c], c, nruns[c]);
-    return 0;
+        report(configs[c], c, nruns[c], quiet, fig[c]);
+    return nconf;
 }
 
 /* --schedules: old (fixed) and new (adaptive), nanobench where built,
-   quiet and loaded. */
-static int schedules(const char * self, int runs, int load)
+   quiet and loaded. With rounds > 1 the comparison runs that many times,
+   quiet then loaded in each round, and prints each figure's median over
+   the rounds with its range: one round's figures follow the machine's
+   phase of the moment. */
+enum { MAXROUNDS = 32 };
+static int schedules(const char * self, int runs, int load, int rounds)
 {
-    char nb[1024], configs[1200];
+    static double fig[2][MAXROUNDS][MAXCONF][NFIG];
+    char nb[1024], configs[1200], names[MAXCONF][256];
     FILE * f;
+    int nconf = 0, r, q, c, k;
     command_of(nb, sizeof nb, self, "@p-bench-nb");
     nb[strlen(nb) - 1] = '\0';
     f = fopen(nb + 1, "r");
-    snprintf(configs, sizeof configs, "--schedule=fixed|--schedule=adaptive%s",
+    /* and the adaptive one with epochs of at least 250 us: spread over a
+       few milliseconds, do its epochs see more of the machine's speeds? */
+    snprintf(configs, sizeof configs, "--schedule=fixed|--schedule=adaptive"
+             "|--schedule=adaptive --min-epoch-time=250us%s",
              f ? "|@p-bench-nb" : "");
     if (f)
         fclose(f);
     else
         printf("p-bench-nb not built (cmake -DPROFILER_NANOBENCH_DIR=): "
                "no nanobench beside\n");
-    return stability(self, runs, configs, 0) | stability(self, runs, configs,
-                                                         load);
+    if (rounds > MAXROUNDS)
+        rounds = MAXROUNDS;
+    if (rounds <= 1)
+    {
+        int quiet_confs = stability(self, runs, configs, 0, 0, fig[0][0],
+                                    names);
+        int loaded_confs = stability(self, runs, configs, load, 0, fig[1][0],
+                                     names);
+        return quiet_confs == 0 || loaded_confs == 0;
+    }
+    printf("%d rounds, each: %d processes per configuration alternating, "
+           "quiet, then beside %d busy processes\n", rounds, runs, load);
+    print_load("before");
+    for (r = 0; r < rounds; r++)
+        for (q = 0; q < 2; q++)
+        {
+            nconf = stability(self, runs, configs, q ? load : 0, 1,
+                              fig[q][r], names);
+            printf("round %d %s:", r + 1, q ? "loaded" : "quiet ");
+            for (c = 0; c < nconf; c++)
+                printf(" %s cover %.0f%% (%.0f%% <1%% apart, %.0f%% "
+                       "further) CV %.1f%% wall %.2f ms;",
+                       names[c] + (names[c][0] == '@' ? 1 : 11),
+                       fig[q][r][c][F_COVER], fig[q][r][c][F_NEAR],
+                       fig[q][r][c][F_FAR], fig[q][r][c][F_CV],
+                       fig[q][r][c][F_WALL]);
+            printf("\n");
+            fflush(stdout);
+        }
+    print_load("after");
+    printf("\nmedians over %d rounds [min, max]; CV and cover: means over "
+           "the kernels; wall and process: ms per benchmark\n", rounds);
+    printf("| %-38s |", "configuration");
+    for (k = 0; k < NFIG; k++)
+        printf(" %20s |", fig_names[k]);
+    printf("\n|:---------------------------------------|");
+    for (k = 0; k < NFIG; k++)
+        printf("---------------------:|");
+    printf("\n");
+    for (q = 0; q < 2; q++)
+        for (c = 0; c < nconf; c++)
+        {
+            char label[64];
+            snprintf(label, sizeof label, "%s%s",
+                     names[c] + (names[c][0] == '@' ? 1 : 11),
+                     q ? ", +busy" : "");
+            printf("| %-38s |", label);
+            for (k = 0; k < NFIG; k++)
+            {
+                double v[MAXROUNDS], lo_v = HUGE_VAL, hi_v = -HUGE_VAL, x;
+                char cell[64];
+                int n = 0;
+                for (r = 0; r < rounds; r++)
+                    if (!isnan(x = fig[q][r][c][k]))
+                    {
+                        v[n++] = x;
+                        lo_v = x < lo_v ? x : lo_v;
+                        hi_v = x > hi_v ? x : hi_v;
+                    }
+                if (n == 0)
+                    snprintf(cell, sizeof cell, "n/a");
+                else
+                    snprintf(cell, sizeof cell, "%.3g [%.3g, %.3g]",
+                             kernels_median(v, n), lo_v, hi_v);
+                printf(" %20s |", cell);
+            }
+            printf("\n");
+        }
+    return 0;
+}
+
+/* --phases[=S]: the machine's speed over S seconds (default 5): every
+   millisecond, the fastest of 20 calls of chain 1000 (about 1 us each),
+   against the fastest sample of all. Prints the speeds it ran at (1%
+   bins of the median of 5 samples in a row, those with 2% of the time or
+   more) and how long it stayed at one before it moved to another: the
+   time scale a run must span to see them. */
+enum { PH_WINDOW = 5, PH_BINS = 64 };
+static volatile uint64_t phase_sink;     /* the chains' result, kept */
+static int phases(double seconds)
+{
+    int n = seconds >= 0.1 && seconds <= 3600.0 ? (int) (seconds * 1000.0)
+          : 0, i, k, nruns = 0, bin_of[PH_BINS];
+    double * t = (double *) malloc((size_t) n * sizeof *t);
+    double * sm = (double *) malloc((size_t) n * sizeof *sm);
+    double * runs = (double *) malloc((size_t) n * sizeof *runs);
+    double * at = (double *) malloc((size_t) n * sizeof *at);
+    double best = HUGE_VAL, t_start = mono_ns();
+    uint64_t x = 1;
+    if (n == 0)
+    {
+        free(t); free(sm); free(runs); free(at);
+        fprintf(stderr, "p-bench: --phases=%g: 0.1 to 3600 seconds\n",
+                seconds);
+        return 2;
+    }
+    if (t == NULL || sm == NULL || runs == NULL || at == NULL)
+    {
+        free(t); free(sm); free(runs); free(at);
+        fprintf(stderr, "p-bench: --phases: out of memory\n");
+        return 1;
+    }
+    for (i = 0; i < n; i++)
+    {
+        double fastest = HUGE_VAL, until = mono_ns() + 1e6;
+        for (k = 0; k < 20; k++)
+        {
+            double a = get_cycle_counter(), b;
+            x = kernel_chain(x, 1000);
+            b = get_cycle_counter();
+            if (b - a < fastest)
+                fastest = b - a;
+        }
+        t[i] = fastest;
+        at[i] = (mono_ns() - t_start) * 1e-6;
+        best = fastest < best ? fastest : best;
+        while (mono_ns() < until)   /* busy, as a benchmark keeps it */
+            x = kernel_chain(x, 100);
+    }
+    /* each sample: the median of the window ending at it, in % over the
+       fastest, binned by 1% */
+    for (i = 0; i + PH_WINDOW <= n; i++)
+    {
+        double w[PH_WINDOW];
+        for (k = 0; k < PH_WINDOW; k++)
+            w[k] = t[i + k];
+        sm[i] = 100.0 * (kernels_median(w, PH_WINDOW) / best - 1.0);
+    }
+    n -= PH_WINDOW - 1;
+    memset(bin_of, 0, sizeof bin_of);
+    for (i = 0; i < n; i++)
+    {
+        int b = (int) (sm[i] + 0.5);
+        bin_of[b < PH_BINS ? b : PH_BINS - 1]++;
+    }
+    printf("the machine's speed over %.1f s: chain 1000's fastest of 20 "
+           "calls each ms (%.0f ticks at the fastest; the last bin holds "
+           "all slower)\n", seconds, best);
+    printf("| slower than the fastest | share of the time |\n|--:|--:|\n");
+    for (k = 0; k < PH_BINS; k++)
+        if (bin_of[k] * 50 >= n)
+            printf("| %s%d%% | %.1f%% |\n", k == PH_BINS - 1 ? ">= " : "", k,
+                   100.0 * bin_of[k] / n);
+    /* holds: a speed (a bin) held until two samples in a row lie more
+       than a point outside its bin; the last hold ends with the samples */
+    {
+        int start = 0, b0 = (int) (sm[0] + 0.5), changes;
+        double total = 0.0, half = 0.0, longest = 0.0;
+        for (i = 1; i + 1 < n; i++)
+            if (fabs(sm[i] - b0) > 1.5 && fabs(sm[i + 1] - b0) > 1.5)
+            {
+                runs[nruns++] = at[i] - at[start];
+                start = i;
+                b0 = (int) (sm[i] + 0.5);
+            }
+        changes = nruns;
+        runs[nruns++] = at[n - 1] - at[start];
+        for (i = 0; i < nruns; i++)
+        {
+            total += runs[i];
+            longest = runs[i] > longest ? runs[i] : longest;
+        }
+        kernels_median(runs, nruns);    /* sorts them */
+        /* by time: half of it went in holds of at least runs[i + 1] */
+        for (i = nruns - 1; i >= 0 && half < total / 2.0; i--)
+            half += runs[i];
+        printf("changes of speed: %d in %.1f s; a speed held for %.0f ms "
+               "(median), half the time in holds of %.0f ms or more, %.0f ms "
+               "at the longest\n", changes, total * 1e-3, runs[nruns / 2],
+               runs[i + 1], longest);
+    }
+    free(t); free(sm); free(runs); free(at);
+    phase_sink = x;
+    return 0;
 }
 
 int main(int argc, char ** argv)
 {
     int i, suite = 0, is_precise = 0, machine = 0, runs = 0, load = 0;
-    int by_schedule = 0;
+    int by_schedule = 0, rounds = 1;
     const char * configs_arg = NULL;
     if (kernels_init() != 0)
         return 1;
@@ -370,13 +611,25 @@ int main(int argc, char ** argv)
         else if (strncmp(argv[i], "--load=", 7) == 0)
             load = atoi(argv[i] + 7);
         else if (strcmp(argv[i], "--schedules") == 0) by_schedule = 1;
+        else if (strcmp(argv[i], "--phases") == 0)
+            return phases(5.0);
+        else if (strncmp(argv[i], "--phases=", 9) == 0)
+            return phases(atof(argv[i] + 9));
+        else if (strncmp(argv[i], "--rounds=", 9) == 0)
+            rounds = atoi(argv[i] + 9);
         else if (strcmp(argv[i], "--stability") == 0) runs = 10;
         else if (strncmp(argv[i], "--stability=", 12) == 0)
             runs = atoi(argv[i] + 12);
     }
     if (by_schedule)
-        return schedules(argv[0], runs > 0 ? runs : 10, load > 0 ? load : 2);
+        return schedules(argv[0], runs > 0 ? runs : 10, load > 0 ? load : 2,
+                         rounds);
     if (runs > 0)
-        return stability(argv[0], runs, configs_arg, load);
+    {
+        static double fig[MAXCONF][NFIG];
+        static char names[MAXCONF][256];
+        return stability(argv[0], runs, configs_arg, load, 0, fig,
+                         names) == 0;
+    }
     return run(argc, argv, suite, is_precise, machine);
 }
