@@ -164,4 +164,19 @@ int prof_impl_gate_conclude(FILE * out, const prof_gate * g, int regressions,
                             int unsure, const char * what,
                             const char * too_few);
 
+/* What prof-compare's notes under its table are made from. */
+typedef struct
+{
+    const prof_gate * gate;
+    int common;         /* benchmarks compared */
+    int unsure;         /* of them, with too few samples or pairs to tell */
+    int paired;         /* several files a side, paired by position */
+    int one_file;       /* one file a side, not --run */
+    int loaded[2];      /* rows whose old / new side was measured under load */
+    double max_load;    /* the highest load average of those */
+} prof_compare_notes;
+/* The notes on out: too few samples or pairs (how many are needed), rows
+   measured under load, a gate on one file a side. */
+void prof_impl_compare_notes(FILE * out, const prof_compare_notes * n);
+
 #endif

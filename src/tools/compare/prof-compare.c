@@ -497,56 +497,18 @@ static void one_sided(const comparison * c, const options * o)
     }
 }
 
-/* How many samples (or pairs) a side alpha needs, for benchmarks that had
-   too few. */
-static void explain_unsure(const comparison * c, const options * o)
+/* The notes under the table (compare_notes.c). */
+static void notes(const comparison * c, const options * o)
 {
-    int k;
-    if (c->unsure == 0)
-        return;
-    if (c->paired)
-    {
-        k = prof_impl_gate_pairs_needed(o->gate.alpha);
-        printf("\n%d benchmark(s) have too few pairs of runs to tell at "
-               "alpha %g: at least %d a side are needed\n", c->unsure,
-               o->gate.alpha, k);
-        return;
-    }
-    k = prof_impl_gate_samples_needed(o->gate.alpha);
-    printf("\n%d benchmark(s) have too few samples to tell at alpha "
-           "%g: at least %d per side are needed (Google Benchmark: "
-           "--benchmark_repetitions=%d)\n", c->unsure, o->gate.alpha, k, k);
-}
-
-/* Why rows say "(loaded)": the runner measured them under a load over
-   the cores. */
-static void explain_loaded(const comparison * c)
-{
-    char most[48] = "";
-    if (c->loaded[0] + c->loaded[1] == 0)
-        return;
-    if (c->max_load > 0.0)
-        snprintf(most, sizeof most, ", a load average up to %.2f",
-                 c->max_load);
-    printf("\n(loaded): measured while the load average exceeded the cores "
-           "(old: %d benchmark(s), new: %d%s): their figures include other "
-           "processes' time, so a change there may be the machine's, not the "
-           "code's; rerun on a quiet machine (doc/runner.md, \"Quiet "
-           "figures\")\n", c->loaded[0], c->loaded[1], most);
-}
-
-/* A gate on one file a side judges the epochs of two runs: say so, and
-   how to gate on runs instead (doc/compare.md, "How it works"). */
-static void explain_one_file(const comparison * c, const options * o)
-{
-    double t = 100.0 * o->gate.threshold;
-    if (o->gate.threshold < 0 || c->multi || o->run || c->common == 0)
-        return;
-    printf("\none file a side: this gate sees only the noise inside each run, "
-           "not the drift between runs; to gate on runs, run both alternately "
-           "(prof-compare --run --threshold=%g 'OLD COMMAND' 'NEW COMMAND') "
-           "or give files made alternately (prof-compare --threshold=%g "
-           "old1.json,old2.json,... new1.json,new2.json,...)\n", t, t);
+    prof_compare_notes n;
+    n.gate = &o->gate;
+    n.common = c->common;
+    n.unsure = c->unsure;
+    n.paired = c->paired;
+    n.one_file = !c->multi && !o->run;
+    memcpy(n.loaded, c->loaded, sizeof n.loaded);
+    n.max_load = c->max_load;
+    prof_impl_compare_notes(stdout, &n);
 }
 
 /* The pictures and the gate's verdict: the exit status. */
@@ -685,9 +647,7 @@ int main(int argc, char ** argv)
     if (rc == 0)
     {
         one_sided(&c, &o);
-        explain_unsure(&c, &o);
-        explain_loaded(&c);
-        explain_one_file(&c, &o);
+        notes(&c, &o);
         rc = conclude(&c, &o);
     }
     else
