@@ -170,13 +170,15 @@ typedef struct
     const prof_gate * gate;
     int common;         /* benchmarks compared */
     int unsure;         /* of them, with too few samples or pairs to tell */
+    int changed;        /* of them, called faster or slower */
     int paired;         /* several files a side, paired by position */
     int one_file;       /* one file a side, not --run */
     int loaded[2];      /* rows whose old / new side was measured under load */
     double max_load;    /* the highest load average of those */
 } prof_compare_notes;
 /* The notes on out: too few samples or pairs (how many are needed), rows
-   measured under load, a gate on one file a side. */
+   measured under load, one file a side under a gate or where a report
+   called a change. */
 void prof_impl_compare_notes(FILE * out, const prof_compare_notes * n);
 
 #endif

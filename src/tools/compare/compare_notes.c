@@ -1,7 +1,7 @@
 /*
     The notes prof-compare prints under its table: how many samples or
     pairs the benchmarks without a verdict need, why rows say "(loaded)",
-    and what a gate on one file a side can see.
+    and what one file a side can judge.
     SPDX-License-Identifier: MIT
 */
 #include "compare.h"
@@ -44,19 +44,26 @@ static void explain_loaded(FILE * out, const prof_compare_notes * n)
             "figures\")\n", n->loaded[0], n->loaded[1], most);
 }
 
-/* A gate on one file a side judges the epochs of two runs: say so, and
-   how to gate on runs instead (doc/compare.md, "How it works"). */
+/* One file a side judges the epochs of two runs: a gate says so, and how
+   to gate on runs instead (doc/compare.md, "How it works"); so does a
+   report that called a benchmark faster or slower, since two runs of one
+   program on a shared machine differ by more than either's epochs do. */
 static void explain_one_file(FILE * out, const prof_compare_notes * n)
 {
-    double t = 100.0 * n->gate->threshold;
-    if (n->gate->threshold < 0 || !n->one_file || n->common == 0)
+    int gate = n->gate->threshold >= 0;
+    char t[48] = "";
+    if (!n->one_file || n->common == 0 || (!gate && n->changed == 0))
         return;
-    fprintf(out, "\none file a side: this gate sees only the noise inside "
-            "each run, not the drift between runs; to gate on runs, run both "
-            "alternately (prof-compare --run --threshold=%g 'OLD COMMAND' "
-            "'NEW COMMAND') or give files made alternately (prof-compare "
-            "--threshold=%g old1.json,old2.json,... new1.json,new2.json,...)"
-            "\n", t, t);
+    if (gate)
+        snprintf(t, sizeof t, "--threshold=%g ", 100.0 * n->gate->threshold);
+    fprintf(out, "\none file a side: %s only the noise inside each run, not "
+            "the drift between runs%s; to %s runs, run both alternately "
+            "(prof-compare --run %s'OLD COMMAND' 'NEW COMMAND') or give files "
+            "made alternately (prof-compare %sold1.json,old2.json,... "
+            "new1.json,new2.json,...)\n", gate ? "this gate sees"
+            : "faster and slower judge", gate ? "" : " (a shared machine's "
+            "speed moves by several percent from one run to the next)",
+            gate ? "gate on" : "compare", t, t);
 }
 
 void prof_impl_compare_notes(FILE * out, const prof_compare_notes * n)

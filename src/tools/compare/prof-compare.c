@@ -350,6 +350,7 @@ typedef struct
     prof_plot_row * rows;
     prof_series * gathered;          /* two per row with several files */
     int nrows, common, regressions, unsure;
+    int changed;                     /* rows called faster or slower */
     int loaded[2];                   /* rows whose old / new side was
                                         measured under load */
     double max_load;
@@ -424,6 +425,8 @@ static void compare_row(comparison * c, const options * o,
                  prof_impl_fixed(hi, sizeof hi, 100.0 * v.ci_high, 1, 1));
     regression = prof_impl_gate_regression(&o->gate, &v);
     c->unsure += v.verdict == PROF_VERDICT_UNSURE;
+    c->changed += v.verdict == PROF_VERDICT_FASTER
+               || v.verdict == PROF_VERDICT_SLOWER;
     c->regressions += regression;
     if (isnan(v.change))
         snprintf(change, sizeof change, "n/a");
@@ -504,6 +507,7 @@ static void notes(const comparison * c, const options * o)
     n.gate = &o->gate;
     n.common = c->common;
     n.unsure = c->unsure;
+    n.changed = c->changed;
     n.paired = c->paired;
     n.one_file = !c->multi && !o->run;
     memcpy(n.loaded, c->loaded, sizeof n.loaded);
