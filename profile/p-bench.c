@@ -10,10 +10,12 @@
                              processes in each configuration and prints, per
                              kernel, the spread (CV) of the medians and how
                              often one run's interval contains a later run's
-                             median (--configs='A|B|@prog', --load=N busy
-                             processes beside)
+                             median, for pairs of runs within 1% of each
+                             other and further apart (--configs='A|B|@prog',
+                             --load=N busy processes beside)
      p-bench --schedules [--stability=R] [--load=N] [--rounds=K]
-                             the fixed schedule against the adaptive one (and
+                             the fixed schedule against the adaptive one,
+                             also with epochs of at least 250 us (and
                              nanobench: p-bench-nb), alternated, quiet then
                              beside N busy processes (default 2); K rounds
                              of that print each figure's median and range
