@@ -317,14 +317,18 @@ static void report(const char * conf, int c, int n, int quiet, double * fig)
         fig[F_COVER] = fig[F_NEAR] = fig[F_FAR] = NAN;
     if (out)
     {
+        char cover[16] = "n/a";
+        if (has_interval)
+            snprintf(cover, sizeof cover, "%.0f%%", fig[F_COVER]);
         printf("mean over kernels: CV %.1f%% (p10 %.1f%%, min %.1f%%), "
-               "cover %.0f%%, wall %.2f ms in process (medians), %.2f ms "
-               "per benchmark of the whole process (median)\n", fig[F_CV],
-               100.0 * cv_p10 / NKERNELS, 100.0 * cv_min / NKERNELS,
-               fig[F_COVER], fig[F_WALL], fig[F_PROC]);
-        printf("cover by distance: pairs whose medians are within 1%%: "
-               "%d/%d held; further apart: %d/%d held\n", near_in,
-               near_pairs, far_in, far_pairs);
+               "cover %s, wall %.2f ms in process (medians), %.2f ms per "
+               "benchmark of the whole process (median)\n", fig[F_CV],
+               100.0 * cv_p10 / NKERNELS, 100.0 * cv_min / NKERNELS, cover,
+               fig[F_WALL], fig[F_PROC]);
+        if (has_interval)
+            printf("cover by distance: pairs whose medians are within 1%%: "
+                   "%d/%d held; further apart: %d/%d held\n", near_in,
+                   near_pairs, far_in, far_pairs);
     }
 }
 
@@ -389,6 +393,17 @@ static int stability(const char * self, int runs, const char * configs_arg,
     return nconf;
 }
 
+/* A configuration's name in the rounds' lines and table: without the
+   "--schedule=" every one of them starts with, or the @ of a program. */
+static const char * short_name(const char * conf)
+{
+    static const char prefix[] = "--schedule=";
+    if (conf[0] == '@')
+        return conf + 1;
+    return strncmp(conf, prefix, sizeof prefix - 1) == 0
+         ? conf + sizeof prefix - 1 : conf;
+}
+
 /* --schedules: old (fixed) and new (adaptive), nanobench where built,
    quiet and loaded. With rounds > 1 the comparison runs that many times,
    quiet then loaded in each round, and prints each figure's median over
@@ -436,7 +451,7 @@ static int schedules(const char * self, int runs, int load, int rounds)
             for (c = 0; c < nconf; c++)
                 printf(" %s cover %.0f%% (%.0f%% <1%% apart, %.0f%% "
                        "further) CV %.1f%% wall %.2f ms;",
-                       names[c] + (names[c][0] == '@' ? 1 : 11),
+                       short_name(names[c]),
                        fig[q][r][c][F_COVER], fig[q][r][c][F_NEAR],
                        fig[q][r][c][F_FAR], fig[q][r][c][F_CV],
                        fig[q][r][c][F_WALL]);
@@ -456,9 +471,8 @@ static int schedules(const char * self, int runs, int load, int rounds)
     for (q = 0; q < 2; q++)
         for (c = 0; c < nconf; c++)
         {
-            char label[64];
-            snprintf(label, sizeof label, "%s%s",
-                     names[c] + (names[c][0] == '@' ? 1 : 11),
+            char label[64];     /* the table's column holds 38 */
+            snprintf(label, sizeof label, "%.48s%s", short_name(names[c]),
                      q ? ", +busy" : "");
             printf("| %-38s |", label);
             for (k = 0; k < NFIG; k++)
@@ -561,7 +575,7 @@ static int phases(double seconds)
        than a point outside its bin; the last hold ends with the samples */
     {
         int start = 0, b0 = (int) (sm[0] + 0.5), changes;
-        double total = 0.0, half = 0.0, longest = 0.0;
+        double total = 0.0, half = 0.0, held;
         for (i = 1; i + 1 < n; i++)
             if (fabs(sm[i] - b0) > 1.5 && fabs(sm[i + 1] - b0) > 1.5)
             {
@@ -572,18 +586,15 @@ static int phases(double seconds)
         changes = nruns;
         runs[nruns++] = at[n - 1] - at[start];
         for (i = 0; i < nruns; i++)
-        {
             total += runs[i];
-            longest = runs[i] > longest ? runs[i] : longest;
-        }
-        kernels_median(runs, nruns);    /* sorts them */
+        held = kernels_median(runs, nruns);     /* and sorts them */
         /* by time: half of it went in holds of at least runs[i + 1] */
         for (i = nruns - 1; i >= 0 && half < total / 2.0; i--)
             half += runs[i];
         printf("changes of speed: %d in %.1f s; a speed held for %.0f ms "
                "(median), half the time in holds of %.0f ms or more, %.0f ms "
-               "at the longest\n", changes, total * 1e-3, runs[nruns / 2],
-               runs[i + 1], longest);
+               "at the longest\n", changes, total * 1e-3, held, runs[i + 1],
+               runs[nruns - 1]);
     }
     free(t); free(sm); free(runs); free(at);
     phase_sink = x;
