@@ -193,6 +193,7 @@ static prof_series * series_named(loader * L, const char * name)
         return NULL;
     s->aggregate_median_ns = NAN;
     s->load_avg = NAN;
+    s->next_low_ns = s->next_high_ns = NAN;
     rf->index[k] = ++rf->count;
     return s;
 }
@@ -334,6 +335,8 @@ static int on_entry(const prof_json * b, size_t i, void * ctx)
     s->loaded = n >= 0.0 && n < 2147483648.0
              && ((long) n & PROF_RESULT_LOADED) != 0;
     s->load_avg = number_or_nan(b, "load_avg_1m");
+    s->next_low_ns = number_or_nan(b, "next_low") * e.per_unit;
+    s->next_high_ns = number_or_nan(b, "next_high") * e.per_unit;
     return 0;
 }
 
