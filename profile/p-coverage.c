@@ -91,7 +91,8 @@ static int column(char ** head, int n, const char * name)
 /* Run the suite once with p processes; its figures per kernel. */
 static int invoke(const char * self, int p, const char * history, figure * f)
 {
-    char procs[32], out[96], hist[160], line[4096];
+    char procs[32], out[96], hist[160];
+    static char line[1 << 20];  /* a row holds every epoch's sample */
     FILE * in;
     pid_t pid;
     int status, k, got = 0;
@@ -112,7 +113,7 @@ static int invoke(const char * self, int p, const char * history, figure * f)
         || (in = fopen(out + 6, "r")) == NULL)
         return -1;
     {
-        static char head_line[4096];
+        static char head_line[1 << 16];
         char * head[64], * field[64];
         int nh, n, cm, cl, ch, cb, nl, nx, ct;
         if (fgets(head_line, sizeof head_line, in) == NULL)

@@ -9,8 +9,9 @@
     small file (one per user and machine), and a later run of the same
     build learns the change between consecutive runs, d = ln(median /
     previous median). The next-run interval is this run's median times
-    exp(+-h), h a Student-t prediction half-width of those changes: the
-    benchmark's own, shrunk towards the pool of every benchmark's changes
+    exp(+-h), h a prediction half-width of those changes: with 19 or more
+    of the benchmark's own, their order statistic; with fewer, Student's
+    t over them, shrunk towards the pool of every benchmark's changes
     of this program with the same number of processes (the machine's
     speed steps move them all), so that a benchmark or a build new to the
     program gets the program's figure from its first run.
@@ -38,7 +39,7 @@
 #define HIST_MAGIC "profiler-history 1"
 #define HIST_KEEP 32        /* changes kept per benchmark, the newest */
 #define HIST_ENTRIES 1024   /* benchmarks kept per file, the newest runs */
-#define HIST_PRIOR 8        /* the machine pool's weight, in changes */
+#define HIST_PRIOR 4        /* the program pool's weight, in changes */
 
 typedef struct
 {
@@ -99,12 +100,13 @@ double prof_impl_next_halfwidth(const double * own, int nown,
 {
     double own_ss = 0.0, pool_ms = 0.0, k, h;
     int i;
-    /* enough changes: distribution-free, the benchmark's own first (its
-       noise may not be the machine's), else the machine's */
-    if (!isnan(h = order_bound(own, nown, work))
-        || !isnan(h = order_bound(pool, npool, work)))
+    /* enough of its own: distribution-free. Only its own: on a busy
+       machine a memory-bound benchmark's median moves by 40% from one run
+       to the next where a chain of multiplies moves by 1.5%. */
+    if (!isnan(h = order_bound(own, nown, work)))
         return h;
-    /* few: Student's t, the own changes shrunk towards the pool */
+    /* fewer: Student's t, the own changes shrunk towards the pool's mean
+       square (a new benchmark starts from the program's spread) */
     for (i = 0; i < nown; i++)
         own_ss += own[i] * own[i];
     for (i = 0; i < npool; i++)

@@ -12,11 +12,10 @@
 /* The half-width, in ln(time), of the 95% prediction interval of the next
    run's median from the changes between consecutive runs, the benchmark's
    own (own, nown) and the program's pool (all its benchmarks', own too):
-   with 19 or more, the order statistic of |change| that a new change
-   passes with probability <= 5% (own first, else the pool's); with fewer,
-   Student's t over the own changes shrunk towards the pool's mean square
-   (weight at most 8 changes); NaN when there are none. work: room for
-   max(nown, npool). */
+   with 19 or more own changes, the order statistic of their |change| that
+   a new one passes with probability <= 5%; with fewer, Student's t over
+   the own changes shrunk towards the pool's mean square (weight at most 4
+   changes); NaN when there are none. work: room for nown. */
 double prof_impl_next_halfwidth(const double * own, int nown,
         const double * pool, int npool, double * work);
 /* p's next_* from a half-width h (NaN: none learned) resting on changes
