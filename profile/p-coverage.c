@@ -180,7 +180,8 @@ static void setting(const char * self, const char * label, int p, int runs)
     double width[MAXRUNS * NK], dev[MAXRUNS * NK], between[MAXRUNS * NK],
            total[MAXRUNS * NK];
     int r, k, ok = 0, checked = 0, ok_late = 0, late = 0, nw = 0, done = 0;
-    int per[NK] = { 0 };
+    int per[NK] = { 0 }, nk[NK] = { 0 };
+    double kw[NK][MAXRUNS];
     char history[96];
     snprintf(history, sizeof history, "/tmp/p-coverage.%ld.history",
              (long) getpid());
@@ -207,6 +208,7 @@ static void setting(const char * self, const char * label, int p, int runs)
                 late += r + 1 >= LEARNED_FROM;
                 ok_late += in && r + 1 >= LEARNED_FROM;
                 width[nw++] = 100.0 * (f[r][k].hi - f[r][k].lo) / f[r][k].med;
+                kw[k][nk[k]++] = width[nw - 1];
             }
         }
     for (r = 0; r < runs; r++)
@@ -235,7 +237,8 @@ static void setting(const char * self, const char * label, int p, int runs)
            median(total, NK * runs));
     printf("%27s per kernel:", "");
     for (k = 0; k < NK; k++)
-        printf(" %s %d/%d%s", picks[k], per[k], runs - 1, k + 1 < NK ? "," : "\n");
+        printf(" %s %d/%d (width %.1f%%)%s", picks[k], per[k], runs - 1,
+               nk[k] ? median(kw[k], nk[k]) : NAN, k + 1 < NK ? "," : "\n");
     fflush(stdout);
 }
 

@@ -375,28 +375,35 @@ static int in_pool(const prof_impl_history * h, const hist_entry * x,
 
 void prof_impl_history_apply(prof_impl_history * h, prof_result * p)
 {
-    double * pool = NULL;
-    const double * own = NULL;
-    int i, k, nown = 0, npool = 0, total = 0, at;
+    double * pool = NULL, mine[HIST_KEEP + 1], work[HIST_KEEP + 1];
     double hw = NAN;
-    if (h != NULL)
+    int i, k, nown = 0, npool = 0, total = 1, at;
+    if (h != NULL && p->median_ns > 0.0 && p->median_ns < INFINITY)
     {
         at = find(h, hash_str(p->name), p->processes);
         for (i = 0; i < h->n; i++)
             if (in_pool(h, &h->e[i], p))
                 total += h->e[i].nd;
-        pool = total > 0 ? (double *) malloc(2 * (size_t) total * sizeof *pool)
-                         : NULL;
+        pool = (double *) malloc((size_t) total * sizeof *pool);
         for (i = 0; pool != NULL && i < h->n; i++)
             if (in_pool(h, &h->e[i], p))
                 for (k = 0; k < h->e[i].nd; k++)
                     pool[npool++] = h->e[i].d[k];
         if (at >= 0)
         {
-            own = h->e[at].d;
             nown = h->e[at].nd;
+            memcpy(mine, h->e[at].d, (size_t) nown * sizeof *mine);
+            /* this run's own change, known as its median is: a second run
+               has one to learn from */
+            if (h->e[at].build == h->build)
+            {
+                mine[nown++] = log(p->median_ns / h->e[at].median_ns);
+                if (pool != NULL)
+                    pool[npool++] = mine[nown - 1];
+            }
         }
-        hw = prof_impl_next_halfwidth(own, nown, pool, npool, pool + total);
+        if (pool != NULL)
+            hw = prof_impl_next_halfwidth(mine, nown, pool, npool, work);
         free(pool);
     }
     prof_impl_next_interval(p, hw, isnan(hw) ? 0 : npool);

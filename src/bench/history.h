@@ -11,7 +11,8 @@
 
 /* The half-width, in ln(time), of the 95% prediction interval of the next
    run's median from the changes between consecutive runs, the benchmark's
-   own (own, nown) and the program's pool (all its benchmarks', own too):
+   own (own, nown: this run's change last) and the program's pool (all
+   its benchmarks', own too):
    with 19 or more own changes, the order statistic of their |change| that
    a new one passes with probability <= 5%; with fewer, Student's t over
    the own changes shrunk towards the pool's mean square (weight at most 4
