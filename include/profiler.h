@@ -320,6 +320,29 @@ void fprint_memory_usage(FILE * fs);
 /* fprint_memory_usage(stdout). */
 void print_memory_usage(void);
 
+/* FLINT 2.x and 3.0-3.3's memory API (FLINT 3.4 replaced it with the two
+   functions above): a program written for them builds unchanged. */
+/* The process's memory use in kB (1024 bytes): size and peak, current and
+   peak virtual size; rss and hwm, current and peak resident set. */
+typedef struct
+{
+    ulong size;
+    ulong peak;
+    ulong hwm;
+    ulong rss;
+} meminfo_t[1];
+/* Fill meminfo from /proc/self/status (Linux), else from what the system
+   reports (getrusage's peak resident set; macOS: task_info). A field that
+   cannot be read is 0, and one profiler: message says why. NULL: nothing. */
+void get_memory_usage(meminfo_t meminfo);
+/* Print FLINT's line "virt/peak/res/peak(MB): %.2f %.2f %.2f %.2f\n" to
+   stdout: size, peak, rss and hwm in MB; a field that cannot be read is
+   "n/a", as in fprint_memory_usage. */
+#define SHOW_MEMORY_USAGE \
+    do { \
+        prof_impl_show_memory_usage(); \
+    } while (0);
+
 /* ==== Statistical benchmark runner ======================================= */
 
 /* A suite of benchmarks (nanobench's Bench, Google Benchmark's runner): its
@@ -1223,6 +1246,9 @@ void prof_sample_stop(void);
    a profiler: message and returns NaN. */
 double prof_impl_now_ns(void);
 PROF_IMPL_COLD double prof_impl_bad_clock(int n, const char * func);
+
+/* SHOW_MEMORY_USAGE's line, to stdout (src/core/memory.c). */
+void prof_impl_show_memory_usage(void);
 
 /* The raw counter as an integer: the one place that reads it. */
 PROF_IMPL_INLINE unsigned long long prof_impl_ticks(void)

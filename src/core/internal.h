@@ -261,6 +261,9 @@ double prof_impl_thread_cpu_ns(void);
 /* fprint_memory_usage reading the given status file (normally
    /proc/self/status), so that tests can give it a missing or corrupt one. */
 void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
+/* The same for get_memory_usage and SHOW_MEMORY_USAGE (to fs). */
+void prof_impl_get_memory_usage(meminfo_t meminfo, const char * status_path);
+void prof_impl_show_memory_usage_to(FILE * fs, const char * status_path);
 
 /* Event counters (counters.c). The perf_event_open system call as the
    counters make it (attr is a struct perf_event_attr; pid 0: the calling
