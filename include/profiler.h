@@ -303,8 +303,10 @@ static inline void prof_stop(void);
    the timed section from one in the set-up, which costs nothing. Its runs
    are timed again in pieces short enough to run between two preemptions,
    and clean pieces of more than DURATION_THRESHOLD us in all stand in for
-   it. What is thrown away takes at most half the processor time of five
-   timings; then calls count as they come, and a message says so once. */
+   it. A call takes at most 1.5x the wall time FLINT's prof_repeat would
+   take at the same load (its loop run on the per-run times and waits
+   seen): there it stops with the timings it has, *min the best clean one
+   (or clean piece), and a message says so once per process. */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
 
 /* ==== Memory usage ======================================================= */

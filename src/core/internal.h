@@ -377,14 +377,17 @@ extern double (*prof_impl_fake_cpu_ns)(void);
    the fixed cost inside every interval the runner times. */
 double prof_impl_read_overhead(void);
 
-/* The processor time that one prof_repeat may spend on timings it throws
-   away because a preemption fell in their timed section, as a share of
-   the five timings' processor time. Default 0.5; 0 turns re-runs off
-   (FLINT's behaviour: profile/p-repeat-load compares settings). */
+/* The wall time that one prof_repeat may spend on timings it throws away
+   because a preemption fell in their timed section, as a share of the
+   wall time of FLINT's five timings at the same load (so that the
+   processor time it holds shrinks as the load grows). Default 0.5; 0
+   turns re-runs off (FLINT's behaviour: profile/p-repeat-load compares
+   settings). */
 extern double prof_impl_repeat_retry_share;
-/* Set once prof_repeat has said that the machine is busy (once per
-   process; tests reset it). */
-extern int prof_impl_repeat_said_busy;
+/* Set once prof_repeat has said that the machine is busy (a call stopped
+   at FLINT's pace, or preempted calls kept), and once it has said that the
+   5 s budget stopped a call: each once per process; tests reset them. */
+extern int prof_impl_repeat_said_busy, prof_impl_repeat_said_stopped;
 /* The calling thread's processor time per preemption of a timed section in
    its last prof_repeat, in us (0: none): the next one starts from it. */
 extern PROF_IMPL_TLS double prof_impl_repeat_run_us;
