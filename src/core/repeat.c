@@ -64,6 +64,14 @@ double prof_impl_call_target(profile_target_t target, void * arg,
 #define FLINT_SHRINK 0.75
 #define FLINT_GROWTH 1.25
 #define FLINT_MAX_CALLS 10000
+/* FLINT's ticks per second (its fixed FLINT_CLOCKSPEED): its microseconds
+   are the counter's ticks / 3100, so its DURATION_TARGET lasts 3.1e9 /
+   (the real rate) times as long (1.48x on a 2.096 GHz TSC); modelled
+   within FLINT_SCALE_MIN..MAX (FLINT's calls on a 24 MHz ARM counter
+   would last 129x). */
+#define FLINT_TICKS_PER_S 3.1e9
+#define FLINT_SCALE_MIN 0.5
+#define FLINT_SCALE_MAX 2.0
 /* A timed section that the thread's waits for a core can have lengthened by
    at most this share of it counts as unpreempted. */
 #define CLEAN_SHARE 0.01
@@ -101,15 +109,19 @@ typedef struct
     double us_per_tick;         /* the program's (FLINT_CLOCKSPEED) */
     double wall_us_per_tick;    /* the counter's real rate */
     double target_us, threshold_us, budget_us;
-    double spent_us;            /* wall time of every call so far */
+    double start_ticks;         /* the counter before the first call */
+    double spent_us;            /* wall time since then */
     double wasted_us;           /* wall time of the timings thrown away */
     /* What the calls after the warm-up show of the target and the load,
-       for FLINT's pace: their runs, processor and wall time, involuntary
-       switches and timed sections as FLINT times them (waits in them
-       included), and the runs and timed sections of those not switched
-       out (real us). */
+       for FLINT's pace: their runs, the processor and wall time and
+       involuntary switches since the second call began, the timed
+       sections as FLINT times them (waits in them included), the waits
+       inside the calls, and the runs, timed sections and wall time of the
+       calls not switched out (real us). */
+    prof_impl_sched seen_from;
+    double seen_from_ticks;
     double seen_runs, seen_cpu_us, seen_wall_us, seen_switches, seen_timed_us;
-    double quiet_runs, quiet_timed_us;
+    double seen_call_waits_us, quiet_runs, quiet_timed_us, quiet_wall_us;
     double clean_lo;            /* per run: the best clean timing kept */
     double piece_lo, piece_hi;  /* per run: the clean pieces */
     double cpu_us;              /* processor time of every call so far */
@@ -223,19 +235,31 @@ static call_result run_call(repeat_run * r)
 {
     call_result c;
     prof_impl_sched s0, s1;
-    double t0, t1, call_ticks, timed_ticks;
+    double t0, t1, now, call_ticks, timed_ticks;
 
+    if (r->calls == 0)
+        r->start_ticks = prof_impl_read();
     prof_impl_sched_read(&s0);
+    if (r->calls == 1)      /* what FLINT's pace sees starts after the warm-up */
+    {
+        r->seen_from = s0;
+        r->seen_from_ticks = prof_impl_read();
+    }
     timed_ticks = prof_impl_call_target(r->target, r->arg, r->count, &t0,
                                         &t1);
     prof_impl_sched_read(&s1);
+    /* The scheduler may switch the thread out in the read of its processor
+       time (the first point after the call that brings its run time to
+       account), so the wall time counts to the end of the read: every
+       wait of the thread is in one. */
+    now = prof_impl_read();
     call_ticks = t1 - t0;
     c.wall_us = call_ticks * r->wall_us_per_tick;
     c.cpu_us = (s1.cpu_ns - s0.cpu_ns) * 1e-3;
     if (!(c.cpu_us <= c.wall_us))       /* the reads around the call, NaN */
         c.cpu_us = c.wall_us;
     c.switches = s1.switches - s0.switches;
-    r->spent_us += c.wall_us;
+    r->spent_us = (now - r->start_ticks) * r->wall_us_per_tick;
     r->cpu_us += c.cpu_us;
     r->calls++;
     if (isnan(timed_ticks))
@@ -253,14 +277,16 @@ static call_result run_call(repeat_run * r)
         double timed_real = r->whole_call ? c.wall_us
                                           : timed_ticks * r->wall_us_per_tick;
         r->seen_runs += (double) r->count;
-        r->seen_cpu_us += c.cpu_us;
-        r->seen_wall_us += c.wall_us;
+        r->seen_cpu_us = (s1.cpu_ns - r->seen_from.cpu_ns) * 1e-3;
+        r->seen_wall_us = (now - r->seen_from_ticks) * r->wall_us_per_tick;
         r->seen_timed_us += timed_real;
-        r->seen_switches += (double) (c.switches > 0 ? c.switches : 0);
+        r->seen_switches = (double) (s1.switches - r->seen_from.switches);
+        r->seen_call_waits_us += c.wall_us - c.cpu_us;
         if (c.switches <= 0)
         {
             r->quiet_runs += (double) r->count;
             r->quiet_timed_us += timed_real;
+            r->quiet_wall_us += c.wall_us;
         }
     }
     c.preempted = preempted(r, &c, timed_ticks);
@@ -291,24 +317,35 @@ static void keep_in(double * lo, double * hi, double v)
 /* The wall time FLINT's prof_repeat would take on this target now, in
    real us: its own loop (4 runs first; then the count times
    DURATION_TARGET over the last call's timed section, held to 0.75..1.25,
-   until five calls have timed more than DURATION_THRESHOLD) run on the
+   until five calls have timed more than DURATION_THRESHOLD, in FLINT's
+   microseconds: FLINT_TICKS_PER_S) run on the
    target and the load seen: a run takes the processor time per run seen,
    the thread is switched out after each stretch of the processor time
    seen per involuntary switch, for the wait seen per switch, and the
    timed section takes the time per run of the calls not switched out plus
-   the share of the waits that fell in timed sections (what the timed
-   sections seen hold beyond that time per run), as FLINT times it. Waits
+   the share of the waits that fall in timed sections, as FLINT times it.
+   That share is what the timed sections seen hold beyond that time per
+   run, and of the waits outside the calls (the scheduler often switches
+   this thread out in its read of its processor time after a call, where
+   FLINT's, which reads none, runs on), the timed share of a call. Waits
    come whole, as they do: under a load whose waits are longer than
    DURATION_THRESHOLD, most of FLINT's five calls are the ones a wait fell
    in. Infinite before a call after the warm-up; at most the 5 s budget. */
 static double flint_pace_us(const repeat_run * r)
 {
-    double cpu_per_run, timed_per_run, waited, in_timed, share = 0.0;
+    double cpu_per_run, timed_per_run, waited, outside, in_timed;
+    double timed_share, share = 0.0;
     double stretch = INFINITY, wait = 0.0;
     double runs = FLINT_FIRST_RUNS, spent = 0.0, ran = 0.0;
+    double scale = FLINT_TICKS_PER_S * r->wall_us_per_tick * 1e-6;
+    double target = r->target_us, threshold = r->threshold_us;
     int good = 0, calls;
     if (!(r->seen_runs > 0.0))
         return INFINITY;
+    scale = scale < FLINT_SCALE_MIN ? FLINT_SCALE_MIN
+          : scale > FLINT_SCALE_MAX ? FLINT_SCALE_MAX : scale;
+    target *= scale;
+    threshold *= scale;
     cpu_per_run = r->seen_cpu_us / r->seen_runs;
     waited = r->seen_wall_us - r->seen_cpu_us;
     /* no call ran without a switch: the timed share of the processor time */
@@ -318,9 +355,13 @@ static double flint_pace_us(const repeat_run * r)
     {
         stretch = r->seen_cpu_us / r->seen_switches;
         wait = waited / r->seen_switches;
+        outside = waited - r->seen_call_waits_us;
+        timed_share = r->quiet_wall_us > 0.0
+                    ? r->quiet_timed_us / r->quiet_wall_us : 1.0;
         in_timed = r->seen_timed_us - r->seen_runs * timed_per_run;
-        share = in_timed <= 0.0 ? 0.0 : in_timed >= waited ? 1.0
-              : in_timed / waited;
+        in_timed = (in_timed > 0.0 ? in_timed : 0.0)
+                 + (outside > 0.0 ? timed_share * outside : 0.0);
+        share = in_timed >= waited ? 1.0 : in_timed / waited;
     }
     for (calls = 0; calls < FLINT_MAX_CALLS && spent < r->budget_us; calls++)
     {
@@ -329,9 +370,9 @@ static double flint_pace_us(const repeat_run * r)
         ran += cpu;
         spent += cpu + waits * wait;
         timed = runs * timed_per_run + share * waits * wait;
-        if (timed > r->threshold_us && ++good == GOOD_CALLS)
+        if (timed > threshold && ++good == GOOD_CALLS)
             break;
-        ratio = r->target_us / (timed > 1e-4 ? timed : 1e-4);
+        ratio = target / (timed > 1e-4 ? timed : 1e-4);
         ratio = ratio > FLINT_GROWTH ? FLINT_GROWTH
               : ratio < FLINT_SHRINK ? FLINT_SHRINK : ratio;
         runs = ceil(ratio * runs);
@@ -586,8 +627,9 @@ void prof_impl_repeat(double * min, double * max, profile_target_t target,
     if (r.clean_lo < INFINITY
         || (r.good < GOOD_CALLS && r.piece_lo < INFINITY))
     {
-        /* the best clean timing; stopped before one: the best clean piece */
-        r.lo = r.clean_lo < INFINITY ? r.clean_lo : r.piece_lo;
+        /* the best clean timing; stopped before five: or clean piece */
+        r.lo = r.good < GOOD_CALLS && r.piece_lo < r.clean_lo ? r.piece_lo
+                                                              : r.clean_lo;
         if (r.good == 0)
             r.hi = r.piece_hi;
         if (r.hi < r.lo)
