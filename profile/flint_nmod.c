@@ -13,7 +13,7 @@
 #include "nmod_vec.h"
 #include "profiler.h"
 
-typedef struct { slong len; } info_t;
+typedef struct { slong len; int reduce; } info_t;
 
 static double now_ms(void)
 {
@@ -22,45 +22,29 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static void sample_scalar_mul(void * arg, ulong count)
+/* A vector times a scalar mod a 30-bit prime, or (reduce) a vector of
+   full words reduced mod a 20-bit one. */
+static void sample_nmod_vec(void * arg, ulong count)
 {
-    slong len = ((info_t *) arg)->len;
+    const info_t * info = (const info_t *) arg;
+    slong len = info->len;
     flint_rand_t state;
     nmod_t mod;
     mp_ptr a, b;
     ulong i;
 
     flint_randinit(state);
-    nmod_init(&mod, UWORD(1000000007));
-    a = _nmod_vec_init(len);
-    b = _nmod_vec_init(len);
-    _nmod_vec_randtest(a, state, len, mod);
-    prof_start();
-    for (i = 0; i < count; i++)
-        _nmod_vec_scalar_mul_nmod(b, a, len, UWORD(123456789), mod);
-    prof_stop();
-    _nmod_vec_clear(a);
-    _nmod_vec_clear(b);
-    flint_randclear(state);
-}
-
-static void sample_reduce(void * arg, ulong count)
-{
-    slong len = ((info_t *) arg)->len;
-    flint_rand_t state;
-    nmod_t mod;
-    mp_ptr a, b;
-    ulong i;
-
-    flint_randinit(state);
-    nmod_init(&mod, UWORD(1000003));
+    nmod_init(&mod, info->reduce ? UWORD(1000003) : UWORD(1000000007));
     a = _nmod_vec_init(len);
     b = _nmod_vec_init(len);
     for (i = 0; i < (ulong) len; i++)
-        a[i] = n_randtest(state);
+        a[i] = info->reduce ? n_randtest(state) : n_randint(state, mod.n);
     prof_start();
     for (i = 0; i < count; i++)
-        _nmod_vec_reduce(b, a, len, mod);
+        if (info->reduce)
+            _nmod_vec_reduce(b, a, len, mod);
+        else
+            _nmod_vec_scalar_mul_nmod(b, a, len, UWORD(123456789), mod);
     prof_stop();
     _nmod_vec_clear(a);
     _nmod_vec_clear(b);
@@ -93,8 +77,8 @@ static void sample_gcd(void * arg, ulong count)
 int main(void)
 {
     static const struct { const char * name; profile_target_t f; slong n0; }
-        t[3] = { { "nmod_vec scalar mul, len", sample_scalar_mul, 16 },
-                 { "nmod_vec reduce, len", sample_reduce, 16 },
+        t[3] = { { "nmod_vec scalar mul, len", sample_nmod_vec, 16 },
+                 { "nmod_vec reduce, len", sample_nmod_vec, 16 },
                  { "fmpz gcd, bits", sample_gcd, 64 } };
     int k, j;
     for (k = 0; k < 3; k++)
@@ -103,6 +87,7 @@ int main(void)
             info_t info;
             double min, max, t0 = now_ms();
             info.len = t[k].n0 << (3 * j);
+            info.reduce = k == 1;
             prof_repeat(&min, &max, t[k].f, &info);
             printf("%s %ld: min %.4g us, max %.4g us (%.0f ms)\n", t[k].name,
                    (long) info.len, min, max, now_ms() - t0);
