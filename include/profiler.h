@@ -1241,6 +1241,11 @@ void prof_sample_stop(void);
 # define PROF_IMPL_ADDRESS_ONLY(n)
 #endif
 
+/* ---- memory usage ------------------------------------------------------- */
+
+/* SHOW_MEMORY_USAGE's line, to stdout (src/core/memory.c). */
+void prof_impl_show_memory_usage(void);
+
 /* ---- the counter and the clocks ----------------------------------------- */
 
 /* Nanoseconds of the monotonic clock (the counter where no hardware counter
@@ -1248,9 +1253,6 @@ void prof_sample_stop(void);
    a profiler: message and returns NaN. */
 double prof_impl_now_ns(void);
 PROF_IMPL_COLD double prof_impl_bad_clock(int n, const char * func);
-
-/* SHOW_MEMORY_USAGE's line, to stdout (src/core/memory.c). */
-void prof_impl_show_memory_usage(void);
 
 /* The raw counter as an integer: the one place that reads it. */
 PROF_IMPL_INLINE unsigned long long prof_impl_ticks(void)

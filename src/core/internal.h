@@ -377,11 +377,12 @@ extern double (*prof_impl_fake_cpu_ns)(void);
    the fixed cost inside every interval the runner times. */
 double prof_impl_read_overhead(void);
 
-/* The wall time that one prof_repeat may spend on timings it throws away
-   because a preemption fell in their timed section, as a share of the
-   wall time of FLINT's five timings at the same load (so that the
-   processor time it holds shrinks as the load grows). Default 0.5; 0
-   turns re-runs off (FLINT's behaviour: profile/p-repeat-load compares
+/* The wall time that one prof_repeat may take beyond the wall time
+   FLINT's would take at the same load, as a share of FLINT's: it holds
+   the timings thrown away because a preemption fell in their timed
+   section and their re-runs (in processor time, less as the load grows).
+   Default 0.5 (at most 1.5x FLINT's); 0 turns re-runs off, and the bound
+   with them (FLINT's behaviour: profile/p-repeat-load compares
    settings). */
 extern double prof_impl_repeat_retry_share;
 /* Set once prof_repeat has said that the machine is busy (a call stopped
