@@ -184,8 +184,8 @@ static void test_budget_whole_call(void)
     CHECK(mn >= 0 && mn <= mx, "%g %g", mn, mx);
 
     /* FLINT_CLOCKSPEED 1e300 gives microseconds of ~0: the count grows
-       until the budget, counted in real (here fake) seconds, ends it. The
-       message is said once per process: said again after a reset. */
+       until the budget, counted in real (here fake) seconds, ends it
+       (with no timing: said every time). */
     t0 = fake_now;
     capture_begin(&cap, 2);
     prof_impl_repeat(&mn, &mx, fake_timed_us, NULL, 1e300, 10000.0, 5000.0);
