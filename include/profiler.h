@@ -303,8 +303,10 @@ static inline void prof_stop(void);
    the timed section from one in the set-up, which costs nothing. Its runs
    are timed again in pieces short enough to run between two preemptions,
    and clean pieces of more than DURATION_THRESHOLD us in all stand in for
-   it. What is thrown away takes at most half the processor time of five
-   timings; then calls count as they come, and a message says so once. */
+   it. A call takes at most 1.5x the wall time FLINT's prof_repeat would
+   take at the same load (its loop run on the per-run times and waits
+   seen): there it stops with the timings it has, *min the best clean one
+   (or clean piece), and a message says so once per process. */
 void prof_repeat(double * min, double * max, profile_target_t target, void * arg);
 
 /* ==== Memory usage ======================================================= */
@@ -319,6 +321,29 @@ void prof_repeat(double * min, double * max, profile_target_t target, void * arg
 void fprint_memory_usage(FILE * fs);
 /* fprint_memory_usage(stdout). */
 void print_memory_usage(void);
+
+/* FLINT 2.x and 3.0-3.3's memory API (FLINT 3.4 replaced it with the two
+   functions above): a program written for them builds unchanged. */
+/* The process's memory use in kB (1024 bytes): size and peak, current and
+   peak virtual size; rss and hwm, current and peak resident set. */
+typedef struct
+{
+    ulong size;
+    ulong peak;
+    ulong hwm;
+    ulong rss;
+} meminfo_t[1];
+/* Fill meminfo from /proc/self/status (Linux), else from what the system
+   reports (getrusage's peak resident set; macOS: task_info). A field that
+   cannot be read is 0, and one profiler: message says why. NULL: nothing. */
+void get_memory_usage(meminfo_t meminfo);
+/* Print FLINT's line "virt/peak/res/peak(MB): %.2f %.2f %.2f %.2f\n" to
+   stdout: size, peak, rss and hwm in MB; a field that cannot be read is
+   "n/a", as in fprint_memory_usage. */
+#define SHOW_MEMORY_USAGE \
+    do { \
+        prof_impl_show_memory_usage(); \
+    } while (0);
 
 /* ==== Statistical benchmark runner ======================================= */
 
@@ -1230,6 +1255,11 @@ void prof_sample_stop(void);
 #else
 # define PROF_IMPL_ADDRESS_ONLY(n)
 #endif
+
+/* ---- memory usage ------------------------------------------------------- */
+
+/* SHOW_MEMORY_USAGE's line, to stdout (src/core/memory.c). */
+void prof_impl_show_memory_usage(void);
 
 /* ---- the counter and the clocks ----------------------------------------- */
 

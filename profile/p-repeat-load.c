@@ -13,23 +13,27 @@
    figure. The settings alternate process by process, so that all see the
    same machine.
 
-   Part 2, FLINT-style programs (profile/flint_style.c: operands built on
-   every run, 33 prof_repeat calls), built against this library and, where
-   FLINT is installed, against FLINT's profiler: their wall times,
-   alternated, quiet and beside 2 busy processes, and the ratio of the
-   medians.
+   Part 2, FLINT programs: profile/flint_style.c (set-up heavy: operands
+   built on every run, 33 prof_repeat calls) and profile/flint_nmod.c
+   (FLINT's own nmod_vec and gcd functions, 12 calls), each built against
+   this library and, where FLINT is installed, against FLINT's own
+   profiler. 2 x ROUNDS + 1 alternated runs (A B B A) of each build,
+   quiet and beside 2, 6 and 12 busy processes (--busy=N,N,... for
+   others): the median wall time of each, their ratio (this library's
+   bound: 1.5), and how far each line's min in each run is from that
+   line's quiet median (median and worst over lines and runs).
 
-   The busy children stop themselves after 120 s (alarm) or when this
-   program ends, and are killed when a measurement ends. The runnable tasks
-   seen (/proc/loadavg) say what load the figures were taken under: others'
-   work counts too.
+   The busy children stop themselves after a while (alarm) or when this
+   program ends, and are killed when a measurement ends. The runnable
+   tasks seen (/proc/loadavg) say what load the figures were taken under:
+   others' work counts too.
 
-   Usage: p-repeat-load [--part1] [ROUNDS [RETRY_SHARE...]]: --part1 skips
-   part 2 (CI's quick run); ROUNDS default 3 (part 2 runs each program
-   2 x ROUNDS + 1 times per load); each RETRY_SHARE is
-   prof_impl_repeat_retry_share for one setting of part 1 (0: off),
-   default "0 D" with D the library's default. Prints each round and the
-   medians over rounds. */
+   Usage: p-repeat-load [--part1|--part2] [--busy=N,N,...] [ROUNDS
+   [RETRY_SHARE...]]: --part1 runs part 1 only (CI's quick run), --part2
+   part 2 only; ROUNDS default 3 (2 or more: part 2's medians of 5 or
+   more); each RETRY_SHARE is prof_impl_repeat_retry_share for one setting
+   of part 1 (0: off), default "0 D" with D the library's default. Prints
+   each round and the medians over rounds. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,8 +44,7 @@
 #include "internal.h"     /* profiler.h and prof_impl_repeat_retry_share */
 #include "kernels.h"
 
-enum { PROCS = 10, NK = 4, BUSY = 4, FLINT_BUSY = 2, MAX_MODES = 4,
-       MAX_ROUNDS = 20 };
+enum { PROCS = 10, NK = 4, BUSY = 4, MAX_MODES = 4, MAX_ROUNDS = 20 };
 static const int kernel_index[NK] = { 2, 4, 5, 6 };
 static double setting[MAX_MODES];
 static int nmodes;
@@ -208,96 +211,221 @@ static void print_medians(const round_t * rounds, int n)
     }
 }
 
-/* ---- part 2: FLINT-style programs, this library against FLINT's ---- */
+/* ---- part 2: FLINT programs, this library against FLINT's ---- */
 
-/* Run path (its output to /dev/null): its wall time in s, or -1. */
-static double wall_of(const char * path)
+enum { MAX_LOADS = 8, MAX_LINES = 32, MAX_RUNS = 2 * MAX_ROUNDS + 1,
+       NPROG = 2, BUSY_SECONDS = 1800 };
+static int busy_list[MAX_LOADS] = { 0, 2, 6, 12 }, nbusy_list = 4;
+
+/* A program built twice: [0] against this library, [1] against FLINT's
+   profiler ("" where FLINT was not found). */
+typedef struct { const char * name, * path[2]; } program_t;
+
+/* One run: its wall time [s] and the "min X" of each line of its output. */
+typedef struct { double wall, min[MAX_LINES]; int lines; } run_t;
+
+/* Run path, its output read through a pipe: 0, or -1. */
+static int run_program(const char * path, run_t * r)
 {
+    char buf[16384], * line;
+    size_t len = 0;
+    ssize_t got;
     double t0;
-    int status;
+    int fd[2], status;
     pid_t pid;
-    fflush(stdout);     /* the child's freopen would write it again */
+
+    fflush(stdout);
+    if (pipe(fd) != 0)
+        return -1;
     t0 = mono_s();
     pid = fork();
     if (pid < 0)
         return -1;
     if (pid == 0)
     {
-        if (freopen("/dev/null", "w", stdout) == NULL)
+        close(fd[0]);
+        if (dup2(fd[1], 1) < 0)
             _exit(127);
         execl(path, path, (char *) NULL);
         _exit(127);
     }
+    close(fd[1]);
+    while ((got = read(fd[0], buf + len, sizeof buf - 1 - len)) > 0)
+        len += (size_t) got;
+    close(fd[0]);
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)
         || WEXITSTATUS(status) != 0)
         return -1;
-    return mono_s() - t0;
+    r->wall = mono_s() - t0;
+    buf[len] = '\0';
+    r->lines = 0;
+    for (line = strstr(buf, "min "); line != NULL && r->lines < MAX_LINES;
+         line = strstr(line + 4, "min "))
+        r->min[r->lines++] = strtod(line + 4, NULL);
+    return 0;
 }
 
-/* runs alternated runs of each program in prog[0..nprog) beside nbusy
-   busy processes: the median wall time of each in med[]. */
-static int walls(const char * const * prog, int nprog, int runs, int nbusy,
-                 double * med, double * load)
+/* runs alternated runs of each build of p (A B B A) beside nbusy busy
+   processes into res[build][run]; *load: the runnable tasks seen. */
+static int run_builds(const program_t * p, int runs, int nbusy,
+                      run_t res[2][MAX_RUNS], double * load)
 {
-    double w[2][2 * MAX_ROUNDS + 1], seen[2 * (2 * MAX_ROUNDS + 1)];
-    int i, k, failed = 0;
+    double seen[2 * MAX_RUNS];
+    int nb = p->path[1][0] != '\0' ? 2 : 1, i, k, failed = 0;
     if (nbusy > 0)
-        kernels_load_start(nbusy, 120);
+        kernels_load_start(nbusy, BUSY_SECONDS);
     for (i = 0; i < runs && !failed; i++)
-        for (k = 0; k < nprog && !failed; k++)
+        for (k = 0; k < nb && !failed; k++)
         {
-            /* A B B A: neither side always runs first */
-            int j = i % 2 ? nprog - 1 - k : k;
-            failed = (w[j][i] = wall_of(prog[j])) < 0;
-            seen[i * nprog + k] = kernels_runnable();
+            int b = i % 2 ? nb - 1 - k : k;
+            failed = run_program(p->path[b], &res[b][i]) != 0;
+            seen[i * nb + k] = kernels_runnable();
         }
     kernels_load_stop();
-    if (failed)
-        return -1;
-    for (k = 0; k < nprog; k++)
-        med[k] = kernels_median(w[k], runs);
-    *load = kernels_median(seen, runs * nprog);
-    return 0;
+    *load = failed ? 0.0 : kernels_median(seen, runs * nb);
+    return failed ? -1 : 0;
 }
 
-static int flint_style(int rounds)
+/* The median and largest |min / quiet - 1| over every line of every run,
+   quiet: each line's median over the quiet runs [%]. */
+static void minima_error(run_t quiet[MAX_RUNS], run_t loaded[MAX_RUNS],
+                         int runs, double * median_pct, double * worst_pct)
+{
+    static double err[MAX_LINES * MAX_RUNS];
+    double v[MAX_RUNS];
+    int line, i, n = 0, lines = quiet[0].lines;
+    *worst_pct = 0.0;
+    for (line = 0; line < lines; line++)
+    {
+        double q;
+        for (i = 0; i < runs; i++)
+            v[i] = quiet[i].min[line];
+        q = kernels_median(v, runs);
+        for (i = 0; i < runs; i++)
+            if (loaded[i].lines == lines && q > 0.0)
+            {
+                err[n] = 100.0 * fabs(loaded[i].min[line] / q - 1.0);
+                if (err[n] > *worst_pct)
+                    *worst_pct = err[n];
+                n++;
+            }
+    }
+    *median_pct = n > 0 ? kernels_median(err, n) : NAN;
+}
+
+static double median_wall(run_t r[MAX_RUNS], int runs)
+{
+    double v[MAX_RUNS];
+    int i;
+    for (i = 0; i < runs; i++)
+        v[i] = r[i].wall;
+    return kernels_median(v, runs);
+}
+
+static int flint_programs(int rounds)
 {
 #if defined(PROF_FLINT_STYLE)
-    static const char * const prog[2] = { PROF_FLINT_STYLE, PROF_FLINT_STYLE_FLINT };
-    int nprog = prog[1][0] != '\0' ? 2 : 1, runs = 2 * rounds + 1, b;
-    printf("\nFLINT-style program (profile/flint_style.c, 33 prof_repeat "
-           "calls): median wall time of %d alternated runs\n", runs);
-    if (nprog == 1)
-        printf("  (FLINT not found at build time: this library's only)\n");
-    for (b = 0; b <= FLINT_BUSY; b += FLINT_BUSY)
+    static const program_t prog[NPROG] = {
+        { "set-up-heavy program (profile/flint_style.c, 33 calls)",
+          { PROF_FLINT_STYLE, PROF_FLINT_STYLE_FLINT } },
+        { "FLINT program (profile/flint_nmod.c, 12 calls)",
+          { PROF_FLINT_NMOD, PROF_FLINT_NMOD_FLINT } } };
+    static run_t quiet[NPROG][2][MAX_RUNS], loaded[2][MAX_RUNS];
+    static const char * const build[2] = { "this library", "FLINT's" };
+    int runs = 2 * rounds + 1, p, l, b;
+
+    printf("\nFLINT programs, this library and FLINT's profiler, %d "
+           "alternated runs at each load: median wall time, their ratio, "
+           "and how far the minima (each line of each run) are from the "
+           "quiet median\n", runs);
+    for (p = 0; p < NPROG; p++)
     {
-        double med[2], load;
-        if (walls(prog, nprog, runs, b, med, &load) != 0)
-        {
-            fprintf(stderr, "p-repeat-load: a flint_style run failed\n");
-            return -1;
-        }
-        printf("  %d busy processes (%.0f runnable tasks seen): this library "
-               "%.2f s", b, load, med[0]);
-        if (nprog == 2)
-            printf(", FLINT's profiler %.2f s: ratio %.2f (target <= %s)",
-                   med[1], med[0] / med[1], b ? "1.5" : "1.1");
+        int nb = prog[p].path[1][0] != '\0' ? 2 : 1;
+        double load;
+        if (prog[p].path[0][0] == '\0')
+            continue;
+        printf("%s%s\n", prog[p].name,
+               nb == 1 ? " (FLINT not found: this library's only)" : "");
+        if (run_builds(&prog[p], runs, 0, quiet[p], &load) != 0)
+            goto failed;
+        printf("  quiet (%.0f runnable tasks seen): this library %.2f s",
+               load, median_wall(quiet[p][0], runs));
+        if (nb == 2)
+            printf(", FLINT's %.2f s: ratio %.2f", median_wall(quiet[p][1], runs),
+                   median_wall(quiet[p][0], runs) / median_wall(quiet[p][1], runs));
         printf("\n");
         fflush(stdout);
+        for (l = 0; l < nbusy_list; l++)
+        {
+            double w[2] = { 0, 0 };
+            if (busy_list[l] == 0)
+                continue;
+            if (run_builds(&prog[p], runs, busy_list[l], loaded, &load) != 0)
+                goto failed;
+            for (b = 0; b < nb; b++)
+                w[b] = median_wall(loaded[b], runs);
+            printf("  %2d busy (%.0f runnable tasks seen): this library "
+                   "%.2f s", busy_list[l], load, w[0]);
+            if (nb == 2)
+                printf(", FLINT's %.2f s: ratio %.2f (bound 1.5)", w[1],
+                       w[0] / w[1]);
+            printf("\n    minima vs quiet:");
+            for (b = 0; b < nb; b++)
+            {
+                double med, worst;
+                minima_error(quiet[p][b], loaded[b], runs, &med, &worst);
+                printf(" %s median %.1f%%, worst %.0f%%%s", build[b], med,
+                       worst, b + 1 < nb ? ";" : "");
+            }
+            printf("\n");
+            fflush(stdout);
+        }
     }
+    return 0;
+failed:
+    fprintf(stderr, "p-repeat-load: a FLINT program's run failed\n");
+    return -1;
 #else
     (void) rounds;
-#endif
     return 0;
+#endif
+}
+
+/* "2,6,12" into busy_list (0, the quiet run, always comes first): 0, or
+   -1. */
+static int parse_busy(const char * s)
+{
+    char * end;
+    nbusy_list = 1;
+    busy_list[0] = 0;
+    while (*s && nbusy_list < MAX_LOADS)
+    {
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 64)
+            return -1;
+        busy_list[nbusy_list++] = (int) v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end != ',' && *end != '\0')
+            return -1;
+    }
+    return nbusy_list > 1 ? 0 : -1;
 }
 
 int main(int argc, char ** argv)
 {
     static round_t rounds[MAX_ROUNDS];
-    int part1 = argc > 1 && strcmp(argv[1], "--part1") == 0, n, i;
+    int part1 = 1, part2 = 1, bad = 0, n, i;
 
-    argc -= part1;
-    argv += part1;
+    for (; argc > 1 && strncmp(argv[1], "--", 2) == 0 && !bad; argc--, argv++)
+    {
+        if (strcmp(argv[1], "--part1") == 0)
+            part2 = 0;
+        else if (strcmp(argv[1], "--part2") == 0)
+            part1 = 0;
+        else
+            bad = strncmp(argv[1], "--busy=", 7) != 0
+                  || parse_busy(argv[1] + 7) != 0;
+    }
     n = argc > 1 ? atoi(argv[1]) : 3;
 
     setting[0] = 0.0;
@@ -305,25 +433,31 @@ int main(int argc, char ** argv)
     nmodes = argc > 2 ? argc - 2 : 2;
     for (i = 2; i < argc && i - 2 < MAX_MODES; i++)
         setting[i - 2] = atof(argv[i]);
-    if (n < 1 || n > MAX_ROUNDS || nmodes > MAX_MODES || kernels_init() != 0)
+    if (bad || n < 1 || n > MAX_ROUNDS || nmodes > MAX_MODES
+        || kernels_init() != 0)
     {
-        fprintf(stderr, "usage: p-repeat-load [--part1] [ROUNDS (1..%d, default 3) "
+        fprintf(stderr, "usage: p-repeat-load [--part1|--part2] "
+                "[--busy=N,N,...] [ROUNDS (1..%d, default 3) "
                 "[RETRY_SHARE (0: off)...(at most %d)]]\n",
                 MAX_ROUNDS, MAX_MODES);
         return 2;
     }
-    printf("prof_repeat mins under load (%d busy processes), %d processes x %d "
-           "kernels per setting: how many of the %d loaded results are within "
-           "10%% of the quiet median\n", BUSY, PROCS, NK, PROCS * NK);
-    for (i = 0; i < n; i++)
+    if (part1)
     {
-        if (run_round(&rounds[i]) != 0)
+        printf("prof_repeat mins under load (%d busy processes), %d processes "
+               "x %d kernels per setting: how many of the %d loaded results "
+               "are within 10%% of the quiet median\n", BUSY, PROCS, NK,
+               PROCS * NK);
+        for (i = 0; i < n; i++)
         {
-            fprintf(stderr, "p-repeat-load: a measuring process failed\n");
-            return 1;
+            if (run_round(&rounds[i]) != 0)
+            {
+                fprintf(stderr, "p-repeat-load: a measuring process failed\n");
+                return 1;
+            }
+            print_round(i, &rounds[i]);
         }
-        print_round(i, &rounds[i]);
+        print_medians(rounds, n);
     }
-    print_medians(rounds, n);
-    return part1 || flint_style(n) == 0 ? 0 : 1;
+    return !part2 || flint_programs(n) == 0 ? 0 : 1;
 }

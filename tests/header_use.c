@@ -166,6 +166,13 @@ int main(void)
     (void) DURATION_TARGET; (void) DURATION_THRESHOLD;
     fprint_memory_usage(stdout); print_memory_usage();
     {
+        meminfo_t m;
+        get_memory_usage(m);
+        (void) (m->size + m->peak + m->hwm + m->rss);
+        SHOW_MEMORY_USAGE
+        SHOW_MEMORY_USAGE;
+    }
+    {
         prof_counters c;
         prof_counter_value v[PROF_COUNTERS_MAX];
         prof_counters_t * old_name = &c;            /* the names before */

@@ -261,6 +261,9 @@ double prof_impl_thread_cpu_ns(void);
 /* fprint_memory_usage reading the given status file (normally
    /proc/self/status), so that tests can give it a missing or corrupt one. */
 void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path);
+/* The same for get_memory_usage and SHOW_MEMORY_USAGE (to fs). */
+void prof_impl_get_memory_usage(meminfo_t meminfo, const char * status_path);
+void prof_impl_show_memory_usage_to(FILE * fs, const char * status_path);
 
 /* Event counters (counters.c). The perf_event_open system call as the
    counters make it (attr is a struct perf_event_attr; pid 0: the calling
@@ -374,14 +377,18 @@ extern double (*prof_impl_fake_cpu_ns)(void);
    the fixed cost inside every interval the runner times. */
 double prof_impl_read_overhead(void);
 
-/* The processor time that one prof_repeat may spend on timings it throws
-   away because a preemption fell in their timed section, as a share of
-   the five timings' processor time. Default 0.5; 0 turns re-runs off
-   (FLINT's behaviour: profile/p-repeat-load compares settings). */
+/* The wall time that one prof_repeat may take beyond the wall time
+   FLINT's would take at the same load, as a share of FLINT's: it holds
+   the timings thrown away because a preemption fell in their timed
+   section and their re-runs (in processor time, less as the load grows).
+   Default 0.5 (at most 1.5x FLINT's); 0 turns re-runs off, and the bound
+   with them (FLINT's behaviour: profile/p-repeat-load compares
+   settings). */
 extern double prof_impl_repeat_retry_share;
-/* Set once prof_repeat has said that the machine is busy (once per
-   process; tests reset it). */
-extern int prof_impl_repeat_said_busy;
+/* Set once prof_repeat has said that the machine is busy (a call stopped
+   at FLINT's pace, or preempted calls kept), and once it has said that the
+   5 s budget stopped a call: each once per process; tests reset them. */
+extern int prof_impl_repeat_said_busy, prof_impl_repeat_said_stopped;
 /* The calling thread's processor time per preemption of a timed section in
    its last prof_repeat, in us (0: none): the next one starts from it. */
 extern PROF_IMPL_TLS double prof_impl_repeat_run_us;

@@ -1,5 +1,6 @@
 /*
-    fprint_memory_usage: the process's memory use in FLINT's one-line format.
+    The process's memory use: FLINT 3's fprint_memory_usage line, and FLINT
+    2.x's meminfo_t, get_memory_usage and SHOW_MEMORY_USAGE line.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
@@ -83,9 +84,9 @@ static double rusage_peak_bytes(void)
 }
 
 #if defined(__linux__)
-/* Read VmSize, VmPeak, VmRSS, VmHWM (kB) into sizes[0..3] in bytes.
-   Returns how many were found. */
-static int read_status(const char * path, double sizes[4])
+/* Read VmSize, VmPeak, VmRSS, VmHWM (kB) into sizes[0..3] in bytes; func
+   starts the message about what cannot be read. */
+static void read_status(const char * path, double sizes[4], const char * func)
 {
     static const char * const keys[4] = { "VmSize:", "VmPeak:", "VmRSS:",
                                           "VmHWM:" };
@@ -95,9 +96,8 @@ static int read_status(const char * path, double sizes[4])
 
     if (f == NULL)
     {
-        prof_impl_warn("fprint_memory_usage: cannot read %s: %s", path,
-                       strerror(errno));
-        return 0;
+        prof_impl_warn("%s: cannot read %s: %s", func, path, strerror(errno));
+        return;
     }
     while (fgets(buf, sizeof buf, f) != NULL)
         for (i = 0; i < 4; i++)
@@ -116,47 +116,59 @@ static int read_status(const char * path, double sizes[4])
         }
     fclose(f);
     if (found < 4)
-        prof_impl_warn("fprint_memory_usage: %s lacks some of VmSize, "
-                       "VmPeak, VmRSS, VmHWM", path);
-    return found;
+        prof_impl_warn("%s: %s lacks some of VmSize, VmPeak, VmRSS, VmHWM",
+                       func, path);
 }
 #endif
 
+/* The process's memory use in bytes: current and peak virtual size,
+   current and peak resident set (SIZE_UNKNOWN where the system does not
+   say), with one profiler: message (starting with func) when some are
+   unknown. Linux reads status_path; elsewhere task_info (macOS) and
+   getrusage. */
+static void read_usage(double sizes[4], const char * status_path,
+                       const char * func)
+{
+    int i;
+    for (i = 0; i < 4; i++)
+        sizes[i] = SIZE_UNKNOWN;
+#if defined(__linux__)
+    read_status(status_path, sizes, func);
+    if (sizes[3] < 0.0)
+        sizes[3] = rusage_peak_bytes();
+#else
+    (void) status_path;
+# if defined(__APPLE__)
+    {
+        mach_task_basic_info_data_t info;
+        mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;
+        if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO,
+                      (task_info_t) &info, &count) == KERN_SUCCESS)
+        {
+            sizes[0] = (double) info.virtual_size;
+            sizes[2] = (double) info.resident_size;
+        }
+    }
+# endif
+    sizes[3] = rusage_peak_bytes();
+    if (sizes[0] < 0.0 || sizes[3] < 0.0)
+        prof_impl_warn("%s: this system reports only part of the memory use",
+                       func);
+#endif
+}
+
 void prof_impl_fprint_memory_usage(FILE * fs, const char * status_path)
 {
+    double sizes[4];
     if (fs == NULL)
         fs = stdout;
+    read_usage(sizes, status_path, "fprint_memory_usage");
 #if defined(__linux__)
-    {
-        double sizes[4] = { SIZE_UNKNOWN, SIZE_UNKNOWN, SIZE_UNKNOWN,
-                            SIZE_UNKNOWN };
-        read_status(status_path, sizes);
-        if (sizes[3] < 0.0)
-            sizes[3] = rusage_peak_bytes();
-        put_line(fs, "virt/peak/rss/peak: ", sizes, 4);
-    }
+    put_line(fs, "virt/peak/rss/peak: ", sizes, 4);
 #else
-    {
-        double sizes[3] = { SIZE_UNKNOWN, SIZE_UNKNOWN, SIZE_UNKNOWN };
-        (void) status_path;
-# if defined(__APPLE__)
-        {
-            mach_task_basic_info_data_t info;
-            mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;
-            if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO,
-                          (task_info_t) &info, &count) == KERN_SUCCESS)
-            {
-                sizes[0] = (double) info.virtual_size;
-                sizes[1] = (double) info.resident_size;
-            }
-        }
-# endif
-        sizes[2] = rusage_peak_bytes();
-        if (sizes[0] < 0.0 || sizes[2] < 0.0)
-            prof_impl_warn("fprint_memory_usage: this system reports only "
-                           "part of the memory use");
-        put_line(fs, "virt/rss/peak: ", sizes, 3);
-    }
+    sizes[1] = sizes[2];        /* no peak virtual size: virt/rss/peak */
+    sizes[2] = sizes[3];
+    put_line(fs, "virt/rss/peak: ", sizes, 3);
 #endif
 }
 
@@ -168,4 +180,51 @@ void fprint_memory_usage(FILE * fs)
 void print_memory_usage(void)
 {
     fprint_memory_usage(stdout);
+}
+
+/* FLINT 2.x's meminfo_t: kB, 0 where unknown. */
+void prof_impl_get_memory_usage(meminfo_t meminfo, const char * status_path)
+{
+    double sizes[4];
+    if (meminfo == NULL)
+        return;
+    read_usage(sizes, status_path, "get_memory_usage");
+    meminfo->size = sizes[0] >= 0.0 ? (ulong) (sizes[0] / 1024.0) : 0;
+    meminfo->peak = sizes[1] >= 0.0 ? (ulong) (sizes[1] / 1024.0) : 0;
+    meminfo->rss = sizes[2] >= 0.0 ? (ulong) (sizes[2] / 1024.0) : 0;
+    meminfo->hwm = sizes[3] >= 0.0 ? (ulong) (sizes[3] / 1024.0) : 0;
+}
+
+void get_memory_usage(meminfo_t meminfo)
+{
+    prof_impl_get_memory_usage(meminfo, "/proc/self/status");
+}
+
+/* SHOW_MEMORY_USAGE: FLINT 2.x's line, in MB with two decimals, "n/a"
+   where unknown. */
+void prof_impl_show_memory_usage_to(FILE * fs, const char * status_path)
+{
+    /* FLINT's order: size, peak, rss, hwm (as read_usage's) */
+    double sizes[4];
+    char line[128];
+    size_t n;
+    int i;
+
+    read_usage(sizes, status_path, "SHOW_MEMORY_USAGE");
+    n = (size_t) snprintf(line, sizeof line, "virt/peak/res/peak(MB):");
+    for (i = 0; i < 4 && n < sizeof line; i++)
+        n += sizes[i] >= 0.0
+           ? (size_t) snprintf(line + n, sizeof line - n, " %.2f",
+                               sizes[i] / (1024.0 * 1024.0))
+           : (size_t) snprintf(line + n, sizeof line - n, " n/a");
+    if (n < sizeof line - 1)
+        strcat(line, "\n");
+    if (fputs(line, fs) == EOF || fflush(fs) == EOF)
+        prof_impl_warn("SHOW_MEMORY_USAGE: cannot write: %s",
+                       strerror(errno));
+}
+
+void prof_impl_show_memory_usage(void)
+{
+    prof_impl_show_memory_usage_to(stdout, "/proc/self/status");
 }
