@@ -323,6 +323,9 @@ int prof_sample_start(double hz)
         return -1;
     if (prof_impl_trace_begin() != 0)
         return -1;
+    if (S.running)
+        return 0; /* that began the trace, whose open started PROF_SAMPLE_HZ's
+                     sampling: it goes on, at its rate, as above */
     S.hz = hz;
     S.w.put = put;
     S.w.ticks = ticks_for;
