@@ -7,9 +7,12 @@
 # FIFO (written once, directly), stdin as the input, a signal mid-write, a
 # full disk (/dev/full: one message), a missing directory. No temporary
 # file is ever left behind.
+# The recorder's trace file (its own column): a FIFO with a reader is
+# written as events come, never waited on.
 # Usage: check_outputs.sh BENCH PROF-TRACE PROF-COMPARE PROF-RUN TRACE DATA
+#        TRACE-THREADS
 set -u
-bench=$1 pt=$2 pc=$3 pr=$4 trace=$5 data=$6
+bench=$1 pt=$2 pc=$3 pr=$4 trace=$5 data=$6 tt=$7
 . "$(dirname "$0")/check_lib.sh"
 chmod 755 "$tmp"
 cp "$data/ours-old.json" "$tmp/old.json"; cp "$data/ours-new.json" "$tmp/new.json"
@@ -152,5 +155,19 @@ if [ "$st" = 124 ] || [ "$st" = 143 ]; then
 else bad "trace: SIGTERM: status $st"; cat "$tmp/err"; fi
 no_temporary "trace: SIGTERM mid-write"
 rm -f "$d/sig" "$tmp/pipe"
+
+# the recorder's trace file, a FIFO with a reader: written in place (its
+# first zone once waited, in the check for its own earlier file, for a
+# writer while the reader waited for it)
+mkfifo "$d/tfifo"
+timeout 60 cat "$d/tfifo" >"$tmp/got" & reader=$!
+timeout 60 "$tt" "$d/tfifo" >/dev/null 2>"$tmp/err"; st=$?
+[ "$st" = 124 ] && timeout 5 sh -c ': >"$1"' sh "$d/tfifo"  # the reader still waits: end it
+wait $reader
+if [ "$st" = 0 ] && [ "$(head -c 8 "$tmp/got")" = PTRACE01 ] \
+   && "$pt" "$tmp/got" 2>/dev/null | grep -q 'zones in 3 threads'; then
+    ok "recorder: a FIFO with a reader written as events come"
+else bad "recorder: FIFO: status $st, the reader got $(wc -c <"$tmp/got") bytes"; cat "$tmp/err"; fi
+rm -f "$d/tfifo"
 
 check_done "outputs data-loss matrix"
