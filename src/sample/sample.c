@@ -176,9 +176,7 @@ static double rate_for(double hz)
     const char * e = getenv("PROF_SAMPLE_HZ");
     if (hz == 0 && e != NULL && e[0] != '\0')
     {
-        char * end;
-        hz = strtod(e, &end);
-        if (*end != '\0' || !(hz > 0 && hz <= SAMPLE_MAX_HZ))
+        if ((hz = prof_impl_sample_rate(e)) == 0)
         {
             prof_impl_warn("PROF_SAMPLE_HZ=%s: not a rate in (0, %d] samples a "
                            "second; not sampling", e, SAMPLE_MAX_HZ);

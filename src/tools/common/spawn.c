@@ -1,9 +1,11 @@
 /*
-    Running a command as a measured child process: its own process group,
-    extra environment, input and output files, exec (posix_spawnp; or fork,
-    a call before the exec, execvp); wait4 for the status and resource
-    usage; signals received meanwhile passed on to the child's process
-    group. An exec failure (command not found) is told apart from a command
+    Running a command as a measured child process: its own process group
+    (or the caller's), extra environment, input and output files, exec
+    (posix_spawnp; or fork, a call before the exec, execvp), the signals
+    the caller passes on at their default action in the child whatever the
+    caller's were; wait4 for the status and resource usage (with a call
+    between polls, while_running); signals received meanwhile passed on to
+    the child's process group (or, in the caller's group, to the child). An exec failure (command not found) is told apart from a command
     that ran and exited 127: posix_spawnp returns it, and after a fork the
     child sends it back through a close-on-exec pipe.
     SPDX-License-Identifier: MIT
@@ -30,18 +32,30 @@ static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 enum { NFORWARDED = sizeof forwarded / sizeof forwarded[0] };
 
 static volatile sig_atomic_t child_group;   /* 0 until the child exists */
+static volatile sig_atomic_t own_group;     /* the child leads its group */
 static volatile sig_atomic_t received;      /* a forwarded signal, or 0 */
 static volatile sig_atomic_t holding;       /* prof_spawn_hold is on */
 static volatile sig_atomic_t held;          /* a signal noted meanwhile */
 static struct sigaction before_hold[NFORWARDED];
 
-static void forward(int sig)
+/* sig to the child: its whole group, or the child alone when it is in
+   the caller's group. */
+static void pass_on(int sig)
 {
+    if (child_group > 0)
+        kill(own_group ? -(pid_t) child_group : (pid_t) child_group, sig);
+}
+
+static void forward(int sig, siginfo_t * si, void * uc)
+{
+    (void) uc;
     received = sig;
     if (holding)
         held = sig;
-    if (child_group > 0)
-        kill(-(pid_t) child_group, sig);
+    /* the terminal's ^C (SI_KERNEL) reached the caller's whole group, so
+       a child in it has it already */
+    if (own_group || si == NULL || si->si_code != SI_KERNEL)
+        pass_on(sig);
 }
 
 static void note(int sig)
@@ -140,7 +154,8 @@ static void child(const prof_spawn_cmd * cmd, char ** env, int report, int go)
 {
     int i, e;
     char byte;
-    setpgid(0, 0);
+    if (!cmd->same_group)
+        setpgid(0, 0);
     for (i = 0; i < NFORWARDED; i++)
         signal(forwarded[i], SIG_DFL);
     if (go >= 0 && read(go, &byte, 1) != 1)
@@ -170,9 +185,10 @@ static void fill_usage(prof_spawn_result * r, const struct rusage * ru)
 }
 
 /* In the parent: read the exec report (report >= 0: forked), reap the
-   child, fill r (its wall time counted from start). */
-static int wait_child(pid_t pid, int report, double start,
-                      prof_spawn_result * r)
+   child (calling while_running until it ends), fill r (its wall time
+   counted from start). */
+static int wait_child(const prof_spawn_cmd * cmd, pid_t pid, int report,
+                      double start, prof_spawn_result * r)
 {
     struct rusage ru;
     int status, e = 0;
@@ -182,13 +198,20 @@ static int wait_child(pid_t pid, int report, double start,
         ;
     if (report >= 0)
         close(report);
-    while (wait4(pid, &status, 0, &ru) < 0)
-        if (errno != EINTR)
+    for (;;)
+    {
+        pid_t w = wait4(pid, &status, cmd->while_running ? WNOHANG : 0, &ru);
+        if (w == pid)
+            break;
+        if (w == 0)
+            cmd->while_running(cmd->ctx);
+        else if (errno != EINTR)
         {
             r->end = PROF_SPAWN_NOT_STARTED;
             r->status = errno;
             return -1;
         }
+    }
     r->wall_s = now_s() - start;
     fill_usage(r, &ru);
     if (got == (ssize_t) sizeof e)
@@ -266,8 +289,9 @@ static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid,
     if (e == 0)
         e = posix_spawnattr_setpgroup(&at, 0);
     if (e == 0)
-        e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP
-                                          | POSIX_SPAWN_SETSIGDEF);
+        e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF
+                                          | (cmd->same_group ? 0
+                                             : POSIX_SPAWN_SETPGROUP));
     if (e == 0 && cmd->stdin_path != NULL)
         e = posix_spawn_file_actions_addopen(&fa, 0, cmd->stdin_path,
                                              O_RDONLY, 0);
@@ -316,13 +340,14 @@ static int run_forked(const prof_spawn_cmd * cmd, char ** env,
             close(go[1]);
         return -1;
     }
-    setpgid(pid, pid);                  /* also here: no race with kill */
+    if (!cmd->same_group)
+        setpgid(pid, pid);              /* also here: no race with kill */
     child_group = pid;
     if (received)
-        kill(-pid, received);
+        pass_on(received);
     if (go[1] >= 0)
         held_back = before_exec(cmd, pid, go);
-    rc = wait_child(pid, pipefd[0], start + fmax(held_back, 0.0), r);
+    rc = wait_child(cmd, pid, pipefd[0], start + fmax(held_back, 0.0), r);
     if (held_back < 0.0 && r->end != PROF_SPAWN_NOT_STARTED)
     {
         r->end = PROF_SPAWN_NOT_STARTED;
@@ -347,8 +372,8 @@ static int run_direct(const prof_spawn_cmd * cmd, char ** env,
     }
     child_group = pid;                  /* its group exists: it has exec'd */
     if (received)
-        kill(-pid, received);
-    return wait_child(pid, -1, start, r);
+        pass_on(received);
+    return wait_child(cmd, pid, -1, start, r);
 }
 
 int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
@@ -363,10 +388,12 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
     if (env == NULL)
         return -1;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = forward;
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     received = 0;
     child_group = 0;
+    own_group = !cmd->same_group;
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &sa, &old[i]);
     if (cmd->before_exec != NULL
