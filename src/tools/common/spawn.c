@@ -131,28 +131,60 @@ static char ** child_environment(char * const * extra)
     return env;
 }
 
-/* Point descriptor fd at path (NULL: leave it), for reading when fd is 0:
-   0, or -1. */
-static int redirect(int fd, const char * path)
+static void close_files(const int fd[3])
 {
-    int f;
-    if (path == NULL)
-        return 0;
-    f = fd == 0 ? open(path, O_RDONLY)
-                : open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (f < 0)
-        return -1;
-    if (f != fd && (dup2(f, fd) < 0 || close(f) != 0))
-        return -1;
+    int i;
+    for (i = 0; i < 3; i++)
+        if (fd[i] >= 0)
+            close(fd[i]);
+}
+
+/* The child's stdin, stdout and stderr files, opened here in the parent
+   (close-on-exec, above 2) into fd[0..2], -1 where inherited; stdout and
+   stderr created or truncated. Never a blocking open: a FIFO with no
+   writer (stdin) or no reader (stdout) would hold it forever where no
+   signal reaches it (a vfork'd child, its parent waiting for it), so
+   each opens O_NONBLOCK, which is then cleared; such a FIFO gives the
+   command an empty stdin, or ENXIO. 0, or -1 (errno; none left open). */
+static int open_files(const prof_spawn_cmd * cmd, int fd[3])
+{
+    const char * path[3];
+    int i, e;
+    path[0] = cmd->stdin_path;
+    path[1] = cmd->stdout_path;
+    path[2] = cmd->stderr_path;
+    fd[0] = fd[1] = fd[2] = -1;
+    for (i = 0; i < 3; i++)
+    {
+        int f, mode = i == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC;
+        if (path[i] == NULL)
+            continue;
+        f = open(path[i], mode | O_NONBLOCK | O_CLOEXEC, 0666);
+        if (f >= 0 && f <= 2)       /* our own stdin or stdout was closed */
+        {
+            int g = fcntl(f, F_DUPFD_CLOEXEC, 3);
+            close(f);
+            f = g;
+        }
+        fd[i] = f;
+        if (f < 0 || fcntl(f, F_SETFL, fcntl(f, F_GETFL) & ~O_NONBLOCK) != 0)
+        {
+            e = errno;
+            close_files(fd);
+            errno = e;
+            return -1;
+        }
+    }
     return 0;
 }
 
 /* In the child: set up, wait for the parent's go (go >= 0) and exec; on
    failure, errno goes to the pipe. Only async-signal-safe calls (and
    execvp) after fork. */
-static void child(const prof_spawn_cmd * cmd, char ** env, int report, int go)
+static void child(const prof_spawn_cmd * cmd, char ** env, const int fd[3],
+                  int report, int go)
 {
-    int i, e;
+    int i, e = 0;
     char byte;
     if (!cmd->same_group)
         setpgid(0, 0);
@@ -160,14 +192,15 @@ static void child(const prof_spawn_cmd * cmd, char ** env, int report, int go)
         signal(forwarded[i], SIG_DFL);
     if (go >= 0 && read(go, &byte, 1) != 1)
         _exit(127);                     /* the parent gave up on the run */
-    if (redirect(0, cmd->stdin_path) == 0
-        && redirect(1, cmd->stdout_path) == 0
-        && redirect(2, cmd->stderr_path) == 0)
+    for (i = 0; i < 3 && e == 0; i++)
+        if (fd[i] >= 0 && dup2(fd[i], i) < 0)
+            e = errno;
+    if (e == 0)
     {
         environ = env;
         execvp(cmd->argv[0], cmd->argv);
+        e = errno;
     }
-    e = errno;
     if (write(report, &e, sizeof e) < 0)
         e = 0;
     _exit(127);
@@ -267,10 +300,9 @@ static int pipes(const prof_spawn_cmd * cmd, int report[2], int go[2])
    0 with *pid and *start (the clock read just before posix_spawnp, so
    that building the attributes is not in the command's time), or the
    error (exec's included: the child is then reaped). */
-static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid,
-                        double * start)
+static int spawn_direct(const prof_spawn_cmd * cmd, char ** env,
+                        const int fd[3], pid_t * pid, double * start)
 {
-    static const int out = O_WRONLY | O_CREAT | O_TRUNC;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
     sigset_t dfl;
@@ -292,15 +324,9 @@ static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid,
         e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF
                                           | (cmd->same_group ? 0
                                              : POSIX_SPAWN_SETPGROUP));
-    if (e == 0 && cmd->stdin_path != NULL)
-        e = posix_spawn_file_actions_addopen(&fa, 0, cmd->stdin_path,
-                                             O_RDONLY, 0);
-    if (e == 0 && cmd->stdout_path != NULL)
-        e = posix_spawn_file_actions_addopen(&fa, 1, cmd->stdout_path, out,
-                                             0666);
-    if (e == 0 && cmd->stderr_path != NULL)
-        e = posix_spawn_file_actions_addopen(&fa, 2, cmd->stderr_path, out,
-                                             0666);
+    for (i = 0; i < 3 && e == 0; i++)
+        if (fd[i] >= 0)
+            e = posix_spawn_file_actions_adddup2(&fa, fd[i], i);
     if (e == 0)
     {
         *start = now_s();
@@ -314,7 +340,7 @@ static int spawn_direct(const prof_spawn_cmd * cmd, char ** env, pid_t * pid,
 /* The child of a fork: its group, the call before its exec, its end.
    0, or -1 (r->end PROF_SPAWN_NOT_STARTED). */
 static int run_forked(const prof_spawn_cmd * cmd, char ** env,
-                      prof_spawn_result * r)
+                      const int fd[3], prof_spawn_result * r)
 {
     int pipefd[2], go[2], rc = -1;
     double start, held_back = 0.0;
@@ -328,7 +354,7 @@ static int run_forked(const prof_spawn_cmd * cmd, char ** env,
     start = now_s();
     pid = fork();
     if (pid == 0)
-        child(cmd, env, pipefd[1], go[0]);
+        child(cmd, env, fd, pipefd[1], go[0]);
     close(pipefd[1]);
     if (go[0] >= 0)
         close(go[0]);
@@ -360,11 +386,11 @@ static int run_forked(const prof_spawn_cmd * cmd, char ** env,
 /* The child of posix_spawnp: 0, or -1; ENOEXEC (a script without #!,
    which execvp hands to sh) in r->status means: fork instead. */
 static int run_direct(const prof_spawn_cmd * cmd, char ** env,
-                      prof_spawn_result * r)
+                      const int fd[3], prof_spawn_result * r)
 {
     double start = 0.0;
     pid_t pid;
-    int e = spawn_direct(cmd, env, &pid, &start);
+    int e = spawn_direct(cmd, env, fd, &pid, &start);
     if (e != 0)
     {
         r->status = e;
@@ -380,13 +406,19 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
 {
     struct sigaction sa, old[NFORWARDED];
     char ** env = child_environment(cmd->env);
-    int i, rc = -1;
+    int i, rc = -1, fd[3];
 
     memset(r, 0, sizeof *r);
     r->end = PROF_SPAWN_NOT_STARTED;
     r->status = ENOMEM;
     if (env == NULL)
         return -1;
+    if (open_files(cmd, fd) != 0)
+    {
+        r->status = errno;
+        free(env);
+        return -1;
+    }
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = forward;
     sa.sa_flags = SA_SIGINFO;
@@ -397,8 +429,9 @@ int prof_spawn_run(const prof_spawn_cmd * cmd, prof_spawn_result * r)
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &sa, &old[i]);
     if (cmd->before_exec != NULL
-        || ((rc = run_direct(cmd, env, r)) != 0 && r->status == ENOEXEC))
-        rc = run_forked(cmd, env, r);
+        || ((rc = run_direct(cmd, env, fd, r)) != 0 && r->status == ENOEXEC))
+        rc = run_forked(cmd, env, fd, r);
+    close_files(fd);
     child_group = 0;
     for (i = 0; i < NFORWARDED; i++)
         sigaction(forwarded[i], &old[i], NULL);
