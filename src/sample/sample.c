@@ -159,7 +159,8 @@ static void * reader(void * arg)
             p[i + 1].fd = S.rings.fd[i];
             p[i + 1].events = POLLIN;
         }
-        if (poll(p, (nfds_t) S.rings.n + 1, SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
+        if (poll(p, (nfds_t) S.rings.n + 1, S.method == PROF_TF_METHOD_TIMER
+                 ? SAMPLE_TIMER_SCAN_MS : SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
             stop = 1;
         if (S.rings.n > 0 || S.method == PROF_TF_METHOD_TIMER)
             drain(stop);

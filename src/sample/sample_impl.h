@@ -28,7 +28,9 @@ enum
     /* the timer fallback (sample_timer.c) */
     SAMPLE_TIMER_FRAMES = 128,  /* frames its walk follows */
     SAMPLE_TIMER_ENTRIES = 64,  /* samples a thread's ring holds */
-    SAMPLE_TIMER_THREADS = 256  /* threads it samples at most */
+    SAMPLE_TIMER_THREADS = 256, /* threads it samples at most */
+    SAMPLE_TIMER_SCAN_MS = 5    /* its reader's longest sleep: a new thread
+                                   waits at most this for its timer */
 };
 
 typedef struct
