@@ -316,8 +316,12 @@ enum
     PROF_IMPL_WHY_KERNEL_ONLY = 2,  /* an event that only happens in the kernel */
     PROF_IMPL_WHY_LINUX = 4,        /* the system is Linux */
     PROF_IMPL_WHY_PMU = 8,          /* a CPU PMU is among the event sources */
-    PROF_IMPL_WHY_VM = 16           /* a hypervisor is visible */
+    PROF_IMPL_WHY_VM = 16,          /* a hypervisor is visible */
+    PROF_IMPL_WHY_SECCOMP = 32      /* a seccomp filter is on this process */
 };
+/* The bits of this process: PROF_IMPL_WHY_LINUX on Linux, and
+   PROF_IMPL_WHY_SECCOMP where /proc/self/status says a filter is on it. */
+unsigned prof_impl_why_process(void);
 /* The one-line reason (and likely fix) for an event that failed to open with
    errno err; why: PROF_IMPL_WHY_* bits; paranoid:
    /proc/sys/kernel/perf_event_paranoid (-1000 if unreadable). */

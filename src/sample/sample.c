@@ -200,7 +200,7 @@ static double rate_for(double hz)
 static void refused(int err, int terr, const char * why)
 {
     char reason[512];
-    prof_impl_counters_reason(reason, sizeof reason, err, PROF_IMPL_WHY_LINUX,
+    prof_impl_counters_reason(reason, sizeof reason, err, prof_impl_why_process(),
                               prof_impl_perf_paranoid());
     if (terr == 0)
         prof_impl_warn("sampling: perf events refused (%s): %s; sampling with the "

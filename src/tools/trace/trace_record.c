@@ -227,7 +227,7 @@ static int open_events(void * ctx, long pid)
                                           r->children)) != 0)
     {
         char why[512];
-        prof_impl_counters_reason(why, sizeof why, rc, PROF_IMPL_WHY_LINUX,
+        prof_impl_counters_reason(why, sizeof why, rc, prof_impl_why_process(),
                                   prof_impl_perf_paranoid());
         prof_impl_warn(PROGRAM ": perf events refused (%s): %s; another process "
                        "cannot be sampled without them (no fallback): not run",
