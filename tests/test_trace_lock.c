@@ -221,6 +221,17 @@ static void test_hand(void)
           "lock table:\n%s", s);
     free(s);
     free(b.d);
+    /* a byte that is not UTF-8: U+FFFD in the CSV, as in the JSON (it went
+       through raw) */
+    memset(&b, 0, sizeof b);
+    hand_file(&b, "m\xffu");
+    f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
+    s = report_of(path, PT_OUT_CSV, NULL);
+    CHECK(strstr(s, "\nm\xEF\xBF\xBDu,0x77,") != NULL && strchr(s, '\xff') == NULL,
+          "csv:\n%s", s);
+    free(s);
+    free(b.d);
 }
 
 /* ---- recorded: two threads on one mutex ------------------------------------ */
