@@ -131,6 +131,20 @@ static size_t count_of(const char * s, const char * what)
     return n;
 }
 
+/* Report kind of the hand-made file with the lock named mu. */
+static char * hand_report(const char * mu, pt_output kind)
+{
+    tbuf b = { NULL, 0, 0 };
+    char * s;
+    FILE * f;
+    hand_file(&b, mu);
+    f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
+    s = report_of(path, kind, NULL);
+    free(b.d);
+    return s;
+}
+
 static void test_hand(void)
 {
     tbuf b = { NULL, 0, 0 };
@@ -212,26 +226,16 @@ static void test_hand(void)
     free(b.d);
     /* a line break in a lock's name: '?' in the text table, as in a zone's
        name (it was printed as is, breaking the table's line) */
-    memset(&b, 0, sizeof b);
-    hand_file(&b, "m\nu");
-    f = fopen(path, "wb");
-    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
-    s = report_of(path, PT_OUT_TEXT, NULL);
+    s = hand_report("m\nu", PT_OUT_TEXT);
     CHECK(strstr(s, "  m?u 0x77\n") != NULL && strstr(s, "m\nu") == NULL,
           "lock table:\n%s", s);
     free(s);
-    free(b.d);
     /* a byte that is not UTF-8: U+FFFD in the CSV, as in the JSON (it went
        through raw) */
-    memset(&b, 0, sizeof b);
-    hand_file(&b, "m\xffu");
-    f = fopen(path, "wb");
-    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
-    s = report_of(path, PT_OUT_CSV, NULL);
+    s = hand_report("m\xffu", PT_OUT_CSV);
     CHECK(strstr(s, "\nm\xEF\xBF\xBDu,0x77,") != NULL && strchr(s, '\xff') == NULL,
           "csv:\n%s", s);
     free(s);
-    free(b.d);
 }
 
 /* ---- recorded: two threads on one mutex ------------------------------------ */
