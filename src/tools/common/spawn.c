@@ -1,13 +1,15 @@
 /*
     Running a command as a measured child process: its own process group
-    (or the caller's), extra environment, input and output files, exec
-    (posix_spawnp; or fork, a call before the exec, execvp), the signals
-    the caller passes on at their default action in the child whatever the
-    caller's were; wait4 for the status and resource usage (with a call
-    between polls, while_running); signals received meanwhile passed on to
-    the child's process group (or, in the caller's group, to the child). An exec failure (command not found) is told apart from a command
-    that ran and exited 127: posix_spawnp returns it, and after a fork the
-    child sends it back through a close-on-exec pipe.
+    (or the caller's), extra environment, input and output files (opened
+    by the parent, never blocking), exec (posix_spawnp; or fork, a call
+    before the exec, execvp), the signals the caller passes on at their
+    default action in the child whatever the caller's were; wait4 for the
+    status and resource usage (with a call between polls, while_running);
+    signals received meanwhile passed on to the child's process group (or,
+    in the caller's group, to the child). An exec failure (command not
+    found) is told apart from a command that ran and exited 127:
+    posix_spawnp returns it, and after a fork the child sends it back
+    through a close-on-exec pipe.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
