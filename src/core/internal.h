@@ -73,7 +73,7 @@ void prof_impl_copy(char * dst, size_t size, const char * src);
 void prof_impl_csv_string(FILE * out, const char * s);
 /* s with each byte that is not UTF-8 as U+FFFD (prof_impl_csv_string
    does so too): a CSV field that needs no quotes. */
-void prof_impl_utf8_text(FILE * out, const char * s);
+void prof_impl_put_unicode(FILE * out, const char * s);
 /* s in a markdown table cell, the table kept whole: each '|' escaped, a
    line break shown as a space; prof_impl_md_code: the same as a code span. */
 void prof_impl_md_text(FILE * out, const char * s);

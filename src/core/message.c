@@ -96,7 +96,7 @@ void prof_impl_csv_string(FILE * out, const char * s)
     fputc('"', out);
 }
 
-void prof_impl_utf8_text(FILE * out, const char * s)
+void prof_impl_put_unicode(FILE * out, const char * s)
 {
     put_utf8(out, s, 0);
 }
