@@ -5,11 +5,15 @@
 # is left running), the trace is whole (read back with its samples and
 # their method, no "no end record"), and prof-trace ends by the signal
 # (128 + N). Every wait is bounded: a run that hangs is killed and failed.
-# Skipped (77) where perf events are refused.
+# Skipped (77) where perf events are refused, or without setsid and ps
+# (util-linux, procps).
 # Usage: check_record_signals.sh PROF-TRACE SAMPLE-TARGET
 set -u
 pt=$1 target=$2
 . "$(dirname "$0")/check_lib.sh"
+for tool in setsid ps; do
+    command -v $tool >/dev/null 2>&1 || { echo "no $tool here"; exit 77; }
+done
 
 "$pt" record -o "$tmp/probe.ptrace" -- true 2>"$tmp/err"
 if grep -q 'perf events refused' "$tmp/err"; then cat "$tmp/err"; exit 77; fi
