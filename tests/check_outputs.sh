@@ -1,15 +1,21 @@
 #!/bin/sh
 # The data-loss matrix of doc/outputs.md: every file the tools
 # write through src/core/outfile.c (a benchmark program's --out, prof-trace
-# -o, prof-compare --svg, prof-run --export-json), against each error path:
+# -o, prof-trace record -o where perf events are allowed, prof-compare
+# --svg, prof-run --export-json), against each error path:
 # a read-only target (refused for a user who could not write it; root keeps
 # its mode), a replaced file's mode, a symbolic link (written through), a
 # FIFO (written once, directly), stdin as the input, a signal mid-write, a
 # full disk (/dev/full: one message), a missing directory. No temporary
-# file is ever left behind.
+# file is ever left behind. record -o's own rows (a file the command names,
+# a command not found, bad arguments) are below; its signals are
+# check_record_signals.sh's.
+# The recorder's trace file (its own column): a FIFO with a reader is
+# written as events come, never waited on.
 # Usage: check_outputs.sh BENCH PROF-TRACE PROF-COMPARE PROF-RUN TRACE DATA
+#        TRACE-THREADS
 set -u
-bench=$1 pt=$2 pc=$3 pr=$4 trace=$5 data=$6
+bench=$1 pt=$2 pc=$3 pr=$4 trace=$5 data=$6 tt=$7
 . "$(dirname "$0")/check_lib.sh"
 chmod 755 "$tmp"
 cp "$data/ours-old.json" "$tmp/old.json"; cp "$data/ours-new.json" "$tmp/new.json"
@@ -24,6 +30,7 @@ write() {
     case $tool in
     bench) "$@" "$bench" --out="$f" --format=none --filter='chain 100$' --budget=0.05 ;;
     trace) "$@" "$pt" -o "$f" "$tmp/in.ptrace" ;;
+    record) "$@" "$pt" record -o "$f" -- true ;;
     compare) "$@" "$pc" --svg="$f" "$tmp/old.json" "$tmp/new.json" ;;
     run) "$@" "$pr" --runs=2 --shell=none --export-json="$f" true ;;
     esac >/dev/null 2>"$tmp/err"
@@ -33,6 +40,8 @@ whole() {
     case $1 in
     bench|run) grep -q '"benchmarks"\|"results"' "$2" ;;
     trace) grep -q 'zones in 3 threads' "$2" ;;
+    record) [ "$(head -c 8 "$2")" = PTRACE01 ] && "$pt" "$2" >/dev/null 2>"$tmp/read" \
+            && ! grep -q 'no end record' "$tmp/read" ;;
     compare) tail -n 1 "$2" | grep -q '</svg>' ;;
     esac
 }
@@ -40,8 +49,12 @@ no_temporary() {
     if ls -a "$d" | grep -q '\.tmp$'; then bad "$1: a temporary file was left: $(ls -a "$d")"; rm -f "$d"/.*.tmp; fi
 }
 mode_of() { stat -c %a "$1"; }
+# prof-trace record's column where perf events are allowed
+record=record
+"$pt" record -o "$tmp/probe.ptrace" -- true 2>"$tmp/err" \
+    || { echo "skip record: $(cat "$tmp/err")"; record=; }
 
-for w in bench trace compare run; do
+for w in bench trace $record compare run; do
     # a read-only target: refused for a user who could not write it
     echo KEEP >"$d/ro"; chmod 444 "$d/ro"
     if [ "$(id -u)" != 0 ]; then
@@ -99,7 +112,7 @@ done
 
 # a full disk (/dev/full): the status says so, one message each
 if [ -w /dev/full ]; then
-    for w in bench trace compare run; do
+    for w in bench trace $record compare run; do
         write $w /dev/full; st=$?
         n=$(grep -c 'writing "/dev/full" failed' "$tmp/err")
         if [ "$st" != 0 ] && [ "$n" = 1 ]; then ok "$w: /dev/full: one message"
@@ -107,7 +120,7 @@ if [ -w /dev/full ]; then
     done
 fi
 # a missing directory: refused, nothing made
-for w in bench trace compare run; do
+for w in bench trace $record compare run; do
     write $w "$d/no/such/dir/f"; st=$?
     if [ "$st" != 0 ] && [ ! -e "$d/no" ] && grep -q 'cannot open ".*no/such/dir/f"' "$tmp/err"; then
         ok "$w: a missing directory refused"
@@ -126,6 +139,27 @@ else bad "trace: -o F - <F: status $st"; cat "$tmp/err"; fi
     && ok "trace: - <F to another file" || { bad "trace: stdin to another file"; cat "$tmp/err"; }
 rm -f "$d/self.ptrace" "$d/other"
 no_temporary "stdin"
+
+# record -o: a file the command names is refused (it was truncated before
+# the command ran); a command not found, bad arguments: the file kept
+if [ -n "$record" ]; then
+    printf '#!/bin/sh\nexit 0\n' >"$d/prog"; chmod 755 "$d/prog"; cp "$d/prog" "$tmp/prog.orig"
+    (cd "$d" && "$pt" record -o ./prog -- ./prog) >/dev/null 2>"$tmp/err"; st=$?
+    if [ "$st" = 2 ] && cmp -s "$d/prog" "$tmp/prog.orig" && grep -q 'which the command names: refused' "$tmp/err"; then
+        ok "record: -o ./prog -- ./prog refused, the program whole"
+    else bad "record: -o the command: status $st"; cat "$tmp/err"; fi
+    cp "$tmp/probe.ptrace" "$d/old.ptrace"
+    "$pt" record -o "$d/old.ptrace" -- "$d/no-such-command" >/dev/null 2>"$tmp/err"; st=$?
+    if [ "$st" = 127 ] && cmp -s "$d/old.ptrace" "$tmp/probe.ptrace"; then
+        ok "record: a command not found, the old trace kept"
+    else bad "record: not found: status $st, $(wc -c <"$d/old.ptrace") bytes"; cat "$tmp/err"; fi
+    "$pt" record --hz=0x10 -o "$d/old.ptrace" -- true >/dev/null 2>"$tmp/err"; st=$?
+    if [ "$st" = 2 ] && cmp -s "$d/old.ptrace" "$tmp/probe.ptrace"; then
+        ok "record: bad arguments, the old trace kept"
+    else bad "record: bad arguments: status $st"; cat "$tmp/err"; fi
+    rm -f "$d/prog" "$d/old.ptrace"
+    no_temporary "record"
+fi
 
 # a directory as the input: its error named
 "$pt" "$d" >/dev/null 2>"$tmp/err"; st=$?
@@ -152,5 +186,19 @@ if [ "$st" = 124 ] || [ "$st" = 143 ]; then
 else bad "trace: SIGTERM: status $st"; cat "$tmp/err"; fi
 no_temporary "trace: SIGTERM mid-write"
 rm -f "$d/sig" "$tmp/pipe"
+
+# the recorder's trace file, a FIFO with a reader: written in place (its
+# first zone once waited, in the check for its own earlier file, for a
+# writer while the reader waited for it)
+mkfifo "$d/tfifo"
+timeout 60 cat "$d/tfifo" >"$tmp/got" & reader=$!
+timeout 60 "$tt" "$d/tfifo" >/dev/null 2>"$tmp/err"; st=$?
+[ "$st" = 124 ] && timeout 5 sh -c ': >"$1"' sh "$d/tfifo"  # the reader still waits: end it
+wait $reader
+if [ "$st" = 0 ] && [ "$(head -c 8 "$tmp/got")" = PTRACE01 ] \
+   && "$pt" "$tmp/got" 2>/dev/null | grep -q 'zones in 3 threads'; then
+    ok "recorder: a FIFO with a reader written as events come"
+else bad "recorder: FIFO: status $st, the reader got $(wc -c <"$tmp/got") bytes"; cat "$tmp/err"; fi
+rm -f "$d/tfifo"
 
 check_done "outputs data-loss matrix"

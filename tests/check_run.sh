@@ -4,7 +4,7 @@
 # to a file), the options and their bad values (exit 2, nothing started),
 # a failing command, parameters, the exports read back (python3 when
 # installed), the runner's JSON read by prof-compare and compare.py,
-# the child's event counts, output dropped,
+# the child's event counts, output dropped, FIFOs as --input and --output,
 # Ctrl-C (partial results printed and written, the child ended, exit by
 # the signal), and the progress bar at a terminal only. Nothing here
 # depends on the machine's speed: figures are checked for their form and
@@ -278,6 +278,18 @@ echo from-input >in.txt
 [ "$(cat got.txt)" = from-input ] || bad "--input, --output: $(cat got.txt)"
 [ ! -s out ] || { bad "--style=none printed"; cat out; }
 expect 2 '--output=pipe is not taken' --output=pipe true
+# a FIFO as --input with no writer, as --output with no reader: the
+# command's file is never a blocking open (it held the child before its
+# exec, where no signal reached it): an empty stdin; no reader refused
+mkfifo in.fifo out.fifo
+timeout -k 5 30 "$tool" --runs=2 --input=in.fifo --style=none cat >out 2>&1; got=$?
+[ "$got" = 0 ] && ok "--input=FIFO without a writer: an empty stdin" \
+    || { bad "--input=FIFO without a writer: exit $got"; cat out; }
+timeout -k 5 30 "$tool" --runs=2 --output=out.fifo --style=none true >out 2>&1; got=$?
+[ "$got" != 0 ] && [ "$got" != 124 ] && [ "$got" != 137 ] && grep -q 'No such device' out \
+    && ok "--output=FIFO without a reader: refused" \
+    || { bad "--output=FIFO without a reader: exit $got"; cat out; }
+rm -f in.fifo out.fifo
 expect 2 '--input=nonexistent.txt cannot be read' --input=nonexistent.txt true
 # stderr is empty when it is not a terminal (no progress bar)
 "$tool" --runs=2 true >/dev/null 2>err.txt || bad "true failed"

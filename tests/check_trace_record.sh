@@ -3,8 +3,9 @@
 # exit status passed on, samples of both threads in the trace with its
 # mappings and processes, hot() named from them, and of a forked child
 # only with --children;
-# a command that is not found (127) and one that is killed (128 + 9)
-# keep what was sampled. Skipped (77) where perf events are refused.
+# a command that is not found (127, no file written) and one that is
+# killed (128 + 9, what was sampled kept); --hz only as a decimal number.
+# Skipped (77) where perf events are refused.
 # Usage: check_trace_record.sh PROF_TRACE TARGET TEST_SAMPLE_READ
 set -u
 pt=$1 target=$2 reader=$3
@@ -26,12 +27,16 @@ rc=$?
 "$reader" --record "$tmp/c.ptrace" children || fail=1
 "$pt" record -o "$tmp/n.ptrace" -- /nonexistent/command 2>"$tmp/err"
 rc=$?
-[ "$rc" = 127 ] && grep -q 'No such file' "$tmp/err" \
+[ "$rc" = 127 ] && grep -q 'No such file' "$tmp/err" && [ ! -e "$tmp/n.ptrace" ] \
     || { echo "FAILED: not found: $rc $(cat "$tmp/err")"; fail=1; }
 "$pt" record -o "$tmp/k.ptrace" -- sh -c 'kill -9 $$' 2>"$tmp/err"
 rc=$?
 [ "$rc" = 137 ] && [ -s "$tmp/k.ptrace" ] || { echo "FAILED: killed: $rc"; fail=1; }
 "$pt" record --hz=0 -- true 2>"$tmp/err"
 [ $? = 2 ] && grep -q 'not a rate' "$tmp/err" || { echo "FAILED: --hz=0"; fail=1; }
+for hz in ' 5' 0x10 inf; do
+    "$pt" record --hz="$hz" -- true 2>"$tmp/err"
+    [ $? = 2 ] && grep -q 'not a rate' "$tmp/err" || { echo "FAILED: --hz='$hz' accepted"; fail=1; }
+done
 [ $fail = 0 ] && echo "check_trace_record: all checks passed"
 exit $fail

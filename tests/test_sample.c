@@ -9,7 +9,9 @@
     fake perf seam refuses sampling: the message names the cause, the
     setting and the fallback, and the timer fallback samples the same
     workload (method TIMER, weighted samples, hot over half of each
-    thread's; where the fallback cannot run either, it must say so).
+    thread's; where the fallback cannot run either, it must say so). With
+    "seccomp", a seccomp filter refuses perf_event_open (EPERM, as a
+    container's does): the message blames it, not perf_event_paranoid.
     SPDX-License-Identifier: MIT
 */
 #define PROF_TRACE 1
@@ -155,6 +157,53 @@ static void check_trace(const char * path, tally * c)
     pt_symbols_free(c->syms);
 }
 
+#if defined(__linux__) && defined(__x86_64__)
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+
+/* A seccomp filter on this process that fails perf_event_open with EPERM,
+   as Docker's default profile does, and lets every other call through. */
+static int seccomp_refuse_perf(void)
+{
+    struct sock_filter f[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_perf_event_open, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
+    struct sock_fprog prog = { (unsigned short) (sizeof f / sizeof f[0]), f };
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+static int seccomp_case(const char * path)
+{
+    const char * said;
+    int rc;
+    if (seccomp_refuse_perf() != 0)
+    {
+        printf("no seccomp filter here: %s\n", strerror(errno));
+        return 77;
+    }
+    CHECK(prof_trace_open(path) == 0, "open %s", path);
+    said = capture_start(997, &rc);
+    printf("said: %s", said);
+    CHECK(strstr(said, "perf events refused (Operation not permitted)") != NULL
+          && strstr(said, "seccomp filter") != NULL
+          && strstr(said, "perf_event_paranoid is") == NULL
+          && strstr(said, "PERFMON") == NULL, "said: %s", said);
+    prof_sample_stop();
+    return check_report("test_sample seccomp");
+}
+#else
+static int seccomp_case(const char * path)
+{
+    (void) path;
+    return 77;
+}
+#endif
+
 int main(int argc, char ** argv)
 {
     const char * path = argc > 2 ? argv[2] : "test_sample.ptrace";
@@ -164,6 +213,8 @@ int main(int argc, char ** argv)
     const char * said;
     void * args[2];
     tally c;
+    if (argc > 1 && strcmp(argv[1], "seccomp") == 0)
+        return seccomp_case(path);
     memset(&c, 0, sizeof c);
     CHECK(prof_trace_open(path) == 0, "open %s", path);
     said = capture_start(-5, &rc);

@@ -5,7 +5,9 @@
     to link the sampler in), it samples from the trace's open. "check
     FILE HZ" reads that trace back: samples present (perf events or the
     timer fallback), in hot for over half, at the rate asked; HZ 0: the
-    variable was unset, and the trace must hold no samples.
+    variable was unset, and the trace must hold no samples. "first" calls
+    prof_sample_start(997) as the program's first event: PROF_SAMPLE_HZ
+    wins, as it does when a zone opened the trace, and nothing is said.
     SPDX-License-Identifier: MIT
 */
 #define PROF_TRACE 1
@@ -59,6 +61,21 @@ int main(int argc, char ** argv)
     double end = prof_impl_now_ns() + 1e9;
     if (argc > 3 && strcmp(argv[1], "check") == 0)
         return check(argv[2], atof(argv[3]));
+    if (argc > 1 && strcmp(argv[1], "first") == 0)
+    {
+        /* prof_sample_start as the first event: the trace's open starts
+           PROF_SAMPLE_HZ's sampling, and this call joins it, quietly */
+        capture_t cap;
+        const char * said;
+        int rc;
+        capture_begin(&cap, 2);
+        rc = prof_sample_start(997);
+        said = capture_end(&cap);
+        CHECK(rc == 0 && strstr(said, "not sampled") == NULL
+              && strstr(said, "already") == NULL, "%d, said: %s", rc, said);
+        if (check_failures)
+            return check_report("test_sample_env first");
+    }
     while (prof_impl_now_ns() < end)
     {
         PROF_ZONE("round");

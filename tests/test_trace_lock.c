@@ -69,14 +69,15 @@ static void w_alloc(words * w, uint64_t ticks, uint64_t addr, uint64_t size)
    a wait 300..450, held to 600; a release never acquired at 700.
    Thread 2, written first though later in time: frees A at 30 and again
    at 40 (double), frees C (unknown) at 45; B "reallocated" into D (80
-   bytes) at 60; mu waited 100..240, held 240..290. Live at the end: D. */
-static void hand_file(tbuf * b)
+   bytes) at 60; mu waited 100..240, held 240..290. Live at the end: D.
+   mu: the lock's name. */
+static void hand_file(tbuf * b, const char * mu)
 {
     static const uint64_t keys[2] = { 0x1000, 0x2000 };
     words w;
     tb_header(b, 1e9, 0);
     tb_string(b, 0x1000, "z");
-    tb_string(b, 0x2000, "mu");
+    tb_string(b, 0x2000, mu);
     tb_labels(b, 2, 0, keys, 2);
     w_start(&w, 0);
     w_alloc(&w, 30, 0xa0, FREE_OF);
@@ -130,6 +131,20 @@ static size_t count_of(const char * s, const char * what)
     return n;
 }
 
+/* Report kind of the hand-made file with the lock named mu. */
+static char * hand_report(const char * mu, pt_output kind)
+{
+    tbuf b = { NULL, 0, 0 };
+    char * s;
+    FILE * f;
+    hand_file(&b, mu);
+    f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
+    s = report_of(path, kind, NULL);
+    free(b.d);
+    return s;
+}
+
 static void test_hand(void)
 {
     tbuf b = { NULL, 0, 0 };
@@ -137,7 +152,7 @@ static void test_hand(void)
     char * s;
     size_t n, i;
     FILE * f;
-    hand_file(&b);
+    hand_file(&b, "mu");
     set_path("hand.ptrace");
     f = fopen(path, "wb");
     CHECK(f != NULL && fwrite(b.d, 1, b.n, f) == b.n && fclose(f) == 0, "write");
@@ -209,6 +224,18 @@ static void test_hand(void)
           d.begins, d.counters);
     free(s);
     free(b.d);
+    /* a line break in a lock's name: '?' in the text table, as in a zone's
+       name (it was printed as is, breaking the table's line) */
+    s = hand_report("m\nu", PT_OUT_TEXT);
+    CHECK(strstr(s, "  m?u 0x77\n") != NULL && strstr(s, "m\nu") == NULL,
+          "lock table:\n%s", s);
+    free(s);
+    /* a byte that is not UTF-8: U+FFFD in the CSV, as in the JSON (it went
+       through raw) */
+    s = hand_report("m\xffu", PT_OUT_CSV);
+    CHECK(strstr(s, "\nm\xEF\xBF\xBDu,0x77,") != NULL && strchr(s, '\xff') == NULL,
+          "csv:\n%s", s);
+    free(s);
 }
 
 /* ---- recorded: two threads on one mutex ------------------------------------ */

@@ -68,8 +68,12 @@ int prof_impl_output_is_input(const char * out, const char * in);
 
 /* Copy src into dst (size bytes), cut to fit and always terminated. */
 void prof_impl_copy(char * dst, size_t size, const char * src);
-/* s as a CSV field, always quoted ("" for a quote inside). */
+/* s as a CSV field, always quoted ("" for a quote inside; a byte that is
+   not UTF-8 as U+FFFD, as in JSON). */
 void prof_impl_csv_string(FILE * out, const char * s);
+/* s with each byte that is not UTF-8 as U+FFFD (prof_impl_csv_string
+   does so too): a CSV field that needs no quotes. */
+void prof_impl_put_unicode(FILE * out, const char * s);
 /* s in a markdown table cell, the table kept whole: each '|' escaped, a
    line break shown as a space; prof_impl_md_code: the same as a code span. */
 void prof_impl_md_text(FILE * out, const char * s);
@@ -319,8 +323,12 @@ enum
     PROF_IMPL_WHY_KERNEL_ONLY = 2,  /* an event that only happens in the kernel */
     PROF_IMPL_WHY_LINUX = 4,        /* the system is Linux */
     PROF_IMPL_WHY_PMU = 8,          /* a CPU PMU is among the event sources */
-    PROF_IMPL_WHY_VM = 16           /* a hypervisor is visible */
+    PROF_IMPL_WHY_VM = 16,          /* a hypervisor is visible */
+    PROF_IMPL_WHY_SECCOMP = 32      /* a seccomp filter is on this process */
 };
+/* The bits of this process: PROF_IMPL_WHY_LINUX on Linux, and
+   PROF_IMPL_WHY_SECCOMP where /proc/self/status says a filter is on it. */
+unsigned prof_impl_why_process(void);
 /* The one-line reason (and likely fix) for an event that failed to open with
    errno err; why: PROF_IMPL_WHY_* bits; paranoid:
    /proc/sys/kernel/perf_event_paranoid (-1000 if unreadable). */

@@ -64,16 +64,41 @@ char * prof_impl_strdup(const char * s)
     return d;
 }
 
+/* str with each byte that is not UTF-8 as U+FFFD (as in JSON strings), and
+   with csv each '"' doubled. */
+static void put_utf8(FILE * out, const char * str, int csv)
+{
+    const unsigned char * s = (const unsigned char *) str;
+    size_t left = strlen(str);
+    while (left > 0)
+    {
+        size_t len = prof_impl_utf_len(s, left);
+        if (len == 0)
+        {
+            fputs("\xEF\xBF\xBD", out);
+            len = 1;
+        }
+        else
+        {
+            if (csv && *s == '"')
+                fputc('"', out);
+            fwrite(s, 1, len, out);
+        }
+        s += len;
+        left -= len;
+    }
+}
+
 void prof_impl_csv_string(FILE * out, const char * s)
 {
     fputc('"', out);
-    for (; *s; s++)
-    {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
+    put_utf8(out, s, 1);
     fputc('"', out);
+}
+
+void prof_impl_put_unicode(FILE * out, const char * s)
+{
+    put_utf8(out, s, 0);
 }
 
 void prof_impl_md_text(FILE * out, const char * s)

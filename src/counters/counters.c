@@ -104,6 +104,23 @@ int prof_impl_perf_paranoid(void)
     return v;
 }
 
+unsigned prof_impl_why_process(void)
+{
+    unsigned why = 0;
+#if defined(__linux__)
+    FILE * f = fopen("/proc/self/status", "r");
+    char line[256];
+    int mode = 0;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "Seccomp: %d", &mode) == 1)
+            break;
+    if (f != NULL)
+        fclose(f);
+    why = PROF_IMPL_WHY_LINUX | (mode == 2 ? PROF_IMPL_WHY_SECCOMP : 0u);
+#endif
+    return why;
+}
+
 /* ---- argument checks (cold paths) -------------------------------------- */
 
 PROF_IMPL_COLD int prof_impl_counters_not_open(const counter_set * c,
@@ -433,12 +450,9 @@ static int begin_open(counter_set * c, const char * events, const char * func)
 /* Give each unavailable event its reason; the number available. */
 static int explain_unavailable(counter_set * c)
 {
-    unsigned machine = 0;
+    unsigned machine = prof_impl_why_process();
     int i, available = 0, machine_known = 0;
 
-#if defined(__linux__)
-    machine = PROF_IMPL_WHY_LINUX;
-#endif
     for (i = 0; i < c->n; i++)
     {
         const event_info * e = &prof_impl_known_events[c->kind[i]];

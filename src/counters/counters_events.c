@@ -102,6 +102,11 @@ void prof_impl_counters_reason(char * buf, size_t size, int err, unsigned why,
         snprintf(buf, size, hw ? "this CPU's PMU has no such generic event "
                  "(e.g. ref-cycles on AMD): leave it out"
                  : "this kernel does not provide this software event: leave it out");
+    else if (err == EPERM && (why & PROF_IMPL_WHY_SECCOMP))
+        snprintf(buf, size, "refused by this process's seccomp filter (a container's "
+                 "or a sandbox's), whatever perf_event_paranoid says: docker run "
+                 "--security-opt seccomp=unconfined, or a profile that allows "
+                 "perf_event_open");
     else if ((err == EACCES || err == EPERM) && paranoid == PARANOID_UNKNOWN)
         snprintf(buf, size, "permission denied and /proc/sys/kernel/perf_event_paranoid "
                  "is unreadable: run as root or with CAP_PERFMON");

@@ -159,7 +159,8 @@ static void * reader(void * arg)
             p[i + 1].fd = S.rings.fd[i];
             p[i + 1].events = POLLIN;
         }
-        if (poll(p, (nfds_t) S.rings.n + 1, SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
+        if (poll(p, (nfds_t) S.rings.n + 1, S.method == PROF_TF_METHOD_TIMER
+                 ? SAMPLE_TIMER_SCAN_MS : SAMPLE_POLL_MS) > 0 && (p[0].revents & POLLIN))
             stop = 1;
         if (S.rings.n > 0 || S.method == PROF_TF_METHOD_TIMER)
             drain(stop);
@@ -176,9 +177,7 @@ static double rate_for(double hz)
     const char * e = getenv("PROF_SAMPLE_HZ");
     if (hz == 0 && e != NULL && e[0] != '\0')
     {
-        char * end;
-        hz = strtod(e, &end);
-        if (*end != '\0' || !(hz > 0 && hz <= SAMPLE_MAX_HZ))
+        if ((hz = prof_impl_sample_rate(e)) == 0)
         {
             prof_impl_warn("PROF_SAMPLE_HZ=%s: not a rate in (0, %d] samples a "
                            "second; not sampling", e, SAMPLE_MAX_HZ);
@@ -201,7 +200,7 @@ static double rate_for(double hz)
 static void refused(int err, int terr, const char * why)
 {
     char reason[512];
-    prof_impl_counters_reason(reason, sizeof reason, err, PROF_IMPL_WHY_LINUX,
+    prof_impl_counters_reason(reason, sizeof reason, err, prof_impl_why_process(),
                               prof_impl_perf_paranoid());
     if (terr == 0)
         prof_impl_warn("sampling: perf events refused (%s): %s; sampling with the "
@@ -323,6 +322,9 @@ int prof_sample_start(double hz)
         return -1;
     if (prof_impl_trace_begin() != 0)
         return -1;
+    if (S.running)
+        return 0; /* that began the trace, whose open started PROF_SAMPLE_HZ's
+                     sampling: it goes on, at its rate, as above */
     S.hz = hz;
     S.w.put = put;
     S.w.ticks = ticks_for;

@@ -28,7 +28,9 @@ enum
     /* the timer fallback (sample_timer.c) */
     SAMPLE_TIMER_FRAMES = 128,  /* frames its walk follows */
     SAMPLE_TIMER_ENTRIES = 64,  /* samples a thread's ring holds */
-    SAMPLE_TIMER_THREADS = 256  /* threads it samples at most */
+    SAMPLE_TIMER_THREADS = 256, /* threads it samples at most */
+    SAMPLE_TIMER_SCAN_MS = 5    /* its reader's longest sleep: a new thread
+                                   waits at most this for its timer */
 };
 
 typedef struct
@@ -62,6 +64,9 @@ typedef struct
 /* One sample of thread tid of process pid (0: the trace's) at ns, standing
    for weight periods (1, or more: a timer's overruns); flags:
    PROF_TF_SAMPLE_TRUNCATED (= 1), PROF_TF_SAMPLE_LEAF_FIXED. */
+/* s as a sampling rate in (0, SAMPLE_MAX_HZ] (--hz, PROF_SAMPLE_HZ): a
+   decimal number as people write it (no space, no hex, no inf), or 0. */
+double prof_impl_sample_rate(const char * s);
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
                       const uint64_t * ip, size_t n, int flags, uint32_t weight);
 /* New stacks, then the samples up to upto_ns (UINT64_MAX: all), sorted. */

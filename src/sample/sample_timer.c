@@ -16,6 +16,14 @@
     On x86-64 it also keeps the word at sp, which the reader puts in as
     the caller of a frameless leaf when it is a return address the chain
     does not hold next (prof_impl_sample_leaf_caller, sample_ring.c).
+    The reader scans /proc/self/task every SAMPLE_TIMER_SCAN_MS, so that
+    a thread made after the start (the usual case: sampling starts at the
+    top of main) is sampled from its first milliseconds, and reads the
+    mappings again when it arms a thread (its stack is new) or every
+    SAMPLE_POLL_MS. A thread's CPU time is read at each pass and, by the
+    handler, at each of its samples, so that a thread that ends between
+    two passes has its time counted up to its last sample (the rate
+    achieved is samples over CPU time).
     The kernel checks CPU-time timers at its tick, so the rate is capped
     at CONFIG_HZ: each sample weighs 1 + the timer's overruns.
     SPDX-License-Identifier: MIT
@@ -59,6 +67,7 @@ typedef struct
     timer_t timer;
     clockid_t clock;
     uint64_t cpu0, cpu1;        /* its CPU clock when armed, at the last pass */
+    uint64_t cpu_seen;          /* the handler's: its CPU clock at its last sample */
     timer_entry * e;            /* SAMPLE_TIMER_ENTRIES */
     unsigned head, tail;        /* head: the handler's, tail: the reader's */
     uint64_t dropped;           /* the handler's: its ring was full */
@@ -75,6 +84,7 @@ static struct
     timer_slot slot[SAMPLE_TIMER_THREADS];
     unsigned nslots;
     region_table * regions;
+    uint64_t regions_ns;        /* when they were read, CLOCK_MONOTONIC_RAW */
     int handlers;               /* handlers running now */
     uint64_t period_ns;
     int capped;                 /* said: threads past the cap */
@@ -172,6 +182,9 @@ static void on_prof(int sig, siginfo_t * si, void * uc)
 #endif
             __atomic_store_n(&s->head, head + 1, __ATOMIC_RELEASE);
         }
+        if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+            __atomic_store_n(&s->cpu_seen, (uint64_t) ts.tv_sec * 1000000000u
+                             + (uint64_t) ts.tv_nsec, __ATOMIC_RELAXED);
     }
     __atomic_sub_fetch(&T.handlers, 1, __ATOMIC_SEQ_CST);
     errno = saved;
@@ -217,9 +230,12 @@ static region_table * read_regions(void)
 static void refresh_regions(void)
 {
     region_table * r = read_regions(), * old;
+    struct timespec ts;
     int i;
     if (r == NULL)
         return;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    T.regions_ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
     old = __atomic_exchange_n(&T.regions, r, __ATOMIC_SEQ_CST);
     for (i = 0; i < 1000 && __atomic_load_n(&T.handlers, __ATOMIC_SEQ_CST) != 0; i++)
         sched_yield();
@@ -249,6 +265,16 @@ static uint64_t cpu_of(clockid_t c, uint64_t before)
     if (clock_gettime(c, &ts) != 0)
         return before; /* the thread has ended */
     return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/* Slot s's CPU time to now, or, for a thread that has ended, to the last
+   of its samples if that came after the last pass. */
+static void count_cpu(timer_slot * s)
+{
+    uint64_t seen = __atomic_load_n(&s->cpu_seen, __ATOMIC_RELAXED);
+    s->cpu1 = cpu_of(s->clock, s->cpu1);
+    if (seen > s->cpu1)
+        s->cpu1 = seen;
 }
 
 /* A timer on thread tid's CPU clock in slot k: 0, or -1. */
@@ -299,9 +325,11 @@ static timer_slot * slot_of(uint32_t tid)
     return NULL;
 }
 
-/* Timers for the threads that have none; those gone are let go. */
-static void scan_threads(void)
+/* Timers for the threads that have none; those gone are let go. The
+   number of timers armed. */
+static int scan_threads(void)
 {
+    int armed = 0;
     DIR * d = opendir("/proc/self/task");
     struct dirent * de;
     unsigned k;
@@ -315,7 +343,7 @@ static void scan_threads(void)
             s->seen = 1;
         else if (tid != 0 && T.nslots < SAMPLE_TIMER_THREADS && !blocks_prof(tid)
                  && arm(T.nslots, tid) == 0)
-            T.slot[T.nslots - 1].seen = 1;
+            T.slot[T.nslots - 1].seen = 1, armed++;
         else if (tid != 0 && T.nslots == SAMPLE_TIMER_THREADS && !T.capped && !blocks_prof(tid))
         {
             T.capped = 1;
@@ -328,13 +356,14 @@ static void scan_threads(void)
     for (k = 0; k < T.nslots; k++)
         if (T.slot[k].live)
         {
-            T.slot[k].cpu1 = cpu_of(T.slot[k].clock, T.slot[k].cpu1);
+            count_cpu(&T.slot[k]);
             if (!T.slot[k].seen)
             {
                 timer_delete(T.slot[k].timer);
                 T.slot[k].live = 0;
             }
         }
+    return armed;
 }
 
 static void drain(sample_writer * w)
@@ -384,8 +413,13 @@ int prof_impl_sample_timers_start(double hz, const char ** why)
 
 void prof_impl_sample_timers_poll(sample_writer * w)
 {
-    scan_threads();
-    refresh_regions();
+    struct timespec ts;
+    uint64_t now;
+    int armed = scan_threads();
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    now = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+    if (armed > 0 || now - T.regions_ns >= SAMPLE_POLL_MS * 1000000ull)
+        refresh_regions();
     drain(w);
 }
 
@@ -398,13 +432,13 @@ sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w)
     c.period_ns = T.period_ns;
     for (k = 0; k < n; k++)
         if (T.slot[k].live)
-        {
-            T.slot[k].cpu1 = cpu_of(T.slot[k].clock, T.slot[k].cpu1);
             timer_delete(T.slot[k].timer);
-        }
     __atomic_store_n(&T.nslots, 0, __ATOMIC_SEQ_CST); /* late signals: ignored */
     for (i = 0; i < 100000 && __atomic_load_n(&T.handlers, __ATOMIC_SEQ_CST) != 0; i++)
         sched_yield();
+    for (k = 0; k < n; k++)
+        if (T.slot[k].live)
+            count_cpu(&T.slot[k]); /* the handlers' last word included */
     T.nslots = n;
     drain(w);
     T.nslots = 0;

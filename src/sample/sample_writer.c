@@ -209,3 +209,11 @@ void prof_impl_sw_free(sample_writer * w)
     free(w->batch);
     memset(w, 0, sizeof *w);
 }
+
+double prof_impl_sample_rate(const char * s)
+{
+    static const prof_impl_range rate = { SAMPLE_DEFAULT_HZ, 0, SAMPLE_MAX_HZ, 1, 0, 0,
+                                          PROF_IMPL_PLAIN, NULL };
+    double v;
+    return prof_impl_option_number(NULL, NULL, s, &rate, &v) == 0 ? v : 0;
+}

@@ -203,9 +203,17 @@ static NOINST int reopen_own(const char * p)
     prof_tf_header h;
     struct stat a, b;
     ssize_t k;
-    int f = -1, r = open(p, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO's open for reading waits for a writer, and this
+       process is the one its reader waits for; only a regular file can
+       hold a header to read back */
+    int f = -1, r = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (r < 0)
         return -1;
+    if (fstat(r, &b) != 0 || !S_ISREG(b.st_mode))
+    {
+        close(r);
+        return -1;
+    }
     do
         k = pread(r, &h, sizeof h, 0);
     while (k < 0 && errno == EINTR);
@@ -213,9 +221,9 @@ static NOINST int reopen_own(const char * p)
         && h.bom == PROF_TF_BOM && h.version == PROF_TF_VERSION
         && h.header_size == sizeof h && h.pid == (uint32_t) getpid()
         && h.start_ticks == TR.start_ticks
-        && (f = open(p, O_WRONLY | O_APPEND | O_CLOEXEC)) >= 0
-        && (fstat(f, &a) != 0 || fstat(r, &b) != 0 || a.st_dev != b.st_dev
-            || a.st_ino != b.st_ino))
+        && (f = open(p, O_WRONLY | O_APPEND | O_NONBLOCK | O_CLOEXEC)) >= 0
+        && (fstat(f, &a) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino
+            || fcntl(f, F_SETFL, O_APPEND) != 0))
     {
         close(f); /* replaced between the two opens: not the one read */
         f = -1;

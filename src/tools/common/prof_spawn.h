@@ -1,13 +1,16 @@
 /*
     Running a command as a measured child process (internal: used by
-    prof-compare --run and prof-run; POSIX only, not installed; named so
-    that it is never taken for the system's <spawn.h>). One call starts
-    the command in its own process group with extra environment variables
-    and chosen input and output files, waits for it, and returns how it
-    ended, its wall time and its resource usage. A SIGINT, SIGTERM, SIGHUP
-    or SIGQUIT that the caller receives meanwhile is passed on to the
-    child's whole process group, the child is reaped (no zombie), and the
-    signal is reported so that the caller can clean up and end. The
+    prof-compare --run, prof-run and prof-trace record; POSIX only, not
+    installed; named so that it is never taken for the system's
+    <spawn.h>). One call starts the command in its own process group (or
+    the caller's) with extra environment variables and chosen input and
+    output files, waits for it, and returns how it ended, its wall time
+    and its resource usage. SIGINT, SIGTERM, SIGHUP and SIGQUIT are at
+    their default action in the child whatever the caller's are (ignored
+    included). One of them that the caller receives meanwhile is passed
+    on to the child's whole process group (or to the child), the child is
+    reaped (no zombie), and the signal is reported so that the caller can
+    clean up and end. The
     handlers the caller had are restored after each run. The child is
     started by posix_spawnp (no copy of the caller's page tables: the
     cheapest start, so the least overhead in every run's time), or, when
@@ -41,7 +44,17 @@ typedef struct
        PROF_SPAWN_NOT_STARTED (ECANCELED). NULL: none (the child execs at
        once). */
     int (*before_exec)(void * ctx, long pid);
+    /* Called in the parent again and again while the command runs (each
+       call should return within a fraction of a second, say from a poll
+       with a timeout), e.g. to read what counters collect. NULL: the
+       parent sleeps in wait4 until the command ends. */
+    void (*while_running)(void * ctx);
     void * ctx;
+    /* 1: the child stays in the caller's process group (the terminal's
+       foreground group, where it may read the terminal and the terminal's
+       ^C reaches it directly); a signal the caller receives otherwise
+       goes to the child alone. 0: its own group, passed each signal. */
+    int same_group;
 } prof_spawn_cmd;
 
 /* How a run ended. */

@@ -261,13 +261,15 @@ void pt_allocs_write(const pt_allocs * m, FILE * out, const pt_trace * t,
     put_totals(m, out, t);
     fprintf(out, "\nallocations by zone\n%10s %14s %10s %14s  %s  %s\n",
             "allocs", "bytes", "live", "live_bytes", "thread", "zone");
-    qsort(m->z, m->nz, sizeof *m->z, by_bytes);
+    if (m->nz > 1) /* none in a trace without allocations: no qsort(NULL) */
+        qsort(m->z, m->nz, sizeof *m->z, by_bytes);
     for (i = 0; i < m->nz; i++)
         put_zone_row(out, t, &m->z[i], 0);
     fprintf(out, "\nleaks: live at the end, by the zone that allocated them\n"
             "%10s %14s %10s %14s  %s  %s\n", "blocks", "bytes", "of_allocs",
             "of_bytes", "thread", "zone");
-    qsort(m->z, m->nz, sizeof *m->z, by_live);
+    if (m->nz > 1)
+        qsort(m->z, m->nz, sizeof *m->z, by_live);
     for (i = 0; i < m->nz && m->z[i].live > 0; i++)
         put_zone_row(out, t, &m->z[i], 1);
     if (i == 0)

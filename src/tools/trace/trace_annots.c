@@ -46,7 +46,7 @@ void pt_put_text(FILE * out, const char * s)
 void pt_put_csv(FILE * out, const char * s)
 {
     if (strpbrk(s, ",\"\r\n") == NULL)
-        fputs(s, out);      /* quoted only where it must be */
+        prof_impl_put_unicode(out, s); /* quoted only where it must be */
     else
         prof_impl_csv_string(out, s);
 }

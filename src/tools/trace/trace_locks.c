@@ -183,7 +183,11 @@ static void put_thread(FILE * out, const pt_trace * t, uint32_t thread)
     const pt_thread * th = &t->threads[thread];
     fprintf(out, "thread %u", th->tid);
     if (th->name[0] != '\0')
-        fprintf(out, " (%s)", th->name);
+    {
+        fputs(" (", out);
+        pt_put_text(out, th->name);
+        fputc(')', out);
+    }
 }
 
 /* --csv: one row per lock (the holders are the text summary's only). */
@@ -222,11 +226,12 @@ void pt_locks_write(const pt_locks * l, FILE * out, const pt_trace * t,
     for (i = 0; i < l->n; i++)
     {
         const pt_lock * k = &l->v[i];
-        fprintf(out, "%10llu %10llu %14.0f %12.0f %14.0f %12.0f %9llu  %s",
+        fprintf(out, "%10llu %10llu %14.0f %12.0f %14.0f %12.0f %9llu  ",
                 (unsigned long long) k->acquired, (unsigned long long) k->waits,
                 (double) k->wait_total * ns, (double) k->wait_max * ns,
                 (double) k->hold_total * ns, (double) k->hold_max * ns,
-                (unsigned long long) k->unmatched, k->name ? k->name : "lock");
+                (unsigned long long) k->unmatched);
+        pt_put_text(out, k->name ? k->name : "lock"); /* a control byte: '?' */
         fprintf(out, " 0x%llx\n", (unsigned long long) k->addr);
         for (j = 0; j < k->nh; j++)
         {

@@ -8,23 +8,28 @@
     become MAPS2 and PROCESS chunks, so that samples of code unmapped since
     and of processes gone still name their functions. The rings and the
     chains are the in-process sampler's (src/sample).
+    The trace goes to a temporary file that replaces -o's file only when
+    the command ran (src/core/outfile.c); a file the command names is
+    refused. The command runs in this process's group (the terminal's ^C
+    reaches it) with SIGINT, SIGTERM and SIGHUP at their default action;
+    one of them sent to prof-trace alone is passed on to it. Either way,
+    once the command has ended and the trace is written, the same signal
+    ends prof-trace (a shell sees 128 + N).
     Exit status: the command's; 128 + N if signal N killed it; 127 if it
-    could not be run; 1 if sampling was refused or the file not written.
+    could not be run; 1 if sampling was refused or the file not written;
+    2 for bad usage or an output the command names.
     SPDX-License-Identifier: MIT
 */
 #include "trace_record.h"
 #include "sample_impl.h"
 #include "internal.h"
 #include "trace_format.h"
+#include "prof_spawn.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,8 +37,13 @@
 
 typedef struct
 {
-    FILE * f;
-    int failed;               /* a write failed: said at the end */
+    FILE * f;                 /* the output's temporary file */
+    char ** cmd;
+    double hz;
+    int children;             /* --children */
+    int opened;               /* the events are open, the header written */
+    int keep;                 /* the command ran: the trace replaces -o's file */
+    uint64_t ns0;             /* the start, CLOCK_MONOTONIC_RAW */
     sample_rings rings;
     sample_writer w;
 } recorder;
@@ -53,11 +63,9 @@ static int put(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n
     c.type = type;
     c.size = (uint32_t) n;
     c.tid = tid;
+    /* a failure stays in r->f's error indicator: the commit says it */
     if (fwrite(&c, sizeof c, 1, r->f) != 1 || (n > 0 && fwrite(p, n, 1, r->f) != 1))
-    {
-        r->failed = 1;
         return -1;
-    }
     return 0;
 }
 
@@ -174,8 +182,7 @@ static void put_header(recorder * r, uint32_t pid, uint64_t ns0)
     h.start_ticks = ns0;
     clock_gettime(CLOCK_REALTIME, &ts);
     h.start_unix_ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-    if (fwrite(&h, sizeof h, 1, r->f) != 1)
-        r->failed = 1;
+    (void) fwrite(&h, sizeof h, 1, r->f); /* a failure: as in put */
     /* no zones, ever: a reader names each sample's zone (none) at once */
     put(r, PROF_TF_SAMPLING, 0, no_zones, sizeof no_zones);
 }
@@ -205,102 +212,81 @@ static void put_end(recorder * r, double hz, uint64_t ns0, uint64_t cpu_ns, int 
     put(r, PROF_TF_END, 0, end, sizeof end);
 }
 
-/* The child: waits for the events, then runs the command; an exec that
-   fails sends its errno down the close-on-exec pipe. */
-static void child(char ** cmd, int go, int err)
+/* Before the command's exec (prof_spawn_cmd.before_exec): the events
+   opened on it, the file's header. 0, or -1 after a message (refused). */
+static int open_events(void * ctx, long pid)
 {
-    char c;
-    int e;
-    if (read(go, &c, 1) != 1)
-        _exit(127);
-    execvp(cmd[0], cmd);
-    e = errno;
-    if (write(err, &e, sizeof e) != (ssize_t) sizeof e)
-        _exit(127);
-    _exit(127);
-}
-
-/* Sample until the child ends; its wait status. */
-static int follow(recorder * r, pid_t pid)
-{
-    int status = 0;
-    for (;;)
-    {
-        struct pollfd p[SAMPLE_MAX_CPUS];
-        int i;
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid || (w < 0 && errno != EINTR))
-            break;
-        for (i = 0; i < r->rings.n; i++)
-        {
-            p[i].fd = r->rings.fd[i];
-            p[i].events = POLLIN;
-        }
-        poll(p, (nfds_t) r->rings.n, SAMPLE_POLL_MS);
-        drain(r, 0);
-    }
-    prof_impl_sample_rings_enable(&r->rings, 0);
-    drain(r, 1);
-    return status;
-}
-
-/* Start cmd stopped before its exec, sample it (and its child processes
-   if children), write the trace to f. Returns the exit status (see the
-   top). */
-static int record(recorder * r, char ** cmd, double hz, int children)
-{
-    int go[2], err[2], e = 0, status, rc;
-    uint64_t ns0;
-    pid_t pid;
-    if (pipe(go) != 0 || pipe(err) != 0 || fcntl(err[1], F_SETFD, FD_CLOEXEC) != 0)
-    {
-        prof_impl_warn(PROGRAM ": pipe failed: %s", strerror(errno));
-        return 1;
-    }
-    if ((pid = fork()) < 0)
-    {
-        prof_impl_warn(PROGRAM ": fork failed: %s", strerror(errno));
-        return 1;
-    }
-    if (pid == 0)
-    {
-        close(go[1]);
-        close(err[0]);
-        child(cmd, go[0], err[1]);
-    }
-    close(go[0]);
-    close(err[1]);
-    ns0 = raw_ns();
-    if ((rc = prof_impl_sample_rings_open(&r->rings, hz, pid, children)) != 0)
+    recorder * r = (recorder *) ctx;
+    int rc;
+    r->ns0 = raw_ns();
+    if ((rc = prof_impl_sample_rings_open(&r->rings, r->hz, (pid_t) pid,
+                                          r->children)) != 0)
     {
         char why[512];
-        prof_impl_counters_reason(why, sizeof why, rc, PROF_IMPL_WHY_LINUX,
+        prof_impl_counters_reason(why, sizeof why, rc, prof_impl_why_process(),
                                   prof_impl_perf_paranoid());
         prof_impl_warn(PROGRAM ": perf events refused (%s): %s; another process "
                        "cannot be sampled without them (no fallback): not run",
                        strerror(rc), why);
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        return 1;
+        return -1;
     }
-    put_header(r, (uint32_t) pid, ns0);
-    process_rec(r, (uint32_t) pid, ns0, (uint32_t) pid, (uint32_t) getpid(),
-                PROF_TF_PROC_START, cmd[0]);
-    process_rec(r, (uint32_t) pid, ns0, (uint32_t) pid, 0, PROF_TF_PROC_THREAD, "");
-    if (write(go[1], "g", 1) != 1 || read(err[0], &e, sizeof e) == (ssize_t) sizeof e)
+    r->opened = 1;
+    put_header(r, (uint32_t) pid, r->ns0);
+    process_rec(r, (uint32_t) pid, r->ns0, (uint32_t) pid, (uint32_t) getpid(),
+                PROF_TF_PROC_START, r->cmd[0]);
+    process_rec(r, (uint32_t) pid, r->ns0, (uint32_t) pid, 0, PROF_TF_PROC_THREAD, "");
+    return 0;
+}
+
+/* While the command runs (prof_spawn_cmd.while_running): a poll of the
+   rings, then what they hold drained. */
+static void sample_some(void * ctx)
+{
+    recorder * r = (recorder *) ctx;
+    struct pollfd p[SAMPLE_MAX_CPUS];
+    int i;
+    for (i = 0; i < r->rings.n; i++)
     {
-        prof_impl_warn(PROGRAM ": %s: %s", cmd[0], e != 0 ? strerror(e) : "cannot be run");
-        e = e != 0 ? e : ENOEXEC;
+        p[i].fd = r->rings.fd[i];
+        p[i].events = POLLIN;
     }
-    close(go[1]);
-    close(err[0]);
-    status = follow(r, pid);
-    put_end(r, hz, ns0, prof_impl_sample_rings_close(&r->rings),
-            WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    if (e != 0)
-        return 127;
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-           : WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    poll(p, (nfds_t) r->rings.n, SAMPLE_POLL_MS);
+    drain(r, 0);
+}
+
+/* Run the command (stopped before its exec while its events open), sample
+   it (and its child processes if r->children) until it ends, write the
+   trace. It stays in this process's group (the terminal's ^C reaches it);
+   a SIGINT, SIGTERM or SIGHUP sent to this process alone is passed on to
+   it, and noted in *sig. Returns the exit status (see the top); r->keep
+   says whether the command ran (the trace is worth keeping). */
+static int record(recorder * r, int * sig)
+{
+    prof_spawn_cmd cmd;
+    prof_spawn_result res;
+    int rc;
+    memset(&cmd, 0, sizeof cmd);
+    cmd.argv = r->cmd;
+    cmd.before_exec = open_events;
+    cmd.while_running = sample_some;
+    cmd.ctx = r;
+    cmd.same_group = 1;
+    rc = prof_spawn_run(&cmd, &res);
+    *sig = res.interrupted;
+    if (r->opened)
+    {
+        prof_impl_sample_rings_enable(&r->rings, 0);
+        if (rc == 0)
+            drain(r, 1);
+        put_end(r, r->hz, r->ns0, prof_impl_sample_rings_close(&r->rings),
+                res.end == PROF_SPAWN_KILLED ? res.status : 0);
+    }
+    r->keep = rc == 0; /* else the command did not run: nothing to keep */
+    if (rc != 0 && (r->opened || res.status != ECANCELED)) /* else refused, said */
+        prof_impl_warn(PROGRAM ": %s: %s", r->cmd[0], strerror(res.status));
+    if (rc != 0)
+        return r->opened ? 127 : 1;
+    return res.end == PROF_SPAWN_KILLED ? 128 + res.status : res.status;
 }
 
 static int usage(void)
@@ -315,20 +301,35 @@ static int usage(void)
     return 2;
 }
 
+/* 1 if out names a file of the command (its program, an argument): it
+   would be replaced; after a message. */
+static int out_is_input(const char * out, char ** cmd)
+{
+    int i;
+    for (i = 0; cmd[i] != NULL; i++)
+        if (prof_impl_same_file(out, cmd[i]))
+        {
+            prof_impl_warn(PROGRAM ": -o %s is %s, which the command names: "
+                           "refused (it would be replaced)", out, cmd[i]);
+            return 1;
+        }
+    return 0;
+}
+
 int pt_record_main(int argc, char ** argv)
 {
-    double hz = SAMPLE_DEFAULT_HZ;
     const char * out = NULL;
     char path[64];
+    prof_impl_outfile of;
     recorder r;
-    int i, rc, children = 0;
+    int i, rc, sig = 0;
+    memset(&r, 0, sizeof r);
+    r.hz = SAMPLE_DEFAULT_HZ;
     for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     {
-        char * end;
         if (strncmp(argv[i], "--hz=", 5) == 0)
         {
-            hz = strtod(argv[i] + 5, &end);
-            if (*end != '\0' || !(hz > 0 && hz <= SAMPLE_MAX_HZ))
+            if ((r.hz = prof_impl_sample_rate(argv[i] + 5)) == 0)
             {
                 prof_impl_warn(PROGRAM ": --hz=%s: not a rate in (0, %d]", argv[i] + 5,
                                SAMPLE_MAX_HZ);
@@ -336,7 +337,7 @@ int pt_record_main(int argc, char ** argv)
             }
         }
         else if (strcmp(argv[i], "--children") == 0)
-            children = 1;
+            r.children = 1;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
         else
@@ -344,32 +345,34 @@ int pt_record_main(int argc, char ** argv)
     }
     if (i + 1 >= argc)
         return usage();
+    r.cmd = argv + i + 1;
     if (out == NULL)
     {
         snprintf(path, sizeof path, "prof-trace.record.%ld.ptrace", (long) getpid());
         out = path;
     }
-    memset(&r, 0, sizeof r);
+    if (out_is_input(out, r.cmd))
+        return 2;
+    /* a temporary file, which replaces out only once the trace is whole */
+    if (prof_impl_outfile_open(&of, out) != 0)
+        return 1;
+    r.f = of.f;
     r.w.put = put;
     r.w.ticks = same_ns;
     r.w.ctx = &r;
-    if ((r.f = fopen(out, "wb")) == NULL)
-    {
-        prof_impl_warn(PROGRAM ": %s: %s", out, strerror(errno));
-        return 1;
-    }
-    signal(SIGINT, SIG_IGN); /* the terminal's ^C is the command's */
-    rc = record(&r, argv + i + 1, hz, children);
-    if (fclose(r.f) != 0 || r.failed)
-    {
-        prof_impl_warn(PROGRAM ": writing %s failed: %s", out, strerror(errno));
+    rc = record(&r, &sig);
+    if (!r.keep)
+        prof_impl_outfile_abort(&of);      /* not run: out as it was */
+    else if (prof_impl_outfile_commit(&of) != 0) /* a write failed: said */
         rc = rc != 0 ? rc : 1;
-    }
     else
         fprintf(stderr, PROGRAM ": %llu samples (%llu lost, %llu chains "
                 "truncated) written to %s\n", (unsigned long long) r.w.samples,
                 (unsigned long long) r.rings.lost, (unsigned long long) r.w.truncated,
                 out);
     prof_impl_sw_free(&r.w);
+    /* a SIGINT, SIGTERM or SIGHUP ended the command: now the trace is
+       written, the same signal ends this process (a shell sees 128 + N) */
+    prof_spawn_release(sig);
     return rc;
 }
