@@ -292,29 +292,43 @@ static void print_doubts(FILE * out, const prof_bench * b, const char * family,
         const prof_fit * fits, int n, int sizes)
 {
     double flagged[8];
+    char line[600];
+    size_t len;
     int i, k, nflagged = prof_impl_family_flagged(b->results, b->nresults,
                                                   family, flagged, 8);
     for (i = 1; i < n; i++)
         if (fits[i].within_noise)
-            fprintf(out, "\n**warning**: %s is not clearly better than %s: "
-                    "with each size's time anywhere in its interval, %s can "
-                    "fit best; more epochs or a quieter machine can tell "
-                    "them apart\n", fits[0].name, fits[i].name, fits[i].name);
+        {
+            snprintf(line, sizeof line, "**warning**: %s is not clearly "
+                     "better than %s: with each size's time anywhere in its "
+                     "interval, %s can fit best; more epochs or a quieter "
+                     "machine can tell them apart", fits[0].name,
+                     fits[i].name, fits[i].name);
+            fputc('\n', out);
+            prof_impl_md_wrap(out, line);
+        }
     if (nflagged == 0)
         return;
-    fprintf(out, "\n**warning**: %d of %d sizes have flagged rows (", nflagged,
-            sizes);
+    snprintf(line, sizeof line, "**warning**: %d of %d sizes have flagged "
+             "rows (", nflagged, sizes);
     for (k = 0; k < nflagged && k < 8; k++)
-        fprintf(out, "%s%g", k ? ", " : "", flagged[k]);
-    fprintf(out, "%s): their times may bend the fit\n",
-            nflagged > 8 ? ", ..." : "");
+    {
+        len = strlen(line);
+        snprintf(line + len, sizeof line - len, "%s%g", k ? ", " : "",
+                 flagged[k]);
+    }
+    len = strlen(line);
+    snprintf(line + len, sizeof line - len, "%s): their times may bend the "
+             "fit", nflagged > 8 ? ", ..." : "");
+    fputc('\n', out);
+    prof_impl_md_wrap(out, line);
 }
 
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
     prof_fit fits[8];
-    char fam[300], coef[32], rms[32];
+    char fam[300], coef[32], rms[32], line[400];
     int i, sizes, n = prof_bench_complexity(b, family, fits, 8);
     if (out == NULL)
         out = stdout;
@@ -325,10 +339,13 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
     if (sizes < 4)
         prof_impl_warn("complexity of %s: %d sizes; 4 or more tell the "
                        "growth functions apart", fam, sizes);
-    fprintf(out, "\ncomplexity of `%s` (%d sizes; coefficient in ns "
-            "per unit of f(N)):\n\n| %15s | %7s | complexity\n"
-            "|----------------:|--------:|:-----------\n",
-            fam, sizes, "coefficient", "rms%");
+    snprintf(line, sizeof line, "complexity of `%s` (%d sizes; "
+             "coefficient in ns per unit of f(N)):", fam, sizes);
+    fputc('\n', out);
+    prof_impl_md_wrap(out, line);
+    fprintf(out, "\n| %15s | %7s | complexity\n"
+            "|----------------:|--------:|:-----------\n", "coefficient",
+            "rms%");
     for (i = 0; i < n; i++)
         fprintf(out, "| %15s | %7s | %s%s\n",
                 prof_impl_four_digits(coef, sizeof coef, fits[i].coefficient),

@@ -32,6 +32,8 @@ typedef struct
     const double * percentiles;
     int npercentiles;
     int aggregates_only;
+    int json_epochs;            /* --json-epochs: Google Benchmark's
+                                   repetitions (else one entry each) */
     char * const * context;
     int ncontext;
     int no_rate;
@@ -88,6 +90,9 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 /* After the rows of a partial table (c->partial): why it stops short. */
 void prof_impl_md_partial(prof_impl_md_writer * w,
         const prof_impl_report_ctx * c, int rows);
+/* text and a line break, its lines (at spaces) no wider than the table's
+   100 columns; a word longer than that stays whole. */
+void prof_impl_md_wrap(FILE * out, const char * text);
 /* Something else was printed under the table (a complexity table): the
    next row starts under a header of its own. */
 void prof_impl_md_break(prof_impl_md_writer * w);

@@ -1,10 +1,17 @@
 /*
     Google Benchmark's JSON (--benchmark_format=json schema): the context,
-    one "iteration" entry per epoch (none with the aggregates only), the
-    mean, median, stddev and cv aggregates (the profiler's own figures ride
-    on the median), the percentiles as Google Benchmark writes user
-    statistics (NAME_p90), and a family's BigO and RMS after its last
-    member.
+    then by default one entry per benchmark under its own name, as Google
+    Benchmark writes a run without repetitions, whose real_time and
+    cpu_time are the medians the table prints: the dashboards that read
+    the file (github-action-benchmark, Bencher) make a row of every entry
+    and match rows by name, so one entry is one value per benchmark. The
+    spread, the percentiles, the epochs (an array, which they skip) and a
+    family's fit are fields of that entry. With --json-epochs, Google
+    Benchmark's repetitions instead: one "iteration" entry per epoch (none
+    with the aggregates only), the mean, median, stddev and cv aggregates
+    (the profiler's own figures ride on the median), the percentiles as
+    Google Benchmark writes user statistics (NAME_p90), and a family's
+    BigO and RMS after its last member.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -608,6 +615,146 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fputs("\n    }", out);
 }
 
+/* A number array field of an entry: ",\n      \"name\": [v0 / scale, ...]". */
+static void json_array(FILE * out, const char * name, const double * v,
+        int n, double scale)
+{
+    int k;
+    fprintf(out, ",\n      \"%s\": [", name);
+    for (k = 0; k < n; k++)
+    {
+        fputs(k ? ", " : "", out);
+        prof_impl_json_number(out, v[k] / scale);
+    }
+    fputc(']', out);
+}
+
+/* The percentiles as one field of the entry: "percentiles": {"p10": ...,
+   "p90": ...} in its time unit, and "epochs_needed" where the epochs are
+   too few for one of them. 0, or -1 out of memory (left out). */
+static int json_percentile_fields(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir)
+{
+    const prof_result * r = &ir->pub;
+    const double * p;
+    double * work;
+    int k, need = 0, n = prof_impl_report_percentiles(c, &p);
+    if (n == 0)
+        return 0;
+    if ((work = (double *) malloc((size_t) r->epochs * sizeof *work)) == NULL)
+        return -1;
+    fputs(",\n      \"percentiles\": {", out);
+    for (k = 0; k < n; k++)
+    {
+        char agg[32];
+        int needs = prof_impl_percentile_epochs(p[k]);
+        need = needs > need ? needs : need;
+        prof_impl_percentile_name(agg, sizeof agg, p[k]);
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", agg);
+        prof_impl_json_number(out, prof_impl_percentile_of(r->samples_ns,
+                                       r->epochs, p[k], work) / ir->time_unit_ns);
+    }
+    if (r->epochs < need)
+        fprintf(out, ", \"epochs_needed\": %d", need);
+    fputc('}', out);
+    free(work);
+    return 0;
+}
+
+/* A family's fit as one field of its last member's entry: "complexity":
+   {"family": ..., "big_o": ..., "real_coefficient": ..., ...}, the fields
+   of the BigO and RMS entries. */
+static void json_complexity_field(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n,
+        const prof_impl_result * last)
+{
+    prof_fit real[8], cpu[8];
+    char fam_name[256];
+    double cc;
+    int j, nf, nc;
+    nf = prof_impl_fits(results, n, last->pub.name, PROF_IMPL_FIT_REAL,
+                        c->fit_name, c->fit_f, real, 8);
+    nc = prof_impl_fits(results, n, last->pub.name, PROF_IMPL_FIT_CPU,
+                        c->fit_name, c->fit_f, cpu, 8);
+    if (nf == 0)
+        return;
+    prof_impl_family_name(last->pub.name, fam_name, sizeof fam_name);
+    cc = real[0].coefficient;
+    for (j = 0; j < nc; j++)
+        if (strcmp(cpu[j].name, real[0].name) == 0)
+            cc = cpu[j].coefficient;
+    fputs(",\n      \"complexity\": {\"family\": ", out);
+    prof_impl_json_string(out, fam_name);
+    fprintf(out, ", \"big_o\": \"%s\", \"real_coefficient\": ",
+            big_o_name(real[0].name));
+    prof_impl_json_number(out, real[0].coefficient / last->time_unit_ns);
+    fputs(", \"cpu_coefficient\": ", out);
+    prof_impl_json_number(out, cc / last->time_unit_ns);
+    fputs(", \"rms\": ", out);
+    prof_impl_json_number(out, real[0].rms_pct / 100.0);
+    json_doubts(out, results, n, last->pub.name, real, nf);
+    fputc('}', out);
+}
+
+/* The one entry of a benchmark (the default): its name, the medians as
+   real_time and cpu_time, the profiler's figures, the spread, the
+   percentiles, the family's fit on its last member, and the epochs as
+   arrays. 0, or -1 out of memory (a figure missing). */
+static int json_one(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n, int i, family_place f,
+        int * first)
+{
+    const prof_impl_result * ir = results[i];
+    const prof_result * r = &ir->pub;
+    double sc = ir->time_unit_ns, iters = 0.0, * v;
+    prof_impl_moments real;
+    int k, rc = prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
+    for (k = 0; k < r->epochs; k++)
+        iters += (double) r->epoch_iters[k] * r->threads;
+    fputs(*first ? "" : ",\n", out);
+    *first = 0;
+    json_head(out, r, NULL, f.family, f.instance, "iteration");
+    fprintf(out, "      \"threads\": %d,\n      \"iterations\": %.0f,\n"
+            "      \"real_time\": ", r->threads, iters);
+    prof_impl_json_number(out, r->median_ns / sc);
+    fputs(",\n      \"cpu_time\": ", out);
+    prof_impl_json_number(out, r->cpu_ns / sc);
+    fprintf(out, ",\n      \"time_unit\": \"%s\",\n"
+            "      \"statistic\": \"median\"", ir->time_unit);
+    rc |= json_counters(out, ir, -1, "median");
+    if (!c->no_rate && (r->batch != 1.0 || strcmp(r->unit, "op") != 0))
+    {
+        fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
+                ? "bytes_per_second" : "items_per_second");
+        prof_impl_json_number(out, r->median_ns > 0.0 ? 1e9 / r->median_ns
+                                                      : NAN);
+    }
+    json_profiler_fields(out, ir);
+    json_field(out, "mean", r->mean_ns / sc);
+    json_field(out, "stddev", real.sd / sc);
+    json_field(out, "cv", real.mean > 0.0 ? real.sd / real.mean : 0.0);
+    rc |= json_percentile_fields(out, c, ir);
+    if (f.last && r->complexity_n > 0.0)
+        json_complexity_field(out, c, results, n, ir);
+    json_array(out, "epochs_real_time", r->samples_ns, r->epochs, sc);
+    json_array(out, "epochs_cpu_time", ir->cpu, r->epochs, sc);
+    if ((v = (double *) malloc((size_t) r->epochs * sizeof *v + 1)) == NULL)
+        rc = -1;
+    else
+    {
+        for (k = 0; k < r->epochs; k++)
+            v[k] = (double) r->epoch_iters[k] * r->threads;
+        json_array(out, "epochs_iterations", v, r->epochs, 1.0);
+        for (k = 0; r->processes > 1 && k < r->epochs; k++)
+            v[k] = r->epoch_process[k];
+        if (r->processes > 1)
+            json_array(out, "epochs_process", v, r->epochs, 1.0);
+        free(v);
+    }
+    fputs("\n    }", out);
+    return rc;
+}
+
 int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
@@ -624,6 +771,11 @@ int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
     for (i = from; i < n; i++)
     {
         const prof_impl_result * ir = results[i];
+        if (!c->json_epochs)
+        {
+            rc |= json_one(out, c, results, n, i, places[i], &first);
+            continue;
+        }
         if (!c->aggregates_only)
             json_iterations(out, c, ir, places[i], &first);
         rc |= json_aggregates(out, c, ir, places[i], &first);
