@@ -132,6 +132,11 @@ int prof_impl_fits(prof_impl_result * const * results, int n,
    the first max of their N into ns. */
 int prof_impl_family_flagged(prof_impl_result * const * results, int n,
         const char * family, double * ns, int max);
+/* Whether the fits[0 .. nf) of family name its complexity: 4 sizes or
+   more, no later fit within the noise of the first, no size's row
+   flagged. Else the console says it cannot tell; the JSON's "confident". */
+int prof_impl_fit_confident(prof_impl_result * const * results, int n,
+        const char * family, const prof_fit * fits, int nf);
 /* Length of the family part of a name (up to the first '/'), and whether
    two names are of one family (that part, and the same "/threads:N"). */
 size_t prof_impl_family_len(const char * name);

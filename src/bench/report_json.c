@@ -552,7 +552,8 @@ static int json_aggregates(FILE * out, const prof_impl_report_ctx * c,
 }
 
 /* What the fit cannot tell, on the BigO entry: the other fits within the
-   noise of the first, the flagged sizes, and whether neither. */
+   noise of the first, the flagged sizes, and whether the fit is
+   confident (the console's "cannot tell" when not). */
 static void json_doubts(FILE * out, prof_impl_result * const * results,
         int n, const char * family, const prof_fit * fits, int nf)
 {
@@ -571,7 +572,8 @@ static void json_doubts(FILE * out, prof_impl_result * const * results,
         prof_impl_json_number(out, flagged[k]);
     }
     fprintf(out, "],\n      \"confident\": %s",
-            others == 0 && nflagged == 0 ? "true" : "false");
+            prof_impl_fit_confident(results, n, family, fits, nf)
+            ? "true" : "false");
 }
 
 /* Complexity of a family, after its last member (as Google Benchmark
