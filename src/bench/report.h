@@ -99,8 +99,12 @@ void prof_impl_md_break(prof_impl_md_writer * w);
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 
-/* v as a JSON number that reads back exactly (NaN and infinities: null).
-   (Strings: prof_impl_json_string, internal.h.) */
+/* The JSON's opening and its "context" object, up to "benchmarks"
+   (report_json_context.c). */
+void prof_impl_json_context(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n);
+/* v as a JSON number that reads back exactly (NaN and infinities: null;
+   report.c). (Strings: prof_impl_json_string, internal.h.) */
 void prof_impl_json_number(FILE * out, double v);
 /* Mean, median and sample standard deviation (0 for one value) of x[0 ..
    n), n >= 1: 0, or -1 out of memory (the median then NaN). */
