@@ -395,6 +395,14 @@ typedef struct prof_result
        the process medians, widened by sqrt(2) about it, so that it covers
        the next run's median (doc/runner.md, "What the interval means"). */
     double ci_low_ns, ci_high_ns, ci_level;
+    /* Where the next run's median is expected to land, at next_level
+       (95%): this median widened by the changes between consecutive
+       earlier runs on this machine (next_runs of them: the history,
+       prof_bench_set_history), and never narrower than the processes'
+       interval. With one process and no history, NaN: the next run is not
+       known (ci_* then holds for this process only). */
+    double next_low_ns, next_high_ns, next_level;
+    int next_runs;
     int processes;          /* processes whose epochs are pooled here */
     const double * process_median_ns;   /* [processes] each one's median */
     const int * epoch_process;  /* [epochs] the process of each epoch */
@@ -466,17 +474,16 @@ typedef struct prof_result
 /* Write what is pending (prof_bench_finish) and free the suite. NULL: no-op. */
 void prof_bench_free(prof_bench * b);
 
-/* How many epochs, and how long. PROF_SCHEDULE_FIXED (the default): the
-   epochs (default 11), each at least the minimum epoch time (default 1 ms).
-   PROF_SCHEDULE_ADAPTIVE:
+/* How many epochs, and how long. PROF_SCHEDULE_ADAPTIVE (the default):
    epochs of the resolution multiple (below) of the clock's resolution,
    never under a minimum epoch time that was set; at least 11 (p10 and p90
    past the extremes), then it stops as soon as the median's interval is
    within the precision (below), at most the epochs (default 100 here;
    unless set, nor more time in epochs than 11 of the minimum epoch time)
-   and the budget; its interval sees only one process's noise, so it
-   covers the next process's median less often than the fixed schedule's
-   (doc/runner.md). 0, or -1 if unknown. */
+   and the budget. Its epochs see one of a shared machine's speeds; the
+   next-run interval (prof_bench_set_history) covers the others.
+   PROF_SCHEDULE_FIXED: the epochs (default 11), each at least the minimum
+   epoch time (default 1 ms). 0, or -1 if unknown. */
 typedef enum { PROF_SCHEDULE_ADAPTIVE, PROF_SCHEDULE_FIXED } prof_schedule;
 int prof_bench_set_schedule(prof_bench * b, prof_schedule schedule);
 /* The adaptive schedule's target [%]: the interval's half-width in % of
@@ -609,6 +616,14 @@ int prof_bench_set_counters(prof_bench * b, const char * events);
    ignored in a worker. */
 #define PROF_PROCESSES_MAX 1000
 int prof_bench_set_processes(prof_bench * b, int n);
+/* The run-to-run history that the next-run interval (next_low_ns ...)
+   is learned from: a small file of each benchmark's last median and the
+   changes between its consecutive runs, per machine, written whole at
+   prof_bench_finish. path NULL: the default (PROFILER_HISTORY, else
+   $XDG_CACHE_HOME/profiler/history, else ~/.cache/profiler/history);
+   "off": none kept or read, the interval is this process's. 0, or -1 with
+   a message (empty path, out of memory). */
+int prof_bench_set_history(prof_bench * b, const char * path);
 /* The console's format and stream (default markdown on stdout; NULL: no
    console output): markdown rows appear as each benchmark ends, CSV and
    JSON at prof_bench_finish. The stream is not closed by the suite. */

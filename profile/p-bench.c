@@ -21,7 +21,10 @@
                              of that print each figure's median and range
      p-bench --phases[=S]    the machine's speed each ms for S seconds (5):
                              the speeds it ran at, how long it held one
-   Other --format/--out/--filter options go to prof_bench_args. */
+   Other --format/--out/--filter options go to prof_bench_args. Its runs
+   keep no history (PROFILER_HISTORY=off unless set): the intervals and
+   cover it prints are each process's own; p-coverage measures the
+   next-run interval. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,6 +611,9 @@ int main(int argc, char ** argv)
     const char * configs_arg = NULL;
     if (kernels_init() != 0)
         return 1;
+    /* the schedules' own spread and cover: its runs learn nothing from
+       one another (p-coverage measures the next-run interval) */
+    setenv("PROFILER_HISTORY", "off", 0);
     for (i = 1; i < argc; i++)
     {
         if (strcmp(argv[i], "--suite") == 0) suite = 1;

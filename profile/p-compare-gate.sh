@@ -10,6 +10,10 @@
 # side's (old new, new old, old new, ...) and all given to prof-compare, which then
 # compares the sides process by process (paired by position); ROUNDS=1 is
 # the plain file-to-file comparison of two single runs.
+# Each side keeps a run-to-run history of its own (PROFILER_HISTORY), as
+# two builds would: one file a side is judged against the next-run
+# intervals they learn (doc/compare.md), "cannot tell (drift)" counted
+# apart from the flags and catches.
 # Usage: p-compare-gate.sh BUILD_DIR [PAIRS (10)] [ROUNDS (12)] [prof-compare options]
 set -eu
 build=$1 pairs=${2:-10} rounds=${3:-12}
@@ -29,11 +33,11 @@ run_pair() {
         # Alternate which side goes first (old new, new old, ...), so that
         # neither side always runs right after the other or the other way.
         if [ $((r % 2)) = 1 ]; then
-            "$gate" $old_args --format=json --out="$tmp/$name-old-$r.json" 2>/dev/null
-            "$gate" $new_args --format=json --out="$tmp/$name-new-$r.json" 2>/dev/null
+            PROFILER_HISTORY=$tmp/old.history "$gate" $old_args --format=json --out="$tmp/$name-old-$r.json" 2>/dev/null
+            PROFILER_HISTORY=$tmp/new.history "$gate" $new_args --format=json --out="$tmp/$name-new-$r.json" 2>/dev/null
         else
-            "$gate" $new_args --format=json --out="$tmp/$name-new-$r.json" 2>/dev/null
-            "$gate" $old_args --format=json --out="$tmp/$name-old-$r.json" 2>/dev/null
+            PROFILER_HISTORY=$tmp/new.history "$gate" $new_args --format=json --out="$tmp/$name-new-$r.json" 2>/dev/null
+            PROFILER_HISTORY=$tmp/old.history "$gate" $old_args --format=json --out="$tmp/$name-old-$r.json" 2>/dev/null
         fi
         old="$old${old:+,}$tmp/$name-old-$r.json"
         new="$new${new:+,}$tmp/$name-new-$r.json"
@@ -42,17 +46,20 @@ run_pair() {
     "$tool" "$@" "$old" "$new" || true
 }
 
-aa_flags=0 aa_total=0 ab_catches=0 p=1
+aa_flags=0 aa_drift=0 aa_total=0 ab_catches=0 ab_drift=0 p=1
 while [ "$p" -le "$pairs" ]; do
     out=$(run_pair "aa$p" "" "" "$@")
     n=$(printf '%s\n' "$out" | grep -c '| \(slower\|faster\)' || true)
-    aa_flags=$((aa_flags + n)) aa_total=$((aa_total + 2))
+    d=$(printf '%s\n' "$out" | grep -c '| cannot tell (drift)' || true)
+    aa_flags=$((aa_flags + n)) aa_drift=$((aa_drift + d)) aa_total=$((aa_total + 2))
     out=$(run_pair "ab$p" "" "--n=1050" "$@")
     printf '%s\n' "$out" | grep '^| chain ' | sed "s/^/pair $p A\/B: /"
     if printf '%s\n' "$out" | grep -q '^| chain .*| slower'; then
         ab_catches=$((ab_catches + 1))
+    elif printf '%s\n' "$out" | grep -q '^| chain .*| cannot tell (drift)'; then
+        ab_drift=$((ab_drift + 1))
     fi
     p=$((p + 1))
 done
-echo "A/A: $aa_flags of $aa_total comparisons flagged (target: at most 1 in 20)"
-echo "A/B (chain 1050 vs 1000, +5%): flagged slower in $ab_catches of $pairs pairs (target: at least 9 of 10)"
+echo "A/A: $aa_flags of $aa_total comparisons flagged (target: at most 1 in 20), $aa_drift cannot tell (drift)"
+echo "A/B (chain 1050 vs 1000, +5%): flagged slower in $ab_catches of $pairs pairs (target: at least 9 of 10), $ab_drift cannot tell (drift)"

@@ -1,17 +1,22 @@
-/* p-coverage: does the runner's interval cover the next run's median?
+/* p-coverage: does the interval the runner prints cover the next run's median?
    Runs a suite of four kernels as separate invocations of this program
-   (--processes=1, 5 and 10, or the counts given), each interval checked
-   against the next invocation's median of the same kernel, quiet and under
-   a load it makes itself (two busy processes, ended when done). Prints the
-   coverage (the target with 10 processes: >= 90%), the median width of the
-   intervals relative to the median, and the spread between processes, with
-   the environment padding of the workers spread over a page and with it
-   fixed (PROFILER_WORKER_PAD_BYTES, with the last count), to see whether
-   the padding changes anything here. Widths and spreads are medians over
-   the invocations and kernels, in percent of the median.
-       p-coverage [RUNS [P...]]   RUNS invocations per setting (default 21,
-                                  at least 3), P processes (up to 3 counts,
-                                  default 1 5 10); "3 1 2" is CI's quick run
+   (the default run, --processes=5 and --processes=10, or the counts
+   given), each printed interval (the next-run interval where the run has
+   one, else its own) checked against the next invocation's median of the
+   same kernel, quiet and under a load it makes itself (two busy
+   processes, ended when done). Each setting starts with a history of its
+   own (--history, a fresh file), as a new build does: its first run has
+   only its own epochs, the later ones learn the changes between runs.
+   Prints the coverage over all pairs and over the pairs from the sixth
+   run on, the median width of the intervals relative to the median, the
+   spread of the runs' medians and between processes, and the runner's
+   wall time per benchmark (its total_s, calibration included). Widths and
+   spreads are medians over the invocations and kernels, in percent of the
+   median.
+       p-coverage [RUNS [P...]]   RUNS invocations per setting (default 31:
+                                  120 pairs, at least 3), P processes (up
+                                  to 3 counts, default 1 5 10); "3 1 2" is
+                                  CI's quick run
        p-coverage --suite ...     the suite itself (runner options follow) */
 #include <math.h>
 #include <signal.h>
@@ -44,7 +49,7 @@ static int suite(int argc, char ** argv)
     return rc == 0 ? 0 : 1;
 }
 
-typedef struct { double med, lo, hi, between; } figure;
+typedef struct { double med, lo, hi, between, total_s; } figure;
 
 /* Split a CSV line into fields (quotes removed, "" kept as "); n fields. */
 static int split(char * line, char ** field, int max)
@@ -84,14 +89,16 @@ static int column(char ** head, int n, const char * name)
 }
 
 /* Run the suite once with p processes; its figures per kernel. */
-static int invoke(const char * self, int p, figure * f)
+static int invoke(const char * self, int p, const char * history, figure * f)
 {
-    char procs[32], out[96], line[4096];
+    char procs[32], out[96], hist[160];
+    static char line[1 << 20];  /* a row holds every epoch's sample */
     FILE * in;
     pid_t pid;
     int status, k, got = 0;
     snprintf(procs, sizeof procs, "--processes=%d", p);
     snprintf(out, sizeof out, "--out=/tmp/p-coverage.%ld.csv", (long) getpid());
+    snprintf(hist, sizeof hist, "--history=%s", history);
     pid = fork();
     if (pid == 0)
     {
@@ -99,16 +106,16 @@ static int invoke(const char * self, int p, figure * f)
         if (freopen("/dev/null", "w", stderr) == NULL)
             _exit(126);
         execl(self, self, "--suite", procs, "--format=none", "--out-format=csv",
-              out, (char *) NULL);
+              out, hist, (char *) NULL);
         _exit(127);
     }
     if (pid < 0 || waitpid(pid, &status, 0) < 0 || status != 0
         || (in = fopen(out + 6, "r")) == NULL)
         return -1;
     {
-        static char head_line[4096];
+        static char head_line[1 << 16];
         char * head[64], * field[64];
-        int nh, n, cm, cl, ch, cb;
+        int nh, n, cm, cl, ch, cb, nl, nx, ct;
         if (fgets(head_line, sizeof head_line, in) == NULL)
         {
             fclose(in);
@@ -119,6 +126,9 @@ static int invoke(const char * self, int p, figure * f)
         cl = column(head, nh, "ci_low");
         ch = column(head, nh, "ci_high");
         cb = column(head, nh, "between_pct");
+        nl = column(head, nh, "next_low");
+        nx = column(head, nh, "next_high");
+        ct = column(head, nh, "total_s");
         while (fgets(line, sizeof line, in) != NULL)
         {
             n = split(line, field, 64);
@@ -126,9 +136,16 @@ static int invoke(const char * self, int p, figure * f)
                 if (strcmp(field[0], picks[k]) == 0)
                 {
                     f[k].med = atof(field[cm]);
+                    /* what the table prints: the next run's, else
+                       this process's */
+                    if (nl >= 0 && nx >= 0 && *field[nl])
+                        cl = nl, ch = nx;
                     f[k].lo = *field[cl] ? atof(field[cl]) : NAN;
                     f[k].hi = *field[ch] ? atof(field[ch]) : NAN;
+                    cl = column(head, nh, "ci_low");
+                    ch = column(head, nh, "ci_high");
                     f[k].between = cb >= 0 ? atof(field[cb]) : 0.0;
+                    f[k].total_s = ct >= 0 ? atof(field[ct]) : NAN;
                     got++;
                 }
         }
@@ -150,18 +167,31 @@ static double median(double * v, int n)
     return n ? (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2])) : NAN;
 }
 
-/* runs invocations with p processes: covered/checked intervals, their
-   median width and the median spread of the medians between runs. */
+/* The runs from this one on count as "learned" (the history holds at
+   least 4 runs' changes). */
+#define LEARNED_FROM 5
+
+/* runs invocations with p processes, from a fresh history: covered/checked
+   intervals (all, and from run LEARNED_FROM on), their median width, the
+   median spread of the medians between runs, the wall time a benchmark. */
 static void setting(const char * self, const char * label, int p, int runs)
 {
     static figure f[MAXRUNS][NK];
-    double width[MAXRUNS * NK], dev[MAXRUNS * NK], between[MAXRUNS * NK];
-    int r, k, ok = 0, checked = 0, nw = 0, done = 0, per[NK] = { 0 };
+    double width[MAXRUNS * NK], dev[MAXRUNS * NK], between[MAXRUNS * NK],
+           total[MAXRUNS * NK];
+    int r, k, ok = 0, checked = 0, ok_late = 0, late = 0, nw = 0, done = 0;
+    int per[NK] = { 0 }, nk[NK] = { 0 };
+    double kw[NK][MAXRUNS];
+    char history[96];
+    snprintf(history, sizeof history, "/tmp/p-coverage.%ld.history",
+             (long) getpid());
+    remove(history);
     for (r = 0; r < runs; r++)
-        done += invoke(self, p, f[r]) == 0;
+        done += invoke(self, p, history, f[r]) == 0;
+    remove(history);
     if (done < runs)
     {
-        printf("%-8s %2d processes: %d of %d invocations failed\n", label, p,
+        printf("%-6s %2d processes: %d of %d invocations failed\n", label, p,
                runs - done, runs);
         return;
     }
@@ -169,17 +199,24 @@ static void setting(const char * self, const char * label, int p, int runs)
         for (k = 0; k < NK; k++)
         {
             double next = f[r + 1][k].med;
+            int in = f[r][k].lo <= next && next <= f[r][k].hi;
             if (f[r][k].lo == f[r][k].lo)      /* NaN: no interval */
             {
                 checked++;
-                ok += f[r][k].lo <= next && next <= f[r][k].hi;
-                per[k] += f[r][k].lo <= next && next <= f[r][k].hi;
+                ok += in;
+                per[k] += in;
+                late += r + 1 >= LEARNED_FROM;
+                ok_late += in && r + 1 >= LEARNED_FROM;
                 width[nw++] = 100.0 * (f[r][k].hi - f[r][k].lo) / f[r][k].med;
+                kw[k][nk[k]++] = width[nw - 1];
             }
         }
     for (r = 0; r < runs; r++)
         for (k = 0; k < NK; k++)
+        {
             between[r * NK + k] = f[r][k].between;
+            total[r * NK + k] = 1e3 * f[r][k].total_s;
+        }
     for (k = 0; k < NK; k++)
     {
         double m[MAXRUNS];
@@ -191,20 +228,23 @@ static void setting(const char * self, const char * label, int p, int runs)
                 dev[k * runs + r] = 100.0 * fabs(f[r][k].med - c) / c;
         }
     }
-    printf("%-8s %2d processes: next run's median covered %3d of %3d "
-           "(%5.1f%%), width %5.2f%%, runs' medians spread %5.2f%%, "
-           "between processes %5.2f%%\n", label, p, ok, checked,
-           checked ? 100.0 * ok / checked : NAN, nw ? median(width, nw) : NAN,
-           median(dev, NK * runs), median(between, NK * runs));
+    printf("%-6s %2d processes: covered %3d of %3d (%5.1f%%), from run %d "
+           "%5.1f%%, width %5.2f%%, medians spread %5.2f%%, between "
+           "processes %5.2f%%, %.2f ms a benchmark\n", label, p, ok, checked,
+           checked ? 100.0 * ok / checked : NAN, LEARNED_FROM,
+           late ? 100.0 * ok_late / late : NAN, nw ? median(width, nw) : NAN,
+           median(dev, NK * runs), median(between, NK * runs),
+           median(total, NK * runs));
     printf("%27s per kernel:", "");
     for (k = 0; k < NK; k++)
-        printf(" %s %d/%d%s", picks[k], per[k], runs - 1, k + 1 < NK ? "," : "\n");
+        printf(" %s %d/%d (width %.1f%%)%s", picks[k], per[k], runs - 1,
+               nk[k] ? median(kw[k], nk[k]) : NAN, k + 1 < NK ? "," : "\n");
     fflush(stdout);
 }
 
 int main(int argc, char ** argv)
 {
-    int procs[3] = { 1, 5, 10 }, nprocs = 3, runs = 21, i, bad = 0;
+    int procs[3] = { 1, 5, 10 }, nprocs = 3, runs = 31, i, bad = 0;
     if (argc > 1 && strcmp(argv[1], "--suite") == 0)
         return suite(argc, argv);   /* all of argv: workers run it again */
     if (argc > 1)
@@ -225,9 +265,6 @@ int main(int argc, char ** argv)
            "chain 100, chain 1000, sum 2^10, sum 2^20");
     for (i = 0; i < nprocs; i++)
         setting(argv[0], "quiet", procs[i], runs);
-    setenv("PROFILER_WORKER_PAD_BYTES", "1", 1);
-    setting(argv[0], "pad fix", procs[nprocs - 1], runs);
-    unsetenv("PROFILER_WORKER_PAD_BYTES");
     kernels_load_start(2, 600);     /* bounded, whatever happens */
     for (i = 0; i < nprocs; i++)
         setting(argv[0], "loaded", procs[i], runs);

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "internal.h"
 #include "report.h"
+#include "history.h"
 
 #include <math.h>
 
@@ -42,6 +43,7 @@ static void make(prof_impl_result * ir, const char * name, double ns,
     ir->pub.unit = "op";
     ir->pub.relative_pct = NAN;
     ir->pub.total_s = 1.2345;
+    prof_impl_next_interval(&ir->pub, NAN, 0);  /* as the suite does */
     strcpy(ir->time_unit, "ns");
     ir->time_unit_ns = 1.0;
 }
@@ -145,7 +147,9 @@ static void check_processes(void)
     t = table(&c, rows, 2, 0);
     FITS("55 processes", t);
     bar = strstr(t, "`sum/100000` ");
-    CHECK(has(t, "93% CI, 55 processes"), "the title:\n%s", t);
+    CHECK(has(t, "93% next run") && strstr(t, "interval: where the next "
+          "run's median lands, from the spread of 55 processes\n"),
+          "the title:\n%s", t);
     /* 16 bars of 3 bytes, then the line's end */
     CHECK(bar != NULL && strlen(bar) > 13 + 48 && bar[13 + 48] == '\n'
           && (unsigned char) bar[13 + 45] == 0xE2, "16 bars:\n%s", t);
@@ -217,7 +221,7 @@ static void check_rows(void)
     make(&rows[1], "twice", 5e6, 11, 1);
     t = table(&c, rows, 2, 0);
     CHECK(has(t, "none (1 epoch)") && strstr(t, "n/a%") == NULL
-          && strstr(t, "0%") == NULL && check_count(t, "run interval") == 1,
+          && strstr(t, "0%") == NULL && check_count(t, "95% this process") == 1,
           "one epoch:\n%s", t);
     /* the percentiles: p10, p50 (the median here), p90, the outputs' */
     static const double deciles[] = { 10.0, 50.0, 90.0 };

@@ -4,6 +4,7 @@
 
         bench_args -> bench_settings
         bench_sizes, bench_threads -> bench_suite
+        bench_suite -> bench_history (history.h: the next-run interval)
         bench_suite -> bench_run -> bench_counters, bench_user, stats
                     -> bench_result -> stats
                     -> bench_workers -> bench_procs, bench_wire
@@ -408,6 +409,7 @@ void prof_impl_result_free(prof_impl_result * r);
 /* The index of r's count of the event of perf stat name name, or -1. */
 int prof_impl_result_event_index(const prof_result * r, const char * name);
 
+
 /* ---- worker processes (bench_wire.c, bench_workers.c, bench_procs.c) --- */
 
 /* A record of the pipe from a worker to its parent. */
@@ -498,6 +500,7 @@ typedef struct
     FILE * out;
     int header_done;        /* 0, or 1 + relative of the last header */
     int counters_done;      /* the counters' context line printed */
+    int interval_said;      /* the interval kind last explained (0: none) */
     char cols[512];         /* the interval and counter columns of the last
                                header */
     int ci_width;           /* the interval column's width */
@@ -589,6 +592,10 @@ struct prof_bench
                                                    "key=value" */
     int ncontext;
     int percentiles_checked;    /* results[0 .. it) checked for epochs */
+    char * history_path;    /* prof_bench_set_history: NULL, the default */
+    int history_state;      /* 0: not opened yet, 1: opened (or off) */
+    struct prof_impl_history * history; /* NULL: off (history.h) */
+    int history_saved;      /* results[0 .. it) are in the file */
 };
 
 /* The name to run under (a NULL name becomes "benchmark N", with a

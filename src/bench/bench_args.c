@@ -73,6 +73,16 @@ static int set_out(void * ctx, const char * name, const char * v)
     return prof_bench_set_output_path((prof_bench *) ctx, v);
 }
 
+static int set_history(void * ctx, const char * name, const char * v)
+{
+    if (v[0] == '\0')
+    {
+        prof_impl_warn(PROGRAM ": %s: a file, or off", name);
+        return -1;
+    }
+    return prof_bench_set_history((prof_bench *) ctx, v);
+}
+
 static int set_out_format(void * ctx, const char * name, const char * v)
 {
     prof_format f;
@@ -149,7 +159,7 @@ static int set_precision(void * ctx, const char * name, const char * v)
 #define SCHEDULE_OPTIONS \
     { "--schedule", "S", "epochs: adaptive (as many as --precision needs, " \
       "at most --epochs) or fixed (--epochs of at least " \
-      "--min-epoch-time) (fixed)", SET(set_schedule), ENV("SCHEDULE") }, \
+      "--min-epoch-time) (adaptive)", SET(set_schedule), ENV("SCHEDULE") }, \
     { "--precision", "PCT", "adaptive: stop once the interval's half-width " \
       "is within PCT% of the median ({default})", SET(set_precision), \
       ENV_RANGE("PRECISION", prof_impl_precision_range) },
@@ -441,6 +451,9 @@ static const prof_impl_option table[] = {
     { "--processes", "N", "run the program N times, one after another, and "
       "pool their epochs ({default})", SET(set_processes),
       ENV_RANGE("PROCESSES", prof_impl_processes_range) },
+    { "--history", "FILE", "where the next-run interval learns the changes "
+      "between runs, or off ($XDG_CACHE_HOME or ~/.cache: profiler/history)",
+      SET(set_history), ENV("HISTORY") },
     { "--wide", NULL, "the table with every column (op/s, min, total) "
       "(default: fits in 100 columns)",
       PROF_IMPL_OPTION_FLAG(prof_bench, wide) },

@@ -222,6 +222,8 @@ static void summarise(prof_impl_result * res, const prof_impl_epochs * e,
     p->complexity_n = e->s.complexity_n;
     p->relative_pct = NAN;
     p->warning = res->warning;
+    p->next_low_ns = p->next_high_ns = p->next_level = NAN;
+    p->next_runs = 0;
     p->processes = 1;
     p->between_pct = 0.0;
     p->within_pct = p->err_pct;
@@ -262,9 +264,10 @@ static void budget_warnings(prof_impl_result * res,
     if ((e->budget_hit & PROF_IMPL_BUDGET_MEASURE) && n < asked)
     {
         res->pub.flags |= PROF_RESULT_BUDGET;
-        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %d "
+        snprintf(line, sizeof line, "stopped by the time budget (%g s) after %d of %s%d "
                 "epochs; raise it with prof_bench_set_budget_s. ",
-                e->s.budget_s, n, asked);
+                e->s.budget_s, n, e->s.schedule == PROF_SCHEDULE_ADAPTIVE
+                ? "at most " : "", asked);
         append(res->warning, sizeof res->warning, line);
     }
 }

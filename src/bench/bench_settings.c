@@ -136,7 +136,7 @@ void prof_impl_settings_default(prof_impl_settings * s)
     s->min_epoch_ns = prof_impl_min_epoch_range.def;
     s->max_epoch_ns = prof_impl_max_epoch_range.def;
     s->resolution_multiple = prof_impl_resolution_range.def;
-    s->schedule = PROF_SCHEDULE_FIXED;
+    s->schedule = PROF_SCHEDULE_ADAPTIVE;
     s->precision_pct = prof_impl_precision_range.def;
     s->min_iters = (ulong) prof_impl_min_iters_range.def;
     s->exact_iters = (ulong) prof_impl_exact_iters_range.def;
@@ -320,6 +320,26 @@ int prof_bench_set_processes(prof_bench * b, int n)
             &prof_impl_processes_range, n))
         return -1;
     b->processes = n;
+    return 0;
+}
+
+int prof_bench_set_history(prof_bench * b, const char * path)
+{
+    char * copy = NULL;
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_history");
+    if (path != NULL && path[0] == '\0')
+    {
+        prof_impl_warn("prof_bench_set_history: an empty path (a file, "
+                       "\"off\", or NULL for the default)");
+        return -1;
+    }
+    if (path != NULL && (copy = prof_impl_strdup(path)) == NULL)
+    {
+        prof_impl_warn("prof_bench_set_history: out of memory");
+        return -1;
+    }
+    free(b->history_path);
+    b->history_path = copy;
     return 0;
 }
 

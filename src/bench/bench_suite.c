@@ -5,6 +5,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "report.h"         /* the families of size sweeps */
+#include "history.h"        /* the next-run interval */
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ void prof_bench_free(prof_bench * b)
     prof_impl_output_forget(b);
     free(b->file.path);
     free(b->cli_sizes);
+    free(b->history_path);
+    prof_impl_history_free(b->history);
     prof_impl_gbench_free(b);
     free(b);
 }
@@ -191,6 +194,18 @@ static void relative_figures(const prof_bench * b, prof_result * p)
             set_relative(b, &b->results[i]->pub);
 }
 
+/* p's next-run interval, from the history opened with the suite's first
+   result (none in a worker: its parent keeps it). */
+static void history_apply(prof_bench * b, prof_result * p)
+{
+    char buf[4096];
+    if (b->history_state == 0 && !prof_impl_worker_mode())
+        b->history = prof_impl_history_open(b->history_path != NULL
+                ? b->history_path : prof_impl_history_default(buf, sizeof buf));
+    b->history_state = 1;
+    prof_impl_history_apply(b->history, p);
+}
+
 const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         prof_impl_epochs * e)
 {
@@ -205,6 +220,7 @@ const prof_result * prof_impl_suite_finish_epochs(prof_bench * b,
         return NULL;
     }
     p = &res->pub;
+    history_apply(b, p);
     if (e->is_baseline)
     {
         b->baseline = b->nresults - 1;
@@ -453,6 +469,7 @@ int prof_bench_run_all(prof_bench * b)
 
 int prof_bench_finish(prof_bench * b)
 {
+    int rc;
     if (b == NULL)
         return -1;
     prof_impl_status_clear();
@@ -466,7 +483,14 @@ int prof_bench_finish(prof_bench * b)
                        b->nqueue == 1 ? "" : "s");
         prof_bench_run_all(b);
     }
-    return prof_impl_output_finish(b);
+    rc = prof_impl_output_finish(b);
+    if (b->history != NULL && b->nresults > b->history_saved)
+    {
+        (void) prof_impl_history_save(b->history,
+                b->results + b->history_saved, b->nresults - b->history_saved);
+        b->history_saved = b->nresults;
+    }
+    return rc;
 }
 
 int prof_bench_count(const prof_bench * b)

@@ -55,7 +55,8 @@ static struct
    same name would make a field twice. */
 static const char * const reserved[] = {
     "name", "epochs", "iterations", "median", "mean", "min", "max",
-    "err_pct", "ci_low", "ci_high", "ci_level", "cpu_time", "time_unit",
+    "err_pct", "ci_low", "ci_high", "ci_level", "ci_covers", "next_low",
+    "next_high", "next_level", "next_runs", "cpu_time", "time_unit",
     "unit", "batch", "total_s", "overhead_ns", "complexity_n",
     "relative_pct", "flags", "warning", "samples", "processes",
     "between_pct", "within_pct", "ipc", "branch_miss_pct", "threads",

@@ -95,6 +95,7 @@ static void put_epochs(out_buf * o, const prof_impl_epochs * e)
     put_f64(o, e->s.complexity_n);
     put_f64(o, e->s.budget_s);
     put_u32(o, (unsigned long) e->s.threads);
+    put_u32(o, (unsigned long) e->s.schedule);
     put_u32(o, (unsigned long) e->is_baseline);
     put_u32(o, (unsigned long) e->got);
     for (i = 0; i < e->got; i++)
@@ -358,6 +359,7 @@ static void get_epochs(in_buf * in, prof_impl_epochs * e, char ** name)
     e->s.complexity_n = get_time(in, 0);
     e->s.budget_s = get_time(in, 0);
     e->s.threads = get_count(in, PROF_THREADS_MAX, "threads out of range");
+    e->s.schedule = get_count(in, PROF_SCHEDULE_FIXED, "an unknown schedule");
     if (e->s.threads < 1 && !in->bad)
         in->bad = "threads out of range";
     e->is_baseline = get_count(in, 1, "a flag is not 0 or 1");

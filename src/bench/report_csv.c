@@ -97,6 +97,10 @@ static void csv_row(FILE * out, const prof_impl_result * ir,
     csv_number(out, r->ci_low_ns / sc, "%.9g");
     csv_number(out, r->ci_high_ns / sc, "%.9g");
     csv_number(out, r->ci_level, "%.4f");
+    csv_number(out, r->next_low_ns / sc, "%.9g");
+    csv_number(out, r->next_high_ns / sc, "%.9g");
+    csv_number(out, r->next_level, "%.4f");
+    fprintf(out, ",%d", r->next_runs);
     csv_number(out, r->cpu_ns / sc, "%.9g");
     fprintf(out, ",%s,", ir->time_unit);
     prof_impl_csv_string(out, r->unit);
@@ -166,7 +170,7 @@ int prof_impl_csv_write(FILE * out, const prof_impl_report_ctx * c,
     }
     fputs(f.np > 0 ? ",percentile_epochs_needed" : "", out);
     fprintf(out, ",err_pct,ci_low,"
-            "ci_high,ci_level,cpu_time,time_unit,unit,batch,total_s,"
+            "ci_high,ci_level,next_low,next_high,next_level,next_runs,cpu_time,time_unit,unit,batch,total_s,"
             "overhead_ns,complexity_n,relative_pct,flags,load_avg_1m,warning,"
             "samples");
     /* with worker processes: how many, and their spread */

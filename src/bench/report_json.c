@@ -282,6 +282,13 @@ static void json_profiler_fields(FILE * out, const prof_impl_result * ir)
     fputs(",\n      \"ci_low\": ", out); prof_impl_json_number(out, r->ci_low_ns / sc);
     fputs(",\n      \"ci_high\": ", out); prof_impl_json_number(out, r->ci_high_ns / sc);
     fputs(",\n      \"ci_level\": ", out); prof_impl_json_number(out, r->ci_level);
+    fputs(",\n      \"ci_covers\": ", out);
+    prof_impl_json_string(out, r->processes > 1 ? "the processes' median"
+                                                : "this process's epochs");
+    fputs(",\n      \"next_low\": ", out); prof_impl_json_number(out, r->next_low_ns / sc);
+    fputs(",\n      \"next_high\": ", out); prof_impl_json_number(out, r->next_high_ns / sc);
+    fputs(",\n      \"next_level\": ", out); prof_impl_json_number(out, r->next_level);
+    fprintf(out, ",\n      \"next_runs\": %d", r->next_runs);
     fputs(",\n      \"min\": ", out); prof_impl_json_number(out, r->min_ns / sc);
     fputs(",\n      \"max\": ", out); prof_impl_json_number(out, r->max_ns / sc);
     fputs(",\n      \"total_s\": ", out); prof_impl_json_number(out, r->total_s);

@@ -199,17 +199,49 @@ static void counter_columns(columns * cs, const prof_result * r, int limit)
     }
 }
 
+/* What the interval column covers: the next run (learned from the
+   history, or from the processes' spread), or this process only. */
+enum { INTERVAL_PROCESS = 1, INTERVAL_PROCESSES, INTERVAL_HISTORY };
+static int interval_kind(const prof_result * r)
+{
+    return isnan(r->next_low_ns) ? INTERVAL_PROCESS
+         : r->next_runs > 0 ? INTERVAL_HISTORY : INTERVAL_PROCESSES;
+}
+
+/* The level of the interval the column shows, in whole percent. */
+static int interval_pct(const prof_result * r)
+{
+    double level = isnan(r->next_low_ns) ? r->ci_level : r->next_level;
+    return !(level < PROF_CI_LEVEL && level > 0.0)
+         ? (int) (100 * PROF_CI_LEVEL + 0.5) : (int) floor(100.0 * level);
+}
+
 /* The interval column's title: what the interval covers. A row without
    an interval (one epoch) says so in its cell, under the usual title. */
 static void interval_head(char * out, size_t size, const prof_result * r)
 {
-    int pct = !(r->ci_level < PROF_CI_LEVEL && r->ci_level > 0.0)
-            ? (int) (100 * PROF_CI_LEVEL + 0.5)
-            : (int) floor(100.0 * r->ci_level);
-    if (r->processes > 1)
-        snprintf(out, size, "%d%% CI, %d processes", pct, r->processes);
+    if (interval_kind(r) == INTERVAL_PROCESS)
+        snprintf(out, size, "%d%% this process", interval_pct(r));
     else
-        snprintf(out, size, "%d%% run interval", pct);
+        snprintf(out, size, "%d%% next run", interval_pct(r));
+}
+
+/* Above a header whose interval covers something new: what, in a line. */
+static void interval_note(prof_impl_md_writer * w, const prof_result * r)
+{
+    int kind = interval_kind(r);
+    if (kind == w->interval_said)
+        return;
+    w->interval_said = kind;
+    if (kind == INTERVAL_HISTORY)
+        fprintf(w->out, "interval: where the next run's median lands, from "
+                "%d changes between earlier runs here\n\n", r->next_runs);
+    else if (kind == INTERVAL_PROCESSES)
+        fprintf(w->out, "interval: where the next run's median lands, from "
+                "the spread of %d processes\n\n", r->processes);
+    else
+        fprintf(w->out, "interval: this process's epochs only; no earlier "
+                "runs to learn where the next run lands\n\n");
 }
 
 /* The default table's width, and the name it leaves room for (a longer
@@ -335,13 +367,15 @@ static void interval_cell(char * out, size_t size, const prof_result * r,
         double unit_ns)
 {
     char a[32], b[32];
-    if (isnan(r->ci_low_ns) || !(r->ci_level > 0.0))
+    int next = !isnan(r->next_low_ns);
+    if (!next && (isnan(r->ci_low_ns) || !(r->ci_level > 0.0)))
         snprintf(out, size, "%s", r->epochs == 1 ? "none (1 epoch)"
                                                  : "no interval");
     else
-        snprintf(out, size, "[%s, %s]",
-                 prof_impl_four_digits(a, 32, r->ci_low_ns / unit_ns),
-                 prof_impl_four_digits(b, 32, r->ci_high_ns / unit_ns));
+        snprintf(out, size, "[%s, %s]", prof_impl_four_digits(a, 32,
+                     (next ? r->next_low_ns : r->ci_low_ns) / unit_ns),
+                 prof_impl_four_digits(b, 32,
+                     (next ? r->next_high_ns : r->ci_high_ns) / unit_ns));
 }
 
 static void cell(char * out, size_t size, const column * col,
@@ -396,13 +430,13 @@ void prof_impl_md_break(prof_impl_md_writer * w)
 /* The context once, the counters' line once, and a header whenever the
    columns change. */
 static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
-        const columns * cs, int counted)
+        const columns * cs, const prof_result * r)
 {
     char key[sizeof w->cols];
     int k, i;
     if (!w->header_done)
         md_context(w->out, c);
-    if (counted && !w->counters_done)
+    if (r->ncounters > 0 && !w->counters_done)
     {
         /* once, even when no event counts here: it says why */
         if (c->counters_line[0] != '\0')
@@ -419,6 +453,7 @@ static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         return;
     if (w->header_done)
         fputc('\n', w->out);
+    interval_note(w, r);
     for (k = 0; k < cs->n; k++)
         put_cell(w->out, cs->c[k].head, cs->c[k].width);
     fputs("| benchmark\n", w->out);
@@ -466,7 +501,7 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
         return;
     terminal = prof_impl_is_terminal(c->terminal, w->out);
     row_columns(&cs, c, ir, relative, terminal);
-    md_header(w, c, &cs, r->ncounters > 0);
+    md_header(w, c, &cs, r);
     for (k = 0; k < cs.n; k++)
     {
         cell(text, sizeof text, &cs.c[k], ir);

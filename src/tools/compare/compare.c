@@ -166,8 +166,31 @@ const char * prof_impl_verdict_name(int verdict)
     case PROF_VERDICT_SLOWER: return "slower";
     case PROF_VERDICT_FASTER: return "faster";
     case PROF_VERDICT_SAME: return "same";
+    case PROF_VERDICT_DRIFT: return "cannot tell (drift)";
     default: return "too few samples";
     }
+}
+
+/* The relative half-width of s's next-run interval, or NaN. */
+static double drift_of(const prof_series * s)
+{
+    double m = s->median_ns;
+    if (!(m > 0.0) || isnan(s->next_low_ns) || isnan(s->next_high_ns))
+        return NAN;
+    return fmax(s->next_high_ns / m - 1.0, 1.0 - s->next_low_ns / m);
+}
+
+double prof_impl_drift_verdict(const prof_series * old,
+                               const prof_series * new_, prof_verdict * v)
+{
+    double h = fmax(drift_of(old), drift_of(new_)), x = fabs(v->change);
+    if (v->verdict != PROF_VERDICT_SLOWER && v->verdict != PROF_VERDICT_FASTER)
+        return h;
+    if (isnan(h) || (x > h && !(x > 2.0 * h)))
+        v->verdict = PROF_VERDICT_DRIFT;
+    else if (!(x > h))
+        v->verdict = PROF_VERDICT_SAME;
+    return h;
 }
 
 /* ---- interval of the change ---------------------------------------------- */

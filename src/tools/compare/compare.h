@@ -25,6 +25,8 @@ typedef struct
     int loaded;                  /* measured while the load average exceeded
                                     the cores (the runner's flags) */
     double load_avg;             /* the load average then, or NaN */
+    double next_low_ns, next_high_ns;   /* the runner's next-run interval
+                                           ("next_low", "next_high"), or NaN */
 } prof_series;
 
 /* A family's complexity fit as the file states it (a "BigO" aggregate):
@@ -73,7 +75,7 @@ double prof_impl_mann_whitney_p(const double * x, int n, const double * y,
                                 int m);
 
 enum { PROF_VERDICT_SAME, PROF_VERDICT_FASTER, PROF_VERDICT_SLOWER,
-       PROF_VERDICT_UNSURE };
+       PROF_VERDICT_UNSURE, PROF_VERDICT_DRIFT };
 
 /* median new / median old - 1, and 0 when the medians are equal (0 and 0
    included: no change, not NaN). */
@@ -94,6 +96,16 @@ typedef struct
 void prof_impl_compare(const prof_series * old, const prof_series * new_,
                        double alpha, double noise, prof_verdict * out);
 const char * prof_impl_verdict_name(int verdict);
+
+/* One run a side: its epochs show the noise inside the run, not the drift
+   between runs (a shared machine's speed steps). The files' next-run
+   intervals say how far the next run lands: h, the larger relative
+   half-width of the two sides'. A faster or slower verdict stands when
+   the change passes 2h; within h it is the same; between, or with no h
+   (a file without next-run intervals), it becomes PROF_VERDICT_DRIFT:
+   cannot tell. Returns h (NaN when unknown). */
+double prof_impl_drift_verdict(const prof_series * old,
+                               const prof_series * new_, prof_verdict * v);
 
 /* A time in ns as "1.234 us" (4 significant digits, unit by size). */
 void prof_impl_format_ns(char * buf, size_t len, double ns);
@@ -172,6 +184,8 @@ typedef struct
     const prof_gate * gate;
     int common;         /* benchmarks compared */
     int unsure;         /* of them, with too few samples or pairs to tell */
+    int drift;          /* of them, changed within the drift between runs
+                           (one file a side: PROF_VERDICT_DRIFT) */
     int changed;        /* of them, called faster or slower */
     int paired;         /* several files a side, paired by position */
     int one_file;       /* one file a side, not --run */

@@ -54,6 +54,11 @@ static void explain_one_file(FILE * out, const prof_compare_notes * n)
     char t[48] = "";
     if (!n->one_file || n->common == 0 || (!gate && n->changed == 0))
         return;
+    if (n->drift > 0)
+        fprintf(out, "\n%d benchmark(s) cannot tell (drift): changed by more "
+                "than the noise inside each run, but not by twice the "
+                "next-run interval the files carry (or they carry none)\n",
+                n->drift);
     if (gate)
         snprintf(t, sizeof t, "--threshold=%g ", 100.0 * n->gate->threshold);
     fprintf(out, "\none file a side: %s only the noise inside each run, not "

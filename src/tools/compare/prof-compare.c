@@ -350,6 +350,8 @@ typedef struct
     prof_plot_row * rows;
     prof_series * gathered;          /* two per row with several files */
     int nrows, common, regressions, unsure;
+    int drift, drift_slower;         /* rows that cannot tell (drift), and
+                                        those slower past the threshold */
     int changed;                     /* rows called faster or slower */
     int loaded[2];                   /* rows whose old / new side was
                                         measured under load */
@@ -415,6 +417,8 @@ static void compare_row(comparison * c, const options * o,
         prof_impl_compare_paired(a, b, o->gate.alpha, o->gate.noise, &v);
     else
         prof_impl_compare(a, b, o->gate.alpha, o->gate.noise, &v);
+    if (!c->multi && !o->run)   /* one run a side: the drift between runs */
+        (void) prof_impl_drift_verdict(a, b, &v);
     prof_impl_format_ns(t0, sizeof t0, a->median_ns);
     prof_impl_format_ns(t1, sizeof t1, b->median_ns);
     if (isnan(v.ci_low))
@@ -425,8 +429,12 @@ static void compare_row(comparison * c, const options * o,
                  prof_impl_fixed(hi, sizeof hi, 100.0 * v.ci_high, 1, 1));
     regression = prof_impl_gate_regression(&o->gate, &v);
     c->unsure += v.verdict == PROF_VERDICT_UNSURE;
+    c->drift += v.verdict == PROF_VERDICT_DRIFT;
+    c->drift_slower += v.verdict == PROF_VERDICT_DRIFT
+                    && v.change > fmax(o->gate.threshold, 0.0);
     c->changed += v.verdict == PROF_VERDICT_FASTER
-               || v.verdict == PROF_VERDICT_SLOWER;
+               || v.verdict == PROF_VERDICT_SLOWER
+               || v.verdict == PROF_VERDICT_DRIFT;
     c->regressions += regression;
     if (isnan(v.change))
         snprintf(change, sizeof change, "n/a");
@@ -507,6 +515,7 @@ static void notes(const comparison * c, const options * o)
     n.gate = &o->gate;
     n.common = c->common;
     n.unsure = c->unsure;
+    n.drift = c->drift;
     n.changed = c->changed;
     n.paired = c->paired;
     n.one_file = !c->multi && !o->run;
@@ -542,9 +551,19 @@ static int conclude(const comparison * c, const options * o)
         rc = PROF_EXIT_BAD_INPUT;
     if (rc != PROF_EXIT_PASS)
         return rc;
-    return prof_impl_gate_conclude(stdout, &o->gate, c->regressions,
-                                   c->unsure, "benchmark(s)", c->paired
-                                   ? "pairs of runs" : "samples");
+    rc = prof_impl_gate_conclude(stdout, &o->gate, c->regressions,
+                                 c->unsure, "benchmark(s)", c->paired
+                                 ? "pairs of runs" : "samples");
+    if (rc == PROF_EXIT_PASS && o->gate.threshold >= 0.0
+        && c->drift_slower > 0)
+    {
+        printf("\nthe gate cannot tell: %d benchmark(s) slower by more "
+               "than the noise inside a run, but not clearly more than the "
+               "drift between runs (exit %d)\n", c->drift_slower,
+               PROF_EXIT_UNDECIDED);
+        rc = PROF_EXIT_UNDECIDED;
+    }
+    return rc;
 }
 
 /* The report is the gate's evidence: a table lost to a full disk or a

@@ -194,6 +194,7 @@ static prof_series * series_named(loader * L, const char * name)
         return NULL;
     s->aggregate_median_ns = NAN;
     s->load_avg = NAN;
+    s->next_low_ns = s->next_high_ns = NAN;
     rf->index[k] = ++rf->count;
     return s;
 }
@@ -331,14 +332,18 @@ static int add_epochs(loader * L, prof_series * s, const prof_json * a,
 }
 
 /* The runner's figures of a benchmark, from the entry that carries them
-   (the one entry, or the median aggregate with --json-epochs). */
-static void runner_fields(prof_series * s, const prof_json * b)
+   (the one entry, or the median aggregate with --json-epochs; per_unit:
+   ns per its time unit). */
+static void runner_fields(prof_series * s, const prof_json * b,
+                          double per_unit)
 {
     double n = number_or_nan(b, "flags");
     /* the runner's: measured under a load over the cores */
     s->loaded = n >= 0.0 && n < 2147483648.0
              && ((long) n & PROF_RESULT_LOADED) != 0;
     s->load_avg = number_or_nan(b, "load_avg_1m");
+    s->next_low_ns = number_or_nan(b, "next_low") * per_unit;
+    s->next_high_ns = number_or_nan(b, "next_high") * per_unit;
 }
 
 /* One entry of the "benchmarks" array (prof_json_each_fn). */
@@ -379,7 +384,7 @@ static int on_entry(const prof_json * b, size_t i, void * ctx)
         return add_iteration(L, s, b, &e, i);
     if (!isnan(e.real_time))
         s->aggregate_median_ns = e.real_time * e.per_unit;
-    runner_fields(s, b);
+    runner_fields(s, b, e.per_unit);
     if (e.is_aggregate)
         return 0;
     fit = prof_impl_json_get(b, "complexity");
