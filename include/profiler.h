@@ -607,6 +607,12 @@ int prof_bench_set_terminal(prof_bench * b, prof_terminal mode);
    time spent (--wide). Events that are n/a here get no column either way:
    the context line says why. */
 int prof_bench_set_wide(prof_bench * b, int on);
+/* JSON as Google Benchmark writes repetitions when on != 0 (--json-epochs):
+   an "iteration" entry per epoch, then NAME_mean, _median, _stddev, _cv
+   and the percentiles. Default off: one entry per benchmark under its own
+   name, real_time its median, the epochs an array inside it (what
+   dashboards such as github-action-benchmark and Bencher read right). */
+int prof_bench_set_json_epochs(prof_bench * b, int on);
 /* Count these events (a prof_counters_open list: "cycles,instructions,
    branches,branch-misses,page-faults,...", or "default" or "on" for
    PROF_COUNTERS_DEFAULT) around every epoch of the next benchmarks, and

@@ -3,16 +3,19 @@
      - a 6 ms single-threaded operation (a chain of multiply-adds sized to
        6 ms here), timed over its whole call, and the same between
        prof_start and prof_stop (FLINT's style);
-     - size sweeps of qsort and of an LSD radix sort (8-bit digits) over
-       16..65536 uint32_t keys (x2), and their complexity fits.
+     - size sweeps of qsort over 2^10..2^16 uint32_t keys (x2), timed by
+       the whole call and between prof_start and prof_stop (the copy of
+       the keys outside), and of an LSD radix sort (8-bit digits) over
+       16..65536, and their complexity fits.
    RUNS runs on the quiet machine alternate with RUNS beside two busy
    processes that this program starts for each (each ends after 60 s, or
    with it) and ends when the run is done, so that both see the same
    phases of a shared machine. Prints per run the operations' figures
    (against the quiet median: within 10%, or flagged) and each sweep's best
    fit
-   (right: O(n log n) for qsort, O(n) for radix; flagged when the fit says
-   it cannot tell), then the counts, and the runnable tasks seen
+   (right: O(n log n) for qsort, O(n) for radix; flagged when the console
+   says it cannot tell: another fit within the noise, a flagged size, or
+   under 4 sizes), then the counts, and the runnable tasks seen
    (/proc/loadavg: other work on the machine counts too).
 
    Usage: p-bench-load [RUNS (5)] [--sizes]: --sizes also prints each
@@ -27,13 +30,18 @@
 #include <unistd.h>
 #include "kernels.h"
 
-enum { MAX_RUNS = 20, NOPS = 2, NSWEEPS = 2, BUSY = 2, MAXN = 65536,
+enum { MAX_RUNS = 20, NOPS = 2, NSWEEPS = 3, BUSY = 2, MAXN = 65536,
        NSIZES = 13 };
 
 static const char * const op_names[NOPS] = { "6 ms, whole call",
                                              "6 ms, prof_start" };
-static const char * const sweep_names[NSWEEPS] = { "qsort", "radix" };
-static const char * const sweep_right[NSWEEPS] = { "O(n log n)", "O(n)" };
+static const char * const sweep_names[NSWEEPS] = { "qsort", "qstart",
+                                                   "radix" };
+static const char * const sweep_right[NSWEEPS] = { "O(n log n)",
+                                                   "O(n log n)", "O(n)" };
+/* each sweep's least size (x2 up to MAXN) and number of sizes */
+static const ulong sweep_lo[NSWEEPS] = { 1024, 1024, 16 };
+static const int sweep_sizes[NSWEEPS] = { 7, 7, 13 };
 static long chain_n;            /* multiply-adds in 6 ms */
 static int show_sizes;
 
@@ -74,6 +82,21 @@ static void sort_q(void * arg, ulong count)
     {
         memcpy(work, keys, n * sizeof *work);
         qsort(work, n, sizeof *work, cmp_u32);
+        PROF_DO_NOT_OPTIMIZE(work[n / 2]);
+    }
+}
+
+/* The same, the sort alone timed (FLINT's style) */
+static void sort_q_timed(void * arg, ulong count)
+{
+    size_t n = (size_t) *(const ulong *) arg;
+    ulong i;
+    for (i = 0; i < count; i++)
+    {
+        memcpy(work, keys, n * sizeof *work);
+        prof_start();
+        qsort(work, n, sizeof *work, cmp_u32);
+        prof_stop();
         PROF_DO_NOT_OPTIMIZE(work[n / 2]);
     }
 }
@@ -151,7 +174,8 @@ static double growth(int k, double n)
          : k == 3 ? n * log2(n) : pow(n, k - 2);
 }
 
-static const char * unweighted_best(const double * n, const double * t)
+static const char * unweighted_best(const double * n, const double * t,
+        int count)
 {
     static const char * const names[6] = { "O(1)", "O(log n)", "O(n)",
         "O(n log n)", "O(n^2)", "O(n^3)" };
@@ -160,13 +184,13 @@ static const char * unweighted_best(const double * n, const double * t)
     for (k = 0; k < 6; k++)
     {
         double sgg = 0.0, stg = 0.0, ss = 0.0, c;
-        for (i = 0; i < NSIZES; i++)
+        for (i = 0; i < count; i++)
         {
             sgg += growth(k, n[i]) * growth(k, n[i]);
             stg += t[i] * growth(k, n[i]);
         }
         c = stg / sgg;
-        for (i = 0; i < NSIZES; i++)
+        for (i = 0; i < count; i++)
             ss += pow(t[i] - c * growth(k, n[i]), 2);
         if (ss < least)
         {
@@ -182,10 +206,10 @@ static void take_sweep(const prof_bench * b, int s, run_fig * f)
 {
     prof_fit fits[8];
     int i, n = prof_bench_complexity(b, sweep_names[s], fits, 8);
-    int first = prof_bench_count(b) - NSIZES;
+    int first = prof_bench_count(b) - sweep_sizes[s];
     fit_fig * x = &f->fit[s];
     memset(x, 0, sizeof *x);
-    for (i = 0; i < NSIZES; i++)
+    for (i = 0; i < sweep_sizes[s]; i++)
     {
         const prof_result * r = prof_bench_result(b, first + i);
         f->n[s][i] = r->complexity_n;
@@ -195,14 +219,15 @@ static void take_sweep(const prof_bench * b, int s, run_fig * f)
         f->size_flags[s][i] = r->flags;
         x->unstable += r->flags != 0;
     }
-    copy_name(x->before, unweighted_best(f->n[s], f->med[s]));
+    copy_name(x->before, unweighted_best(f->n[s], f->med[s],
+                                         sweep_sizes[s]));
     if (n < 2)
         return;
     copy_name(x->best, fits[0].name);
     copy_name(x->second, fits[1].name);
     x->rms1 = fits[0].rms_pct;
     x->rms2 = fits[1].rms_pct;
-    x->clear = 1;
+    x->clear = x->unstable == 0 && sweep_sizes[s] >= 4;   /* the console's */
     for (i = 1; i < n; i++)
         if (fits[i].within_noise)
         {
@@ -226,10 +251,17 @@ static void measure(run_fig * f)
         f->op[k].preempted = r->preempted_epochs;
         f->op[k].cpu_timed = r->cpu_timed_epochs;
     }
-    prof_bench_run_range(b, "qsort", sort_q, 16, MAXN, 2);
-    take_sweep(b, 0, f);
-    prof_bench_run_range(b, "radix", sort_radix, 16, MAXN, 2);
-    take_sweep(b, 1, f);
+    {
+        static void (*const target[NSWEEPS])(void *, ulong) = {
+            sort_q, sort_q_timed, sort_radix };
+        int s;
+        for (s = 0; s < NSWEEPS; s++)
+        {
+            prof_bench_run_range(b, sweep_names[s], target[s], sweep_lo[s],
+                                 MAXN, 2);
+            take_sweep(b, s, f);
+        }
+    }
     f->runnable = kernels_runnable();
     prof_bench_free(b);
 }
@@ -267,7 +299,7 @@ static void print_sizes(const run_fig * f)
     for (s = 0; s < NSWEEPS; s++)
     {
         printf("      %s:", sweep_names[s]);
-        for (i = 0; i < NSIZES; i++)
+        for (i = 0; i < sweep_sizes[s]; i++)
             printf(" %g:%.4g[%+.1f%%,%+.1f%%]%s", f->n[s][i], f->med[s][i],
                    100.0 * (f->lo[s][i] / f->med[s][i] - 1.0),
                    100.0 * (f->hi[s][i] / f->med[s][i] - 1.0),
@@ -329,7 +361,7 @@ static void print_phase(const char * phase, const run_fig * f, int runs,
                "and not flagged\n", phase, op_names[k], t[k].within, runs,
                t[k].flagged, t[k].wrong_clear);
     for (k = 0; k < NSWEEPS; k++)
-        printf("%-6s %s fit: %d/%d %s, %d flagged, %d wrong and not "
+        printf("%-6s %s fit: %d/%d %s, %d cannot tell, %d wrong and not "
                "flagged; unweighted (before): %d/%d %s\n", phase,
                sweep_names[k], t[NOPS + k].right, runs, sweep_right[k],
                t[NOPS + k].fit_flagged, t[NOPS + k].wrong_clear,
@@ -374,8 +406,10 @@ int main(int argc, char ** argv)
         keys[i] = (uint32_t) rand() * 2654435761u;
     chain_n = size_chain();
     printf("the runner on a busy machine: %d runs quiet alternating with %d "
-           "beside %d busy processes; a 6 ms operation (%ld multiply-adds) "
-           "and sweeps of 16..%d keys\n", runs, runs, BUSY, chain_n, MAXN);
+           "beside %d busy processes; a 6 ms operation (%ld multiply-adds), "
+           "qsort over 1024..%d keys (whole call; qstart: prof_start "
+           "inside) and radix over 16..%d\n", runs, runs, BUSY, chain_n,
+           MAXN, MAXN);
     for (i = 0; i < runs; i++)
     {
         int failed = measure_in_child(&quiet[i]) != 0;

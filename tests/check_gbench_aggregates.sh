@@ -2,7 +2,7 @@
 # The runner with Google Benchmark's flags writes what Google Benchmark
 # writes: a real Google Benchmark program and a runner program, both run
 # with --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-# (and a context pair), give one entry per benchmark and statistic, each
+# (and a context pair; the runner with --json-epochs), give one entry per benchmark and statistic, each
 # with the same fields in the same order (the runner's median adds its own
 # figures after them); the runner's file is read by prof-compare and by
 # Google Benchmark's compare.py (when installed: CI installs it).
@@ -17,7 +17,8 @@ flags="--benchmark_repetitions=5 --benchmark_min_time=0.002
 "$gb" $flags --benchmark_out="$tmp/gb.json" >/dev/null
 for run in a b; do
     # shellcheck disable=SC2086
-    "$runner" $flags --benchmark_out="$tmp/$run.json" >/dev/null 2>&1
+    "$runner" $flags --json-epochs --benchmark_out="$tmp/$run.json" \
+        >/dev/null 2>&1
 done
 python3 - "$tmp/gb.json" "$tmp/a.json" <<'PY'
 import json, sys

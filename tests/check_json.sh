@@ -10,12 +10,17 @@
 set -eu
 prog=$1 dir=$2
 mkdir -p "$dir"
-"$prog" --format=json --out="$dir/a.json" --schedule=fixed
-"$prog" --format=json --out="$dir/b.json" --schedule=fixed
-"$prog" --format=json --counters --out="$dir/c.json"
+# --json-epochs: Google Benchmark's repetitions, an entry per epoch
+"$prog" --format=json --json-epochs --out="$dir/a.json" --schedule=fixed
+"$prog" --format=json --json-epochs --out="$dir/b.json" --schedule=fixed
+"$prog" --format=json --json-epochs --counters --out="$dir/c.json"
 # the same epochs in every process (and compare.py's 11 vs 11, 11 vs 33):
 # the fixed schedule's count; the adaptive one stops where each is precise
-"$prog" --format=json --processes=3 --out="$dir/p.json" --schedule=fixed
+"$prog" --format=json --json-epochs --processes=3 --out="$dir/p.json" \
+    --schedule=fixed
+# the default: one entry per benchmark (tests/check_dashboards.py has
+# the dashboards' rules)
+"$prog" --format=none --out="$dir/d.json"
 if ! command -v python3 >/dev/null 2>&1; then
     echo "python3 not installed: skipped"
     [ "${CI:-}" != true ]   # CI installs it: there, missing is a failure
@@ -97,6 +102,21 @@ for m in med:
 print("JSON processes ok: %d benchmarks, %d epochs from 3 processes"
       % (len(med), len(runs)))
 PY
+python3 - "$dir/d.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [b["name"] for b in d["benchmarks"]]
+assert len(names) == len(set(names)) == 3, names
+for b in d["benchmarks"]:
+    assert b["run_type"] == "iteration" and b["name"] == b["run_name"], b
+    assert b["statistic"] == "median", b
+    assert len(b["epochs_real_time"]) == b["repetitions"] > 1, b
+    e = sorted(b["epochs_real_time"])
+    m = (e[(len(e) - 1) // 2] + e[len(e) // 2]) / 2   # any count of epochs
+    assert abs(m - b["real_time"]) <= 1e-9 * m, (m, b)
+    assert b["ci_low"] <= b["real_time"] <= b["ci_high"], b
+print("JSON default ok: one entry each of %s" % ", ".join(names))
+PY
 cmp=/usr/share/benchmark/compare.py
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3   # Debian's, with python3-scipy
@@ -108,6 +128,8 @@ if [ -f "$cmp" ] && "$py" -c "import scipy" 2>/dev/null; then
     grep -q "chain 100_median" "$dir/compare-counters.txt"
     "$py" "$cmp" benchmarks "$dir/a.json" "$dir/p.json" >"$dir/compare-processes.txt"
     grep -q "U Test, Repetitions: 11 vs 33" "$dir/compare-processes.txt"
+    "$py" "$cmp" benchmarks "$dir/d.json" "$dir/d.json" >"$dir/compare-default.txt"
+    grep -q "chain 100 .*+0.0000" "$dir/compare-default.txt"
     echo "compare.py ok"
 else
     echo "compare.py or scipy not installed: compare.py check skipped"

@@ -58,8 +58,12 @@ fi
 # the same check under the table's context line and in the JSON context
 "$prog" --filter='one multiply' --out="$dir/r.json" >"$dir/table" 2>/dev/null \
     || bad "a run: exit"
-sed -n 2p "$dir/table" | grep -Eq "^machine: load ([0-9.]+|unknown) on [0-9]+ cores.*, governor .*, turbo (on|off|unknown), ASLR $aslr, virtual machine $(part 'virtual machine'), PMU $(part 'CPU PMU')\$" \
-    || bad "table context: $(sed -n 2p "$dir/table")"
+# the machine line, joined where it wraps at 100 columns
+machine_line() {
+    awk 'NR >= 2 && NF == 0 { exit } NR >= 2 { printf "%s%s", s, $0; s = " " }' "$dir/table"
+}
+machine_line | grep -Eq "^machine: load ([0-9.]+|unknown) on [0-9]+ cores.*, governor .*, turbo (on|off|unknown), ASLR $aslr, virtual machine $(part 'virtual machine'), PMU $(part 'CPU PMU')\$" \
+    || bad "table context: $(machine_line)"
 grep -Eq "\"profiler_machine\": \{\"loaded\": (true|false|null), \"governor\": \"[^\"]*\", \"turbo\": \"(on|off|unknown)\", \"aslr\": \"$aslr\"" "$dir/r.json" \
     || bad "JSON context: $(grep profiler_machine "$dir/r.json")"
 

@@ -1,6 +1,7 @@
 /* The runner's outputs under the fake clock, compared byte for byte with a
    golden file (tests/data/golden_outputs.txt): markdown, CSV and JSON of
-   one suite with relative mode, a batch unit, a time unit (fixed, then a
+   one suite (JSON twice: the default, and with --json-epochs) with
+   relative mode, a batch unit, a time unit (fixed, then a
    unit a row in the tables), complexity
    families, fake event counters, a loop macro, a comparison, a size
    sweep, user counters and a user measure, relative size sweeps. Lines that depend on the machine or the
@@ -73,7 +74,7 @@ static FILE * out;
 
 static void print_masked(const char * s)
 {
-    int in_context = 0;
+    int in_context = 0, in_md = 0;
     while (*s)
     {
         const char * e = strchr(s, '\n');
@@ -87,16 +88,24 @@ static void print_masked(const char * s)
             in_context = strncmp(s, "  },", 4) != 0;
         else if (strstr(s, " cores, counter ") != NULL
                  && (size_t) (strstr(s, " cores, counter ") - s) < n)
+        {
             fputs("(context masked)\n", out);
-        else if (strncmp(s, "machine: ", 9) == 0)
-            ;       /* the machine check: part of the masked context */
+            in_md = 1;
+        }
+        else if (in_md && *s != '\n')
+            ;       /* the context's paragraph: its lines as wrapped, the
+                       machine check's */
         else
+        {
             fwrite(s, 1, n, out);
+            in_md = 0;
+        }
         s += n;
     }
 }
 
-static void suite(prof_format format)
+/* The suite written in format (JSON: with --json-epochs when epochs). */
+static void suite(prof_format format, int epochs)
 {
     static const double five = 5.0, seven = 7.0, big = 1e4;
     /* fixed build information: the same bytes in every build type */
@@ -107,6 +116,7 @@ static void suite(prof_format format)
     fake_now = 0.0;
     prof_bench_set_output(b, f);
     prof_bench_set_format(b, format);
+    prof_bench_set_json_epochs(b, epochs);
     prof_bench_set_epoch_jitter(b, 0.0);
     /* 11 epochs of 1 ms under either schedule: a given floor, and a most
        that is the adaptive schedule's least (the "varying" row's spread
@@ -163,7 +173,8 @@ static void suite(prof_format format)
         prof_bench_set_relative(b, 0);
     }
     prof_bench_finish(b);
-    fprintf(out, "==== format %d\n", (int) format);
+    fprintf(out, "==== format %d%s\n", (int) format,
+            epochs ? " --json-epochs" : "");
     print_masked(check_slurp(f));
     if (format == PROF_FORMAT_MD)
     {
@@ -202,9 +213,10 @@ int main(int argc, char ** argv)
     out = strcmp(argv[1], "--print") == 0 ? stdout : tmpfile();
     prof_impl_set_fake_clock(fake_read, 1e9);
     prof_impl_fake_counts = fake_counts;
-    suite(PROF_FORMAT_MD);
-    suite(PROF_FORMAT_CSV);
-    suite(PROF_FORMAT_JSON);
+    suite(PROF_FORMAT_MD, 0);
+    suite(PROF_FORMAT_CSV, 0);
+    suite(PROF_FORMAT_JSON, 1);     /* Google Benchmark's repetitions */
+    suite(PROF_FORMAT_JSON, 0);     /* the default: one entry each */
     if (out == stdout)
         return 0;
     g = fopen(argv[1], "rb");

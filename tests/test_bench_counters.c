@@ -117,6 +117,7 @@ static void test_fake_counts(void)
           "csv header: %s", s);
     CHECK(strstr(s, "\",12,4,3,0.03,,0,3,1\n"), "csv row: %s", s);
     rewind(g);
+    prof_bench_set_json_epochs(b, 1);    /* an entry per epoch */
     CHECK(prof_bench_write(g, b, PROF_FORMAT_JSON) == 0, "json");
     s = check_slurp(g);
     /* an epoch entry: its own counts, the outlier epoch included */
@@ -174,6 +175,7 @@ static void test_off(void)
     CHECK(strstr(s, ",warning,samples\n") && !strstr(s, "page-faults"),
           "off: csv header: %s", s);
     rewind(g);
+    prof_bench_set_json_epochs(b, 1);    /* an entry per epoch */
     CHECK(prof_bench_write(g, b, PROF_FORMAT_JSON) == 0, "json");
     s = check_slurp(g);
     CHECK(!strstr(s, "page-faults") && !strstr(s, "profiler_counters"),
@@ -287,6 +289,7 @@ static void test_loop_and_outputs(void)
     prof_json * j;
     prof_result_file rf;
 
+    prof_bench_set_json_epochs(b, 1);    /* an entry per epoch */
     PROF_BENCH_LOOP(b, "loop pages")
     {
         touch_pages(NULL, 1);

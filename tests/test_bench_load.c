@@ -221,6 +221,7 @@ static void test_cpu_within_time(void)
     }
     CHECK(ok, "a processor time of 0");
     f = tmpfile();
+    prof_bench_set_json_epochs(b, 1);    /* an entry per epoch */
     prof_bench_write(f, b, PROF_FORMAT_JSON);
     CHECK(json_cpu_within(check_slurp(f), &entries) && entries == 4 * 13,
           "JSON: cpu_time over real_time (%d entries)", entries);
@@ -316,6 +317,7 @@ static void test_loop_under_load(void)
     CHECK(r && near(r->median_ns, 7.0) && r->cpu_timed_epochs == 11
           && r->flags == 0, "loop: median %g, %d cpu-timed",
           r ? r->median_ns : 0, r ? r->cpu_timed_epochs : -1);
+    prof_bench_set_json_epochs(b, 1);    /* an entry per epoch */
     prof_bench_write(f, b, PROF_FORMAT_JSON);
     text = check_slurp(f);
     CHECK(strstr(text, "\"preempted_epochs\": 11,\n      \"cpu_timed_epochs\": 11"),
@@ -326,9 +328,70 @@ static void test_loop_under_load(void)
     prof_bench_free(b);
 }
 
+/* A sort's sweep on a busy machine: each size costs 4 n log2 n ns a
+   call between prof_start and prof_stop (FLINT's style, a set-up outside
+   them), and from sweep_from up every call is preempted, the longer the
+   larger (inflated 2x, 4x, 8x, ..., as the busy loops' time slices take a
+   larger share of a longer call; flagged: the runner cannot tell the wait
+   from the work). */
+static load_t sweep_load;
+static double sweep_from;       /* the first size preempted */
+
+static void sweep_target(void * arg, ulong count)
+{
+    double n = (double) *(const ulong *) arg;
+    sweep_load.cost = 4.0 * n * log2(n);
+    sweep_load.wait = n >= sweep_from
+                    ? sweep_load.cost * (2.0 * n / sweep_from - 1.0) : 0.0;
+    sweep_load.pre_from = 0;
+    sweep_load.pre_to = n >= sweep_from ? 1 << 30 : 0;
+    loaded(&sweep_load, count);
+}
+
+/* With 4 clean sizes, the fit leaves the preempted ones out and finds
+   O(n log n); with 1, it ranks what the inflated times say. Either way
+   the console says it cannot tell, and the JSON that it is not
+   confident; never O(n^2) or O(n^3) said plainly. */
+static void test_sweep_under_load(void)
+{
+    static const double from[2] = { 16384, 2048 };
+    static const char * const flagged[2] = { "(16384, 32768, 65536)",
+        "(2048, 4096, 8192, 16384, 32768, 65536)" };
+    int k;
+    prof_impl_fake_cpu_ns = fake_cpu_read;
+    prof_impl_fake_switches = fake_switch_read;
+    for (k = 0; k < 2; k++)
+    {
+        FILE * f = tmpfile(), * g = tmpfile();
+        prof_bench * b = check_suite(NULL, PROF_FORMAT_NONE);
+        prof_fit fits[8];
+        const char * s;
+        int nf;
+        sweep_load = load(1.0);
+        sweep_load.set_up = 1000.0;
+        sweep_from = from[k];
+        prof_bench_run_range(b, "qsort", sweep_target, 1024, 65536, 2);
+        nf = prof_bench_complexity(b, "qsort", fits, 8);
+        prof_bench_print_complexity(f, b, "qsort");
+        s = check_slurp(f);
+        CHECK(nf == 6 && (k == 1 || strcmp(fits[0].name, "O(n log n)") == 0)
+              && strstr(s, "**cannot tell**: "), "from %g: %s", from[k], s);
+        CHECK(strstr(s, flagged[k]), "flagged: %s", s);
+        prof_bench_write(g, b, PROF_FORMAT_JSON);
+        s = check_slurp(g);
+        CHECK(strstr(s, "\"confident\": false}"), "JSON: %s", s);
+        prof_bench_free(b);
+        fclose(f);
+        fclose(g);
+    }
+    prof_impl_fake_cpu_ns = NULL;
+    prof_impl_fake_switches = NULL;
+}
+
 int main(void)
 {
     prof_impl_set_fake_clock(fake_read, 1e9);
+    test_sweep_under_load();
     test_short_epochs();
     test_cpu_within_time();
     test_long_operation();

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "internal.h"
 #include "bench_check.h"
+#include "report.h"
 #include "fail_alloc.h"
 
 #include <math.h>
@@ -84,6 +85,7 @@ static void test_json_csv(void)
     const char * s;
     size_t len;
     prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_json_epochs(b, 1);    /* Google Benchmark's layout */
     prof_bench_set_output(b, f);
     prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_time_unit(b, "us");
@@ -170,6 +172,11 @@ static void test_percentiles(void)
     prof_bench_run(b, "spread", cost_spread, NULL);
     CHECK(spread_calls == 11, "one call an epoch: %d", spread_calls);
     s = written(b, PROF_FORMAT_JSON);
+    /* the default: one entry, the percentiles a field of it */
+    CHECK(strstr(s, "\"percentiles\": {\"p10\": 2, \"p50\": 6, \"p90\": 10}")
+          && check_count(s, "\"name\": ") == 1, "JSON, one entry: %s", s);
+    prof_bench_set_json_epochs(b, 1);    /* Google Benchmark's layout */
+    s = written(b, PROF_FORMAT_JSON);
     CHECK(strstr(s, "      \"name\": \"spread_p10\",\n"
                     "      \"family_index\": 0,\n"
                     "      \"per_family_instance_index\": 0,\n"
@@ -216,10 +223,11 @@ static void test_percentiles(void)
     /* the aggregates alone, with a pair in the context */
     {
         char a0[] = "bench", a1[] = "--benchmark_report_aggregates_only",
-             a2[] = "--benchmark_context=compiler_tag=x1", a3[] = "--percentiles=none";
-        char * argv[] = { a0, a1, a2, a3, NULL };
+             a2[] = "--benchmark_context=compiler_tag=x1", a3[] = "--percentiles=none",
+             a4[] = "--json-epochs";
+        char * argv[] = { a0, a1, a2, a3, a4, NULL };
         b = check_suite(NULL, PROF_FORMAT_NONE);
-        CHECK(prof_bench_args(b, 4, argv) == 0, "args");
+        CHECK(prof_bench_args(b, 5, argv) == 0, "args");
         prof_bench_set_epoch_iterations(b, 1000);
         prof_bench_run(b, "spread", cost_spread, NULL);
         s = written(b, PROF_FORMAT_JSON);
@@ -261,6 +269,7 @@ static void test_json_families(void)
     capture_t cap;
     int i, fi, ii;
     prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_json_epochs(b, 1);
     prof_bench_set_output(b, f);
     prof_bench_set_epochs(b, 1);
     capture_begin(&cap, 2);     /* "1 epoch: too few for an interval" */
@@ -603,8 +612,48 @@ static void test_real_slow_target(void)
     prof_bench_free(b);
 }
 
+/* The lines around the table wrap within its 100 columns, at a space
+   after a ',', ';' or ':' where one is in reach, keeping every word; a
+   word longer than the line stays whole. */
+static void test_wrap(void)
+{
+    static const char line[] = "machine: load 123.45 on 128 cores (over the "
+        "cores), governor performance, turbo unknown, ASLR partial, virtual "
+        "machine yes, PMU no, and some more words to pass two hundred "
+        "columns: lorem ipsum dolor sit amet, consectetur adipiscing elit";
+    FILE * f = tmpfile();
+    const char * s, * p, * x;
+    char joined[sizeof line + 8], longword[160];
+    size_t n = 0;
+    prof_impl_md_wrap(f, line);
+    memset(longword, 'x', sizeof longword - 1);
+    longword[sizeof longword - 1] = '\0';
+    prof_impl_md_wrap(f, longword);
+    s = check_slurp(f);
+    x = strchr(s, 'x');
+    CHECK(x != NULL && strlen(x) == sizeof longword, "a long word: %s", s);
+    for (p = s; x != NULL && p < x; p = strchr(p, '\n') + 1)
+    {
+        size_t len = (size_t) (strchr(p, '\n') - p);
+        CHECK(len <= 100, "a line of %lu columns: %.*s", (unsigned long) len,
+              (int) len, p);
+        CHECK(p + len + 1 == x || strchr(",;:", p[len - 1]) != NULL,
+              "not cut after a mark: %.*s", (int) len, p);
+        if (n + len + 1 < sizeof joined)
+        {
+            memcpy(joined + n, p, len);
+            n += len;
+            joined[n++] = ' ';
+        }
+    }
+    joined[n > 0 ? n - 1 : 0] = '\0';
+    CHECK(strcmp(joined, line) == 0, "the words changed: %s", joined);
+    fclose(f);
+}
+
 int main(void)
 {
+    test_wrap();
     prof_impl_set_fake_clock(fake_read, 1e9);
     test_markdown();
     test_markdown_edges();

@@ -264,6 +264,7 @@ static void test_outputs(void)
     s = check_slurp(csv);
     CHECK(strstr(s, ",samples,threads,") && strstr(s, "\"5;5;5;5;5;5;5;5;5;5;5\",2,"),
           "csv: %s", s);
+    prof_bench_set_json_epochs(b, 1);    /* an entry per epoch */
     prof_bench_write(json, b, PROF_FORMAT_JSON);
     s = check_slurp(json);
     CHECK(strstr(s, "\"threads\": 2,\n      \"iterations\": 200000,\n"

@@ -59,7 +59,9 @@ static void cost(void * arg, ulong count)
     fake_now += (100.0 + calls++ + *(double *) arg) * (double) count;
 }
 
-static void round_trip(void)
+/* epochs: --json-epochs (an entry per epoch), else the default (one
+   entry a benchmark, its epochs an array). */
+static void round_trip(int epochs)
 {
     FILE * f = tmpfile();
     prof_bench * b = prof_bench_new();
@@ -69,15 +71,20 @@ static void round_trip(void)
     long len;
     int i, k;
 
+    calls = 0;
     prof_impl_set_fake_clock(fake_read, 1e9);
     prof_bench_set_output(b, f);
     prof_bench_set_format(b, PROF_FORMAT_JSON);
+    prof_bench_set_json_epochs(b, epochs);
     prof_bench_set_epoch_jitter(b, 0.0);
     prof_bench_set_epochs(b, 7);
     prof_bench_set_epoch_iterations(b, 10);
     prof_bench_set_time_unit(b, "us");
     prof_bench_run(b, "fast", cost, &extra[0]);
+    prof_bench_set_complexity_n(b, 2);
     prof_bench_run(b, "slow/2", cost, &extra[1]);
+    prof_bench_set_complexity_n(b, 4);
+    prof_bench_run(b, "slow/4", cost, &extra[1]);
     CHECK(prof_bench_finish(b) == 0, "finish");
     fflush(f);
     len = ftell(f);
@@ -86,8 +93,10 @@ static void round_trip(void)
     CHECK(text != NULL && fread(text, 1, (size_t) len, f) == (size_t) len, "read back");
     CHECK(prof_impl_results_parse(text, (size_t) len, &rf, err, sizeof err) == 0,
           "the runner's JSON: %s", err);
-    CHECK(rf.count == 2, "%d series", rf.count);
-    for (i = 0; i < rf.count && i < 2; i++)
+    CHECK(rf.count == 3, "%d series", rf.count);
+    CHECK(rf.nfits == 1 && strcmp(rf.fits[0].family, "slow") == 0,
+          "the family's fit: %d", rf.nfits);
+    for (i = 0; i < rf.count && i < 3; i++)
     {
         const prof_result * r = prof_bench_result(b, i);
         const prof_series * s = prof_impl_results_find(&rf, r->name);
@@ -103,7 +112,7 @@ static void round_trip(void)
               "%s median %g (file's %g), run %g", r->name, s->median_ns,
               s->aggregate_median_ns, r->median_ns);
     }
-    CHECK(rf.count == 2 && rf.series[1].median_ns > 10.0 * rf.series[0].median_ns,
+    CHECK(rf.count == 3 && rf.series[1].median_ns > 10.0 * rf.series[0].median_ns,
           "the slow one is slower");
     prof_impl_results_free(&rf);
     free(text);
@@ -242,7 +251,15 @@ int main(void)
     }
     prof_impl_results_free(&rf);
 
-    round_trip();
+    round_trip(0);
+    round_trip(1);
+    /* the runner's one entry: its epochs must be times, and only once */
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"run_type\": \"iteration\", "
+        "\"real_time\": 1, \"time_unit\": \"ns\", \"epochs_real_time\": "
+        "[1, \"x\"]}]}", "benchmarks[0].epochs_real_time[1] is not a time");
+    bad("{\"benchmarks\": [{\"name\": \"a\", \"real_time\": 1, "
+        "\"epochs_real_time\": [1, 2]}, {\"name\": \"a\", \"real_time\": 1, "
+        "\"epochs_real_time\": [1, 2]}]}", "duplicate benchmark name \"a\"");
 
     /* Bad files: a reason, no crash. */
     bad("[1, 2]", "no \"benchmarks\" array");

@@ -343,7 +343,7 @@ static void check_worker(void)
     CHECK(s && strstr(s, "was killed by signal 2 (Interrupt) while running "
           "\"slow\""), "worker: stderr: %s", s ? s : "");
     s = text_of("r.json");
-    CHECK(s && strstr(s, "\"run_name\": \"slow\"") && strstr(s, "\"a_median\"")
+    CHECK(s && strstr(s, "\"run_name\": \"slow\"") && strstr(s, "\"name\": \"a\"")
           && !strstr(s, "profiler_partial"), "worker: the file: %.300s",
           s ? s : "(gone)");
     CHECK(strays("mark err r.json") == 0, "worker: files left");

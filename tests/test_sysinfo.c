@@ -180,9 +180,10 @@ static void test_outputs(void)
     prof_bench_run(b, "five", cost5, NULL);
     prof_bench_finish(b);
     s = check_slurp(f);
+    /* wrapped within 100 columns */
     CHECK(check_matches(s, " cores, counter .*\nmachine: load 99.00 on [0-9]+ "
                         "cores \\(over the cores\\), governor unknown, turbo "
-                        "unknown, ASLR full, virtual machine unknown, PMU "
+                        "unknown, ASLR full,\nvirtual machine unknown, PMU "
                         "unknown\n\n"), "markdown context:\n%s", s);
     console = f;
     f = tmpfile();

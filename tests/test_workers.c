@@ -236,6 +236,7 @@ static int suite(int processes, const char ** err)
             FILE * f = tmpfile();
             char * json;
             double pooled = d ? pooled_median(d) : NAN;
+            prof_bench_set_json_epochs(b, 1);    /* d_median */
             prof_bench_write(f, b, PROF_FORMAT_JSON);
             json = check_slurp(f);
             CHECK(d && d->processes == 3 && pooled != d->median_ns,

@@ -587,6 +587,7 @@ struct prof_bench
     double percentiles[PROF_PERCENTILES_MAX];   /* sorted */
     int npercentiles;
     int aggregates_only;    /* PROF_IMPL_AGGREGATES_* bits */
+    int json_epochs;        /* --json-epochs: an entry per epoch */
     char * context[PROF_IMPL_CONTEXT_MAX];      /* --benchmark_context's
                                                    "key=value" */
     int ncontext;

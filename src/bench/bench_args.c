@@ -457,6 +457,10 @@ static const prof_impl_option table[] = {
     { "--wide", NULL, "the table with every column (op/s, min, total) "
       "(default: fits in 100 columns)",
       PROF_IMPL_OPTION_FLAG(prof_bench, wide) },
+    { "--json-epochs", NULL, "JSON as Google Benchmark writes repetitions: "
+      "an entry per epoch, then _mean, _median, _stddev, _cv (default: one "
+      "entry per benchmark, its median)",
+      PROF_IMPL_OPTION_FLAG(prof_bench, json_epochs) },
     { "--table-percentiles", NULL, "the table shows the --percentiles too",
       PROF_IMPL_OPTION_FLAG(prof_bench, table_percentiles) },
     { "--percentiles", "LIST", "the percentiles of the epochs' times that CSV "

@@ -37,6 +37,7 @@ static void report_ctx(const prof_bench * b, prof_impl_report_ctx * c,
     c->percentiles = b->percentiles;
     c->npercentiles = b->npercentiles;
     c->aggregates_only = 0;
+    c->json_epochs = b->json_epochs;
     c->context = b->context;
     c->ncontext = b->ncontext;
     c->no_rate = 0;
@@ -203,6 +204,13 @@ static int finish_console(prof_bench * b)
         rc = -1;
     o->nwritten = b->nresults;
     return o->failed ? -1 : rc;
+}
+
+int prof_bench_set_json_epochs(prof_bench * b, int on)
+{
+    PROF_IMPL_NEED_SUITE(b, "prof_bench_set_json_epochs");
+    b->json_epochs = on != 0;
+    return 0;
 }
 
 /* Tests: called in a partial write once the data is written, before the

@@ -65,7 +65,9 @@ static const char * const reserved[] = {
     "bytes_per_second", "items_per_second", "aggregate_name",
     "aggregate_unit", "process_medians", "cpu_coefficient",
     "real_coefficient", "big_o", "rms", "label", "error_occurred",
-    "error_message" };
+    "error_message", "stddev", "cv", "statistic", "percentiles",
+    "epochs_real_time", "epochs_cpu_time", "epochs_iterations",
+    "epochs_process", "complexity" };
 
 /* The characters of a name or unit: printable ASCII but , " \ | (CSV,
    JSON and the markdown table keep their shape). */

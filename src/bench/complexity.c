@@ -72,10 +72,20 @@ static const char * const model_names[NMODELS - 1] = { "O(1)", "O(log n)",
    (the fake clock) keep finite weights. */
 #define MIN_WIDTH 0.01
 
+/* A size whose row says its time is not the operation's alone (epochs
+   preempted past the retries, scattered, in two groups) is left out of
+   the fits while 4 other sizes or more remain: under two busy loops, a
+   qsort sweep timed with prof_start/prof_stop had its largest sizes 3-5x
+   slow, and they decided the fit (O(n^2) first). Either way the fit is
+   not called confident (flagged sizes). A row flagged only loaded stays:
+   under load, every row is. */
+#define SUSPECT (PROF_RESULT_PREEMPTED | PROF_RESULT_UNSTABLE \
+                 | PROF_RESULT_BIMODAL)
+
 /* A size of a family as the fits see it: N, the time fitted, and the ends
    of its interval (the epochs' range where there is none, widened to
-   MIN_WIDTH), whose width weighs it. */
-typedef struct { double n, t, lo, hi; } fit_point;
+   MIN_WIDTH), whose width weighs it; suspect: its row is flagged SUSPECT. */
+typedef struct { double n, t, lo, hi; int suspect; } fit_point;
 
 static int in_family(const prof_result * r, const char * family)
 {
@@ -104,11 +114,19 @@ static int family_points(prof_impl_result * const * results, int n,
             x.lo = r->median_ns * (1.0 - MIN_WIDTH / 2.0);
             x.hi = r->median_ns * (1.0 + MIN_WIDTH / 2.0);
         }
+        x.suspect = (r->flags & SUSPECT) != 0;
         for (j = count++; j > 0 && p[j - 1].n > x.n; j--)
             p[j] = p[j - 1];
         p[j] = x;
     }
-    return count;
+    for (i = j = 0; i < count; i++)
+        j += !p[i].suspect;
+    if (j < 4 || j == count)
+        return count;
+    for (i = j = 0; i < count; i++)     /* the suspect sizes left out */
+        if (!p[i].suspect)
+            p[j++] = p[i];
+    return j;
 }
 
 /* Which model fits t (the points' N and weights in ns, w) best: its
@@ -240,6 +258,20 @@ int prof_impl_family_flagged(prof_impl_result * const * results, int n,
     return count;
 }
 
+int prof_impl_fit_confident(prof_impl_result * const * results, int n,
+        const char * family, const prof_fit * fits, int nf)
+{
+    double flagged[1];
+    int i, sizes = 0;
+    for (i = 1; i < nf; i++)
+        if (fits[i].within_noise)
+            return 0;
+    for (i = 0; i < n; i++)
+        sizes += in_family(&results[i]->pub, family);
+    return sizes >= 4 && prof_impl_family_flagged(results, n, family,
+                                                  flagged, 1) == 0;
+}
+
 /* How many of b's results have an N, in family (NULL: any). */
 static int sizes_of(const prof_bench * b, const char * family)
 {
@@ -292,29 +324,43 @@ static void print_doubts(FILE * out, const prof_bench * b, const char * family,
         const prof_fit * fits, int n, int sizes)
 {
     double flagged[8];
+    char line[600];
+    size_t len;
     int i, k, nflagged = prof_impl_family_flagged(b->results, b->nresults,
                                                   family, flagged, 8);
     for (i = 1; i < n; i++)
         if (fits[i].within_noise)
-            fprintf(out, "\n**warning**: %s is not clearly better than %s: "
-                    "with each size's time anywhere in its interval, %s can "
-                    "fit best; more epochs or a quieter machine can tell "
-                    "them apart\n", fits[0].name, fits[i].name, fits[i].name);
+        {
+            snprintf(line, sizeof line, "**warning**: %s is not clearly "
+                     "better than %s: with each size's time anywhere in its "
+                     "interval, %s can fit best; more epochs or a quieter "
+                     "machine can tell them apart", fits[0].name,
+                     fits[i].name, fits[i].name);
+            fputc('\n', out);
+            prof_impl_md_wrap(out, line);
+        }
     if (nflagged == 0)
         return;
-    fprintf(out, "\n**warning**: %d of %d sizes have flagged rows (", nflagged,
-            sizes);
+    snprintf(line, sizeof line, "**warning**: %d of %d sizes have flagged "
+             "rows (", nflagged, sizes);
     for (k = 0; k < nflagged && k < 8; k++)
-        fprintf(out, "%s%g", k ? ", " : "", flagged[k]);
-    fprintf(out, "%s): their times may bend the fit\n",
-            nflagged > 8 ? ", ..." : "");
+    {
+        len = strlen(line);
+        snprintf(line + len, sizeof line - len, "%s%g", k ? ", " : "",
+                 flagged[k]);
+    }
+    len = strlen(line);
+    snprintf(line + len, sizeof line - len, "%s): their times may bend the "
+             "fit", nflagged > 8 ? ", ..." : "");
+    fputc('\n', out);
+    prof_impl_md_wrap(out, line);
 }
 
 void prof_bench_print_complexity(FILE * out, const prof_bench * b,
         const char * family)
 {
     prof_fit fits[8];
-    char fam[300], coef[32], rms[32];
+    char fam[300], coef[32], rms[32], line[400];
     int i, sizes, n = prof_bench_complexity(b, family, fits, 8);
     if (out == NULL)
         out = stdout;
@@ -325,10 +371,27 @@ void prof_bench_print_complexity(FILE * out, const prof_bench * b,
     if (sizes < 4)
         prof_impl_warn("complexity of %s: %d sizes; 4 or more tell the "
                        "growth functions apart", fam, sizes);
-    fprintf(out, "\ncomplexity of `%s` (%d sizes; coefficient in ns "
-            "per unit of f(N)):\n\n| %15s | %7s | complexity\n"
-            "|----------------:|--------:|:-----------\n",
-            fam, sizes, "coefficient", "rms%");
+    snprintf(line, sizeof line, "complexity of `%s` (%d sizes; "
+             "coefficient in ns per unit of f(N)):", fam, sizes);
+    fputc('\n', out);
+    prof_impl_md_wrap(out, line);
+    if (!prof_impl_fit_confident(b->results, b->nresults, family, fits, n))
+    {
+        /* the ranking stays, as a guess: the first row is not the answer */
+        if (sizes < 4)
+            snprintf(line, sizeof line, "**cannot tell**: %s ranks first, "
+                     "but %d sizes are too few to tell the functions apart",
+                     fits[0].name, sizes);
+        else
+            snprintf(line, sizeof line, "**cannot tell**: %s ranks first, "
+                     "but the noise or flagged sizes can reorder the fits "
+                     "(below)", fits[0].name);
+        fputc('\n', out);
+        prof_impl_md_wrap(out, line);
+    }
+    fprintf(out, "\n| %15s | %7s | complexity\n"
+            "|----------------:|--------:|:-----------\n", "coefficient",
+            "rms%");
     for (i = 0; i < n; i++)
         fprintf(out, "| %15s | %7s | %s%s\n",
                 prof_impl_four_digits(coef, sizeof coef, fits[i].coefficient),

@@ -2,7 +2,7 @@
     What the runner's reporters share: the build warnings of the context,
     a result's counts by event name, and the tables' numbers: 4
     significant digits (with k, M, G past a thousand in counter columns),
-    a time unit per row, the percentiles shown.
+    a time unit per row, the percentiles shown; a JSON number.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -103,4 +103,19 @@ void prof_impl_table_unit(double ns, const char * fixed, const char ** unit,
         k++;
     *unit = time_units[k].name;
     *unit_ns = time_units[k].ns;
+}
+
+void prof_impl_json_number(FILE * out, double v)
+{
+    if (v == v && v - v == 0.0)
+    {
+        /* the shortest of %.15g and %.17g that reads back exactly */
+        char buf[40];
+        sprintf(buf, "%.15g", v);
+        if (strtod(buf, NULL) != v)
+            sprintf(buf, "%.17g", v);
+        fputs(buf, out);
+    }
+    else
+        fputs("null", out);
 }

@@ -32,6 +32,8 @@ typedef struct
     const double * percentiles;
     int npercentiles;
     int aggregates_only;
+    int json_epochs;            /* --json-epochs: Google Benchmark's
+                                   repetitions (else one entry each) */
     char * const * context;
     int ncontext;
     int no_rate;
@@ -88,14 +90,21 @@ void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 /* After the rows of a partial table (c->partial): why it stops short. */
 void prof_impl_md_partial(prof_impl_md_writer * w,
         const prof_impl_report_ctx * c, int rows);
+/* text and a line break, its lines (at spaces) no wider than the table's
+   100 columns; a word longer than that stays whole. */
+void prof_impl_md_wrap(FILE * out, const char * text);
 /* Something else was printed under the table (a complexity table): the
    next row starts under a header of its own. */
 void prof_impl_md_break(prof_impl_md_writer * w);
 
 /* ---- CSV and JSON (report_csv.c, report_json.c) ------------------------- */
 
-/* v as a JSON number that reads back exactly (NaN and infinities: null).
-   (Strings: prof_impl_json_string, internal.h.) */
+/* The JSON's opening and its "context" object, up to "benchmarks"
+   (report_json_context.c). */
+void prof_impl_json_context(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n);
+/* v as a JSON number that reads back exactly (NaN and infinities: null;
+   report.c). (Strings: prof_impl_json_string, internal.h.) */
 void prof_impl_json_number(FILE * out, double v);
 /* Mean, median and sample standard deviation (0 for one value) of x[0 ..
    n), n >= 1: 0, or -1 out of memory (the median then NaN). */
@@ -127,6 +136,11 @@ int prof_impl_fits(prof_impl_result * const * results, int n,
    the first max of their N into ns. */
 int prof_impl_family_flagged(prof_impl_result * const * results, int n,
         const char * family, double * ns, int max);
+/* Whether the fits[0 .. nf) of family name its complexity: 4 sizes or
+   more, no later fit within the noise of the first, no size's row
+   flagged. Else the console says it cannot tell; the JSON's "confident". */
+int prof_impl_fit_confident(prof_impl_result * const * results, int n,
+        const char * family, const prof_fit * fits, int nf);
 /* Length of the family part of a name (up to the first '/'), and whether
    two names are of one family (that part, and the same "/threads:N"). */
 size_t prof_impl_family_len(const char * name);

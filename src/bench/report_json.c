@@ -1,10 +1,17 @@
 /*
     Google Benchmark's JSON (--benchmark_format=json schema): the context,
-    one "iteration" entry per epoch (none with the aggregates only), the
-    mean, median, stddev and cv aggregates (the profiler's own figures ride
-    on the median), the percentiles as Google Benchmark writes user
-    statistics (NAME_p90), and a family's BigO and RMS after its last
-    member.
+    then by default one entry per benchmark under its own name, as Google
+    Benchmark writes a run without repetitions, whose real_time and
+    cpu_time are the medians the table prints: the dashboards that read
+    the file (github-action-benchmark, Bencher) make a row of every entry
+    and match rows by name, so one entry is one value per benchmark. The
+    spread, the percentiles, the epochs (an array, which they skip) and a
+    family's fit are fields of that entry. With --json-epochs, Google
+    Benchmark's repetitions instead: one "iteration" entry per epoch (none
+    with the aggregates only), the mean, median, stddev and cv aggregates
+    (the profiler's own figures ride on the median), the percentiles as
+    Google Benchmark writes user statistics (NAME_p90), and a family's
+    BigO and RMS after its last member.
     SPDX-License-Identifier: MIT
 */
 #include "report.h"
@@ -12,165 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-void prof_impl_json_number(FILE * out, double v)
-{
-    if (v == v && v - v == 0.0)
-    {
-        /* the shortest of %.15g and %.17g that reads back exactly */
-        char buf[40];
-        sprintf(buf, "%.15g", v);
-        if (strtod(buf, NULL) != v)
-            sprintf(buf, "%.17g", v);
-        fputs(buf, out);
-    }
-    else
-        fputs("null", out);
-}
-
-/* The units of the user measures that have one, once per name:
-   "profiler_user_units": {"heap": "B"}. */
-static void json_user_units(FILE * out, prof_impl_result * const * results,
-        int n)
-{
-    const char * seen[PROF_IMPL_USER_COLS];
-    int i, k, j, nseen = 0;
-    for (i = 0; i < n; i++)
-        for (k = 0; k < results[i]->nuser; k++)
-        {
-            const char * name = results[i]->user_names[k];
-            if (results[i]->user_units[k][0] == '\0')
-                continue;
-            for (j = 0; j < nseen && strcmp(seen[j], name) != 0; j++)
-                ;
-            if (j < nseen || nseen == PROF_IMPL_USER_COLS)
-                continue;
-            fputs(nseen ? ", " : ",\n    \"profiler_user_units\": {", out);
-            seen[nseen++] = name;
-            prof_impl_json_string(out, name);
-            fputs(": ", out);
-            prof_impl_json_string(out, results[i]->user_units[k]);
-        }
-    if (nseen > 0)
-        fputc('}', out);
-}
-
-/* The machine check: "profiler_machine": {"loaded": false, "governor":
-   "unknown", ..., "findings": [...]} (null / "unknown" where unknown). */
-static void json_machine(FILE * out)
-{
-    prof_impl_machine m;
-    char text[PROF_IMPL_FINDINGS][PROF_IMPL_FINDING];
-    int i, n;
-    prof_impl_machine_read(&m);
-    n = prof_impl_machine_findings(&m, text, PROF_IMPL_FINDINGS);
-    fprintf(out, ",\n    \"profiler_machine\": {\"loaded\": %s, "
-            "\"governor\": ", isnan(m.load[0]) ? "null"
-            : prof_impl_machine_loaded(m.load[0], m.cores) ? "true" : "false");
-    prof_impl_json_string(out, m.governor[0] ? m.governor : "unknown");
-    fprintf(out, ", \"turbo\": \"%s\", \"aslr\": \"%s\", "
-            "\"virtual_machine\": \"%s\", \"pmu\": \"%s\", \"findings\": [",
-            prof_impl_machine_word(PROF_IMPL_WORD_TURBO, m.turbo),
-            prof_impl_machine_word(PROF_IMPL_WORD_ASLR, m.aslr),
-            prof_impl_machine_word(PROF_IMPL_WORD_YES, m.vm),
-            prof_impl_machine_word(PROF_IMPL_WORD_YES, m.pmu));
-    for (i = 0; i < n; i++)
-    {
-        fputs(i ? ", " : "", out);
-        prof_impl_json_string(out, text[i]);
-    }
-    fputs("]}", out);
-}
-
-/* --benchmark_context's pairs ("key=value", checked by the parser) as
-   strings of the context, as Google Benchmark writes them. */
-static void json_pairs(FILE * out, const prof_impl_report_ctx * c)
-{
-    int i;
-    for (i = 0; i < c->ncontext; i++)
-    {
-        const char * eq = strchr(c->context[i], '=');
-        char key[256];
-        size_t len = (size_t) (eq - c->context[i]);
-        len = len < sizeof key ? len : sizeof key - 1;
-        memcpy(key, c->context[i], len);
-        key[len] = '\0';
-        fputs(",\n    ", out);
-        prof_impl_json_string(out, key);
-        fputs(": ", out);
-        prof_impl_json_string(out, eq + 1);
-    }
-}
-
-static void json_context(FILE * out, const prof_impl_report_ctx * c,
-        prof_impl_result * const * results, int n)
-{
-    prof_impl_sysinfo si;
-    const char * w[2];
-    int i, nw = prof_impl_build_warnings(c, w);
-    prof_impl_sysinfo_read(&si);
-    fputs("{\n  \"context\": {\n    \"date\": ", out);
-    prof_impl_json_string(out, si.date);
-    fputs(",\n    \"host_name\": ", out);
-    prof_impl_json_string(out, si.host);
-    fputs(",\n    \"executable\": ", out);
-    prof_impl_json_string(out, si.exe);
-    fprintf(out, ",\n    \"num_cpus\": %d,\n    \"mhz_per_cpu\": %d,\n"
-            "    \"cpu_scaling_enabled\": %s,\n    \"caches\": [\n", si.cores,
-            (int) (si.mhz > 0.0 ? si.mhz + 0.5 : prof_impl_read_rate() * 1e-6 + 0.5),
-            si.scaling[0] && strcmp(si.scaling, "performance") != 0
-                ? "true" : "false");
-    for (i = 0; i < si.ncaches; i++)
-    {
-        fputs("      {\n        \"type\": ", out);
-        prof_impl_json_string(out, si.caches[i].type);
-        fprintf(out, ",\n        \"level\": %d,\n        \"size\": %ld,\n"
-                "        \"num_sharing\": %d\n      }%s\n", si.caches[i].level,
-                si.caches[i].size, si.caches[i].sharing,
-                i + 1 < si.ncaches ? "," : "");
-    }
-    fprintf(out, "    ],\n    \"load_avg\": [%g,%g,%g],\n"
-            "    \"library_build_type\": \"%s\",\n    \"cpu_model\": ",
-            si.load[0], si.load[1], si.load[2],
-            c->optimized ? "release" : "debug");
-    prof_impl_json_string(out, si.cpu);
-    fputs(",\n    \"profiler_tick_rate_hz\": ", out);
-    prof_impl_json_number(out, prof_impl_read_rate());
-    fputs(",\n    \"profiler_counter_overhead_ns\": ", out);
-    prof_impl_json_number(out, c->overhead_ns);
-    fputs(",\n    \"profiler_compiler\": ", out);
-    prof_impl_json_string(out, c->compiler);
-    fputs(",\n    \"profiler_compile_flags\": ", out);
-    prof_impl_json_string(out, c->flags);
-    fprintf(out, ",\n    \"profiler_processes\": %d", c->processes);
-    if (c->partial != NULL)
-    {
-        /* prof-run's word for it */
-        fputs(",\n    \"profiler_partial\": true,\n"
-              "    \"profiler_partial_why\": ", out);
-        prof_impl_json_string(out, c->partial);
-    }
-    {
-        int any = 0;
-        for (i = 0; i < n; i++)
-            any |= results[i]->nev > 0;
-        if (any && c->counters_line[0] != '\0')
-        {
-            fputs(",\n    \"profiler_counters\": ", out);
-            prof_impl_json_string(out, c->counters_line);
-        }
-    }
-    json_user_units(out, results, n);
-    json_machine(out);
-    json_pairs(out, c);
-    fputs(",\n    \"profiler_warnings\": [", out);
-    for (i = 0; i < nw; i++)
-    {
-        fputs(i ? ", " : "", out);
-        prof_impl_json_string(out, w[i]);
-    }
-    fputs("]\n  },\n", out);
-}
 
 /* The fields every entry starts with. */
 static void json_head(FILE * out, const prof_result * r, const char * suffix,
@@ -552,7 +400,8 @@ static int json_aggregates(FILE * out, const prof_impl_report_ctx * c,
 }
 
 /* What the fit cannot tell, on the BigO entry: the other fits within the
-   noise of the first, the flagged sizes, and whether neither. */
+   noise of the first, the flagged sizes, and whether the fit is
+   confident (the console's "cannot tell" when not). */
 static void json_doubts(FILE * out, prof_impl_result * const * results,
         int n, const char * family, const prof_fit * fits, int nf)
 {
@@ -571,7 +420,33 @@ static void json_doubts(FILE * out, prof_impl_result * const * results,
         prof_impl_json_number(out, flagged[k]);
     }
     fprintf(out, "],\n      \"confident\": %s",
-            others == 0 && nflagged == 0 ? "true" : "false");
+            prof_impl_fit_confident(results, n, family, fits, nf)
+            ? "true" : "false");
+}
+
+/* The fits of the family whose last member is last (real[8]: by the
+   real time), its name, and the processor time's coefficient of the
+   function the real time ranks first: the number of fits. */
+static int family_fits(const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n,
+        const prof_impl_result * last, prof_fit * real, char * fam_name,
+        size_t size, double * cc)
+{
+    prof_fit cpu[8];
+    const char * name = last->pub.name;
+    int j, nf, nc;
+    nf = prof_impl_fits(results, n, name, PROF_IMPL_FIT_REAL, c->fit_name,
+                        c->fit_f, real, 8);
+    nc = prof_impl_fits(results, n, name, PROF_IMPL_FIT_CPU, c->fit_name,
+                        c->fit_f, cpu, 8);
+    if (nf == 0)
+        return 0;
+    prof_impl_family_name(name, fam_name, size);
+    *cc = real[0].coefficient;
+    for (j = 0; j < nc; j++)
+        if (strcmp(cpu[j].name, real[0].name) == 0)
+            *cc = cpu[j].coefficient;
+    return nf;
 }
 
 /* Complexity of a family, after its last member (as Google Benchmark
@@ -580,27 +455,18 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int n,
         const prof_impl_result * last, int family)
 {
-    prof_fit real[8], cpu[8];
+    prof_fit real[8];
     char fam_name[256];
     const char * name = last->pub.name;
-    int j, nf, nc;
-    nf = prof_impl_fits(results, n, name, PROF_IMPL_FIT_REAL, c->fit_name,
-                        c->fit_f, real, 8);
-    nc = prof_impl_fits(results, n, name, PROF_IMPL_FIT_CPU, c->fit_name,
-                        c->fit_f, cpu, 8);
+    double cc;
+    int nf = family_fits(c, results, n, last, real, fam_name,
+                         sizeof fam_name, &cc);
     if (nf == 0)
         return;
-    prof_impl_family_name(name, fam_name, sizeof fam_name);
-    {
-        double cc = real[0].coefficient;
-        for (j = 0; j < nc; j++)
-            if (strcmp(cpu[j].name, real[0].name) == 0)
-                cc = cpu[j].coefficient;
-        json_family_head(out, family, fam_name, last->pub.threads, "BigO",
-                         "time");
-        fputs("      \"cpu_coefficient\": ", out);
-        prof_impl_json_number(out, cc / last->time_unit_ns);
-    }
+    json_family_head(out, family, fam_name, last->pub.threads, "BigO",
+                     "time");
+    fputs("      \"cpu_coefficient\": ", out);
+    prof_impl_json_number(out, cc / last->time_unit_ns);
     fputs(",\n      \"real_coefficient\": ", out);
     prof_impl_json_number(out, real[0].coefficient / last->time_unit_ns);
     fprintf(out, ",\n      \"big_o\": \"%s\",\n"
@@ -615,6 +481,138 @@ static void json_complexity(FILE * out, const prof_impl_report_ctx * c,
     fputs("\n    }", out);
 }
 
+/* A number array field of an entry: ",\n      \"name\": [v0 / scale, ...]". */
+static void json_array(FILE * out, const char * name, const double * v,
+        int n, double scale)
+{
+    int k;
+    fprintf(out, ",\n      \"%s\": [", name);
+    for (k = 0; k < n; k++)
+    {
+        fputs(k ? ", " : "", out);
+        prof_impl_json_number(out, v[k] / scale);
+    }
+    fputc(']', out);
+}
+
+/* The percentiles as one field of the entry: "percentiles": {"p10": ...,
+   "p90": ...} in its time unit, and "epochs_needed" where the epochs are
+   too few for one of them. 0, or -1 out of memory (left out). */
+static int json_percentile_fields(FILE * out, const prof_impl_report_ctx * c,
+        const prof_impl_result * ir)
+{
+    const prof_result * r = &ir->pub;
+    const double * p;
+    double * work;
+    int k, need = 0, n = prof_impl_report_percentiles(c, &p);
+    if (n == 0)
+        return 0;
+    if ((work = (double *) malloc((size_t) r->epochs * sizeof *work)) == NULL)
+        return -1;
+    fputs(",\n      \"percentiles\": {", out);
+    for (k = 0; k < n; k++)
+    {
+        char agg[32];
+        int needs = prof_impl_percentile_epochs(p[k]);
+        need = needs > need ? needs : need;
+        prof_impl_percentile_name(agg, sizeof agg, p[k]);
+        fprintf(out, "%s\"%s\": ", k ? ", " : "", agg);
+        prof_impl_json_number(out, prof_impl_percentile_of(r->samples_ns,
+                                       r->epochs, p[k], work) / ir->time_unit_ns);
+    }
+    if (r->epochs < need)
+        fprintf(out, ", \"epochs_needed\": %d", need);
+    fputc('}', out);
+    free(work);
+    return 0;
+}
+
+/* A family's fit as one field of its last member's entry: "complexity":
+   {"family": ..., "big_o": ..., "real_coefficient": ..., ...}, the fields
+   of the BigO and RMS entries. */
+static void json_complexity_field(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n,
+        const prof_impl_result * last)
+{
+    prof_fit real[8];
+    char fam_name[256];
+    double cc;
+    int nf = family_fits(c, results, n, last, real, fam_name,
+                         sizeof fam_name, &cc);
+    if (nf == 0)
+        return;
+    fputs(",\n      \"complexity\": {\"family\": ", out);
+    prof_impl_json_string(out, fam_name);
+    fprintf(out, ", \"big_o\": \"%s\", \"real_coefficient\": ",
+            big_o_name(real[0].name));
+    prof_impl_json_number(out, real[0].coefficient / last->time_unit_ns);
+    fputs(", \"cpu_coefficient\": ", out);
+    prof_impl_json_number(out, cc / last->time_unit_ns);
+    fputs(", \"rms\": ", out);
+    prof_impl_json_number(out, real[0].rms_pct / 100.0);
+    json_doubts(out, results, n, last->pub.name, real, nf);
+    fputc('}', out);
+}
+
+/* The one entry of a benchmark (the default): its name, the medians as
+   real_time and cpu_time, the profiler's figures, the spread, the
+   percentiles, the family's fit on its last member, and the epochs as
+   arrays. 0, or -1 out of memory (a figure missing). */
+static int json_one(FILE * out, const prof_impl_report_ctx * c,
+        prof_impl_result * const * results, int n, int i, family_place f,
+        int * first)
+{
+    const prof_impl_result * ir = results[i];
+    const prof_result * r = &ir->pub;
+    double sc = ir->time_unit_ns, iters = 0.0, * v;
+    prof_impl_moments real;
+    int k, rc = prof_impl_sample_moments(r->samples_ns, r->epochs, &real);
+    for (k = 0; k < r->epochs; k++)
+        iters += (double) r->epoch_iters[k] * r->threads;
+    fputs(*first ? "" : ",\n", out);
+    *first = 0;
+    json_head(out, r, NULL, f.family, f.instance, "iteration");
+    fprintf(out, "      \"threads\": %d,\n      \"iterations\": %.0f,\n"
+            "      \"real_time\": ", r->threads, iters);
+    prof_impl_json_number(out, r->median_ns / sc);
+    fputs(",\n      \"cpu_time\": ", out);
+    prof_impl_json_number(out, r->cpu_ns / sc);
+    fprintf(out, ",\n      \"time_unit\": \"%s\",\n"
+            "      \"statistic\": \"median\"", ir->time_unit);
+    rc |= json_counters(out, ir, -1, "median");
+    if (!c->no_rate && (r->batch != 1.0 || strcmp(r->unit, "op") != 0))
+    {
+        fprintf(out, ",\n      \"%s\": ", strcmp(r->unit, "byte") == 0
+                ? "bytes_per_second" : "items_per_second");
+        prof_impl_json_number(out, r->median_ns > 0.0 ? 1e9 / r->median_ns
+                                                      : NAN);
+    }
+    json_profiler_fields(out, ir);
+    json_field(out, "mean", r->mean_ns / sc);
+    json_field(out, "stddev", real.sd / sc);
+    json_field(out, "cv", real.mean > 0.0 ? real.sd / real.mean : 0.0);
+    rc |= json_percentile_fields(out, c, ir);
+    if (f.last && r->complexity_n > 0.0)
+        json_complexity_field(out, c, results, n, ir);
+    json_array(out, "epochs_real_time", r->samples_ns, r->epochs, sc);
+    json_array(out, "epochs_cpu_time", ir->cpu, r->epochs, sc);
+    if ((v = (double *) malloc((size_t) r->epochs * sizeof *v + 1)) == NULL)
+        rc = -1;
+    else
+    {
+        for (k = 0; k < r->epochs; k++)
+            v[k] = (double) r->epoch_iters[k] * r->threads;
+        json_array(out, "epochs_iterations", v, r->epochs, 1.0);
+        for (k = 0; r->processes > 1 && k < r->epochs; k++)
+            v[k] = r->epoch_process[k];
+        if (r->processes > 1)
+            json_array(out, "epochs_process", v, r->epochs, 1.0);
+        free(v);
+    }
+    fputs("\n    }", out);
+    return rc;
+}
+
 int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         prof_impl_result * const * results, int from, int n)
 {
@@ -626,11 +624,16 @@ int prof_impl_json_write(FILE * out, const prof_impl_report_ctx * c,
         fputs("{}\n", out);   /* valid JSON; the missing results are said */
         return -1;
     }
-    json_context(out, c, results, n);
+    prof_impl_json_context(out, c, results, n);
     fputs("  \"benchmarks\": [\n", out);
     for (i = from; i < n; i++)
     {
         const prof_impl_result * ir = results[i];
+        if (!c->json_epochs)
+        {
+            rc |= json_one(out, c, results, n, i, places[i], &first);
+            continue;
+        }
         if (!c->aggregates_only)
             json_iterations(out, c, ir, places[i], &first);
         rc |= json_aggregates(out, c, ir, places[i], &first);

@@ -24,23 +24,64 @@ void prof_impl_md_init(prof_impl_md_writer * w, FILE * out)
     w->out = out;
 }
 
+/* The columns of the console's lines: the table's, and the text around
+   it wrapped to the same. */
+#define TABLE_WIDTH 100
+
+void prof_impl_md_wrap(FILE * out, const char * text)
+{
+    while (prof_impl_md_width(text) > TABLE_WIDTH)
+    {
+        /* the last space after a ',', ';' or ':' that leaves the line
+           within the width, else the last space that does, else the first
+           space (a word longer than the line stays whole) */
+        const char * cut = NULL, * after_mark = NULL, * s;
+        int width = 0;
+        for (s = text; *s != '\0' && *s != '\n'; s++)
+        {
+            if (*s == ' ' && (width <= TABLE_WIDTH || cut == NULL))
+            {
+                cut = s;
+                if (width <= TABLE_WIDTH && s > text
+                    && strchr(",;:", s[-1]) != NULL)
+                    after_mark = s;
+            }
+            width += (((unsigned char) *s & 0xC0) != 0x80) + (*s == '|');
+            if (width > TABLE_WIDTH && cut != NULL)
+                break;
+        }
+        if (*s == '\n' || cut == NULL)
+            break;
+        if (after_mark != NULL)
+            cut = after_mark;
+        fprintf(out, "%.*s\n", (int) (cut - text), text);
+        text = cut + 1;
+    }
+    fprintf(out, "%s\n", text);
+}
+
 static void md_context(FILE * out, const prof_impl_report_ctx * c)
 {
     prof_impl_sysinfo si;
     prof_impl_machine m;
-    char line[300];
+    char line[600];
     const char * w[2];
     int i, n = prof_impl_build_warnings(c, w);
     prof_impl_sysinfo_read(&si);
     prof_impl_machine_read(&m);
+    snprintf(line, sizeof line, "%s, %d cores, counter %.4g GHz (read: %.3g "
+             "ns), %s%s%s, %s", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
+             c->overhead_ns, c->compiler, c->flags[0] ? " " : "", c->flags,
+             si.date);
+    prof_impl_md_wrap(out, line);
     prof_impl_machine_line(&m, line, sizeof line);
-    fprintf(out, "%s, %d cores, counter %.4g GHz (read: %.3g ns), %s%s%s, "
-            "%s\n%s\n\n", si.cpu, si.cores, prof_impl_read_rate() * 1e-9,
-            c->overhead_ns, c->compiler, c->flags[0] ? " " : "", c->flags,
-            si.date, line);
+    prof_impl_md_wrap(out, line);
+    fputc('\n', out);
     for (i = 0; i < n; i++)
     {
-        fprintf(out, "**warning**: %s\n\n", w[i]);
+        snprintf(line, sizeof line, "**warning**: %s", w[i]);
+        prof_impl_md_wrap(out, line);
+        fputc('\n', out);
         prof_impl_warn("%s", w[i]);
     }
 }
@@ -206,7 +247,6 @@ static void interval_note(prof_impl_md_writer * w, const prof_result * r)
 /* The default table's width, and the name it leaves room for (a longer
    one, or flags after it, run past): past that width the last counter
    columns go (--wide shows them). */
-#define TABLE_WIDTH 100
 #define NAME_ROOM 10
 
 /* Drop the last counter columns of cs while its line, with a name of

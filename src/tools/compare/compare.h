@@ -51,7 +51,9 @@ typedef struct
 /* Load a result file: Google Benchmark's JSON (--benchmark_format=json),
    which is also what this library's runner writes. A benchmark's samples
    are its "iteration" entries (one per repetition or epoch, grouped by
-   run_name, each with a distinct repetition_index); its "median"
+   run_name, each with a distinct repetition_index), or the array
+   "epochs_real_time" of the runner's one entry of it (whose real_time is
+   the median, and "complexity" its family's fit); its "median"
    aggregate is the figure when it has no iteration entry, a "BigO"
    aggregate its complexity fit, other aggregates are ignored; entries
    with error_occurred are skipped with a message. The file is read one

@@ -1,7 +1,8 @@
 /*
     Result files: this library's JSON or Google Benchmark's
     (--benchmark_format=json) loaded one entry at a time, per-repetition
-    samples grouped by benchmark, found by name through a hash index
+    samples grouped by benchmark (the runner's one entry a benchmark
+    carries its epochs as an array), found by name through a hash index
     (compare.h).
     SPDX-License-Identifier: MIT
 */
@@ -198,8 +199,10 @@ static prof_series * series_named(loader * L, const char * name)
     return s;
 }
 
-/* A "BigO" aggregate: the family's fitted curve. */
-static int add_fit(loader * L, const prof_json * b, const entry * e)
+/* A family's fitted curve: a "BigO" aggregate b (family: its run_name),
+   or the "complexity" object of a runner's entry (family: its own). */
+static int add_fit(loader * L, const prof_json * b, const char * family,
+                   double per_unit)
 {
     prof_result_file * rf = L->rf;
     const prof_json * c = prof_impl_json_get(b, "real_coefficient");
@@ -207,16 +210,16 @@ static int add_fit(loader * L, const prof_json * b, const entry * e)
     prof_fit_line * f;
 
     if (big_o == NULL || c == NULL || c->kind != PROF_JSON_NUMBER
-        || e->per_unit == 0.0)
+        || per_unit == 0.0 || family == NULL)
         return 0;                      /* nothing to draw: not an error */
     if (prof_impl_grow(&rf->fits, &L->fits_cap, (size_t) rf->nfits + 1,
                        sizeof *rf->fits) != 0)
         return oom(L);
     f = &rf->fits[rf->nfits];
-    if ((f->family = prof_impl_strdup(e->run_name)) == NULL)
+    if ((f->family = prof_impl_strdup(family)) == NULL)
         return oom(L);
     snprintf(f->big_o, sizeof f->big_o, "%s", big_o);
-    f->coefficient_ns = c->number * e->per_unit;
+    f->coefficient_ns = c->number * per_unit;
     rf->nfits++;
     return 0;
 }
@@ -295,10 +298,59 @@ static int add_iteration(loader * L, prof_series * s, const prof_json * b,
     return 0;
 }
 
+/* The runner's one entry of a benchmark: its epochs, the array
+   "epochs_real_time" (in its time unit), are the samples; the entry is
+   noted as a repetition without an index, so that a second entry of the
+   name is a duplicate. 0, or -1 with a message. */
+static int add_epochs(loader * L, prof_series * s, const prof_json * a,
+                      const entry * e, size_t i)
+{
+    series_extra * x = &L->extra[s - L->rf->series];
+    size_t k;
+
+    if (prof_impl_grow(&s->samples_ns, &x->samples_cap,
+                       (size_t) s->count + a->count, sizeof *s->samples_ns)
+        != 0
+        || prof_impl_grow(&x->reps, &x->reps_cap, x->nreps + 1,
+                          sizeof *x->reps) != 0)
+        return oom(L);
+    for (k = 0; k < a->count; k++)
+    {
+        const prof_json * v = a->items[k];
+        if (v->kind != PROF_JSON_NUMBER || !(v->number >= 0.0))
+        {
+            snprintf(L->err, L->errlen, "benchmarks[%lu].epochs_real_time"
+                     "[%lu] is not a time", (unsigned long) i,
+                     (unsigned long) k);
+            return -1;
+        }
+        s->samples_ns[s->count++] = v->number * e->per_unit;
+    }
+    x->reps[x->nreps].rep = NAN;
+    x->reps[x->nreps++].entry = i;
+    return 0;
+}
+
+/* The runner's figures of a benchmark, from the entry that carries them
+   (the one entry, or the median aggregate with --json-epochs; per_unit:
+   ns per its time unit). */
+static void runner_fields(prof_series * s, const prof_json * b,
+                          double per_unit)
+{
+    double n = number_or_nan(b, "flags");
+    /* the runner's: measured under a load over the cores */
+    s->loaded = n >= 0.0 && n < 2147483648.0
+             && ((long) n & PROF_RESULT_LOADED) != 0;
+    s->load_avg = number_or_nan(b, "load_avg_1m");
+    s->next_low_ns = number_or_nan(b, "next_low") * per_unit;
+    s->next_high_ns = number_or_nan(b, "next_high") * per_unit;
+}
+
 /* One entry of the "benchmarks" array (prof_json_each_fn). */
 static int on_entry(const prof_json * b, size_t i, void * ctx)
 {
     loader * L = (loader *) ctx;
+    const prof_json * epochs, * fit;
     prof_series * s;
     entry e;
     double n;
@@ -310,7 +362,7 @@ static int on_entry(const prof_json * b, size_t i, void * ctx)
        kept as the figure when no samples are present. */
     if (e.is_aggregate && e.aggregate != NULL
         && strcmp(e.aggregate, "BigO") == 0)
-        return add_fit(L, b, &e);
+        return add_fit(L, b, e.run_name, e.per_unit);
     if (e.is_aggregate
         && !(e.aggregate != NULL && strcmp(e.aggregate, "median") == 0))
         return 0;
@@ -326,18 +378,20 @@ static int on_entry(const prof_json * b, size_t i, void * ctx)
         return -1;
     if (n > 0.0)
         s->complexity_n = n;
-    if (!e.is_aggregate)
+    epochs = prof_impl_json_get(b, "epochs_real_time");
+    if (!e.is_aggregate && (epochs == NULL || epochs->kind != PROF_JSON_ARRAY
+                            || epochs->count == 0))
         return add_iteration(L, s, b, &e, i);
     if (!isnan(e.real_time))
         s->aggregate_median_ns = e.real_time * e.per_unit;
-    /* the runner's: measured under a load over the cores */
-    n = number_or_nan(b, "flags");
-    s->loaded = n >= 0.0 && n < 2147483648.0
-             && ((long) n & PROF_RESULT_LOADED) != 0;
-    s->load_avg = number_or_nan(b, "load_avg_1m");
-    s->next_low_ns = number_or_nan(b, "next_low") * e.per_unit;
-    s->next_high_ns = number_or_nan(b, "next_high") * e.per_unit;
-    return 0;
+    runner_fields(s, b, e.per_unit);
+    if (e.is_aggregate)
+        return 0;
+    fit = prof_impl_json_get(b, "complexity");
+    if (fit != NULL && fit->kind == PROF_JSON_OBJECT
+        && add_fit(L, fit, get_string(fit, "family"), e.per_unit) != 0)
+        return -1;
+    return add_epochs(L, s, epochs, &e, i);
 }
 
 static int cmp_seen(const void * a, const void * b)
