@@ -18,7 +18,7 @@ static int near(double a, double b, double tol)
 
 /* The half-width: none without changes; with 19 or more the order
    statistic k = ceil(0.95 (n + 1)) of the benchmark's own |change|; with
-   fewer, Student's t over them; with none, over the pool (weight
+   fewer, Student's t over the own changes shrunk towards the pool (weight
    min(npool, 4)). */
 static void test_halfwidth(void)
 {
@@ -34,38 +34,41 @@ static void test_halfwidth(void)
     /* 19 is the fewest with an order statistic: k = 19, the largest */
     h = prof_impl_next_halfwidth(own, 19, own, 19, work);
     CHECK(near(h, 0.019, 1e-12), "19 own changes: %g, want 0.019", h);
-    /* 18 own: Student's t (df 18: 2.101) over them, the pool aside */
+    /* 18 own: Student's t, shrunk towards the pool of the same 18 (k = 4,
+       df 22): t(22) = 2.074 x the root mean square */
     {
         double ss = 0.0;
         for (i = 0; i < 18; i++)
             ss += own[i] * own[i];
         h = prof_impl_next_halfwidth(own, 18, own, 18, work);
-        CHECK(near(h, 2.101 * sqrt(ss / 18), 1e-9), "18 own: %g, want %g", h,
-              2.101 * sqrt(ss / 18));
+        CHECK(near(h, 2.074 * sqrt(ss / 18), 1e-9), "18 own: %g, want %g", h,
+              2.074 * sqrt(ss / 18));
     }
-    /* 3 own changes in a wide pool of 64 (|d| = 0.01 .. 0.64): their own
-       t (df 3: 3.182), neither the pool's order statistic nor its mean
-       square (a memory-bound benchmark's spread is not a chain's) */
+    /* 3 own changes in a wide pool of 64 (|d| = 0.01 .. 0.64): never the
+       pool's order statistic (a memory-bound benchmark's spread is not a
+       chain's), its mean square at weight 4: t(7) = 2.365 */
     for (i = 0; i < 64; i++)
         pool[i] = 0.01 * (i + 1);
     {
-        double ss = 0.0, want;
+        double ms = 0.0, ss = 0.0, want;
+        for (i = 0; i < 64; i++)
+            ms += pool[i] * pool[i] / 64;
         for (i = 0; i < 3; i++)
             ss += own[i] * own[i];
-        want = 3.182 * sqrt(ss / 3);
+        want = 2.365 * sqrt((ss + 4 * ms) / 7);
         h = prof_impl_next_halfwidth(own, 3, pool, 64, work);
         CHECK(near(h, want, 1e-9), "3 own in a pool of 64: %g, want %g", h,
               want);
-        /* 19 own: their own order statistic */
+        /* 19 own: their own order statistic, the pool aside */
         h = prof_impl_next_halfwidth(own, 19, pool, 64, work);
         CHECK(near(h, 0.019, 1e-12), "19 own in a pool of 64: %g", h);
     }
-    /* own 2 changes of 0.02: t(2) = 4.303, the pool of 4 aside */
+    /* own 2 changes of 0.02, pool 4 of 0.02: k = 4, df 6, t = 2.447 */
     {
         double a[2] = { 0.02, -0.02 }, b[4] = { 0.02, -0.02, 0.02, -0.02 };
         h = prof_impl_next_halfwidth(a, 2, b, 4, work);
-        CHECK(near(h, 4.303 * 0.02, 1e-9), "2 and 4: %g, want %g", h,
-              4.303 * 0.02);
+        CHECK(near(h, 2.447 * 0.02, 1e-9), "2 and 4: %g, want %g", h,
+              2.447 * 0.02);
         /* no own change yet: the pool alone (k = 4, df 4: 2.776) */
         h = prof_impl_next_halfwidth(NULL, 0, b, 4, work);
         CHECK(near(h, 2.776 * 0.02, 1e-9), "pool alone: %g, want %g", h,

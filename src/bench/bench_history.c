@@ -11,8 +11,7 @@
     previous median). The next-run interval is this run's median times
     exp(+-h), h a prediction half-width of those changes: with 19 or more
     of the benchmark's own, their order statistic; with fewer, Student's
-    t over them; with none (a new benchmark), over the pool of every
-    benchmark's changes
+    t over them, shrunk towards the pool of every benchmark's changes
     of this program with the same number of processes (the machine's
     speed steps move them all), so that a benchmark or a build new to the
     program gets the program's figure from its first run.
@@ -106,16 +105,14 @@ double prof_impl_next_halfwidth(const double * own, int nown,
        to the next where a chain of multiplies moves by 1.5%. */
     if (!isnan(h = order_bound(own, nown, work)))
         return h;
-    /* fewer: Student's t over its own; none yet (a benchmark new to the
-       program): over the program's pool, at the weight of HIST_PRIOR
-       changes. Shrinking the own changes towards the pool widened a
-       chain's interval by the sums' (p-coverage: 25-33% wide, not 5%). */
+    /* fewer: Student's t, the own changes shrunk towards the pool's mean
+       square (a new benchmark starts from the program's spread) */
     for (i = 0; i < nown; i++)
         own_ss += own[i] * own[i];
     for (i = 0; i < npool; i++)
         pool_ms += pool[i] * pool[i];
     pool_ms = npool > 0 ? pool_ms / npool : 0.0;
-    k = nown > 0 ? 0 : npool < HIST_PRIOR ? npool : HIST_PRIOR;
+    k = npool < HIST_PRIOR ? npool : HIST_PRIOR;
     if (nown + k < 1)
         return NAN;
     return t975(nown + (int) k) * sqrt((own_ss + k * pool_ms) / (nown + k));

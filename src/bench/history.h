@@ -15,8 +15,8 @@
    its benchmarks', own too):
    with 19 or more own changes, the order statistic of their |change| that
    a new one passes with probability <= 5%; with fewer, Student's t over
-   them; with none, Student's t over the pool (weight at most 4 changes);
-   NaN when there are none at all. work: room for nown. */
+   the own changes shrunk towards the pool's mean square (weight at most 4
+   changes); NaN when there are none. work: room for nown. */
 double prof_impl_next_halfwidth(const double * own, int nown,
         const double * pool, int npool, double * work);
 /* p's next_* from a half-width h (NaN: none learned) resting on changes
