@@ -1,9 +1,60 @@
 /* The counter and the accumulating clocks: right units with no
    configuration, accumulation, reset, out-of-range clock numbers. */
 #include "check.h"
-#include "profiler.h"
+#include "internal.h"
 
 #include <math.h>
+
+/* The tick rate's fit on readings given by hand (the fit is pure): the
+   tightest bracket wins whichever its place, its point is the middle of
+   its reads, and the rate is ticks over seconds between two points, or
+   1e9 and a message when it is not plausible. */
+static void test_fit(void)
+{
+    /* widths 40, 10, 30, 10 (the first of the tightest wins), 50 */
+    static const double a[] = { 1000, 2000, 3000, 4000, 5000 };
+    static const double ns[] = { 7, 8, 9, 10, 11 };
+    static const double b[] = { 1040, 2010, 3030, 4010, 5050 };
+    double ticks, at, rate;
+    capture_t cap;
+    const char * out;
+    int i;
+
+    prof_impl_tick_sync(a, ns, b, 5, &ticks, &at);
+    CHECK(ticks == 2005 && at == 8, "sync: %g ticks at %g ns", ticks, at);
+    prof_impl_tick_sync(a + 2, ns + 2, b + 2, 3, &ticks, &at);
+    CHECK(ticks == 4005 && at == 10, "sync of the last three: %g at %g", ticks, at);
+    prof_impl_tick_sync(a, ns, b, 1, &ticks, &at);
+    CHECK(ticks == 1020 && at == 7, "one bracket: %g at %g", ticks, at);
+    prof_impl_tick_sync(a, ns, b, 0, &ticks, &at);
+    CHECK(isnan(ticks) && isnan(at), "no bracket: %g at %g", ticks, at);
+
+    /* 3e6 ticks over 1 ms: 3e9 ticks/s; the order of the points is no
+       matter; the bounds are open, each side. */
+    rate = prof_impl_tick_rate_fit(5e6, 2e6, 8e6, 3e6);
+    CHECK(rate == 3e9, "rate %g", rate);
+    rate = prof_impl_tick_rate_fit(8e6, 3e6, 5e6, 2e6);
+    CHECK(rate == 3e9, "rate backwards %g", rate);
+    rate = prof_impl_tick_rate_fit(0, 0, 1001, 1e6);
+    CHECK(rate == 1.001e6, "just over the low bound: %g", rate);
+    rate = prof_impl_tick_rate_fit(0, 0, 99.9e6, 1e6);
+    CHECK(fabs(rate - 9.99e10) < 1, "just under the high bound: %g", rate);
+    {
+        /* out of bounds, none, or no time between the points */
+        static const double bad[][4] = { { 0, 0, 1000, 1e6 }, { 0, 0, 1e8, 1e6 },
+            { 0, 0, -3e6, 1e6 }, { 5, 1e6, 5, 2e6 }, { 0, 1e6, 3e6, 1e6 } };
+        for (i = 0; i < 5; i++)
+        {
+            capture_begin(&cap, 2);
+            rate = prof_impl_tick_rate_fit(bad[i][0], bad[i][1], bad[i][2], bad[i][3]);
+            out = capture_end(&cap);
+            CHECK(rate == 1e9, "implausible %d: %g", i, rate);
+            CHECK(strstr(out, "profiler: tick rate measured as ") != NULL
+                  && strstr(out, "which is not plausible; using 1e9"),
+                  "implausible %d: stderr [%s]", i, out);
+        }
+    }
+}
 
 int main(void)
 {
@@ -11,6 +62,8 @@ int main(void)
     const char * out;
     double rate = prof_tick_rate(), overhead;
     int i, attempt, agreed = 0;
+
+    test_fit();
 
     CHECK(rate > 1e6 && rate < 1e11, "tick rate %g", rate);
     CHECK(prof_tick_rate() == rate, "tick rate changed: %g", prof_tick_rate());

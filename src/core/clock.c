@@ -149,6 +149,41 @@ double prof_impl_thread_cpu_ns(void)
 
 /* ---- tick rate ---------------------------------------------------------- */
 
+/* The fit of the counter against the kernel's clock, pure functions of
+   their readings (the tests give them numbers). Each bracket i is a
+   counter read a[i], the clock ns[i], a counter read b[i]: the tightest
+   bracket (least b - a) puts the clock's reading at the middle of its two
+   counter reads. */
+void prof_impl_tick_sync(const double * a, const double * ns,
+        const double * b, int n, double * ticks, double * at_ns)
+{
+    double best_width = INFINITY;
+    int i;
+    *ticks = *at_ns = NAN;
+    for (i = 0; i < n; i++)
+    {
+        if (b[i] - a[i] < best_width)
+        {
+            best_width = b[i] - a[i];
+            *ticks = a[i] + (b[i] - a[i]) / 2;
+            *at_ns = ns[i];
+        }
+    }
+}
+
+double prof_impl_tick_rate_fit(double ticks0, double ns0, double ticks1,
+        double ns1)
+{
+    double rate = (ticks1 - ticks0) * 1e9 / (ns1 - ns0);
+    if (!(rate > 1e6 && rate < 1e11))
+    {
+        prof_impl_warn("tick rate measured as %g ticks/s, which is not "
+                       "plausible; using 1e9", rate);
+        rate = 1e9;
+    }
+    return rate;
+}
+
 #if defined(FLINT_HAVE_get_cycle_counter) && !defined(__aarch64__) \
     && !defined(_WIN32)
 /* x86-64: no architectural way to read the TSC rate on every CPU, so measure
@@ -169,43 +204,32 @@ static double raw_ns(void)
 # endif
 }
 
+#define SYNC_READS 7
+
 static sync_point sync_now(void)
 {
-    sync_point best = { 0.0, 0.0 };
-    double best_width = INFINITY;
+    double a[SYNC_READS], ns[SYNC_READS], b[SYNC_READS];
+    sync_point p;
     int i;
-    for (i = 0; i < 7; i++)
+    for (i = 0; i < SYNC_READS; i++)
     {
-        double a = get_cycle_counter();
-        double ns = raw_ns();
-        double b = get_cycle_counter();
-        if (b - a < best_width)
-        {
-            best_width = b - a;
-            best.ticks = a + (b - a) / 2;
-            best.ns = ns;
-        }
+        a[i] = get_cycle_counter();
+        ns[i] = raw_ns();
+        b[i] = get_cycle_counter();
     }
-    return best;
+    prof_impl_tick_sync(a, ns, b, SYNC_READS, &p.ticks, &p.ns);
+    return p;
 }
 
 static double measure_tick_rate(void)
 {
     const double span_ns = TICK_RATE_SPAN_NS;
     sync_point s0 = sync_now(), s1;
-    double rate;
 
     while (raw_ns() - s0.ns < span_ns)
         ;
     s1 = sync_now();
-    rate = (s1.ticks - s0.ticks) * 1e9 / (s1.ns - s0.ns);
-    if (!(rate > 1e6 && rate < 1e11))
-    {
-        prof_impl_warn("tick rate measured as %g ticks/s, which is not "
-                       "plausible; using 1e9", rate);
-        rate = 1e9;
-    }
-    return rate;
+    return prof_impl_tick_rate_fit(s0.ticks, s0.ns, s1.ticks, s1.ns);
 }
 #elif defined(FLINT_HAVE_get_cycle_counter) && defined(__aarch64__) \
     && defined(__GNUC__)

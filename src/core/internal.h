@@ -381,6 +381,17 @@ typedef struct { long switches; double cpu_ns; } prof_impl_sched;
 void prof_impl_sched_read(prof_impl_sched * s);
 extern double (*prof_impl_fake_cpu_ns)(void);
 
+/* The tick rate's fit against the kernel's clock (x86-64), pure functions
+   of readings: prof_impl_tick_sync takes n brackets (a counter read a[i],
+   the clock ns[i] in ns, a counter read b[i]) and gives the tightest one's
+   point: *ticks the middle of its two reads, *at_ns its clock (NaN for
+   n <= 0). prof_impl_tick_rate_fit: ticks per second between two such
+   points, or 1e9 after a message when that is not in (1e6, 1e11). */
+void prof_impl_tick_sync(const double * a, const double * ns,
+        const double * b, int n, double * ticks, double * at_ns);
+double prof_impl_tick_rate_fit(double ticks0, double ns0, double ticks1,
+        double ns1);
+
 /* Median ticks of two back-to-back prof_impl_read() calls (fake or real):
    the fixed cost inside every interval the runner times. */
 double prof_impl_read_overhead(void);
