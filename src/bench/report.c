@@ -85,6 +85,8 @@ const char * prof_impl_four_digits_si(char * out, size_t size, double v)
     if (!isfinite(v) || fabs(v) < 1e3 || fabs(v) >= 1e18)
         return prof_impl_four_digits(out, size, v);
     tier = sig4_exponent(v) / 3;
+    if (tier > 5)       /* rounds to 1e18, past P: no suffix */
+        return prof_impl_four_digits(out, size, v);
     prof_impl_four_digits(digits, sizeof digits, v / pow(10.0, 3.0 * tier));
     snprintf(out, size, "%s%c", digits, suffix[tier - 1]);
     return out;
