@@ -1126,7 +1126,7 @@ void prof_sample_stop(void);
 /* The markers follow one rule, with tracing on or off, so that a source
    compiles (or fails) alike in both modes: PROF_ZONE and PROF_FUNC are
    declarations, to be put where a declaration may stand (inside a block,
-   one per line; not as the body of an if, for or while without braces,
+   two on a line too; not as the body of an if, for or while without braces,
    and before C23 not right after a label: write "case 1: { PROF_ZONE(...);
    ... }"); the other four are void expressions, statements anywhere.
    Compiled out, a marker still checks its label's type as it would when
@@ -1146,12 +1146,12 @@ void prof_sample_stop(void);
 /* A zone from here to the end of the enclosing block (every exit: return,
    break, goto), through the cleanup attribute. */
 # define PROF_ZONE(label) \
-    const char * const PROF_IMPL_CAT(prof_impl_zone_, __LINE__) \
+    const char * const PROF_IMPL_UNIQUE(prof_impl_zone_) \
     __attribute__((cleanup(prof_impl_zone_cleanup), unused)) = \
         prof_impl_begin(PROF_IMPL_EV_BEGIN, (label))
 /* PROF_ZONE named after the enclosing function: put it first in the body. */
 # define PROF_FUNC() \
-    const char * const PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
+    const char * const PROF_IMPL_UNIQUE(prof_impl_func_) \
     __attribute__((cleanup(prof_impl_func_cleanup), unused)) = \
         prof_impl_begin(PROF_IMPL_EV_FBEGIN, __func__)
 /* Annotations (void expressions, statements anywhere), each one record
@@ -1221,9 +1221,9 @@ void prof_sample_stop(void);
 # define PROF_ZONE_END(label) ((void) sizeof(prof_impl_check_key(label)))
 # define PROF_FUNC_BEGIN() ((void) sizeof(prof_impl_check_key(__func__)))
 # define PROF_FUNC_END() ((void) sizeof(prof_impl_check_key(__func__)))
-# define PROF_ZONE(label) enum { PROF_IMPL_CAT(prof_impl_zone_, __LINE__) \
+# define PROF_ZONE(label) enum { PROF_IMPL_UNIQUE(prof_impl_zone_) \
     = sizeof(prof_impl_check_label(label)) }
-# define PROF_FUNC() enum { PROF_IMPL_CAT(prof_impl_func_, __LINE__) \
+# define PROF_FUNC() enum { PROF_IMPL_UNIQUE(prof_impl_func_) \
     = sizeof(prof_impl_check_label(__func__)) }
 #endif
 #if !defined(prof_mutex_lock) /* tracing off, or Windows */
@@ -1414,6 +1414,14 @@ PROF_IMPL_INLINE void prof_user_count(int counter, double amount)
 
 #define PROF_IMPL_CAT2(a, b) a##b
 #define PROF_IMPL_CAT(a, b) PROF_IMPL_CAT2(a, b)
+/* A name of its own for each marker's variable: prefix and a number that
+   __COUNTER__ gives each use (so that two zones on one line compile);
+   where there is none, the line's. */
+#if defined(__COUNTER__)
+# define PROF_IMPL_UNIQUE(prefix) PROF_IMPL_CAT(prefix, __COUNTER__)
+#else
+# define PROF_IMPL_UNIQUE(prefix) PROF_IMPL_CAT(prefix, __LINE__)
+#endif
 /* Declared, never defined: the markers compiled out pass their label to
    these inside sizeof (unevaluated), so that it is checked as the markers
    compiled in check it (a pointer for the fast path, a string for the

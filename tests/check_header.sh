@@ -29,7 +29,7 @@ zone in an if|fails|ok|    if (x) PROF_ZONE("a");
 func in an if|fails|ok|    if (x) PROF_FUNC();
 zone right after a label|fails|ok|    goto l;\nl: PROF_ZONE("a");
 zone in a block after a label|ok|ok|    goto l;\nl: { PROF_ZONE("a"); x++; }
-two zones on one line|fails|fails|    PROF_ZONE("a"); PROF_ZONE("b");
+two zones on one line|ok|ok|    PROF_ZONE("a"); PROF_ZONE("b");\n    { PROF_FUNC(); PROF_ZONE("c"); PROF_ZONE("d"); }
 zones on lines of their own|ok|ok|    PROF_FUNC();\n    PROF_ZONE("a");\n    { PROF_ZONE("b"); }
 begin and end in an if|ok|ok|    if (x) PROF_ZONE_BEGIN("a"); else PROF_ZONE_END("a");\n    if (x) PROF_FUNC_BEGIN(); else PROF_FUNC_END();
 zone of an undeclared label|fails|fails|    PROF_ZONE(no_such_label);
