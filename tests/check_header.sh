@@ -4,6 +4,8 @@
 # links with the library (first argument) as C99 and C++11; its markers compile, or fail naming the marker,
 # alike in both modes; with tracing on, the exec family's calls compile
 # whichever of <unistd.h> and the header comes first.
+# Each part's header (include/profiler/*.h) compiles alone the same way,
+# as C99 and C11 or C++11, tracing on and off.
 # Usage: check_header.sh SRCDIR LIBRARY COMPILER... (CTest runs one
 # compiler a test, so that -j overlaps them). Exits 77 (skipped) when no
 # compiler given is installed, except under CI.
@@ -108,6 +110,25 @@ link() {
     if [ "$1" = "$2" ]; then echo "-x none $lib -lm -o $tmp/a.out"
     else echo "-fsyntax-only"; fi
 }
+# parts COMPILER LANGUAGE STD...: each part's header alone, the first line
+# of a translation unit, tracing on and off (the front end: -fsyntax-only)
+parts() {
+    p_cc=$1 p_lang=$2; shift 2
+    n=0
+    for h in "$src"/include/profiler/*.h; do
+        [ -f "$h" ] || continue
+        n=$((n + 1))
+        printf '#include "profiler/%s"\n' "${h##*/}" >"$tmp/part.c"
+        for p_std in "$@"; do
+            for d in -DPROF_TRACE -UPROF_TRACE; do
+                try "$p_cc -std=$p_std $d ${h##*/} alone" "$p_cc" -std="$p_std" $flags $d \
+                    -x "$p_lang" -fsyntax-only "$tmp/part.c"
+            done
+        done
+    done
+    [ "$n" -ge 3 ] || { ran=$((ran + 1)); bad "$n part headers in $src/include/profiler, expected 3 or more"; }
+}
+
 for cc in "$@"; do
     command -v "$cc" >/dev/null 2>&1 || { echo "skip $cc: not installed"; continue; }
     case $cc in
@@ -118,6 +139,7 @@ for cc in "$@"; do
             done
         done
         markers "$cc" c++11 c++
+        parts "$cc" c++ c++11
         exec_calls "$cc" c++11 c++ ;;
     *)
         for std in c99 c11 c17 gnu99 gnu11; do
@@ -127,6 +149,7 @@ for cc in "$@"; do
         done
         markers "$cc" c99 c
         markers "$cc" c11 c
+        parts "$cc" c c99 c11
         exec_calls "$cc" c99 c
         # glibc's <sys/types.h> typedefs ulong too: either order must work.
         printf '#include <stdlib.h>\n#include "profiler.h"\nint main(void){ulong u=0;slong s=0;return (int)(u+s);}\n' >"$tmp/u1.c"

@@ -8,6 +8,9 @@ rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >"$work/install.log"
 test -f "$work/prefix/include/profiler.h"
+for part in bench counters trace; do   # the parts' headers beside it
+    test -f "$work/prefix/include/profiler/$part.h"
+done
 test -x "$work/prefix/bin/prof-trace"   # the trace report tool
 test -x "$work/prefix/bin/prof-compare" # and the other tools beside it
 test -x "$work/prefix/bin/prof-run"
@@ -26,6 +29,13 @@ if command -v pkg-config >/dev/null 2>&1; then
     "$cc" ${PROFILER_EXTRA_FLAGS:-} "$consumer/main.c" -o "$work/pc-consumer" \
           $(pkg-config --cflags profiler) $(pkg-config --libs profiler)
     "$work/pc-consumer"
+    # each part's header alone, from the installed include directory
+    for part in bench counters trace; do
+        printf '#include <profiler/%s.h>\nint main(void){return 0;}\n' "$part" \
+            >"$work/part-$part.c"
+        "$cc" ${PROFILER_EXTRA_FLAGS:-} -c "$work/part-$part.c" -o "$work/part.o" \
+              $(pkg-config --cflags profiler)
+    done
     # libprofiler-alloc.a (glibc builds), named before libprofiler.a
     apc=$(find "$work/prefix" -name profiler-alloc.pc)
     if [ -n "$apc" ]; then
