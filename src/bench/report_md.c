@@ -204,8 +204,8 @@ static void counter_columns(columns * cs, const prof_result * r, int limit)
 enum { INTERVAL_PROCESS = 1, INTERVAL_PROCESSES, INTERVAL_HISTORY };
 static int interval_kind(const prof_result * r)
 {
-    return isnan(r->next_low_ns) ? INTERVAL_PROCESS
-         : r->next_runs > 0 ? INTERVAL_HISTORY : INTERVAL_PROCESSES;
+    return r->next_runs > 0 && !isnan(r->next_low_ns) ? INTERVAL_HISTORY
+         : r->processes > 1 ? INTERVAL_PROCESSES : INTERVAL_PROCESS;
 }
 
 /* The level of the interval the column shows, in whole percent. */
