@@ -57,7 +57,8 @@ struct prof_impl_history
     char machine[300];
     unsigned long long prog, build;     /* this program, this build */
     hist_entry * e;
-    int n, cap;
+    int n;
+    size_t cap;
     int build_said;
 };
 
@@ -224,15 +225,8 @@ const char * prof_impl_history_default(char * buf, size_t size)
 
 static int add_entry(prof_impl_history * h, const hist_entry * x)
 {
-    if (h->n == h->cap)
-    {
-        int cap = h->cap ? 2 * h->cap : 64;
-        hist_entry * e = (hist_entry *) realloc(h->e, (size_t) cap * sizeof *e);
-        if (e == NULL)
-            return -1;
-        h->e = e;
-        h->cap = cap;
-    }
+    if (prof_impl_grow(&h->e, &h->cap, (size_t) h->n + 1, sizeof *h->e) != 0)
+        return -1;
     h->e[h->n++] = *x;
     return 0;
 }
