@@ -52,13 +52,13 @@ MUTATIONS = [
      "", "CSV: the quote not doubled"),
     ("src/core/message.c", "test_message", "s[0] >= 0xC2", "s[0] >= 0xC0",
      "UTF-8: an overlong form"),
-    ("src/bench/report.c", "test_report", "fabs(v) < 1e3 ||",
+    ("src/bench/reports/report.c", "test_report", "fabs(v) < 1e3 ||",
      "fabs(v) < 1e4 ||", "the first suffix (k)"),
-    ("src/bench/report.c", "test_report", "e >= 3 * (k + 1)",
+    ("src/bench/reports/report.c", "test_report", "e >= 3 * (k + 1)",
      "e > 3 * (k + 1)", "a row's time unit"),
-    ("src/bench/report.c", "test_report", "fabs(v) < 1e-4", "fabs(v) < 1e-5",
+    ("src/bench/reports/report.c", "test_report", "fabs(v) < 1e-4", "fabs(v) < 1e-5",
      "the small end of fixed point"),
-    ("src/bench/report.c", "test_report", "fabs(pct) < 5e-3",
+    ("src/bench/reports/report.c", "test_report", "fabs(pct) < 5e-3",
      "fabs(pct) < 5e-2", "a percentage read as 0"),
     ("src/core/clock.c", "test_clock", "if (b[i] - a[i] < best_width)",
      "if (b[i] - a[i] <= best_width)", "the tick sync: the first tightest"),
@@ -93,7 +93,8 @@ class Builder:
             defs.append("-D_GNU_SOURCE")
         self.flags = ["-std=c99", "-O0", "-w"] + flags + defs + [
             "-I" + os.path.join(self.root, d) for d in
-            ("include", "src/core", "src/bench", "src/trace", "tests")]
+            ("include", "src/core", "src/bench", "src/bench/runner",
+             "src/bench/workers", "src/bench/reports", "src/trace", "tests")]
         self.link = flags + [self.lib, "-lm", "-pthread"]
         self.objects = {}
 

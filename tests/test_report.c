@@ -1,4 +1,4 @@
-/* The runner's units and digits (src/bench/report.c) at their edges: 4
+/* The runner's units and digits (src/bench/reports/report.c) at their edges: 4
    significant digits where the rounding moves the exponent, the k..P
    suffixes where they start and end, percentages, and the time unit a
    table's row takes. */

@@ -1,9 +1,9 @@
 /* exec between fork and exec in a traced, multi-threaded program: the exec
    wrappers (src/trace/trace_exec.c) may run where only async-signal-safe work is
-   allowed (the runner's worker processes, src/bench/bench_workers.c, call execve
-   right after fork). They must never wait for a lock that another thread
-   of the parent held at the fork, nor write the parent's trace from a
-   child. Each mode bounds every child's life (10 s), so a hang fails the
+   allowed (the runner's worker processes,
+   src/bench/workers/bench_workers.c, call execve right after fork). They
+   must never wait for a lock that another thread of the parent held at
+   the fork, nor write the parent's trace from a child. Each mode bounds every child's life (10 s), so a hang fails the
    test instead of stopping it.
    Usage: test_trace_exec_fork MODE PREFIX [BLOCKER-MODULE]
      clone-loader    tracing off; another thread is inside dlopen (the

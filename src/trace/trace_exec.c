@@ -10,8 +10,8 @@
     its calls come here. A program that does not trace, or whose traced
     code calls no exec function, does not link this file, and every other
     exec of the program (the runner's worker processes,
-    src/bench/bench_workers.c, code built without tracing, libraries) goes
-    straight to the C library. A static link takes execvp from the first
+    src/bench/workers/bench_workers.c, code built without tracing,
+    libraries) goes straight to the C library. A static link takes execvp from the first
     archive that defines it, so a definition of the C library's names here
     would replace them in every program that calls them, tracing or not.
 

@@ -147,8 +147,8 @@ NOINST int prof_impl_tr_path_fits(int n)
    first two get ".<pid>" where another process is writing them: in a
    process forked before tracing started with PROF_TRACE_FILE set (as for
    a fork after), and in a worker process of the runner (PROFILER_WORKER
-   set, src/bench/bench_workers.c: the program run again by its parent, which
-   traces to the same path and is still writing it). */
+   set, src/bench/workers/bench_workers.c: the program run again by its
+   parent, which traces to the same path and is still writing it). */
 static NOINST int choose_path(const char * path, char * out)
 {
     const char * env = getenv("PROF_TRACE_FILE");
