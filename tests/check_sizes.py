@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""The sizes the project keeps to (DESIGN.md): every file under src/ at
+"""The sizes the project keeps to (DESIGN.md): every folder under src/ at
+most MAX_DIR .c files (past that, split it by concept), every file at
 most MAX_FILE lines, and every function in them at most MAX_FUNC lines from
 its opening brace to its closing one. A function is found as the code of
 this project writes it: its body's braces alone at the start of a line
-(`{` then `}` in column 0). Prints each file or function over its limit,
-with its length; exits 1 if any.
+(`{` then `}` in column 0). Prints each file,
+folder or function over its limit, with its size; exits 1 if any.
 Usage: check_sizes.py SRC_DIR"""
 import os
 import sys
 
-MAX_FILE, MAX_FUNC = 700, 80
+MAX_DIR, MAX_FILE, MAX_FUNC = 15, 700, 80
 
 
 def functions(lines):
@@ -31,6 +32,9 @@ def main():
         sys.exit(__doc__)
     bad, files = [], 0
     for root, _, names in os.walk(sys.argv[1]):
+        sources = sum(1 for n in names if n.endswith(".c"))
+        if sources > MAX_DIR:
+            bad.append("%s: %d .c files (at most %d)" % (root, sources, MAX_DIR))
         for n in sorted(names):
             if not n.endswith((".c", ".h")):
                 continue
