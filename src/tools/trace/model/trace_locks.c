@@ -61,11 +61,6 @@ void pt_locks_free(pt_locks * l)
     free(l);
 }
 
-size_t pt_locks_count(const pt_locks * l)
-{
-    return l != NULL ? l->n : 0;
-}
-
 /* The lock at addr, made on first use (NULL if out of memory). */
 static pt_lock * lock_at(pt_locks * l, uint64_t addr, const char * name,
                          uint32_t * index)

@@ -41,8 +41,6 @@ void pt_locks_free(pt_locks * l);
    or a hold, else 0; -1 if out of memory (the record is lost). */
 int pt_locks_annot(pt_locks * l, const pt_trace * t, const pt_annot * a,
                    pt_lock_slice * s);
-/* Locks seen. */
-size_t pt_locks_count(const pt_locks * l);
 /* The text summary's lock table (nothing if no lock was seen): per lock
    acquisitions, waits, total and longest wait, total and longest hold,
    then a line per holder thread; csv: the same per lock, no holders

@@ -81,11 +81,6 @@ void pt_log_free(pt_log * l)
     free(l);
 }
 
-size_t pt_log_threads(const pt_log * l)
-{
-    return l != NULL ? l->nth : 0;
-}
-
 /* th's full tail as a block: to the file once PT_LOG_MEM records are in
    memory (if the file can be had), else kept. 0, or -1 if out of memory. */
 static int seal(pt_log * l, log_thread * th)

@@ -36,8 +36,6 @@ typedef struct pt_log pt_log;
 pt_log * pt_log_new(void);
 /* r at the end of thread's log. 0, or -1 if out of memory. */
 int pt_log_add(pt_log * l, uint32_t thread, const pt_rec * r);
-/* Threads with a log (0..n-1; some may be empty). */
-size_t pt_log_threads(const pt_log * l);
 /* thread's records in order to each(ctx, r). 0, or -1 if a block could
    not be read back (out of memory, or the file failed). */
 int pt_log_each(pt_log * l, uint32_t thread, void * ctx,
