@@ -3,16 +3,16 @@
 
 Each mutation below changes one piece of text in one of the core's pure
 functions (an index off by one, a dropped escape, a swapped comparison, a
-constant changed). For each, the script compiles the mutated source file
+constant changed), or in the order of the tools' alternated runs. For each, the script compiles the mutated source file
 and that unit's own test program directly (no CMake), links them before
-the built library (whose archive member the mutated object replaces), and
+the built libraries (whose archive member the mutated object replaces), and
 requires that the test fails. Unmutated, each test built the same way
 must pass: the check of the method itself.
 
 A mutation whose text is no longer in its file, or that does not compile,
 fails the check: the list is kept in step with the code.
 
-usage: check_mutations.py --root SRC --lib libprofiler.a --work DIR
+usage: check_mutations.py --root SRC --lib LIB [--lib LIB...] --work DIR
                           [--cc CC] [--flags "CFLAGS"] [--define D,D...]
 """
 import argparse
@@ -66,6 +66,16 @@ MUTATIONS = [
      "*ticks = a[i];", "the tick sync: the bracket's middle"),
     ("src/core/clock.c", "test_clock", "rate > 1e6 && rate < 1e11",
      "rate >= 1e6 && rate < 1e11", "the tick rate's plausible range"),
+    # the alternation of runs under prof-run and prof-compare --run
+    ("src/tools/alternate/alternate.c", "test_alternate",
+     "round % 2 == 0 ? k", "round % 2 == 0 || round == 1 ? k",
+     "the second round's order"),
+    ("src/tools/alternate/alternate.c", "test_alternate",
+     "rc != 0 || a->signal != 0 ? -1 : 0", "rc != 0 ? -1 : 0",
+     "a signal during the last run"),
+    ("src/tools/alternate/alternate.c", "test_alternate",
+     "if (ra[i] == rb[j])", "if (ra[i] <= rb[j])",
+     "runs of two rounds paired"),
 ]
 
 TIMEOUT_S = 60
@@ -85,7 +95,7 @@ class Builder:
     def __init__(self, args):
         self.root = args.root
         self.work = args.work
-        self.lib = args.lib
+        self.libs = args.lib
         self.cc = shlex.split(args.cc)
         flags = shlex.split(args.flags)
         defs = ["-D" + d for d in args.define.split(",") if d]
@@ -94,8 +104,10 @@ class Builder:
         self.flags = ["-std=c99", "-O0", "-w"] + flags + defs + [
             "-I" + os.path.join(self.root, d) for d in
             ("include", "src/core", "src/bench", "src/bench/runner",
-             "src/bench/workers", "src/bench/reports", "src/trace", "tests")]
-        self.link = flags + [self.lib, "-lm", "-pthread"]
+             "src/bench/workers", "src/bench/reports", "src/trace",
+             "src/tools/common", "src/tools/alternate", "src/tools/compare",
+             "tests")]
+        self.link = flags + self.libs + ["-lm", "-pthread"]
         self.objects = {}
 
     def compile(self, src, obj):
@@ -112,7 +124,7 @@ class Builder:
         return self.objects[test]
 
     def run_test(self, test, source_text, name, source):
-        """The test linked with source (its text given) before the library:
+        """The test linked with source (its text given) before the libraries:
         (status, output)."""
         d = os.path.join(self.work, name)
         os.makedirs(d, exist_ok=True)
@@ -132,7 +144,7 @@ class Builder:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", required=True)
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", required=True, action="append")
     ap.add_argument("--work", required=True)
     ap.add_argument("--cc", default="cc")
     ap.add_argument("--flags", default="")
@@ -151,7 +163,7 @@ def main():
         source, test = pair
         status, out = b.run_test(test, text_of(source), "unmutated-" + test,
                                  source)
-        line = "unmutated  %-12s %-20s %s" % (
+        line = "unmutated  %-14s %-20s %s" % (
             test, source, "passes" if status == 0 else "FAILS")
         if status != 0:
             return line, ("%s with %s unmutated fails (status %d):\n%s"
@@ -164,17 +176,17 @@ def main():
         text = text_of(source)
         found = text.count(old)
         if found != 1:
-            return ("mutation %2d %-12s %-8s %s" % (k, test, "STALE", what),
+            return ("mutation %2d %-14s %-8s %s" % (k, test, "STALE", what),
                     "mutation %d (%s): its text occurs %d times in %s, not "
                     "once: update the list" % (k, what, found, source))
         try:
             status, out = b.run_test(test, text.replace(old, new),
                                      "mutation-%02d" % k, source)
         except RuntimeError as e:
-            return ("mutation %2d %-12s %-8s %s" % (k, test, "BROKEN", what),
+            return ("mutation %2d %-14s %-8s %s" % (k, test, "BROKEN", what),
                     "mutation %d (%s): %s" % (k, what, e))
         caught = status != 0
-        line = "mutation %2d %-12s %-8s %s" % (
+        line = "mutation %2d %-14s %-8s %s" % (
             k, test, "caught" if caught else "MISSED", what)
         if not caught:
             return line, ("mutation %d (%s) in %s: %s still passes\n  %r -> %r"

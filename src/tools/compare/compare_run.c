@@ -1,16 +1,17 @@
 /*
     prof-compare --run: the old and the new command run alternately (old,
-    new, new, old, old, new, ...) so that slow and fast phases of the
-    machine hit both sides alike; each run writes one result file into a
-    fresh work directory, which prof-compare then compares as several files
-    a side, paired by position. Commands run through /bin/sh -c with
+    new, new, old, old, new, ...: src/tools/alternate/, as prof-run's
+    commands) so that slow and fast phases of the machine hit both sides
+    alike; each run writes one result file into a fresh work directory,
+    which prof-compare then compares as several files a side, paired by
+    round. Commands run through /bin/sh -c with
     src/tools/common/spawn.c: their output is dropped, their stderr kept for
     the message when one fails.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
 #include "compare_run.h"
-#include "prof_spawn.h"
+#include "alternate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -163,22 +164,32 @@ static int check_run(const prof_run_plan * plan, int side, int ran,
     return 0;
 }
 
-/* Run side's command for pair (from 1): 0, or -1 after a message. */
-static int run_one(const prof_run_plan * plan, prof_run_files * files,
-                   int side, int pair)
+/* The runs of prof_impl_run_pairs as the alternation sees them. */
+typedef struct
 {
+    const prof_run_plan * plan;
+    prof_run_files * files;
+    double start;
+    int runs[2];                /* complete runs of each side */
+} pairs_ctx;
+
+/* Run side's command in round (from 0): 0, or -1 after a message. */
+static int run_one(void * ctx, int side, int round)
+{
+    pairs_ctx * x = (pairs_ctx *) ctx;
     char name[32], env_out[4200], env_format[] = "PROFILER_FORMAT=json";
     char sh[] = "/bin/sh", dash_c[] = "-c", * argv[4], * env[3];
-    char * path, * err_path = join(files->work, "stderr.txt"), * cmd = NULL;
+    char * path, * err_path = join(x->files->work, "stderr.txt"), * cmd = NULL;
     prof_spawn_cmd c;
     prof_spawn_result r;
     int used = 0, rc = -1;
 
+    progress(x->plan, x->runs[0] + x->runs[1], side, now_s() - x->start);
     memset(&c, 0, sizeof c);
-    snprintf(name, sizeof name, "%s-%02d.json", side_name[side], pair);
-    path = join(files->work, name);
+    snprintf(name, sizeof name, "%s-%02d.json", side_name[side], round + 1);
+    path = join(x->files->work, name);
     if (path != NULL && err_path != NULL)
-        cmd = substitute(plan->commands[side], path, &used);
+        cmd = substitute(x->plan->commands[side], path, &used);
     if (cmd == NULL)
         prof_impl_warn("prof-compare: out of memory");
     else
@@ -192,12 +203,11 @@ static int run_one(const prof_run_plan * plan, prof_run_files * files,
         c.env = used ? NULL : env;
         c.stdout_path = "/dev/null";
         c.stderr_path = err_path;
-        rc = check_run(plan, side, prof_spawn_run(&c, &r), &r, path, err_path);
-        files->interrupted = r.interrupted ? r.interrupted
-                                           : prof_spawn_held();
+        rc = check_run(x->plan, side, prof_spawn_run(&c, &r), &r, path,
+                       err_path);
     }
     if (rc == 0)
-        files->paths[side][pair - 1] = path;
+        x->files->paths[side][x->runs[side]++] = path;
     else if (path != NULL)
     {
         remove(path);                   /* whatever the failed run left */
@@ -208,33 +218,60 @@ static int run_one(const prof_run_plan * plan, prof_run_files * files,
     return rc;
 }
 
+static int enough(void * ctx, int side)
+{
+    pairs_ctx * x = (pairs_ctx *) ctx;
+    return x->runs[side] >= x->plan->pairs;
+}
+
+/* No new pair after --max-time (the first always runs). */
+static int next_pair(void * ctx, int round)
+{
+    pairs_ctx * x = (pairs_ctx *) ctx;
+    (void) round;
+    return x->plan->max_time_s <= 0.0
+        || now_s() - x->start < x->plan->max_time_s;
+}
+
 int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files)
 {
-    double start = now_s();
-    int p, k;
+    prof_alternation a;
+    pairs_ctx x;
+    int rc;
     memset(files, 0, sizeof *files);
+    memset(&x, 0, sizeof x);
+    x.plan = plan;
+    x.files = files;
+    x.start = now_s();
     prof_spawn_hold();
     if ((files->work = make_work_dir(plan->keep_dir)) == NULL)
         return -1;
-    for (p = 0; p < plan->pairs; p++)
-    {
-        if (p > 0 && plan->max_time_s > 0.0   /* the first pair always runs */
-            && now_s() - start >= plan->max_time_s)
-            break;
-        for (k = 0; k < 2; k++)
-        {
-            int side = p % 2 == 0 ? k : 1 - k;    /* old new, new old, ... */
-            progress(plan, 2 * p + k, side, now_s() - start);
-            if (prof_spawn_held() || run_one(plan, files, side, p + 1) != 0)
-            {
-                files->interrupted = files->interrupted ? files->interrupted
-                                   : prof_spawn_held();
-                return -1;
-            }
-        }
-        files->pairs = p + 1;
-    }
-    return 0;
+    memset(&a, 0, sizeof a);
+    a.n = 2;
+    a.interleave = 1;
+    a.run = run_one;
+    a.enough = enough;
+    a.next_round = next_pair;
+    a.ctx = &x;
+    rc = prof_impl_alternate(&a);       /* old new, new old, ... */
+    files->pairs = a.rounds;
+    files->interrupted = a.signal;
+    return rc;
+}
+
+int prof_impl_run_paired(const prof_run_files * files,
+                         const char * paired[2][PROF_RUN_MAX_PAIRS])
+{
+    int rounds[2][PROF_RUN_MAX_PAIRS], at[2][PROF_RUN_MAX_PAIRS], n[2], k, side;
+    for (side = 0; side < 2; side++)    /* run k of a side is of round k */
+        for (n[side] = 0; n[side] < PROF_RUN_MAX_PAIRS
+             && files->paths[side][n[side]] != NULL; n[side]++)
+            rounds[side][n[side]] = n[side];
+    n[0] = prof_impl_alt_pairs(rounds[0], n[0], rounds[1], n[1], at[0], at[1]);
+    for (side = 0; side < 2; side++)
+        for (k = 0; k < n[0]; k++)
+            paired[side][k] = files->paths[side][at[side][k]];
+    return n[0];
 }
 
 int prof_impl_run_keep(const prof_run_plan * plan, prof_run_files * files)

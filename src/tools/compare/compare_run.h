@@ -51,6 +51,11 @@ void prof_impl_run_kept_name(const char * keep_dir, int side, int pair,
    prof_impl_run_clean (passed on to a running command), so that the work
    directory is always removed first. */
 int prof_impl_run_pairs(const prof_run_plan * plan, prof_run_files * files);
+/* The result files of the rounds both sides ran in, paired by round as
+   prof-run pairs its runs (prof_impl_alt_pairs): paired[side][k] is the
+   k-th pair's file, pointing into files. Returns the number of pairs. */
+int prof_impl_run_paired(const prof_run_files * files,
+                         const char * paired[2][PROF_RUN_MAX_PAIRS]);
 /* Move the complete result files into plan->keep_dir (each replaces an
    existing file of its name only now that it is whole): 0, or -1 after a
    message. Nothing to do without keep_dir. */

@@ -597,6 +597,7 @@ static void release(comparison * c, options * o)
    signal that interrupted the runs is raised again after the clean-up. */
 static int run_sides(options * o, comparison * c, prof_run_files * files)
 {
+    const char * paired[2][PROF_RUN_MAX_PAIRS];
     int side, p, rc;
     o->plan.commands[PROF_OLD] = o->lists[0];
     o->plan.commands[PROF_NEW] = o->lists[1];
@@ -616,12 +617,12 @@ static int run_sides(options * o, comparison * c, prof_run_files * files)
                        o->plan.max_time_s);
         rc = -1;
     }
+    if (rc == 0)
+        c->sides[0].npaths = c->sides[1].npaths
+                           = prof_impl_run_paired(files, paired);
     for (side = 0; rc == 0 && side < 2; side++)
-    {
-        for (p = 0; p < files->pairs; p++)
-            c->sides[side].paths[p] = files->paths[side][p];
-        c->sides[side].npaths = files->pairs;
-    }
+        for (p = 0; p < c->sides[side].npaths; p++)
+            c->sides[side].paths[p] = paired[side][p];
     return rc;
 }
 

@@ -1,22 +1,21 @@
 /*
     prof-run's runs. First the shell's own cost (its runs of an empty
     command, whose median is subtracted from every run), then the warm-up
-    runs, then rounds: by default every command that still needs runs runs
-    once a round, in alternating order (A B, B A, A B, ...) so that the
-    machine's slow and fast phases hit all of them alike; --no-interleave
-    runs all of A, then all of B (hyperfine's order). A command's setup
-    command runs before its first run, its prepare command before each
-    run and its conclude command after each (untimed). A command is done
-    when it has its --min-runs (10) and 3 s of runs, or its --max-runs
-    (--runs: both); its cleanup command then runs. A failure, or a signal
-    held by the caller, stops the runs with what they have. With
-    --counters, each timed run's events are counted in the child from its
-    exec on.
+    runs and the rounds of src/tools/alternate/: by default every command
+    that still needs runs runs once a round, in alternating order (A B, B
+    A, A B, ...); --no-interleave runs all of A, then all of B (hyperfine's
+    order). A command's setup command runs before its first run, its
+    prepare command before each run and its conclude command after each
+    (untimed). A command is done when it has its --min-runs (10) and 3 s
+    of runs, or its --max-runs (--runs: both); its cleanup command then
+    runs. A failure, or a signal held by the caller, stops the runs with
+    what they have. With --counters, each timed run's events are counted
+    in the child from its exec on.
     SPDX-License-Identifier: MIT
 */
 #include "internal.h"
 #include "run.h"
-#include "prof_spawn.h"
+#include "alternate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -172,7 +171,7 @@ static int start(prof_cmd_plan * plan, const prof_cmd * c,
    then stops the runs. */
 static int interrupted(prof_cmd_plan * plan, const prof_spawn_result * r)
 {
-    int sig = r != NULL && r->interrupted ? r->interrupted : prof_spawn_held();
+    int sig = prof_impl_alt_signal(r);
     if (sig != 0)
     {
         plan->stop = PROF_CMD_INTERRUPTED;
@@ -243,17 +242,19 @@ static int record(prof_cmd_plan * plan, prof_cmd * c,
     return 0;
 }
 
-/* A run of c in round (a warm-up run when round < 0), its prepare command
-   first: 0, or -1 when the runs stop. */
-static int timed(prof_cmd_plan * plan, prof_cmd * c, int round)
+/* A run of command i in round (a warm-up run when round < 0), its
+   prepare command first: 0, or -1 when the runs stop. */
+static int timed(void * ctx, int i, int round)
 {
+    prof_cmd_plan * plan = (prof_cmd_plan *) ctx;
+    prof_cmd * c = &plan->cmds[i];
     prof_spawn_result r;
     double ev[PROF_COUNTERS_MAX];
     char what[64];
     int rc, first = !c->started;
     c->started = 1;
     if (first && plan->show_output)     /* before its output, as hyperfine */
-        prof_impl_cmd_heading(plan, (int) (c - plan->cmds));
+        prof_impl_cmd_heading(plan, i);
     if (first && helper(plan, c, c->setup, c->setup_text, "the setup command"))
         return -1;
     if (helper(plan, c, c->prepare, c->prepare_text, "the prepare command"))
@@ -290,10 +291,18 @@ int prof_impl_cmd_enough(const prof_cmd_plan * plan, const prof_cmd * c)
     return c->nruns >= plan->min_runs && c->measured_s >= plan->min_time_s;
 }
 
-/* c (command i) is done: its cleanup, then the caller hears of it. 0, or
-   -1 when the runs stop. */
-static int finish(prof_cmd_plan * plan, prof_cmd * c, int i)
+static int enough(void * ctx, int i)
 {
+    prof_cmd_plan * plan = (prof_cmd_plan *) ctx;
+    return prof_impl_cmd_enough(plan, &plan->cmds[i]);
+}
+
+/* Command i is done: its cleanup, then the caller hears of it. 0, or -1
+   when the runs stop. */
+static int finish(void * ctx, int i)
+{
+    prof_cmd_plan * plan = (prof_cmd_plan *) ctx;
+    prof_cmd * c = &plan->cmds[i];
     c->done = 1;
     c->cleaned = 1;
     if (helper(plan, c, c->cleanup, c->cleanup_text, "the cleanup command"))
@@ -304,7 +313,7 @@ static int finish(prof_cmd_plan * plan, prof_cmd * c, int i)
     return 0;
 }
 
-/* ---- the order of the runs ------------------------------------------------- */
+/* ---- the runs in order ------------------------------------------------------ */
 
 /* The median of the shell runs' event counts into the shell's cost. */
 static void shell_counts(prof_cmd_plan * plan, double (*ev)[PROF_COUNTERS_MAX],
@@ -359,55 +368,22 @@ static void shell_cost(prof_cmd_plan * plan)
     shell_counts(plan, ev, n);
 }
 
-static int warm_up(prof_cmd_plan * plan, prof_cmd * c)
+/* The warm-up runs and the rounds (or each command's runs in turn). */
+static void alternate(prof_cmd_plan * plan)
 {
-    int k;
-    for (k = 0; k < plan->warmup; k++)
-        if (timed(plan, c, -1) != 0)
-            return -1;
-    return 0;
-}
-
-/* Every command in turn, in alternating order, until all are done. */
-static void rounds(prof_cmd_plan * plan)
-{
-    int i, k, round, left = plan->ncmds;
-    for (i = 0; i < plan->ncmds; i++)
-        if (warm_up(plan, &plan->cmds[i]) != 0)
-            return;
-    for (round = 0; left > 0; round++)
-        for (k = 0; k < plan->ncmds; k++)
-        {
-            prof_cmd * c;
-            i = round % 2 == 0 ? k : plan->ncmds - 1 - k;
-            c = &plan->cmds[i];
-            if (c->done)
-                continue;
-            if (timed(plan, c, round) != 0)
-                return;
-            if (prof_impl_cmd_enough(plan, c))
-            {
-                if (finish(plan, c, i) != 0)
-                    return;
-                left--;
-            }
-        }
-}
-
-/* All of each command's runs, one command after the other. */
-static void each(prof_cmd_plan * plan)
-{
-    int i, k;
-    for (i = 0; i < plan->ncmds; i++)
+    prof_alternation a;
+    memset(&a, 0, sizeof a);
+    a.n = plan->ncmds;
+    a.interleave = plan->interleave;
+    a.warmup = plan->warmup;
+    a.run = timed;
+    a.enough = enough;
+    a.leave = finish;
+    a.ctx = plan;
+    if (prof_impl_alternate(&a) != 0 && a.signal != 0)
     {
-        prof_cmd * c = &plan->cmds[i];
-        if (warm_up(plan, c) != 0)
-            return;
-        for (k = 0; !prof_impl_cmd_enough(plan, c); k++)
-            if (timed(plan, c, k) != 0)
-                return;
-        if (finish(plan, c, i) != 0)
-            return;
+        plan->stop = PROF_CMD_INTERRUPTED;
+        plan->signal = a.signal;
     }
 }
 
@@ -421,10 +397,8 @@ void prof_impl_cmd_measure(prof_cmd_plan * plan)
     bar.drawn_s = plan->started_s;      /* no bar in the first 0.1 s */
     if (plan->shell != NULL)
         shell_cost(plan);
-    if (plan->stop == PROF_CMD_COMPLETE && plan->interleave)
-        rounds(plan);
-    else if (plan->stop == PROF_CMD_COMPLETE)
-        each(plan);
+    if (plan->stop == PROF_CMD_COMPLETE)
+        alternate(plan);
     /* stopped by a failure: the commands that started still clean up (not
        after a signal: the user asked to stop) */
     for (i = 0; plan->stop == PROF_CMD_FAILED && i < plan->ncmds; i++)

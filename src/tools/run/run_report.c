@@ -13,6 +13,7 @@
 */
 #include "internal.h"
 #include "run.h"
+#include "alternate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -364,35 +365,44 @@ void prof_impl_cmd_ratio(const prof_cmd * a, const prof_cmd * b,
 static int series_of(const prof_cmd * a, const prof_cmd * b, int paired,
                      prof_series * sa, prof_series * sb)
 {
-    int i = 0, j = 0;
+    /* the rounds of a's runs and b's, then the indexes of those compared */
+    int * r = (int *) malloc(2 * ((size_t) a->nruns + b->nruns) * sizeof *r);
+    int * ra, * rb, * ia, * ib, i;
     memset(sa, 0, sizeof *sa);
     memset(sb, 0, sizeof *sb);
     sa->name = a->name;
     sb->name = b->name;
     sa->samples_ns = (double *) malloc(2 * (size_t) a->nruns * sizeof(double));
     sb->samples_ns = (double *) malloc(2 * (size_t) b->nruns * sizeof(double));
-    if (sa->samples_ns == NULL || sb->samples_ns == NULL)
-        return -1;
-    while (i < a->nruns || j < b->nruns)
+    if (r == NULL || sa->samples_ns == NULL || sb->samples_ns == NULL)
     {
-        int ra = i < a->nruns ? a->runs[i].round : -1;
-        int rb = j < b->nruns ? b->runs[j].round : -1;
-        if (paired && (ra < 0 || rb < 0))
-            break;
-        if (!paired || ra == rb)
-        {
-            if (i < a->nruns)
-                sa->samples_ns[sa->count++] = a->runs[i].wall_s * 1e9;
-            if (j < b->nruns)
-                sb->samples_ns[sb->count++] = b->runs[j].wall_s * 1e9;
-            i++;
-            j++;
-        }
-        else if (ra < rb)
-            i++;
-        else
-            j++;
+        free(r);
+        return -1;
     }
+    ra = r;
+    rb = ra + a->nruns;
+    ia = rb + b->nruns;
+    ib = ia + a->nruns;
+    for (i = 0; i < a->nruns; i++)
+    {
+        ra[i] = a->runs[i].round;
+        ia[i] = i;
+    }
+    for (i = 0; i < b->nruns; i++)
+    {
+        rb[i] = b->runs[i].round;
+        ib[i] = i;
+    }
+    sa->count = a->nruns;
+    sb->count = b->nruns;
+    if (paired)
+        sa->count = sb->count = prof_impl_alt_pairs(ra, a->nruns, rb, b->nruns,
+                                                    ia, ib);
+    for (i = 0; i < sa->count; i++)
+        sa->samples_ns[i] = a->runs[ia[i]].wall_s * 1e9;
+    for (i = 0; i < sb->count; i++)
+        sb->samples_ns[i] = b->runs[ib[i]].wall_s * 1e9;
+    free(r);
     /* the second half is scratch space for the median */
     memcpy(sa->samples_ns + sa->count, sa->samples_ns, sa->count * sizeof(double));
     memcpy(sb->samples_ns + sb->count, sb->samples_ns, sb->count * sizeof(double));
