@@ -40,6 +40,7 @@ static const struct { const char * name; pt_output format; } formats[] = {
     { "json-be", PT_OUT_JSON_BE }, { "raw", PT_OUT_RAW },
     { "perfetto", PT_OUT_PERFETTO }, { "folded", PT_OUT_FOLDED },
     { "speedscope", PT_OUT_SPEEDSCOPE }, { "alloc", PT_OUT_ALLOC },
+    { "pprof", PT_OUT_PPROF },
 };
 
 enum { MAX_BINARIES = 64 };
@@ -97,7 +98,8 @@ static int set_format(void * ctx, const char * name, const char * v)
     if (find_format((args_t *) ctx, v) == 0)
         return 0;
     prof_impl_warn(PROGRAM ": %s=%s: one of text, csv, json, json-be, raw, "
-                   "perfetto, folded, speedscope, alloc is expected", name, v);
+                   "perfetto, folded, speedscope, alloc, pprof is expected",
+                   name, v);
     return -1;
 }
 
@@ -204,12 +206,19 @@ static int set_output(void * ctx, const char * name, const char * v)
     return 0;
 }
 
+/* --pprof F: pprof's format, written to F (as --format=pprof -o F). */
+static int set_pprof(void * ctx, const char * name, const char * v)
+{
+    ((args_t *) ctx)->format = PT_OUT_PPROF;
+    return set_output(ctx, name, v);
+}
+
 static const char usage_head[] =
 "usage: prof-trace [OPTIONS] TRACE-FILE   (TRACE-FILE - is stdin)\n"
 "Turns a raw trace written by the profiler's recorder into a per-zone\n"
 "summary, CSV, raw event lines, Chrome Trace Event JSON or Perfetto's\n"
 "protobuf trace; of a sampled trace, the top functions (text and CSV),\n"
-"collapsed stacks and speedscope's sampled profiles.\n"
+"collapsed stacks, speedscope's sampled profiles and pprof's profile.\n"
 "Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
 
 static const char usage_tail[] =
@@ -243,8 +252,11 @@ static const prof_impl_option option_table[] = {
     { "--alloc", NULL, "the allocations (PROF_ALLOC, libprofiler-alloc.a) by "
       "zone, and the leaks: what was live at the end (default: --text)",
       SET(set_format_flag) },
+    { "--pprof", "F", "pprof's gzipped profile.proto of the samples, to F "
+      "(= --format=pprof -o F), for go tool pprof, Pyroscope, Parca "
+      "(default: --text)", SET(set_pprof) },
     { "--format", "F", "one of the above by name: text, csv, json, json-be, "
-      "raw, perfetto, folded, speedscope, alloc (text)", SET(set_format) },
+      "raw, perfetto, folded, speedscope, alloc, pprof (text)", SET(set_format) },
     { "--min-duration", "T", "keep zones lasting at least T (default: all)", SET(set_min) },
     { "--from", "T", "keep zones that end at T or later, since the "
       "start (default: the start)",

@@ -26,6 +26,7 @@
 #define PROF_TRACE_SAMPLES_H
 
 #include "trace_read.h"
+#include "trace_sample_zones.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +83,19 @@ int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
    0: none ([unknown]+0x..., [no stack]). A name found in two modules
    keeps the first. */
 uint32_t pt_samples_function_module(const pt_samples * p, uint32_t fn);
+/* Named stack rs's frames, leaf first (as pt_samples_stack): the address
+   each was named at (a return address less 1) and its mapping, an index
+   into pt_trace.vmas (PT_FRAME_NO_VMA: in none, or no stack). */
+#define PT_FRAME_NO_VMA UINT32_MAX
+typedef struct { uint64_t addr; uint32_t vma; } pt_frame;
+const pt_frame * pt_samples_frames(const pt_samples * p, uint32_t rs);
+/* The pprof report (kind PT_OUT_PPROF) only, at the end: the samples by
+   the innermost zone they fell in (trace_sample_zones.h) and named stack,
+   weighted, to each(ctx, zone, kind, rs, weight) (zone NULL: outside
+   every zone). 0, or -1 if out of memory lost samples. */
+int pt_samples_by_zone(pt_samples * p, void * ctx, pt_sz_each_fn each);
+/* 1 unless --no-symbols: the mapped files may be read. */
+int pt_samples_resolving(const pt_samples * p);
 size_t pt_samples_modules(const pt_samples * p);
 const char * pt_samples_module(const pt_samples * p, uint32_t mod);
 void pt_samples_free(pt_samples * p);
