@@ -311,7 +311,7 @@ void pt_samples_zone(pt_samples * p, const pt_trace * t, const pt_zone * z)
 
 /* ---- the top functions ------------------------------------------------------------ */
 
-typedef struct { const char * name; uint64_t self, total; } top_t;
+typedef pt_top top_t;
 
 /* Nanoseconds a unit of weight stands for: the fixed period, else the
    period of the rate asked for, else the CPU time counted per sample; 0 if
@@ -386,6 +386,19 @@ static top_t * tally(pt_samples * p, size_t ti, size_t * n, uint64_t * sum)
     free(w), free(seen);
     qsort(rows, *n, sizeof *rows, cmp_top);
     return rows;
+}
+
+pt_top * pt_samples_top(pt_samples * p, size_t * n, uint64_t * sum)
+{
+    return tally(p, SIZE_MAX, n, sum);
+}
+
+uint64_t * pt_samples_stack_weights(const pt_samples * p)
+{
+    uint64_t * w = (uint64_t *) calloc(p->nrs + 1, sizeof *w);
+    if (w != NULL)
+        stack_weights(p, SIZE_MAX, w);
+    return w;
 }
 
 static void put_name(FILE * out, const char * s, int csv)

@@ -61,6 +61,14 @@ int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t);
    that of the rate asked for, else the CPU time counted per sample; 0 if
    the trace says none. */
 double pt_samples_period_ns(const pt_trace * t);
+/* The functions with samples, all threads merged, by self then total
+   samples (the rows of the top functions): *n of them, to free; the
+   samples' sum at *sum. NULL if out of memory (or none). */
+typedef struct { const char * name; uint64_t self, total; } pt_top;
+pt_top * pt_samples_top(pt_samples * p, size_t * n, uint64_t * sum);
+/* The weight of each named stack, all threads merged: an array of
+   pt_samples_stacks(p) to free; NULL if out of memory. */
+uint64_t * pt_samples_stack_weights(const pt_samples * p);
 /* For the other writers: function fn's name; named stack rs's function
    ids, leaf first (n at *n); the samples of thread (weighted); each
    sample kept (speedscope, Perfetto), thread by thread in time order (or
