@@ -38,26 +38,29 @@ def ok(msg):
     print("ok   " + msg)
 
 
+def varint(buf, i):
+    """The varint at buf[i:], and the index after it."""
+    v, shift = 0, 0
+    while True:
+        b = buf[i]
+        i += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v, i
+
+
 def fields(buf):
     """[(field, wire type, value)] of one message: ints, or bytes."""
     out, i = [], 0
-    def varint():
-        nonlocal i
-        v, shift = 0, 0
-        while True:
-            b = buf[i]
-            i += 1
-            v |= (b & 0x7F) << shift
-            shift += 7
-            if not b & 0x80:
-                return v
     while i < len(buf):
-        key = varint()
+        key, i = varint(buf, i)
         f, w = key >> 3, key & 7
         if w == 0:
-            out.append((f, w, varint()))
+            v, i = varint(buf, i)
+            out.append((f, w, v))
         elif w == 2:
-            n = varint()
+            n, i = varint(buf, i)
             out.append((f, w, bytes(buf[i:i + n])))
             i += n
         elif w in (1, 5):
@@ -78,14 +81,7 @@ def ints(msg, f):
         if w == 2:
             j = 0
             while j < len(v):
-                x, shift = 0, 0
-                while True:
-                    b = v[j]
-                    j += 1
-                    x |= (b & 0x7F) << shift
-                    shift += 7
-                    if not b & 0x80:
-                        break
+                x, j = varint(v, j)
                 vals.append(x)
         else:
             vals.append(v)
@@ -186,19 +182,27 @@ def go_checks(gz, top, what):
     return out
 
 
+def profile_of(trace, what):
+    """--pprof of trace, decoded and checked: (gz, profile, pprof's self
+    samples, --csv's), or None after a failure."""
+    gz = trace[:-len(".ptrace")] + ".pb.gz"
+    r = run(["--pprof", gz, trace])
+    if r.returncode != 0:
+        return bad("%s: --pprof: exit %d: %s" % (what, r.returncode, r.stderr))
+    p = decode(gz)
+    check_structure(p, what)
+    return gz, p, self_counts(p), csv_self(trace)
+
+
 def check_synthetic():
     trace = os.path.join(tmp, "s.ptrace")
     names = "cmp_top,cmp_key,collect,add_binary,apply"
     subprocess.run([sys.executable, os.path.join(here, "make_sampled_trace.py"),
                     "--binary=" + pt, "--names=" + names, trace], check=True)
-    gz = os.path.join(tmp, "s.pb.gz")
-    r = run(["--pprof", gz, trace])
-    if r.returncode != 0:
-        return bad("--pprof: exit %d: %s" % (r.returncode, r.stderr))
-    p = decode(gz)
-    check_structure(p, "synthetic")
-    ours = csv_self(trace)
-    mine = self_counts(p)
+    got = profile_of(trace, "synthetic")
+    if got is None:
+        return
+    gz, p, mine, ours = got
     if mine != ours:
         bad("self samples: pprof %s, --csv %s" % (mine, ours))
     else:
@@ -238,15 +242,11 @@ def check_recorded():
     if "perf events refused" in r.stderr:
         print("skip recorded: perf events refused")
         return
-    gz = os.path.join(tmp, "r.pb.gz")
-    r = run(["--pprof", gz, trace])
-    if r.returncode != 0:
-        return bad("recorded: --pprof: exit %d %s" % (r.returncode, r.stderr))
-    p = decode(gz)
-    check_structure(p, "recorded")
-    mine = self_counts(p)
-    ours = csv_self(trace)
-    top = max(mine, key=mine.get) if mine else None
+    got = profile_of(trace, "recorded")
+    if got is None:
+        return
+    gz, p, mine, ours = got
+    top = max(mine, key=mine.get) if mine else ""
     if mine != ours or not top.startswith("hot"):
         bad("recorded: top %s; pprof %s, --csv %s" % (top, mine, ours))
     else:

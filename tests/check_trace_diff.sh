@@ -12,11 +12,11 @@
 set -u
 pt=$1 target=$2 here=$3
 . "$(dirname "$0")/check_lib.sh"
-"$pt" record --hz=997 -o "$tmp/old.ptrace" -- "$target" 400000 100000 0.6 2>"$tmp/err"
+"$pt" record --hz=997 -o "$tmp/old.ptrace" -- "$target" 400000 100000 1000 2>"$tmp/err"
 if grep -q 'perf events refused' "$tmp/err"; then
     echo "skip: recorded diff: perf events refused"
 else
-    "$pt" record --hz=997 -o "$tmp/new.ptrace" -- "$target" 100000 400000 0.6 2>>"$tmp/err" \
+    "$pt" record --hz=997 -o "$tmp/new.ptrace" -- "$target" 100000 400000 1000 2>>"$tmp/err" \
         || bad "record: $(cat "$tmp/err")"
     "$pt" --diff "$tmp/old.ptrace" "$tmp/new.ptrace" >"$tmp/d.txt" 2>"$tmp/err" \
         || bad "--diff: exit $?: $(cat "$tmp/err")"

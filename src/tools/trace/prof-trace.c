@@ -197,26 +197,26 @@ static int set_no_symbols(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-static int set_output(void * ctx, const char * name, const char * v)
+/* A file name into *to: -1 after a message if it is empty. */
+static int set_file(const char ** to, const char * name, const char * v)
 {
     if (v[0] == '\0')
     {
         prof_impl_warn(PROGRAM ": %s=: a file name is expected", name);
         return -1;
     }
-    ((args_t *) ctx)->out = v;
+    *to = v;
     return 0;
+}
+
+static int set_output(void * ctx, const char * name, const char * v)
+{
+    return set_file(&((args_t *) ctx)->out, name, v);
 }
 
 static int set_diff(void * ctx, const char * name, const char * v)
 {
-    if (v[0] == '\0')
-    {
-        prof_impl_warn(PROGRAM ": %s=: a trace file is expected", name);
-        return -1;
-    }
-    ((args_t *) ctx)->diff = v;
-    return 0;
+    return set_file(&((args_t *) ctx)->diff, name, v);
 }
 
 /* --pprof F: pprof's format, written to F (as --format=pprof -o F). */
