@@ -12,7 +12,7 @@ stacks, -tagfocus=zone=inner keeps the zone's samples. With SAMPLE-TARGET,
 a trace prof-trace record took of it (skipped where perf events are
 refused): its hot() on top (hot.constprop.0 and the like too), every address inside its mapping. Bad input:
 a missing or corrupt trace, an unwritable output: a message, exit 1, no
-crash, no file.
+crash, no file; a trace without samples: an empty profile, said.
 
 Usage: check_pprof.py PROF-TRACE SCRIPT-DIR [SAMPLE-TARGET]"""
 import gzip
@@ -265,6 +265,15 @@ def check_bad_input():
               os.path.join(tmp, "c.pb.gz")),
              ("unwritable", ["--pprof", os.path.join(tmp, "no", "dir", "u.pb.gz"),
                              os.path.join(tmp, "s.ptrace")], None)]
+    zones = os.path.join(tmp, "z.ptrace")
+    subprocess.run([sys.executable, os.path.join(here, "make_nested_trace.py"), zones],
+                   check=True)
+    r = run(["--pprof", os.path.join(tmp, "z.pb.gz"), zones])
+    if r.returncode != 0 or "holds no samples" not in r.stderr \
+            or decode(os.path.join(tmp, "z.pb.gz"))["samples"]:
+        bad("no samples: exit %d, %r" % (r.returncode, r.stderr))
+    else:
+        ok("a trace without samples: an empty profile, said")
     for what, args, out in cases:
         r = run(args)
         if r.returncode != 1 or "prof" not in r.stderr or "Traceback" in r.stderr \

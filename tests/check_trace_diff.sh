@@ -5,7 +5,7 @@
 # difffolded.pl's 'stack OLD NEW' lines whose counts add up to each run's
 # samples (the recorded part is skipped where perf events are refused). Of
 # make_sampled_trace.py's trace against itself: every change 0.0, every
-# line OLD = NEW. Bad input: a missing or corrupt OLD, an output format
+# line OLD = NEW; an OLD without samples is said. Bad input: a missing or corrupt OLD, an output format
 # --diff does not write, an unwritable output: a message and exit 1 or 2,
 # nothing written.
 # Usage: check_trace_diff.sh PROF-TRACE DIFF_TARGET SCRIPT-DIR
@@ -47,6 +47,10 @@ if [ "$(sed -n '5,$p' "$tmp/same.txt" | grep -Evc '[+-]0\.0% .*[+-]0\.0% ')" = 0
 else
     bad "against itself"; cat "$tmp/same.txt" "$tmp/same.folded"
 fi
+python3 "$here/make_nested_trace.py" "$tmp/z.ptrace" || exit 1
+"$pt" --diff "$tmp/z.ptrace" "$tmp/s.ptrace" >/dev/null 2>"$tmp/err"
+[ $? = 0 ] && grep -q 'z.ptrace holds no samples' "$tmp/err" \
+    && ok "OLD without samples: said" || bad "no samples: $(cat "$tmp/err")"
 printf 'not a trace at all' >"$tmp/junk"
 for c in "1 missing $tmp/none" "1 corrupt $tmp/junk"; do
     set -- $c

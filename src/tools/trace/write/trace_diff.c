@@ -43,6 +43,8 @@ int pt_diff_read(pt_diff_side * d, const char * path, const pt_options * o,
     rc = pt_stream(path, o, &h, &t);
     d->period_ns = pt_samples_period_ns(&t);
     d->samples = pt_samples_count(d->s);
+    if (rc == 0 && d->samples == 0)
+        prof_impl_warn("prof-trace: %s holds no samples", path);
     pt_free(&t);
     return rc;
 }

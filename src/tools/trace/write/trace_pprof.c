@@ -280,6 +280,10 @@ int pt_pprof_write(FILE * out, const pt_trace * t, pt_samples * s)
     memset(&p, 0, sizeof p);
     p.t = t;
     p.s = s;
+    if (pt_samples_count(s) == 0)
+        prof_impl_warn("prof-trace: the trace holds no samples: the profile "
+                       "is empty (sample with prof-trace record or "
+                       "PROF_SAMPLE_HZ)");
     if ((p.vmamap = (uint32_t *) calloc(t->nvmas + 1, sizeof *p.vmamap)) == NULL)
         p.oom = 1;
     else
