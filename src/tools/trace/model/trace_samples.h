@@ -15,7 +15,8 @@
 
     The samples stream: each is added to sums as it is read, the weight
     per (thread, named stack) for the tables and collapsed stacks, and
-    (the text report) per (zone, leaf function) once its zone is known
+    (the text report) per (zone, leaf function), (pprof's) per (zone,
+    named stack), once its zone is known
     (trace_sample_zones.c: most samples at once, those ahead of their
     thread's zone events wait). Only speedscope's and Perfetto's
     reports keep the samples, 16 bytes each, for pt_samples_each, past
