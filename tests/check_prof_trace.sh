@@ -95,7 +95,7 @@ expect 2 "prof-trace: no trace file given" "no argument" -- "$pt"
 expect 2 "prof-trace: unknown option --bogus" "bad option" -- "$pt" --bogus "$trace"
 expect 2 "prof-trace: unknown option -x" "bad short option" -- "$pt" -x "$trace"
 expect 2 "one trace file is expected" "two trace files" -- "$pt" "$trace" "$trace"
-expect 2 "format=xml: one of text, csv, json, json-be, raw, perfetto, folded, speedscope, alloc is expected" \
+expect 2 "format=xml: one of text, csv, json, json-be, raw, perfetto, folded, speedscope, alloc, pprof is expected" \
     "bad format" -- "$pt" --format xml "$trace"
 expect 2 "needs a value" "-o without a value" -- "$pt" "$trace" -o
 expect 2 "needs a value" "--output without a value" -- "$pt" "$trace" --output

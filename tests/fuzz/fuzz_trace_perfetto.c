@@ -2,7 +2,7 @@
    takes is written as Perfetto's protobuf and decoded again by the test
    decoder (tests/perfetto_decode.h, against the public .proto field
    numbers): it must be well formed, with one slice per zone, nested per
-   track. */
+   track; and as pprof's profile, which must be a gzip file. */
 #include "trace_read.h"
 #include "../perfetto_decode.h"
 
@@ -43,6 +43,20 @@ int LLVMFuzzerTestOneInput(const unsigned char * data, size_t size)
         {
             fprintf(stderr, "round trip: %s (%zu/%zu slices, %zu/%zu instants)\n",
                     dec.error, dec.begins, begins, dec.instants, instants);
+            abort();
+        }
+    }
+    free(buf);
+    buf = NULL;
+    /* and pprof's gzipped profile (trace_pprof.c): whole, gzip's magic */
+    if ((f = open_memstream(&buf, &len)) != NULL)
+    {
+        int rc = pt_write_report(f, &t, PT_OUT_PPROF);
+        fclose(f);
+        if (rc == 0 && (len < 18 || (unsigned char) buf[0] != 0x1f
+                        || (unsigned char) buf[1] != 0x8b))
+        {
+            fprintf(stderr, "pprof: %zu bytes, not gzip\n", len);
             abort();
         }
     }

@@ -21,6 +21,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_read.h"
+#include "trace_diff.h"
 #include "trace_record.h"
 #include "trace_report.h"
 #include "internal.h"
@@ -40,6 +41,7 @@ static const struct { const char * name; pt_output format; } formats[] = {
     { "json-be", PT_OUT_JSON_BE }, { "raw", PT_OUT_RAW },
     { "perfetto", PT_OUT_PERFETTO }, { "folded", PT_OUT_FOLDED },
     { "speedscope", PT_OUT_SPEEDSCOPE }, { "alloc", PT_OUT_ALLOC },
+    { "pprof", PT_OUT_PPROF },
 };
 
 enum { MAX_BINARIES = 64 };
@@ -49,6 +51,7 @@ typedef struct
     const char * in;
     const char * out;        /* NULL: stdout */
     const char * thread;     /* --thread's value, for messages */
+    const char * diff;       /* --diff's OLD trace, NULL: no diff */
     pt_output format;
     int by_thread;
     int by_value;            /* --by-value: rows split by zone value */
@@ -97,7 +100,8 @@ static int set_format(void * ctx, const char * name, const char * v)
     if (find_format((args_t *) ctx, v) == 0)
         return 0;
     prof_impl_warn(PROGRAM ": %s=%s: one of text, csv, json, json-be, raw, "
-                   "perfetto, folded, speedscope, alloc is expected", name, v);
+                   "perfetto, folded, speedscope, alloc, pprof is expected",
+                   name, v);
     return -1;
 }
 
@@ -193,15 +197,33 @@ static int set_no_symbols(void * ctx, const char * name, const char * v)
     return 0;
 }
 
-static int set_output(void * ctx, const char * name, const char * v)
+/* A file name into *to: -1 after a message if it is empty. */
+static int set_file(const char ** to, const char * name, const char * v)
 {
     if (v[0] == '\0')
     {
         prof_impl_warn(PROGRAM ": %s=: a file name is expected", name);
         return -1;
     }
-    ((args_t *) ctx)->out = v;
+    *to = v;
     return 0;
+}
+
+static int set_output(void * ctx, const char * name, const char * v)
+{
+    return set_file(&((args_t *) ctx)->out, name, v);
+}
+
+static int set_diff(void * ctx, const char * name, const char * v)
+{
+    return set_file(&((args_t *) ctx)->diff, name, v);
+}
+
+/* --pprof F: pprof's format, written to F (as --format=pprof -o F). */
+static int set_pprof(void * ctx, const char * name, const char * v)
+{
+    ((args_t *) ctx)->format = PT_OUT_PPROF;
+    return set_output(ctx, name, v);
 }
 
 static const char usage_head[] =
@@ -209,7 +231,7 @@ static const char usage_head[] =
 "Turns a raw trace written by the profiler's recorder into a per-zone\n"
 "summary, CSV, raw event lines, Chrome Trace Event JSON or Perfetto's\n"
 "protobuf trace; of a sampled trace, the top functions (text and CSV),\n"
-"collapsed stacks and speedscope's sampled profiles.\n"
+"collapsed stacks, speedscope's sampled profiles and pprof's profile.\n"
 "Options (--flag=VALUE or --flag VALUE; -- ends the options):\n";
 
 static const char usage_tail[] =
@@ -243,8 +265,15 @@ static const prof_impl_option option_table[] = {
     { "--alloc", NULL, "the allocations (PROF_ALLOC, libprofiler-alloc.a) by "
       "zone, and the leaks: what was live at the end (default: --text)",
       SET(set_format_flag) },
+    { "--pprof", "F", "pprof's gzipped profile.proto of the samples, to F "
+      "(= --format=pprof -o F), for go tool pprof, Pyroscope, Parca "
+      "(default: --text)", SET(set_pprof) },
     { "--format", "F", "one of the above by name: text, csv, json, json-be, "
-      "raw, perfetto, folded, speedscope, alloc (text)", SET(set_format) },
+      "raw, perfetto, folded, speedscope, alloc, pprof (text)", SET(set_format) },
+    { "--diff", "OLD", "what grew from the sampled trace OLD to TRACE-FILE: "
+      "the functions by the change of their share of the samples, grown "
+      "first (perf diff); with --folded, 'stack OLD NEW' lines for "
+      "difffolded.pl (default: no diff)", SET(set_diff) },
     { "--min-duration", "T", "keep zones lasting at least T (default: all)", SET(set_min) },
     { "--from", "T", "keep zones that end at T or later, since the "
       "start (default: the start)",
@@ -306,8 +335,12 @@ static int check_args(const args_t * a)
         prof_impl_warn(PROGRAM ": no trace file given (see --help)");
     else if (a->f.to_ns >= 0 && a->f.to_ns < a->f.from_ns)
         prof_impl_warn(PROGRAM ": --to is before --from");
-    else if (a->out != NULL && prof_impl_output_is_input(a->out, a->in))
+    else if (a->out != NULL && (prof_impl_output_is_input(a->out, a->in)
+             || (a->diff != NULL && prof_impl_output_is_input(a->out, a->diff))))
         prof_impl_warn(PROGRAM ": the output %s is the input: refused", a->out);
+    else if (a->diff != NULL && a->format != PT_OUT_TEXT
+             && a->format != PT_OUT_FOLDED)
+        prof_impl_warn(PROGRAM ": --diff writes text or --folded only");
     else
         return 0;
     return 2;
@@ -328,20 +361,26 @@ static int parse_args(int argc, char ** argv, args_t * a)
     return rc != 0 ? rc : check_args(a);
 }
 
+/* pt_stream's result rc for path said: 0 if it read the trace. */
+static int say_read(int rc, const char * path)
+{
+    if (rc == -2)
+        prof_impl_warn(PROGRAM ": cannot read %s: %s", path, strerror(errno));
+    else if (rc == -3)
+        ;   /* out of memory: the reader said so; nothing written */
+    else if (rc != 0)
+        prof_impl_warn(PROGRAM ": %s: not a trace file written by the "
+                       "profiler", path);
+    return rc;
+}
+
 /* Read the trace into the report r. 0, or an exit status. */
 static int run(args_t * a, pt_report * r)
 {
     pt_handler h = pt_report_handler(r);
     pt_trace t;
-    int rc = pt_stream(a->in, &a->o, &h, &t);
-    if (rc == -2)
-        prof_impl_warn(PROGRAM ": cannot read %s: %s", a->in, strerror(errno));
-    else if (rc == -3)
-        ;   /* out of memory: the reader said so; nothing written */
-    else if (rc != 0)
-        prof_impl_warn(PROGRAM ": %s: not a trace file written by the "
-                       "profiler", a->in);
-    else if (a->thread != NULL && pt_report_thread_matches(r) == 0)
+    int rc = say_read(pt_stream(a->in, &a->o, &h, &t), a->in);
+    if (rc == 0 && a->thread != NULL && pt_report_thread_matches(r) == 0)
     {
         prof_impl_warn(PROGRAM ": --thread=%s: no thread %s %s has zones in "
                        "%s (prof-trace --by-thread lists the threads)",
@@ -354,6 +393,28 @@ static int run(args_t * a, pt_report * r)
         rc = 1;
     pt_free(&t);
     return rc == 0 ? 0 : rc == 2 ? 2 : 1;
+}
+
+/* --diff: a->diff against a->in, to out. 0, or an exit status. */
+static int run_diff(args_t * a, FILE * out)
+{
+    pt_diff_side d[2];
+    int rc = say_read(pt_diff_read(&d[0], a->diff, &a->o, a->binaries,
+                                   a->o.resolve_symbols), a->diff);
+    if (rc == 0)
+        rc = say_read(pt_diff_read(&d[1], a->in, &a->o, a->binaries,
+                                   a->o.resolve_symbols), a->in);
+    else
+        memset(&d[1], 0, sizeof d[1]);
+    if (rc == 0 && pt_diff_write(out, &d[0], &d[1],
+                                 a->format == PT_OUT_FOLDED) != 0)
+    {
+        prof_impl_warn(PROGRAM ": out of memory while writing the diff");
+        rc = 1;
+    }
+    pt_diff_free(&d[0]);
+    pt_diff_free(&d[1]);
+    return rc == 0 ? 0 : 1;
 }
 
 int main(int argc, char ** argv)
@@ -373,6 +434,10 @@ int main(int argc, char ** argv)
     }
     if (prof_impl_outfile_open(&of, a.out != NULL ? a.out : "-") != 0)
         rc = 1;
+    else if (a.diff != NULL && (rc = run_diff(&a, of.f)) != 0)
+        prof_impl_outfile_abort(&of);
+    else if (a.diff != NULL)
+        rc = prof_impl_outfile_commit(&of) == 0 ? 0 : 1;
     else if ((r = pt_report_new(of.f, a.format, &a.f, a.by_thread)) == NULL)
     {
         prof_impl_warn(PROGRAM ": out of memory");

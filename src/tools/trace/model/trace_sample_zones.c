@@ -519,3 +519,16 @@ int pt_sz_write(pt_sz * p, FILE * out, const char * const * fn,
         return -1;
     return p->oom ? -1 : 0;
 }
+
+int pt_sz_each(pt_sz * p, void * ctx, pt_sz_each_fn each)
+{
+    size_t i;
+    name_all(p);   /* the end of the trace */
+    for (i = 0; i < p->leaves.n; i++)
+    {
+        const sz_name * z = &p->zn[p->leaves.v[i].key >> 32];
+        each(ctx, z->name, z->kind, (uint32_t) p->leaves.v[i].key,
+             p->leaves.v[i].w);
+    }
+    return p->oom ? -1 : 0;
+}

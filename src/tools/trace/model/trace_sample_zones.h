@@ -59,6 +59,13 @@ void pt_sz_no_zones(pt_sz * p);
    zones had to be kept. 0, or -1 if out of memory lost samples. */
 int pt_sz_write(pt_sz * p, FILE * out, const char * const * fn,
                 uint64_t weight, void (*put)(FILE * out, const char * s));
+/* At the end of the trace (as pt_sz_write): each (zone, value) summed,
+   to each(ctx, zone name (NULL: outside the zones), its kind, the value
+   pt_sz_sample was given, weight). 0, or -1 if out of memory lost
+   samples. */
+typedef void (*pt_sz_each_fn)(void * ctx, const char * zone, char kind,
+                              uint32_t value, uint64_t weight);
+int pt_sz_each(pt_sz * p, void * ctx, pt_sz_each_fn each);
 void pt_sz_free(pt_sz * p);
 
 #endif

@@ -35,6 +35,8 @@ struct pt_samples
     pt_map fnidx;           /* name hash (probed) -> fn + 1 */
     uint32_t * fr;          /* the frames of the named stacks */
     size_t nfr, frcap;
+    pt_frame * frat;        /* each frame's address and mapping */
+    size_t fratcap;
     rstack_t * rs;
     size_t nrs, rscap;
     pt_map stackidx;        /* the trace's stack id -> rs + 1 */
@@ -43,6 +45,7 @@ struct pt_samples
     uint64_t weight;        /* samples kept, weighted */
     pt_sums stacks;         /* weight per thread << 32 | named stack */
     pt_sz * sz;             /* the samples by zone; NULL: not asked */
+    int sz_stacks;          /* sz sums named stacks (pprof), not leaves */
     pt_log * log;           /* each sample (ticks, stack, weight) by
                                thread, for pt_samples_each; NULL: none */
     int oom;
@@ -62,7 +65,9 @@ pt_samples * pt_samples_new(const char * const * binaries, int resolve,
         return NULL;
     p->binaries = binaries;
     p->resolve = resolve;
-    if ((kind == PT_OUT_TEXT && (p->sz = pt_sz_new()) == NULL)
+    p->sz_stacks = kind == PT_OUT_PPROF;
+    if (((kind == PT_OUT_TEXT || kind == PT_OUT_PPROF)
+         && (p->sz = pt_sz_new()) == NULL)
         || ((kind == PT_OUT_SPEEDSCOPE || kind == PT_OUT_PERFETTO)
             && (p->log = pt_log_new()) == NULL))
     {
@@ -87,6 +92,7 @@ void pt_samples_free(pt_samples * p)
     free(p->mod);
     pt_map_free(&p->fnidx, 0);
     free(p->fr);
+    free(p->frat);
     free(p->rs);
     pt_map_free(&p->stackidx, 0);
     free(p->th);
@@ -164,16 +170,17 @@ static uint32_t fn_of(pt_samples * p, const char * name, uint32_t mod)
 }
 
 /* The name of addr (a return address unless leaf) in process pid at ticks,
-   into buf: a symbol, else module+0xOFFSET; *path: the mapping's path,
-   NULL in none. */
+   into buf: a symbol, else module+0xOFFSET; *fa: the address named and
+   its mapping (PT_FRAME_NO_VMA: none). */
 static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
                                uint64_t addr, int leaf, int64_t ticks,
-                               char * buf, size_t size, const char ** path)
+                               char * buf, size_t size, pt_frame * fa)
 {
     uint64_t at = leaf || addr == 0 ? addr : addr - 1;
     const pt_vma * m = pt_vma_at(t, pid, at, ticks);
     const char * base, * name = NULL;
-    *path = m != NULL ? m->path : NULL;
+    fa->addr = at;
+    fa->vma = m != NULL ? (uint32_t) (m - t->vmas) : PT_FRAME_NO_VMA;
     if (m == NULL)
     {
         snprintf(buf, size, "[unknown]+0x%llx", (unsigned long long) addr);
@@ -209,19 +216,27 @@ static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * 
         pid = t->stacks[s->stack].pid;
     if (prof_impl_grow(&p->rs, &p->rscap, p->nrs + 1, sizeof *p->rs) != 0
         || prof_impl_grow(&p->fr, &p->frcap, p->nfr + (n ? n : 1),
-                          sizeof *p->fr) != 0)
+                          sizeof *p->fr) != 0
+        || prof_impl_grow(&p->frat, &p->fratcap, p->nfr + (n ? n : 1),
+                          sizeof *p->frat) != 0)
         return UINT32_MAX;
     r = &p->rs[p->nrs];
     r->first = p->nfr;
     r->n = n ? n : 1;
     if (n == 0)
+    {
         p->fr[p->nfr] = fn_of(p, "[no stack]", 0);
+        p->frat[p->nfr].addr = 0;
+        p->frat[p->nfr].vma = PT_FRAME_NO_VMA;
+    }
     for (i = 0; i < n; i++)
     {
         char buf[1200];
-        const char * path, * name = frame_name(p, t, pid, ip[i], i == 0,
-                                               s->ticks, buf, sizeof buf, &path);
-        p->fr[p->nfr + i] = fn_of(p, name, mod_of(p, path));
+        pt_frame * fa = &p->frat[p->nfr + i];
+        const char * name = frame_name(p, t, pid, ip[i], i == 0, s->ticks,
+                                       buf, sizeof buf, fa);
+        p->fr[p->nfr + i] = fn_of(p, name, mod_of(p, fa->vma != PT_FRAME_NO_VMA
+                                                  ? t->vmas[fa->vma].path : NULL));
     }
     for (i = 0; i < r->n; i++)
         if (p->fr[p->nfr + i] == UINT32_MAX)
@@ -270,7 +285,8 @@ void pt_samples_add(pt_samples * p, const pt_trace * t, const pt_sample * s)
         || pt_sums_add(&p->stacks, (uint64_t) s->thread << 32 | rs, w) != 0
         || log_sample(p, s, rs, w) != 0
         || (p->sz != NULL && pt_sz_sample(p->sz, s->thread, s->ticks,
-                                          p->fr[p->rs[rs].first], w) != 0))
+                                          p->sz_stacks ? rs
+                                          : p->fr[p->rs[rs].first], w) != 0))
     {
         p->oom = 1;
         return;
@@ -295,7 +311,7 @@ void pt_samples_zone(pt_samples * p, const pt_trace * t, const pt_zone * z)
 
 /* ---- the top functions ------------------------------------------------------------ */
 
-typedef struct { const char * name; uint64_t self, total; } top_t;
+typedef pt_top top_t;
 
 /* Nanoseconds a unit of weight stands for: the fixed period, else the
    period of the rate asked for, else the CPU time counted per sample; 0 if
@@ -370,6 +386,19 @@ static top_t * tally(pt_samples * p, size_t ti, size_t * n, uint64_t * sum)
     free(w), free(seen);
     qsort(rows, *n, sizeof *rows, cmp_top);
     return rows;
+}
+
+pt_top * pt_samples_top(pt_samples * p, size_t * n, uint64_t * sum)
+{
+    return tally(p, SIZE_MAX, n, sum);
+}
+
+uint64_t * pt_samples_stack_weights(const pt_samples * p)
+{
+    uint64_t * w = (uint64_t *) calloc(p->nrs + 1, sizeof *w);
+    if (w != NULL)
+        stack_weights(p, SIZE_MAX, w);
+    return w;
 }
 
 static void put_name(FILE * out, const char * s, int csv)
@@ -473,7 +502,7 @@ int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,
     for (i = 0; by_thread && i < p->nth && i < t->nthreads; i++)
         if (p->th[i].n > 0)
             rc |= put_top(p, out, t, i, csv, by_thread);
-    if (!csv && p->sz != NULL)
+    if (!csv && p->sz != NULL && !p->sz_stacks)
         rc |= pt_sz_write(p->sz, out, (const char * const *) p->fn, p->weight,
                           put_text);
     return rc != 0 || p->oom ? -1 : 0;
@@ -541,6 +570,23 @@ const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
 size_t pt_samples_stacks(const pt_samples * p)
 {
     return p != NULL ? p->nrs : 0;
+}
+
+const pt_frame * pt_samples_frames(const pt_samples * p, uint32_t rs)
+{
+    return p->frat + p->rs[rs].first;
+}
+
+int pt_samples_resolving(const pt_samples * p)
+{
+    return p->resolve;
+}
+
+int pt_samples_by_zone(pt_samples * p, void * ctx, pt_sz_each_fn each)
+{
+    if (p == NULL || p->sz == NULL || !p->sz_stacks)
+        return -1;
+    return pt_sz_each(p->sz, ctx, each) != 0 || p->oom ? -1 : 0;
 }
 
 typedef struct

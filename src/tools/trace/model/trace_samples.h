@@ -15,7 +15,8 @@
 
     The samples stream: each is added to sums as it is read, the weight
     per (thread, named stack) for the tables and collapsed stacks, and
-    (the text report) per (zone, leaf function) once its zone is known
+    (the text report) per (zone, leaf function), (pprof's) per (zone,
+    named stack), once its zone is known
     (trace_sample_zones.c: most samples at once, those ahead of their
     thread's zone events wait). Only speedscope's and Perfetto's
     reports keep the samples, 16 bytes each, for pt_samples_each, past
@@ -26,6 +27,7 @@
 #define PROF_TRACE_SAMPLES_H
 
 #include "trace_read.h"
+#include "trace_sample_zones.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +62,14 @@ int pt_samples_write_folded(pt_samples * p, FILE * out, const pt_trace * t);
    that of the rate asked for, else the CPU time counted per sample; 0 if
    the trace says none. */
 double pt_samples_period_ns(const pt_trace * t);
+/* The functions with samples, all threads merged, by self then total
+   samples (the rows of the top functions): *n of them, to free; the
+   samples' sum at *sum. NULL if out of memory (or none). */
+typedef struct { const char * name; uint64_t self, total; } pt_top;
+pt_top * pt_samples_top(pt_samples * p, size_t * n, uint64_t * sum);
+/* The weight of each named stack, all threads merged: an array of
+   pt_samples_stacks(p) to free; NULL if out of memory. */
+uint64_t * pt_samples_stack_weights(const pt_samples * p);
 /* For the other writers: function fn's name; named stack rs's function
    ids, leaf first (n at *n); the samples of thread (weighted); each
    sample kept (speedscope, Perfetto), thread by thread in time order (or
@@ -82,6 +92,19 @@ int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
    0: none ([unknown]+0x..., [no stack]). A name found in two modules
    keeps the first. */
 uint32_t pt_samples_function_module(const pt_samples * p, uint32_t fn);
+/* Named stack rs's frames, leaf first (as pt_samples_stack): the address
+   each was named at (a return address less 1) and its mapping, an index
+   into pt_trace.vmas (PT_FRAME_NO_VMA: in none, or no stack). */
+#define PT_FRAME_NO_VMA UINT32_MAX
+typedef struct { uint64_t addr; uint32_t vma; } pt_frame;
+const pt_frame * pt_samples_frames(const pt_samples * p, uint32_t rs);
+/* The pprof report (kind PT_OUT_PPROF) only, at the end: the samples by
+   the innermost zone they fell in (trace_sample_zones.h) and named stack,
+   weighted, to each(ctx, zone, kind, rs, weight) (zone NULL: outside
+   every zone). 0, or -1 if out of memory lost samples. */
+int pt_samples_by_zone(pt_samples * p, void * ctx, pt_sz_each_fn each);
+/* 1 unless --no-symbols: the mapped files may be read. */
+int pt_samples_resolving(const pt_samples * p);
 size_t pt_samples_modules(const pt_samples * p);
 const char * pt_samples_module(const pt_samples * p, uint32_t mod);
 void pt_samples_free(pt_samples * p);

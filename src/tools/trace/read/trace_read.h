@@ -344,7 +344,8 @@ typedef enum
 {
     PT_OUT_TEXT, PT_OUT_CSV, PT_OUT_JSON, PT_OUT_JSON_BE, PT_OUT_RAW,
     PT_OUT_PERFETTO, PT_OUT_FOLDED, PT_OUT_SPEEDSCOPE,
-    PT_OUT_ALLOC         /* allocations by zone and the leaks (--alloc) */
+    PT_OUT_ALLOC,        /* allocations by zone and the leaks (--alloc) */
+    PT_OUT_PPROF         /* pprof's gzipped profile.proto (--pprof) */
 } pt_output;
 
 typedef struct pt_report pt_report;

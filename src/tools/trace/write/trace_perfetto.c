@@ -46,6 +46,7 @@
 */
 #include "trace_perfetto.h"
 #include "trace_map.h"
+#include "trace_pb.h"
 #include "trace_samples.h"
 #include "internal.h"
 
@@ -86,10 +87,6 @@ enum
 #define OWN_LOCKS (UINT64_C(1) << 48)
 #define OWN_NAMED (UINT64_C(1) << 47)
 
-enum { WIRE_VARINT = 0, WIRE_BYTES = 2 };
-
-typedef struct { unsigned char * d; size_t n, cap; int oom; } pb_buf;
-
 /* A thread's track: described yet, and under which name. */
 typedef struct
 {
@@ -109,57 +106,6 @@ struct pt_perfetto
     int started;
     int oom;                 /* a packet or a name was lost (sticky) */
 };
-
-static void pb_raw(pb_buf * b, const void * p, size_t n)
-{
-    if (b->oom || prof_impl_grow(&b->d, &b->cap, b->n + n, 1) != 0)
-    {
-        b->oom = 1;
-        return;
-    }
-    if (n == 0)
-        return;     /* an empty nested message: its d may be NULL */
-    memcpy(b->d + b->n, p, n);
-    b->n += n;
-}
-
-static void pb_varint(pb_buf * b, uint64_t v)
-{
-    unsigned char t[10];
-    size_t n = 0;
-    do
-    {
-        t[n++] = (unsigned char) ((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v != 0);
-    pb_raw(b, t, n);
-}
-
-static void pb_uint(pb_buf * b, unsigned field, uint64_t v)
-{
-    pb_varint(b, (uint64_t) field << 3 | WIRE_VARINT);
-    pb_varint(b, v);
-}
-
-static void pb_bytes(pb_buf * b, unsigned field, const void * p, size_t n)
-{
-    pb_varint(b, (uint64_t) field << 3 | WIRE_BYTES);
-    pb_varint(b, n);
-    pb_raw(b, p, n);
-}
-
-static void pb_string(pb_buf * b, unsigned field, const char * s)
-{
-    pb_bytes(b, field, s, strlen(s));
-}
-
-/* inner as a nested message, field `field` of b; inner is emptied. */
-static void pb_nest(pb_buf * b, unsigned field, pb_buf * inner)
-{
-    pb_bytes(b, field, inner->d, inner->n);
-    b->oom |= inner->oom;
-    inner->n = 0;
-}
 
 /* An interned entry (EventCategory or EventName) into p->interned. */
 static void intern_entry(pt_perfetto * p, unsigned field, uint64_t iid,

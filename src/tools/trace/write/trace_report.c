@@ -3,7 +3,8 @@
     trace_read.h): the summary (rows per thread, kind and name, merged at
     the end), Chrome JSON (X events as zones end; B/E events in order),
     raw event lines, Perfetto's protobuf (trace_perfetto.c), speedscope's
-    format (trace_speedscope.c) and collapsed stacks (trace_folded.c). The
+    format (trace_speedscope.c), collapsed stacks (trace_folded.c) and
+    pprof's gzipped profile.proto of the samples (trace_pprof.c). The
     filters decide per zone; the outputs that keep begin/end order hold a
     zone's begin back until the zone is known to pass (a stack per thread,
     bounded by the nesting depth).
@@ -14,6 +15,7 @@
 #include "trace_json.h"
 #include "trace_map.h"
 #include "trace_perfetto.h"
+#include "trace_pprof.h"
 #include "trace_speedscope.h"
 #include "trace_report.h"
 #include "trace_res.h"
@@ -668,10 +670,11 @@ int pt_report_finish(pt_report * r, const pt_trace * t)
     else if ((t != NULL && r->kind == PT_OUT_FOLDED
               && pt_folded_write(r->fold, r->out, t) != 0)
              || (t != NULL && r->kind == PT_OUT_SPEEDSCOPE
-                 && pt_speedscope_finish(r->ss, r->out, t, r->smp) != 0))
-        r->oom = 1;
-    else if (t != NULL && r->kind == PT_OUT_PERFETTO
-             && pt_perfetto_finish(r->pf, t, r->smp) != 0)
+                 && pt_speedscope_finish(r->ss, r->out, t, r->smp) != 0)
+             || (t != NULL && r->kind == PT_OUT_PPROF
+                 && pt_pprof_write(r->out, t, r->smp) != 0)
+             || (t != NULL && r->kind == PT_OUT_PERFETTO
+                 && pt_perfetto_finish(r->pf, t, r->smp) != 0))
         r->oom = 1;
     if (t != NULL && (r->kind == PT_OUT_TEXT || r->kind == PT_OUT_CSV))
         r->oom |= pt_res_finish(r->res, t) != 0; /* after the tables */
