@@ -5,7 +5,8 @@
     augmentations, the pointer encodings, .eh_frame_hdr's table and the
     index, .debug_frame, the walk over a made-up stack on x86-64 and ARM64,
     and bad input: every end reason, every prefix and many corruptions of
-    the CFI, without a crash or a hang.
+    the CFI, without a crash or a hang. Given a directory, it writes there
+    the seeds of fuzz_unwind (.ci/run's corpus, tests/fuzz/seeds/unwind-*).
     SPDX-License-Identifier: MIT
 */
 #include "check.h"
@@ -624,8 +625,70 @@ static void test_corrupt(void)
     printf("test_unwind_cfi: %zu damaged CFI walked\n", runs);
 }
 
-int main(void)
+/* ---- seeds for fuzz_unwind (its input's form: tests/fuzz/fuzz_unwind.c) ---- */
+
+static void seed(const char * dir, const char * name, unsigned flags, const unsigned char * cfi,
+                 size_t n, const unsigned short regs[4], const uint64_t * words, size_t nw)
 {
+    char path[512];
+    FILE * f;
+    size_t i;
+    int k;
+    snprintf(path, sizeof path, "%s/unwind-%s", dir, name);
+    f = fopen(path, "wb");
+    if (f == NULL)
+        return;
+    fputc((int) flags, f);
+    fputc((int) (n & 0xff), f);
+    fputc((int) (n >> 8), f);
+    fwrite(cfi, 1, n, f);
+    for (k = 0; k < 4; k++)
+    {
+        fputc(regs[k] & 0xff, f);
+        fputc(regs[k] >> 8, f);
+    }
+    for (i = 0; i < nw; i++)
+        for (k = 0; k < 8; k++)
+            fputc((int) ((words[i] >> (8 * k)) & 0xff), f);
+    fclose(f);
+}
+
+static void write_seeds(const char * dir)
+{
+    static const unsigned char arm_init[] = { 0x0c, 31, 0 };
+    static const unsigned char arm_b[] = { 0x41, 0x2d, 0x41, 0x0e, 16, 0x9d, 2, 0x9e, 1 };
+    static const unsigned char undef_ra[] = { 0x07, 16 }, undef_lr[] = { 0x07, 30 };
+    static const unsigned char plt[] = { 0x0f, 11, 0x77, 8, 0x80, 0, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22 };
+    static const unsigned short x86_regs16[4] = { 5, 0, 0x100, 0 }, arm_regs16[4] = { 4, 0, 0x100, 0x1014 };
+    static const uint64_t x86_stack[4] = { 0x2011, 0x2222, 0x3021, 0 };
+    static const uint64_t arm_stack[2] = { 0x3333, 0x0023000000003024u };
+    buf B;
+    size_t k;
+    int debug;
+    for (debug = 0; debug < 2; debug++)
+    {
+        B.n = 0;
+        k = cie(&B, debug ? 4 : 1, debug ? "" : "zPLR", 0x1b, 16, x86_init, sizeof x86_init, debug, 0);
+        fde(&B, k, 0x800, 0x1000, 0x100, plt, sizeof plt, debug, !debug);
+        fde(&B, k, 0x800, 0x2000, 0x100, b_frame, sizeof b_frame, debug, !debug);
+        fde(&B, k, 0x800, 0x3000, 0x100, undef_ra, sizeof undef_ra, debug, !debug);
+        seed(dir, debug ? "x86-debug" : "x86", debug ? 4 : 0, B.b, B.n, x86_regs16, x86_stack, 4);
+    }
+    B.n = 0;
+    k = cie(&B, 3, "zR", 0x1b, 30, arm_init, sizeof arm_init, 0, 0);
+    fde(&B, k, 0x800, 0x1000, 0x100, NULL, 0, 0, 0);
+    fde(&B, k, 0x800, 0x2000, 0x100, arm_b, sizeof arm_b, 0, 0);
+    fde(&B, k, 0x800, 0x3000, 0x100, undef_lr, sizeof undef_lr, 0, 0);
+    seed(dir, "arm64", 1, B.b, B.n, arm_regs16, arm_stack, 2);
+    x86_frames(&B, NULL, 0, b_frame, sizeof b_frame, "zR");
+    make_elf(&B, 1);
+    seed(dir, "elf", 8 | 2, elf, sizeof elf, x86_regs16, x86_stack, 4);
+}
+
+int main(int argc, char ** argv)
+{
+    if (argc > 1)   /* a directory: the seeds of fuzz_unwind go there too */
+        write_seeds(argv[1]);
     test_ops();
     test_walk_x86();
     test_walk_arm64();

@@ -21,6 +21,12 @@ typedef struct
     int bad;
 } pt_insn;
 
+/* v times the data alignment, wrapping (bad CFI may ask for any value) */
+static int64_t scaled(uint64_t v, int64_t data_align)
+{
+    return (int64_t) (v * (uint64_t) data_align);
+}
+
 static uint64_t uleb(pt_insn * in)
 {
     return pt_cfi_uleb(&in->p, in->end, &in->bad);
@@ -76,22 +82,22 @@ static int rule_op(pt_insn * in, unsigned char op, pt_row * row)
     const unsigned char * e;
     switch (op)
     {
-    case 0x05: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, (int64_t) uleb(in) * da, NULL); break;
-    case 0x11: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, sleb(in) * da, NULL); break;
-    case 0x2f: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, -(int64_t) uleb(in) * da, NULL); break;
-    case 0x14: reg = uleb(in); set_rule(row, reg, PT_RULE_VAL_OFFSET, (int64_t) uleb(in) * da, NULL); break;
-    case 0x15: reg = uleb(in); set_rule(row, reg, PT_RULE_VAL_OFFSET, sleb(in) * da, NULL); break;
+    case 0x05: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, scaled(uleb(in), da), NULL); break;
+    case 0x11: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, scaled((uint64_t) sleb(in), da), NULL); break;
+    case 0x2f: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, scaled(0 - uleb(in), da), NULL); break;
+    case 0x14: reg = uleb(in); set_rule(row, reg, PT_RULE_VAL_OFFSET, scaled(uleb(in), da), NULL); break;
+    case 0x15: reg = uleb(in); set_rule(row, reg, PT_RULE_VAL_OFFSET, scaled((uint64_t) sleb(in), da), NULL); break;
     case 0x07: set_rule(row, uleb(in), PT_RULE_UNDEF, 0, NULL); break;
     case 0x08: set_rule(row, uleb(in), PT_RULE_SAME, 0, NULL); break;
     case 0x09: reg = uleb(in); set_rule(row, reg, PT_RULE_REG, (int64_t) uleb(in), NULL); break;
     case 0x10: reg = uleb(in); e = block(in, &n); set_rule(row, reg, PT_RULE_EXPR, n, e); break;
     case 0x16: reg = uleb(in); e = block(in, &n); set_rule(row, reg, PT_RULE_VAL_EXPR, n, e); break;
     case 0x0c: row->cfa_reg = uleb(in); row->cfa_off = (int64_t) uleb(in); row->cfa_e = NULL; break;
-    case 0x12: row->cfa_reg = uleb(in); row->cfa_off = sleb(in) * da; row->cfa_e = NULL; break;
+    case 0x12: row->cfa_reg = uleb(in); row->cfa_off = scaled((uint64_t) sleb(in), da); row->cfa_e = NULL; break;
     case 0x0d: row->cfa_reg = uleb(in); row->cfa_e = NULL; break;
     case 0x0e: off = uleb(in); if (row->cfa_e != NULL) return in->bad = 1, 0;
                row->cfa_off = (int64_t) off; break;
-    case 0x13: n = sleb(in) * da; if (row->cfa_e != NULL) return in->bad = 1, 0;
+    case 0x13: n = scaled((uint64_t) sleb(in), da); if (row->cfa_e != NULL) return in->bad = 1, 0;
                row->cfa_off = n; break;
     case 0x0f: row->cfa_e = block(in, &row->cfa_off); break;
     case 0x2e: row->args_size = uleb(in); break;
@@ -122,7 +128,7 @@ static int run(const pt_cie * cie, const unsigned char * p, const unsigned char 
         switch (op >> 6)
         {
         case 1: delta = low; break;
-        case 2: set_rule(row, low, PT_RULE_OFFSET, (int64_t) uleb(&in) * cie->data_align, NULL);
+        case 2: set_rule(row, low, PT_RULE_OFFSET, scaled(uleb(&in), cie->data_align), NULL);
                 continue;
         case 3: if (init == NULL) return PT_UNWIND_BAD_CFI;
                 if (low < PT_UREGS) row->r[low] = init->r[low];

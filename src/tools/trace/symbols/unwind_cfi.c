@@ -135,10 +135,12 @@ int pt_cfi_pointer(const unsigned char ** p, const unsigned char * end,
 static int entry(const pt_frames * f, uint64_t off, const unsigned char ** body,
                  uint64_t * next, uint64_t * id, uint64_t * id_off, int * wide)
 {
-    const unsigned char * p = f->s.p + off;
-    uint64_t len, left = f->s.n - off;
-    if (off > f->s.n || left < 4)
+    const unsigned char * p;
+    uint64_t len, left;
+    if (off > f->s.n || f->s.n - off < 4)
         return -1;
+    p = f->s.p + off;
+    left = f->s.n - off;
     len = le(p, 4);
     *wide = len == 0xffffffffu;
     if (len == 0)
