@@ -20,7 +20,8 @@ static void put(buf * B, const void * p, size_t n)
 {
     if (B->n + n > sizeof B->b)
         exit(2);
-    memcpy(B->b + B->n, p, n);
+    if (n > 0)
+        memcpy(B->b + B->n, p, n);
     B->n += n;
 }
 static void u8(buf * B, unsigned v) { unsigned char c = (unsigned char) v; put(B, &c, 1); }
