@@ -1,7 +1,7 @@
 /*
     The unwinder on this process, with the system's own libc: main ->
-    drive -> work -> leaf (built -O2 -fomit-frame-pointer: tests/
-    CMakeLists.txt), leaf loading through a bad pointer; the SIGSEGV
+    drive -> work -> leaf (unwind/snap_chain.h, built -O2
+    -fomit-frame-pointer: tests/CMakeLists.txt) stopped in leaf; the SIGSEGV
     handler takes what a sampler takes (the registers from the signal
     context, the top of the stack, the executable mappings), opens the CFI
     of each mapped file (this program's, libc's, the loader's) and unwinds:
@@ -17,37 +17,10 @@
 #include "check.h"
 #include "unwind.h"
 
+#include "unwind/snap_chain.h"
+
 #include <dlfcn.h>
 #include <link.h>
-#include <signal.h>
-#include <stdint.h>
-#include <ucontext.h>
-
-/* not null: a null load would be undefined behaviour (UBSan) */
-int * volatile bad_pointer = (int *) 16;
-volatile int seed = 3;
-
-int leaf(int * p, int x);
-int work(int n);
-int drive(int n);
-
-__attribute__((noinline)) int leaf(int * p, int x)
-{
-    return *p + x * 3;
-}
-
-__attribute__((noinline)) int work(int n)
-{
-    int s = 0, i;
-    for (i = 0; i < n; i++)
-        s += leaf(bad_pointer, i + seed) * (i | 1);
-    return s + 1;
-}
-
-__attribute__((noinline)) int drive(int n)
-{
-    return work(n + seed) * 7 + work(n);
-}
 
 enum { MAXMAPS = 32, STACK_BYTES = 16384 };
 typedef struct
@@ -117,21 +90,6 @@ static int add_maps(struct dl_phdr_info * info, size_t size, void * data)
     return 0;
 }
 
-/* The end of the mapping that holds address a (/proc/self/maps). */
-static uintptr_t mapping_end(uintptr_t a)
-{
-    FILE * f = fopen("/proc/self/maps", "r");
-    unsigned long long lo, hi;
-    char line[512];
-    uintptr_t end = a;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && a >= lo && a < hi)
-            end = (uintptr_t) hi;
-    if (f != NULL)
-        fclose(f);
-    return end;
-}
-
 /* n bytes of the stack from sp: byte by byte, and unseen by
    AddressSanitizer, whose redzones lie in the frames copied. */
 __attribute__((no_sanitize_address)) static void copy_stack(uintptr_t sp, size_t n)
@@ -153,38 +111,21 @@ static const char * name_of(uint64_t pc)
 static void on_segv(int sig, siginfo_t * si, void * ctx)
 {
     static const char * const want[4] = { "leaf", "work", "drive", "main" };
-    ucontext_t * uc = (ucontext_t *) ctx;
     pt_uregs u;
     pt_ustack st;
     uint64_t pc[64];
     enum pt_unwind_end end;
     uintptr_t sp, top;
     size_t n, i;
-    int k;
+    int k, arm64;
     (void) sig;
     (void) si;
     memset(&u, 0, sizeof u);
-#if defined(__x86_64__)
-    {
-        static const int g[17] = { REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
-                                   REG_RBP, REG_RSP, REG_R8, REG_R9, REG_R10, REG_R11,
-                                   REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP };
-        u.arch = PT_ARCH_X86_64;
-        for (k = 0; k < 17; k++)
-            u.r[k] = (uint64_t) uc->uc_mcontext.gregs[g[k]];
-        u.have = ((uint64_t) 1 << 17) - 1;
-        sp = (uintptr_t) u.r[7];
-    }
-#else
-    u.arch = PT_ARCH_ARM64;
-    for (k = 0; k < 31; k++)
-        u.r[k] = uc->uc_mcontext.regs[k];
-    u.r[31] = uc->uc_mcontext.sp;
-    u.r[32] = uc->uc_mcontext.pc;
-    u.have = ((uint64_t) 1 << 33) - 1;
-    sp = (uintptr_t) u.r[31];
-#endif
-    top = mapping_end(sp);
+    k = snap_regs((const ucontext_t *) ctx, u.r, &arm64);
+    u.arch = arm64 ? PT_ARCH_ARM64 : PT_ARCH_X86_64;
+    u.have = ((uint64_t) 1 << k) - 1;
+    sp = (uintptr_t) u.r[arm64 ? 31 : 7];
+    top = snap_mapping_end(sp);
     st.size = top - sp < STACK_BYTES ? top - sp : STACK_BYTES;
     copy_stack(sp, st.size);
     st.data = stack_copy;
