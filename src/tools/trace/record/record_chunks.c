@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "trace_format.h"
 
+#include <poll.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -138,6 +139,19 @@ void pt_rec_drain(recorder * r, int last)
     uint64_t now = pt_rec_now_ns();
     prof_impl_sample_rings_drain(&r->rings, on_sample, on_record, r);
     prof_impl_sw_flush(&r->w, last ? UINT64_MAX : now - SAMPLE_HOLD_NS);
+}
+
+void pt_rec_poll(recorder * r, int ms)
+{
+    struct pollfd p[SAMPLE_MAX_CPUS];
+    int i;
+    for (i = 0; i < r->rings.n; i++)
+    {
+        p[i].fd = r->rings.fd[i];
+        p[i].events = POLLIN;
+    }
+    poll(p, (nfds_t) r->rings.n, ms);
+    pt_rec_drain(r, 0);
 }
 
 /* The file header, and a SAMPLING chunk saying the file holds no zones. */

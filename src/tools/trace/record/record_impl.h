@@ -48,6 +48,8 @@ void pt_rec_process(recorder * r, uint32_t tid, uint64_t ns, uint32_t pid,
 /* What the rings hold into the file (last: every sample, else those older
    than SAMPLE_HOLD_NS). */
 void pt_rec_drain(recorder * r, int last);
+/* A wait of at most ms for the rings to fill, then pt_rec_drain. */
+void pt_rec_poll(recorder * r, int ms);
 /* The counts (SAMPLING), and the END chunk with sig (0: none). */
 void pt_rec_end(recorder * r, uint64_t cpu_ns, int sig);
 

@@ -1,5 +1,6 @@
 /*
-    prof-trace record [--hz=N] [--children] [-o FILE] -- COMMAND ARGS...:
+    prof-trace record [--hz=N] [--children] [-o FILE] -- COMMAND ARGS...
+    (or -p PID[,PID...] [--duration=T]: trace_attach.c):
     runs COMMAND and samples it and its threads, and with --children its
     child processes too (perf events per CPU on the child, enabled at its
     exec, inherited), the way perf record does,
@@ -18,16 +19,20 @@
     Exit status: the command's; 128 + N if signal N killed it; 127 if it
     could not be run; 1 if sampling was refused or the file not written;
     2 for bad usage or an output the command names.
+    With -p (trace_attach.c) the statuses are prof-run's: 0 sampled; 2 bad
+    usage, a process that does not exist or may not be sampled, none that
+    could be (each ended as it was attached), the file not written; 128 + N
+    after signal N.
     SPDX-License-Identifier: MIT
 */
 #include "trace_record.h"
 #include "record_impl.h"
+#include "trace_attach.h"
 #include "internal.h"
 #include "trace_format.h"
 #include "prof_spawn.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -63,16 +68,7 @@ static int open_events(void * ctx, long pid)
    rings, then what they hold drained. */
 static void sample_some(void * ctx)
 {
-    recorder * r = (recorder *) ctx;
-    struct pollfd p[SAMPLE_MAX_CPUS];
-    int i;
-    for (i = 0; i < r->rings.n; i++)
-    {
-        p[i].fd = r->rings.fd[i];
-        p[i].events = POLLIN;
-    }
-    poll(p, (nfds_t) r->rings.n, SAMPLE_POLL_MS);
-    pt_rec_drain(r, 0);
+    pt_rec_poll((recorder *) ctx, SAMPLE_POLL_MS);
 }
 
 /* Run the command (stopped before its exec while its events open), sample
@@ -114,10 +110,17 @@ static int usage(void)
 {
     fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] [-o FILE] -- "
             "COMMAND [ARGS...]\n"
-            "  --hz=N      samples per CPU second, (0, %d] (default %d)\n"
-            "  --children  sample the command's child processes too (default:\n"
-            "              the command and its threads)\n"
-            "  -o FILE     the trace file (default prof-trace.record.PID.ptrace)\n",
+            "       prof-trace record -p PID[,PID...] [--duration=T] [--hz=N] "
+            "[--children] [-o FILE]\n"
+            "  --hz=N       samples per CPU second, (0, %d] (default %d)\n"
+            "  --children   sample the command's child processes too (default:\n"
+            "               the command and its threads); with -p, those the\n"
+            "               processes start from then on\n"
+            "  -o FILE      the trace file (default prof-trace.record.PID.ptrace)\n"
+            "  -p PIDS      (or --pid=PIDS) sample these running processes and\n"
+            "               their threads instead of a command, until Ctrl-C,\n"
+            "               --duration or their end\n"
+            "  --duration=T with -p: stop after T seconds (default: no limit)\n",
             SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ);
     return 2;
 }
@@ -137,61 +140,103 @@ static int out_is_input(const char * out, char ** cmd)
     return 0;
 }
 
-int pt_record_main(int argc, char ** argv)
+/* --duration's seconds */
+static const prof_impl_range duration_range = { 0, 0, 1e9, 1, 1, 0,
+    PROF_IMPL_PLAIN, "a number of seconds > {lo}" };
+
+typedef struct
 {
-    const char * out = NULL;
-    char path[64];
-    prof_impl_outfile of;
-    recorder r;
-    int i, rc, sig = 0;
-    memset(&r, 0, sizeof r);
-    r.hz = SAMPLE_DEFAULT_HZ;
+    const char * out, * pids;   /* -o, -p */
+    double duration_s;          /* --duration (0: none) */
+    int cmd;                    /* the command's first word in argv, or 0 */
+} record_args;
+
+/* The options into r and o: 0, or the exit status after a message. */
+static int parse_args(int argc, char ** argv, recorder * r, record_args * o)
+{
+    int i;
     for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     {
         if (strncmp(argv[i], "--hz=", 5) == 0)
         {
-            if ((r.hz = prof_impl_sample_rate(argv[i] + 5)) == 0)
-            {
-                prof_impl_warn(PROGRAM ": --hz=%s: not a rate in (0, %d]", argv[i] + 5,
-                               SAMPLE_MAX_HZ);
+            if ((r->hz = prof_impl_sample_rate(argv[i] + 5)) == 0)
+                return prof_impl_warn(PROGRAM ": --hz=%s: not a rate in (0, %d]",
+                                      argv[i] + 5, SAMPLE_MAX_HZ), 2;
+        }
+        else if (strncmp(argv[i], "--duration=", 11) == 0)
+        {
+            if (prof_impl_option_number(PROGRAM, "--duration", argv[i] + 11,
+                                        &duration_range, &o->duration_s) != 0)
                 return 2;
-            }
         }
         else if (strcmp(argv[i], "--children") == 0)
-            r.children = 1;
+            r->children = 1;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-            out = argv[++i];
+            o->out = argv[++i];
+        else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+            o->pids = argv[++i];
+        else if (strncmp(argv[i], "--pid=", 6) == 0)
+            o->pids = argv[i] + 6;
         else
             return usage();
     }
-    if (i + 1 >= argc)
-        return usage();
-    r.cmd = argv + i + 1;
-    if (out == NULL)
+    o->cmd = i + 1 < argc ? i + 1 : 0;
+    if (o->pids != NULL && i < argc)
+        return prof_impl_warn(PROGRAM ": -p and a command: one or the other"), usage();
+    if (o->pids == NULL && o->duration_s > 0)
+        return prof_impl_warn(PROGRAM ": --duration needs -p (a command ends by "
+                              "itself)"), usage();
+    return o->pids == NULL && o->cmd == 0 ? usage() : 0;
+}
+
+int pt_record_main(int argc, char ** argv)
+{
+    char path[64];
+    prof_impl_outfile of;
+    recorder r;
+    record_args o;
+    pt_attach_plan plan;
+    int rc, sig = 0;
+    memset(&r, 0, sizeof r);
+    memset(&o, 0, sizeof o);
+    memset(&plan, 0, sizeof plan);
+    r.hz = SAMPLE_DEFAULT_HZ;
+    if ((rc = parse_args(argc, argv, &r, &o)) != 0)
+        return rc;
+    r.cmd = o.cmd > 0 ? argv + o.cmd : NULL;
+    if (o.out == NULL)
     {
         snprintf(path, sizeof path, "prof-trace.record.%ld.ptrace", (long) getpid());
-        out = path;
+        o.out = path;
     }
-    if (out_is_input(out, r.cmd))
+    if (r.cmd != NULL && out_is_input(o.out, r.cmd))
         return 2;
+    if (o.pids != NULL && pt_attach_parse(&plan, o.pids) != 0)
+        return 2; /* before any file is touched, as prof-run */
+    plan.duration_s = o.duration_s;
     /* a temporary file, which replaces out only once the trace is whole */
-    if (prof_impl_outfile_open(&of, out) != 0)
-        return 1;
+    if (prof_impl_outfile_open(&of, o.out) != 0)
+    {
+        pt_attach_plan_free(&plan);
+        return o.pids != NULL ? 2 : 1;
+    }
     r.f = of.f;
     pt_rec_writer_init(&r);
-    rc = record(&r, &sig);
+    rc = o.pids != NULL ? pt_attach_run(&r, &plan, &sig) : record(&r, &sig);
     if (!r.keep)
         prof_impl_outfile_abort(&of);      /* not run: out as it was */
     else if (prof_impl_outfile_commit(&of) != 0) /* a write failed: said */
-        rc = rc != 0 ? rc : 1;
+        rc = rc != 0 ? rc : o.pids != NULL ? 2 : 1;
     else
         fprintf(stderr, PROGRAM ": %llu samples (%llu lost, %llu chains "
                 "truncated) written to %s\n", (unsigned long long) r.w.samples,
                 (unsigned long long) r.rings.lost, (unsigned long long) r.w.truncated,
-                out);
+                o.out);
     prof_impl_sw_free(&r.w);
-    /* a SIGINT, SIGTERM or SIGHUP ended the command: now the trace is
-       written, the same signal ends this process (a shell sees 128 + N) */
+    pt_attach_plan_free(&plan);
+    /* a SIGINT, SIGTERM or SIGHUP ended the command (or the sampling of
+       -p): now the trace is written, the same signal ends this process (a
+       shell sees 128 + N) */
     prof_spawn_release(sig);
     return rc;
 }
