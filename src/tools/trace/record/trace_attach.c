@@ -88,36 +88,48 @@ static long pid_of(const char * w, size_t n)
     return n > 0 && v > 0 ? v : -1;
 }
 
+/* One word of -p's list into p: 0, or 2 after a message. */
+static int plan_one(pt_attach_plan * p, size_t * cap, const char * list,
+                    const char * w, size_t n)
+{
+    long pid = pid_of(w, n);
+    proc_stat s;
+    size_t i;
+    int e;
+    if (pid < 0)
+        return prof_impl_warn(PROGRAM ": -p %s: '%.*s' is no process id (a whole "
+                              "number > 0; several: PID,PID)", list, (int) n, w), 2;
+    if ((e = read_stat(pid, 0, &s)) == ENOENT)
+        return prof_impl_warn(PROGRAM ": -p %ld: no such process (ESRCH): "
+                              "a running process's id is in ps -e or pgrep "
+                              "NAME", pid), 2;
+    if (e != 0)
+        return prof_impl_warn(PROGRAM ": -p %ld: /proc/%ld/stat: %s", pid, pid,
+                              strerror(e)), 2;
+    for (i = 0; i < p->n && p->t[i].pid != pid; i++)
+        ;
+    if (i < p->n) /* a process named twice is sampled once */
+        return 0;
+    if (prof_impl_grow(&p->t, cap, p->n + 1, sizeof *p->t) != 0)
+        return prof_impl_warn(PROGRAM ": out of memory"), 2;
+    memset(&p->t[p->n], 0, sizeof *p->t);
+    p->t[p->n].pid = pid;
+    p->t[p->n++].start = s.start;
+    return 0;
+}
+
 int pt_attach_parse(pt_attach_plan * p, const char * list)
 {
     const char * w = list;
-    size_t cap = 0, i;
+    size_t cap = 0;
     memset(p, 0, sizeof *p);
     for (;;)
     {
         size_t n = strcspn(w, ",");
-        long pid = pid_of(w, n);
-        proc_stat s;
-        int e;
-        if (pid < 0)
-            return prof_impl_warn(PROGRAM ": -p %s: %.*s is no process id (a whole "
-                                  "number > 0; several: PID,PID)", list, (int) n, w), 2;
-        if ((e = read_stat(pid, 0, &s)) == ENOENT)
-            return prof_impl_warn(PROGRAM ": -p %ld: no such process (ESRCH): "
-                                  "a running process's id is in ps -e or pgrep "
-                                  "NAME", pid), 2;
-        if (e != 0)
-            return prof_impl_warn(PROGRAM ": -p %ld: /proc/%ld/stat: %s", pid, pid,
-                                  strerror(e)), 2;
-        for (i = 0; i < p->n && p->t[i].pid != pid; i++)
-            ;
-        if (i == p->n) /* a process named twice is sampled once */
+        if (plan_one(p, &cap, list, w, n) != 0)
         {
-            if (prof_impl_grow(&p->t, &cap, p->n + 1, sizeof *p->t) != 0)
-                return prof_impl_warn(PROGRAM ": out of memory"), 2;
-            memset(&p->t[p->n], 0, sizeof *p->t);
-            p->t[p->n].pid = pid;
-            p->t[p->n++].start = s.start;
+            pt_attach_plan_free(p);
+            return 2;
         }
         if (w[n] == '\0')
             return 0;
@@ -164,6 +176,12 @@ static int tid_cmp(const void * x, const void * y)
     return (a > b) - (a < b);
 }
 
+static void tid_sort(tid_set * s)
+{
+    if (s->n > 1)
+        qsort(s->v, s->n, sizeof *s->v, tid_cmp);
+}
+
 static int tid_has(const tid_set * s, long tid)
 {
     return s->n > 0 && bsearch(&tid, s->v, s->n, sizeof *s->v, tid_cmp) != NULL;
@@ -187,7 +205,7 @@ static int list_threads(attacher * a, long pid)
             tid_add(a, &a->seen, tid);
     }
     closedir(d);
-    qsort(a->seen.v, a->seen.n, sizeof *a->seen.v, tid_cmp);
+    tid_sort(&a->seen);
     return 0;
 }
 
@@ -345,8 +363,8 @@ static void follow_new(attacher * a)
 {
     tid_set keep = { NULL, 0, 0 }, next = { NULL, 0, 0 };
     size_t k, i;
-    qsort(a->known.v, a->known.n, sizeof *a->known.v, tid_cmp);
-    qsort(a->maybe.v, a->maybe.n, sizeof *a->maybe.v, tid_cmp);
+    tid_sort(&a->known);
+    tid_sort(&a->maybe);
     for (k = 0; k < a->p->n; k++)
     {
         pt_target * t = &a->p->t[k];
