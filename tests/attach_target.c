@@ -4,7 +4,9 @@
     spins in two threads (spin_main, spin_first) for SECONDS (at most 60),
     and starts a third (spin_late) after DELAY seconds (default 0.5) or at
     SIGUSR1, whichever comes first; with "fork", a child process
-    (spin_child) then too. Then it exits 0. Built with frame pointers.
+    (spin_child) then too. Then it exits 0. With "leader-exit" the main
+    thread ends at once (pthread_exit), the process lives on in
+    spin_first. Built with frame pointers.
     SPDX-License-Identifier: MIT
 */
 #define _POSIX_C_SOURCE 200809L
@@ -106,6 +108,8 @@ int main(int argc, char ** argv)
     alarm(70); /* never left running */
     end_s = now() + (secs > 0 && secs <= 60 ? secs : 2.0);
     pthread_create(&t1, NULL, first, NULL);
+    if (argc > 3 && strcmp(argv[3], "leader-exit") == 0)
+        pthread_exit(NULL); /* the process goes on in spin_first */
     spin_main(delay, argc > 3 && strcmp(argv[3], "fork") == 0, &t3, &kid);
     pthread_join(t1, NULL);
     pthread_join(t3, NULL);

@@ -90,6 +90,16 @@ folded exit
 if [ $st = 0 ] && grep -q spin_ "$tmp/exit.folded"; then ok "the program's exit: status 0, sampled"
 else bad "the program's exit: status $st"; cat "$tmp/exit.err"; fi
 
+# a process whose main thread has ended (pthread_exit) still runs: sampled
+target 3 0 leader-exit
+start leader record -p "$tpid" -o "$tmp/leader.ptrace"
+wait $job; st=$?
+wait "$tpid" 2>/dev/null
+folded leader
+if [ $st = 0 ] && grep -q spin_first "$tmp/leader.folded"; then
+    ok "a process whose main thread ended: sampled until its end, status 0"
+else bad "main thread ended: status $st"; cat "$tmp/leader.err"; fi
+
 # --children: a child process started after the attach is sampled, and
 # without it is not
 for mode in children threads; do

@@ -233,6 +233,19 @@ static int open_thread(attacher * a, long tid)
     return e;
 }
 
+/* Whether t still runs: its leader, or another thread when the leader has
+   ended alone (pthread_exit). */
+static int alive(attacher * a, pt_target * t)
+{
+    proc_stat s;
+    if (read_stat(t->pid, 0, &s) != 0 || s.start != t->start)
+        return 0;
+    if (!ended(&s))
+        return 1;
+    return list_threads(a, t->pid) == 0 && (a->seen.n > 1
+                                            || (a->seen.n == 1 && a->seen.v[0] != t->pid));
+}
+
 /* ---- refusals ----------------------------------------------------------------- */
 
 /* Why perf_event_open said e for process pid, and the way out. */
@@ -276,8 +289,7 @@ static int attach_process(attacher * a, pt_target * t)
     recorder * r = a->r;
     proc_stat s;
     size_t i;
-    if (read_stat(t->pid, 0, &s) != 0 || ended(&s) || s.start != t->start
-        || list_threads(a, t->pid) != 0)
+    if (!alive(a, t) || read_stat(t->pid, 0, &s) != 0 || list_threads(a, t->pid) != 0)
         return 0; /* ended (or gone, its id reused) since the plan */
     for (i = 0; i < a->seen.n; i++)
     {
@@ -301,20 +313,23 @@ static int attach_process(attacher * a, pt_target * t)
         pt_rec_process(r, (uint32_t) tid, r->ns0, (uint32_t) t->pid, 0,
                        PROF_TF_PROC_THREAD, "");
         tid_add(a, &a->known, tid);
-        t->sampled = 1;
+        if (!t->sampled)
+            t->sampled = tid;
     }
     return 0;
 }
 
-/* /proc/PID/maps as a MAPS2 chunk stamped with the start (the events ran
-   before it was read: a later change is in their MMAP2 records too). */
-static void put_maps(recorder * r, long pid)
+/* The mappings of process pid as a MAPS2 chunk stamped with the start
+   (the events ran before they were read: a later change is in their MMAP2
+   records too), read through its thread tid (/proc/PID/maps is empty
+   once the main thread has ended). */
+static void put_maps(recorder * r, long pid, long tid)
 {
-    char path[64];
+    char path[96];
     size_t len = 0;
     char * text = NULL;
     FILE * f;
-    snprintf(path, sizeof path, "/proc/%ld/maps", pid);
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/maps", pid, tid);
     if ((f = fopen(path, "r")) != NULL)
     {
         text = prof_impl_read_all(f, &len, (size_t) 1 << 28);
@@ -342,19 +357,6 @@ static void put_maps(recorder * r, long pid)
 }
 
 /* ---- while sampling ----------------------------------------------------------- */
-
-/* Whether t still runs: its leader, or another thread when the leader has
-   ended alone (pthread_exit). */
-static int alive(attacher * a, pt_target * t)
-{
-    proc_stat s;
-    if (read_stat(t->pid, 0, &s) != 0 || s.start != t->start)
-        return 0;
-    if (!ended(&s))
-        return 1;
-    return list_threads(a, t->pid) == 0 && (a->seen.n > 1
-                                            || (a->seen.n == 1 && a->seen.v[0] != t->pid));
-}
 
 /* A look at each live process's threads: one without events that the last
    look saw too gets its own (no FORK record came in between: not started
@@ -450,8 +452,9 @@ static int say_attached(const pt_attach_plan * p, size_t nthreads)
         prof_impl_warn(PROGRAM ": no process of -p could be sampled: the trace, "
                        "written, holds none of their samples");
     else
-        fprintf(stderr, PROGRAM ": sampling %s %s (%zu threads) until %s\n",
+        fprintf(stderr, PROGRAM ": sampling %s %s (%zu thread%s) until %s\n",
                 sampled > 1 ? "processes" : "process", list, nthreads,
+                nthreads == 1 ? "" : "s",
                 p->duration_s > 0 ? "--duration, Ctrl-C or its end"
                                   : "Ctrl-C or its end");
     return sampled > 0;
@@ -485,7 +488,7 @@ int pt_attach_run(recorder * r, pt_attach_plan * p, int * sig)
     {
         for (k = 0; k < p->n; k++)
             if (p->t[k].sampled)
-                put_maps(r, p->t[k].pid);
+                put_maps(r, p->t[k].pid, p->t[k].sampled);
             else
                 p->t[k].gone = 1;
         rc = say_attached(p, a.known.n) ? 0 : 2;

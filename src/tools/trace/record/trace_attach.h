@@ -14,7 +14,7 @@ typedef struct
 {
     long pid;
     unsigned long long start;   /* /proc/PID/stat's starttime: the same process */
-    int sampled;                /* events opened on a thread of it */
+    long sampled;               /* the first thread of it with events, or 0 */
     int gone;                   /* it has ended */
 } pt_target;
 
