@@ -65,7 +65,7 @@ static void put_text(recorder * r, uint32_t type, uint32_t tid, uint64_t ns,
 }
 
 void pt_rec_process(recorder * r, uint32_t tid, uint64_t ns, uint32_t pid,
-                        uint32_t ppid, uint32_t kind, const char * name)
+                    uint32_t ppid, uint32_t kind, const char * name)
 {
     uint32_t v[4];
     v[0] = pid;
@@ -118,13 +118,13 @@ static void on_record(void * ctx, unsigned type_misc, const unsigned char * p,
         int proc = u[0] == u[2];
         if (type == 7 && proc)
             pt_rec_process(r, u[2], ns, u[0], u[1], PROF_TF_PROC_START, "");
-        if (type == 7)
-            pt_rec_process(r, u[2], ns, u[0], u[1], PROF_TF_PROC_THREAD, "");
         if (type == 7 && r->forked != NULL)
             r->forked(r->forked_ctx, u[0], u[2]);
+        if (type == 7)
+            pt_rec_process(r, u[2], ns, u[0], u[1], PROF_TF_PROC_THREAD, "");
         else
             pt_rec_process(r, u[2], ns, u[0], u[1], proc ? PROF_TF_PROC_EXIT
-                        : PROF_TF_PROC_THREAD_EXIT, "");
+                           : PROF_TF_PROC_THREAD_EXIT, "");
     }
 }
 

@@ -34,8 +34,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 /* Before the command's exec (prof_spawn_cmd.before_exec): the events
