@@ -90,6 +90,16 @@ folded exit
 if [ $st = 0 ] && grep -q spin_ "$tmp/exit.folded"; then ok "the program's exit: status 0, sampled"
 else bad "the program's exit: status $st"; cat "$tmp/exit.err"; fi
 
+# a soft limit of 8 open files (a file descriptor per thread and CPU):
+# raised to the hard limit, the threads sampled
+target 30 0.2
+(ulimit -Sn 8 && exec timeout -k 5 60 "$pt" record -p "$tpid" --duration=0.5 \
+    -o "$tmp/files.ptrace") 2>"$tmp/files.err"; st=$?
+kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+folded files
+if [ $st = 0 ] && [ "$(threads files spin_)" -ge 3 ]; then ok "ulimit -Sn 8: raised, 3 threads"
+else bad "ulimit -Sn 8: status $st, $(threads files spin_) threads"; cat "$tmp/files.err"; fi
+
 # a process whose main thread has ended (pthread_exit) still runs: sampled
 target 3 0 leader-exit
 start leader record -p "$tpid" -o "$tmp/leader.ptrace"

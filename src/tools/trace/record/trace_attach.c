@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -431,6 +432,18 @@ static int watch(attacher * a)
 
 /* ---- the run ------------------------------------------------------------------- */
 
+/* The soft limit on open files raised to the hard one: each thread takes
+   a file descriptor per CPU (as perf record does). */
+static void more_files(void)
+{
+    struct rlimit l;
+    if (getrlimit(RLIMIT_NOFILE, &l) == 0 && l.rlim_cur < l.rlim_max)
+    {
+        l.rlim_cur = l.rlim_max;
+        (void) setrlimit(RLIMIT_NOFILE, &l);
+    }
+}
+
 /* What was attached, said once; 1 if anything was. */
 static int say_attached(const pt_attach_plan * p, size_t nthreads)
 {
@@ -472,6 +485,7 @@ int pt_attach_run(recorder * r, pt_attach_plan * p, int * sig)
     r->forked_ctx = &a;
     *sig = 0;
     prof_spawn_hold(); /* a signal from here on: the trace written, then it */
+    more_files();
     r->ns0 = pt_rec_now_ns();
     pt_rec_header(r, (uint32_t) p->t[0].pid, r->ns0);
     for (k = 0; k < p->n && rc == 0; k++)
