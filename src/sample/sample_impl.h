@@ -92,6 +92,14 @@ typedef struct
     unsigned max_stack;         /* the kernel's depth limit */
     int leaf_word;              /* samples carry the word at the user sp */
     uint64_t lost;              /* LOST records */
+    /* attach (prof-trace record -p): ring i's CPU, the other threads'
+       events (each writing into its CPU's ring), the events' attributes
+       (for a thread found later), whether they are enabled */
+    int cpu[SAMPLE_MAX_CPUS];
+    int * more;
+    size_t nmore, morecap;
+    uint64_t attr[32];
+    int on;
 } sample_rings;
 
 /* Open one inherited task-clock sampling event per online CPU on the
@@ -102,6 +110,14 @@ typedef struct
    them out: said, and they are sampled). 0, or an errno after closing
    what was opened. */
 int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children);
+/* prof-trace record -p: the same events on thread tid of a running
+   process, not enabled at an exec (enable them), inherited by the threads
+   (with children, the processes) it starts from then on. Another thread
+   of it, or of another process: follow, its events writing into these
+   rings, enabled if they are. Each 0, or an errno (follow: with nothing
+   of tid left open; ESRCH: it has ended). */
+int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children);
+int prof_impl_sample_rings_follow(sample_rings * r, long tid);
 void prof_impl_sample_rings_enable(sample_rings * r, int on);
 /* Every record of every ring: samples to sink, LOST counted. */
 void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,

@@ -16,6 +16,7 @@
 #include "trace_format.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,6 +43,10 @@ int (*prof_impl_sample_open)(void * attr, long pid, int cpu)
     = prof_impl_sample_open_syscall;
 
 #if defined(__linux__)
+
+/* rings_open's attributes fit in sample_rings.attr */
+typedef char sample_attr_fits[sizeof(struct perf_event_attr)
+                              <= sizeof(((sample_rings *) 0)->attr) ? 1 : -1];
 
 static unsigned read_max_stack(void)
 {
@@ -97,7 +102,9 @@ static void attr_for(struct perf_event_attr * a, double hz, int record, int chil
     }
 }
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children)
+/* rings_open's events: on process pid from its exec on, or (attach) on
+   thread pid at once. */
+static int open_rings(sample_rings * r, double hz, long pid, int children, int attach)
 {
     struct perf_event_attr a;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
@@ -110,6 +117,8 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int child
     r->ring_bytes = (size_t) (pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES) * (size_t) page;
     r->max_stack = read_max_stack();
     attr_for(&a, hz, pid != 0, children);
+    if (attach)
+        a.enable_on_exec = 0; /* running already: enabled once all are open */
     for (c = 0; c < ncpu; c++)
     {
         int fd = prof_impl_sample_open(&a, pid, c), e;
@@ -148,18 +157,64 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int child
             prof_impl_sample_rings_close(r);
             return e;
         }
+        r->cpu[r->n] = c;
         r->fd[r->n] = fd;
         r->ring[r->n++] = m;
     }
     r->leaf_word = (a.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+    memcpy(r->attr, &a, sizeof a); /* with the fallbacks taken: for follow */
     return 0;
+}
+
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children)
+{
+    return open_rings(r, hz, pid, children, 0);
+}
+
+int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children)
+{
+    return open_rings(r, hz, tid, children, 1);
+}
+
+/* Thread tid's events, one per ring's CPU, each writing into that ring
+   (as perf record -p: the kernel forbids mapping an inherited event that
+   follows a task on every CPU), enabled if the rings are. */
+int prof_impl_sample_rings_follow(sample_rings * r, long tid)
+{
+    size_t first = r->nmore;
+    int i, e = 0;
+    for (i = 0; i < r->n && e == 0; i++)
+    {
+        int fd;
+        if (prof_impl_grow(&r->more, &r->morecap, r->nmore + 1, sizeof *r->more) != 0)
+            e = ENOMEM;
+        else if ((fd = prof_impl_sample_open(r->attr, tid, r->cpu[i])) < 0)
+            e = errno != 0 ? errno : EINVAL;
+        else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd[i]) != 0
+                 || (r->on && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0))
+        {
+            e = errno;
+            close(fd);
+        }
+        else
+            r->more[r->nmore++] = fd;
+    }
+    if (e != 0) /* all of its CPUs or none */
+        while (r->nmore > first)
+            close(r->more[--r->nmore]);
+    return e;
 }
 
 void prof_impl_sample_rings_enable(sample_rings * r, int on)
 {
+    unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+    size_t k;
     int i;
     for (i = 0; i < r->n; i++)
-        ioctl(r->fd[i], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+        ioctl(r->fd[i], req, 0);
+    for (k = 0; k < r->nmore; k++)
+        ioctl(r->more[k], req, 0);
+    r->on = on;
 }
 
 /* Is a a return address: in an executable segment of a loaded object,
@@ -333,7 +388,17 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r)
 {
     uint64_t total = 0, v;
     long page = sysconf(_SC_PAGESIZE);
+    size_t k;
     int i;
+    for (k = 0; k < r->nmore; k++) /* before the rings they write into */
+    {
+        if (read(r->more[k], &v, sizeof v) == (ssize_t) sizeof v)
+            total += v;
+        close(r->more[k]);
+    }
+    free(r->more);
+    r->more = NULL;
+    r->nmore = r->morecap = 0;
     for (i = 0; i < r->n; i++)
     {
         if (read(r->fd[i], &v, sizeof v) == (ssize_t) sizeof v)
@@ -351,6 +416,15 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int child
 {
     (void) hz; (void) pid; (void) children;
     memset(r, 0, sizeof *r);
+    return ENOSYS;
+}
+int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children)
+{
+    return prof_impl_sample_rings_open(r, hz, tid, children);
+}
+int prof_impl_sample_rings_follow(sample_rings * r, long tid)
+{
+    (void) r; (void) tid;
     return ENOSYS;
 }
 void prof_impl_sample_rings_enable(sample_rings * r, int on) { (void) r; (void) on; }
