@@ -243,6 +243,40 @@ static void check_rows(void)
     fclose(f);
 }
 
+/* The flags after a name: unstable its own mark, the warnings one mark
+   with their words joined, in a file and at a terminal; examples/bench's
+   row with two warnings (as a loaded machine gives) within 100 columns. */
+static void check_flags(void)
+{
+    prof_impl_report_ctx c = context();
+    prof_impl_result row;
+    const char * t;
+    make(&row, "one multiply-add (inline)", 1.101, 9, 1);
+    row.pub.flags = PROF_RESULT_UNSTABLE | PROF_RESULT_BIMODAL
+                  | PROF_RESULT_LOADED | PROF_RESULT_PREEMPTED;
+    c.terminal = 0;
+    t = table(&c, &row, 1, 0);
+    CHECK(strstr(t, "` :wavy_dash: unstable :warning: bimodal, loaded, "
+                    "preempted\n") != NULL, "flags in a file:\n%s", t);
+    row.pub.flags &= ~PROF_RESULT_UNSTABLE;
+    t = table(&c, &row, 1, 0);
+    CHECK(strstr(t, "(inline)` :warning: bimodal, loaded, preempted\n")
+          != NULL, "flags without unstable:\n%s", t);
+    row.pub.flags = PROF_RESULT_BIMODAL | PROF_RESULT_LOADED;
+    t = table(&c, &row, 1, 0);
+    FITS("two warnings", t);
+    row.pub.flags = PROF_RESULT_FEW_EPOCHS;
+    t = table(&c, &row, 1, 0);
+    CHECK(strstr(t, "(inline)` :warning: few epochs\n") != NULL,
+          "one warning:\n%s", t);
+    c.terminal = 1;
+    row.pub.flags = PROF_RESULT_UNSTABLE | PROF_RESULT_LOADED
+                  | PROF_RESULT_PARTIAL;
+    t = table(&c, &row, 1, 0);
+    CHECK(strstr(t, " \xE2\x89\x88 unstable \xE2\x9A\xA0 partial, loaded\n")
+          != NULL, "flags at a terminal:\n%s", t);
+}
+
 int main(void)
 {
     char s[32];
@@ -260,5 +294,6 @@ int main(void)
     check_counters();
     check_user();
     check_rows();
+    check_flags();
     return check_report("test_tables");
 }

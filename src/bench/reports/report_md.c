@@ -470,23 +470,28 @@ static void md_header(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
 }
 
 /* The flags after the name: words in a file (GitHub shows the shortcode),
-   a single mark at a terminal. */
+   a single mark at a terminal. The warnings share one mark, their words
+   joined by commas (":warning: bimodal, loaded"), so that a short name's
+   row keeps to TABLE_WIDTH with two of them. */
 static void flags_cell(FILE * out, const prof_result * r, int terminal)
 {
-    static const struct { int flag; const char * file, * term; } marks[] = {
-        { PROF_RESULT_UNSTABLE, " :wavy_dash: unstable", " \xE2\x89\x88 unstable" },
-        { PROF_RESULT_BIMODAL, " :warning: bimodal", " \xE2\x9A\xA0 bimodal" },
-        { PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS, " :warning: few epochs",
-          " \xE2\x9A\xA0 few epochs" },
-        { PROF_RESULT_RESOLUTION, " :warning: no work?", " \xE2\x9A\xA0 no work?" },
-        { PROF_RESULT_PARTIAL, " :warning: partial", " \xE2\x9A\xA0 partial" },
-        { PROF_RESULT_LOADED, " :warning: loaded", " \xE2\x9A\xA0 loaded" },
-        { PROF_RESULT_PREEMPTED, " :warning: preempted",
-          " \xE2\x9A\xA0 preempted" } };
+    static const struct { int flag; const char * word; } warnings[] = {
+        { PROF_RESULT_BIMODAL, "bimodal" },
+        { PROF_RESULT_BUDGET | PROF_RESULT_FEW_EPOCHS, "few epochs" },
+        { PROF_RESULT_RESOLUTION, "no work?" },
+        { PROF_RESULT_PARTIAL, "partial" },
+        { PROF_RESULT_LOADED, "loaded" },
+        { PROF_RESULT_PREEMPTED, "preempted" } };
+    const char * sep = terminal ? " \xE2\x9A\xA0 " : " :warning: ";
     size_t i;
-    for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (r->flags & marks[i].flag)
-            fputs(terminal ? marks[i].term : marks[i].file, out);
+    if (r->flags & PROF_RESULT_UNSTABLE)
+        fputs(terminal ? " \xE2\x89\x88 unstable" : " :wavy_dash: unstable", out);
+    for (i = 0; i < sizeof warnings / sizeof warnings[0]; i++)
+        if (r->flags & warnings[i].flag)
+        {
+            fprintf(out, "%s%s", sep, warnings[i].word);
+            sep = ", ";
+        }
 }
 
 void prof_impl_md_row(prof_impl_md_writer * w, const prof_impl_report_ctx * c,
