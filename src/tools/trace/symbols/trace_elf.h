@@ -8,6 +8,8 @@
 #ifndef PROF_TRACE_ELF_H
 #define PROF_TRACE_ELF_H
 
+#include "trace_debug.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +31,22 @@ const char * pt_symbols_name(pt_symbols * s, uint64_t addr);
    0 if unknown; checked as the MAPS mappings are), or NULL. */
 const char * pt_symbols_file_name(pt_symbols * s, const char * path,
                                   uint64_t inode, uint64_t off);
+/* What a report needs of an ELF file besides names: its GNU build-id
+   (build_id_len 0: none) and the load bias of its first executable
+   segment (p_vaddr - p_offset, has_bias 0: none), as Perfetto's and
+   pprof's mappings carry them. */
+typedef struct
+{
+    unsigned char build_id[PT_BUILD_ID_MAX];
+    size_t build_id_len;
+    uint64_t load_bias;
+    int has_bias;
+    int read;            /* the file was read */
+} pt_file_info;
+/* That of the file path (inode as for pt_symbols_file_name), read on
+   first use; NULL if it cannot be read. */
+const pt_file_info * pt_symbols_file_info(pt_symbols * s, const char * path,
+                                          uint64_t inode);
 /* After the last chunk: says each --binary that names no mapping. */
 void pt_symbols_finish(pt_symbols * s);
 void pt_symbols_free(pt_symbols * s);
