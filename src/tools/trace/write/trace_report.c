@@ -214,9 +214,11 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
     if (ph == 'i' || ((z->flags & PT_NO_END) && ph != 'B'))
         fprintf(r->out, ",\"args\":{\"unmatched\":\"%s without %s\"", ph == 'i'
                 ? "end" : "begin", ph == 'i' ? "begin" : "end"), open = 1;
-    if (ph != 'B') /* the value and text: known at the end */
+    if (ph != 'B' && ph != 'X') /* the value and text: known at the end */
         open = pt_json_zone_args(r->out, z, open);
     fputs(open ? "}}" : "}", r->out);
+    if (ph == 'X') /* beside it: speedscope keys an X's frame by its args */
+        pt_json_zone_values(r->out, t, z);
 }
 
 /* One raw line: thread, ticks and ns since the start, begin or end, kind,
