@@ -2,7 +2,8 @@
     Names for the code addresses that -finstrument-functions records: the
     mappings the recorder wrote at the start of the trace, and the function
     symbols of the ELF files they name (or of the files given with
-    --binary). Internal to the trace reader.
+    --binary): .symtab, else the separate debug file's (trace_debug.c),
+    else .dynsym. Internal to the trace reader.
     SPDX-License-Identifier: MIT
 */
 #ifndef PROF_TRACE_ELF_H
