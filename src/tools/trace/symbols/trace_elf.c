@@ -366,6 +366,21 @@ static long elf_of(pt_symbols * s, pt_mapping * m)
     return (long) j;
 }
 
+int pt_symbols_place(const pt_symbols * s, uint64_t addr, char * buf,
+                     size_t size)
+{
+    size_t i;
+    for (i = 0; s != NULL && i < s->nmaps; i++)
+        if (addr >= s->maps[i].start && addr < s->maps[i].end)
+        {
+            const char * base = strrchr(s->maps[i].path, '/');
+            snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : s->maps[i].path,
+                     (unsigned long long) (addr - s->maps[i].start + s->maps[i].offset));
+            return 0;
+        }
+    return -1;
+}
+
 const char * pt_symbols_name(pt_symbols * s, uint64_t addr)
 {
     size_t i;
