@@ -18,7 +18,7 @@ fi
 if readelf -S "$libm" | grep -q '\.symtab'; then
     echo "$libm is not stripped: nothing to check; skipped"; exit 77
 fi
-"$pt" record -o "$tmp/m.ptrace" -- "$target" 0.5 2>"$tmp/err"
+"$pt" record -o "$tmp/m.ptrace" -- "$target" 20 2>"$tmp/err"
 if grep -q 'perf events refused' "$tmp/err"; then
     cat "$tmp/err"; exit 77
 fi

@@ -174,7 +174,7 @@ static uint32_t fn_of(pt_samples * p, const char * name, uint32_t mod)
 static const char * frame_name(pt_samples * p, const pt_vma * m, uint64_t addr,
                                uint64_t at, char * buf, size_t size)
 {
-    const char * base, * name = NULL;
+    const char * name = NULL;
     if (m == NULL)
     {
         snprintf(buf, size, "[unknown]+0x%llx", (unsigned long long) addr);
@@ -187,9 +187,7 @@ static const char * frame_name(pt_samples * p, const pt_vma * m, uint64_t addr,
                                     at - m->start + m->offset);
     if (name != NULL)
         return name;
-    base = strrchr(m->path, '/');
-    snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : m->path,
-             (unsigned long long) (at - m->start + m->offset));
+    pt_module_offset(buf, size, m->path, at - m->start + m->offset);
     return buf;
 }
 

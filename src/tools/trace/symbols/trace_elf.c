@@ -366,6 +366,13 @@ static long elf_of(pt_symbols * s, pt_mapping * m)
     return (long) j;
 }
 
+void pt_module_offset(char * buf, size_t size, const char * path, uint64_t off)
+{
+    const char * base = strrchr(path, '/');
+    snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : path,
+             (unsigned long long) off);
+}
+
 int pt_symbols_place(const pt_symbols * s, uint64_t addr, char * buf,
                      size_t size)
 {
@@ -373,9 +380,8 @@ int pt_symbols_place(const pt_symbols * s, uint64_t addr, char * buf,
     for (i = 0; s != NULL && i < s->nmaps; i++)
         if (addr >= s->maps[i].start && addr < s->maps[i].end)
         {
-            const char * base = strrchr(s->maps[i].path, '/');
-            snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : s->maps[i].path,
-                     (unsigned long long) (addr - s->maps[i].start + s->maps[i].offset));
+            pt_module_offset(buf, size, s->maps[i].path,
+                             addr - s->maps[i].start + s->maps[i].offset);
             return 0;
         }
     return -1;

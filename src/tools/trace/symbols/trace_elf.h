@@ -28,6 +28,8 @@ void pt_symbols_maps(pt_symbols * s, const unsigned char * p, size_t n,
                      char * process, size_t size);
 /* The function at addr, or NULL. */
 const char * pt_symbols_name(pt_symbols * s, uint64_t addr);
+/* path's file name and off as module+0xOFFSET, into buf. */
+void pt_module_offset(char * buf, size_t size, const char * path, uint64_t off);
 /* addr as module+0xOFFSET (the mapping's file name, the offset in the
    file) into buf: 0, or -1 if no executable mapping holds it. */
 int pt_symbols_place(const pt_symbols * s, uint64_t addr, char * buf,
