@@ -17,9 +17,11 @@
       InternedData.event_categories = 1, .event_names = 2
         (EventCategory / EventName: iid = 1, name = 2), .function_names = 5,
         .mapping_paths = 17 (InternedString: iid = 1, str = 2), .frames = 6
-        (Frame: iid = 1, function_name_id = 2, mapping_id = 3), .callstacks
-        = 7 (Callstack: iid = 1, frame_ids = 2, root first), .mappings = 19
-        (Mapping: iid = 1)
+        (Frame: iid = 1, function_name_id = 2, mapping_id = 3, rel_pc = 4),
+        .callstacks = 7 (Callstack: iid = 1, frame_ids = 2, root first),
+        .mappings = 19 (Mapping: iid = 1, build_id = 2, start_offset = 3,
+        start = 4, end = 5, load_bias = 6, path_string_ids = 7,
+        exact_offset = 8), .build_ids = 16 (InternedString)
       TracePacket.perf_sample = 66 (PerfSample: pid = 2, tid = 3,
         callstack_iid = 4)
       TrackDescriptor.uuid = 1, .name = 2, .process = 3, .thread = 4,
@@ -86,6 +88,10 @@ typedef struct
     char parts[PF_MAX_PARTS][48];       /* mapping_paths by iid */
     char map_path[PF_MAX_MAPS][160];    /* "/" + parts joined by "/" */
     uint64_t frame_map[PF_MAX_NAMES];   /* each frame's mapping */
+    uint64_t frame_pc[PF_MAX_NAMES];    /* and rel_pc */
+    struct { uint64_t start, end, exact, bias, bid; } map[PF_MAX_MAPS];
+    unsigned char bids[PF_MAX_MAPS][64]; /* build_ids by iid, raw */
+    size_t bid_len[PF_MAX_MAPS];        /* 0: not defined */
     uint64_t cs[PF_MAX_STACKS][PF_MAX_FRAMES];
     size_t cs_n[PF_MAX_STACKS];         /* 0: not defined */
     struct { char text[400]; size_t count; } stacks[PF_MAX_STACKS];
@@ -189,7 +195,8 @@ static inline int pf_interned_entry(pf_trace * d, pf_in in, int category)
 static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
 {
     unsigned f, w;
-    uint64_t v = 0, iid = 0, a = 0, b = 0, fr[PF_MAX_FRAMES];
+    uint64_t v = 0, iid = 0, a = 0, b = 0, c = 0, fr[PF_MAX_FRAMES];
+    uint64_t m[9] = { 0 };    /* a Mapping's varint fields by number */
     size_t n = 0;
     pf_in s = { NULL, NULL }, name = { NULL, NULL };
     while (in.p < in.end)
@@ -198,24 +205,37 @@ static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
             return PF_FAIL(d, "bad interned %u", kind);
         if (f == 1 && w == 0)
             iid = v;
-        else if ((kind == 5 || kind == 17) && f == 2 && w == 2)
+        else if ((kind == 5 || kind == 17 || kind == 16) && f == 2 && w == 2)
             name = s;
+        else if (kind == 19 && f >= 2 && f <= 8 && f != 7 && w == 0)
+            m[f] = v;
         else if (kind == 19 && f == 7 && w == 0 && n < PF_MAX_FRAMES)
             fr[n++] = v;
         else if (kind == 6 && f == 2 && w == 0)
             a = v;
         else if (kind == 6 && f == 3 && w == 0)
             b = v;
+        else if (kind == 6 && f == 4 && w == 0)
+            c = v;
         else if (kind == 7 && f == 2 && w == 0 && n < PF_MAX_FRAMES)
             fr[n++] = v;
     }
-    if (iid == 0 || iid >= (kind == 7 ? PF_MAX_STACKS : kind == 19 ? PF_MAX_MAPS
+    if (iid == 0 || iid >= (kind == 7 ? PF_MAX_STACKS
+                            : kind == 19 || kind == 16 ? PF_MAX_MAPS
                             : kind == 17 ? PF_MAX_PARTS : PF_MAX_NAMES))
         return PF_FAIL(d, "interned %u: iid %llu", kind, (unsigned long long) iid);
     if (kind == 5 && name.p != NULL)
         pf_copy(d->fnames[iid], sizeof d->fnames[iid], &name);
     else if (kind == 17 && name.p != NULL)
         pf_copy(d->parts[iid], sizeof d->parts[iid], &name);
+    else if (kind == 16)
+    {
+        size_t len = name.p != NULL ? (size_t) (name.end - name.p) : 0;
+        if (len == 0 || len > sizeof d->bids[0])
+            return PF_FAIL(d, "build_id %llu: %zu bytes", (unsigned long long) iid, len);
+        memcpy(d->bids[iid], name.p, len);
+        d->bid_len[iid] = len;
+    }
     else if (kind == 19)
     {
         size_t k, len = 0;
@@ -232,6 +252,18 @@ static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
         }
         memcpy(d->map_path[iid], path, sizeof path);
         d->mappings[iid] = 1;
+        if (m[2] != 0 && (m[2] >= PF_MAX_MAPS || d->bid_len[m[2]] == 0))
+            return PF_FAIL(d, "mapping %llu: build_id %llu undefined",
+                           (unsigned long long) iid, (unsigned long long) m[2]);
+        if (m[5] <= m[4])
+            return PF_FAIL(d, "mapping %llu: end %llx not after start %llx",
+                           (unsigned long long) iid, (unsigned long long) m[5],
+                           (unsigned long long) m[4]);
+        d->map[iid].start = m[4];
+        d->map[iid].end = m[5];
+        d->map[iid].exact = m[8];
+        d->map[iid].bias = m[6];
+        d->map[iid].bid = m[2];
     }
     else if (kind == 6)
     {
@@ -242,6 +274,7 @@ static inline int pf_stack_entry(pf_trace * d, pf_in in, unsigned kind)
                            (unsigned long long) b);
         d->frame_fn[iid] = a;
         d->frame_map[iid] = b;
+        d->frame_pc[iid] = c;
     }
     else if (kind == 7)
     {
@@ -304,7 +337,7 @@ static inline int pf_interned(pf_trace * d, pf_in in)
             return PF_FAIL(d, "bad interned data");
         if ((f == 1 || f == 2) && w == 2 && pf_interned_entry(d, s, f == 1) != 0)
             return -1;
-        if ((f == 5 || f == 6 || f == 7 || f == 17 || f == 19) && w == 2
+        if ((f == 5 || f == 6 || f == 7 || f == 16 || f == 17 || f == 19) && w == 2
             && pf_stack_entry(d, s, f) != 0)
             return -1;
     }

@@ -96,6 +96,20 @@ static size_t occurs(const char * s, const char * what)
     return c;
 }
 
+/* The X events of Chrome JSON text s whose args hold a value or text. */
+static size_t x_with_args(const char * s)
+{
+    size_t c = 0;
+    const char * e;
+    for (; (e = strchr(s, '\n')) != NULL; s = e + 1)
+    {
+        const char * x = strstr(s, "\"ph\":\"X\"");
+        const char * v = strstr(s, "\"value\":"), * t = strstr(s, "\"text\":");
+        c += x != NULL && x < e && ((v != NULL && v < e) || (t != NULL && t < e));
+    }
+    return c;
+}
+
 /* ---- recorded ----------------------------------------------------------------- */
 
 static void child_kinds(void)
@@ -152,6 +166,13 @@ static void test_outputs(void)
           && occurs(o, "\"text\":\"file.txt\"") == 10 && occurs(o, "\"NaN\"") == 1
           && occurs(o, "\"Infinity\"") == 1 && occurs(o, "\"value\":2.5") == 1,
           "json:\n%s", o);
+    free(o);
+    /* the values beside their zones' X events, never in their args (which
+       key speedscope's frames): every zone named "sized" one frame */
+    o = stream_report(path, PT_OUT_JSON, 0, &n);
+    CHECK(x_with_args(o) == 0 && occurs(o, "\"cat\":\"value\",\"ph\":\"i\"") == 11,
+          "json: %zu X events with a value or text, %zu value events",
+          x_with_args(o), occurs(o, "\"cat\":\"value\""));
     free(o);
     o = stream_report(path, PT_OUT_JSON_BE, 0, &n);
     CHECK(occurs(o, "\"ph\":\"C\"") == 12 && occurs(o, "\"value\":") == 11

@@ -9,10 +9,15 @@
 */
 #include "check.h"
 #include "perfetto_decode.h"
+#include "trace_debug.h"
 #include "trace_read.h"
 #include "trace_report.h"
 
+#include <elf.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define FAKE 0x7f0000000000ull
 enum { HOT = 0x1000, COLD = 0x2000, WORK = 0x3000, MAIN = 0x4000 };
@@ -223,6 +228,117 @@ static void test_perfetto(void)
     free(buf);
 }
 
+/* A frame-pointer chain that ran into data: hot < work < a junk address
+   < main. The stack ends at the junk: folded, speedscope and Perfetto
+   show work;hot, no [unknown] caller. Frames in this test's own file
+   (mapped at SELF, file offset 0x1000) carry Perfetto's real mapping:
+   start, end, exact offset, the file's build-id and load bias, and
+   rel_pc = the address - 1 (a return address) - start + offset + bias.
+   Chrome JSON of this trace of samples only says it holds none of them. */
+#define SELF 0x555500000000ull
+static void test_junk_and_mappings(void)
+{
+    static uint64_t jips[] = { FAKE + HOT + 4, FAKE + WORK + 9, 0x42fe39c01234ull,
+                               FAKE + MAIN + 9, SELF + 0x40, SELF + 0x80 };
+    static pt_stack jstacks[] = { { 1, 4, 0 }, { 1, 2, 4 } };
+    static char self[PATH_MAX];
+    pt_vma jvmas[2] = { { 1, 0, INT64_MAX, FAKE, FAKE + 0x10000, 0, 0, libpath },
+                        { 1, 0, INT64_MAX, SELF, SELF + 0x2000, 0x1000, 0, self } };
+    unsigned char * img, id[PT_BUILD_ID_MAX];
+    size_t n = 0, idlen = 0, k;
+    uint64_t bias = 0, fr = 0;
+    char * buf = NULL;
+    size_t cap = 0;
+    pt_output kinds[] = { PT_OUT_JSON, PT_OUT_FOLDED, PT_OUT_SPEEDSCOPE,
+                          PT_OUT_PERFETTO };
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[len > 0 ? len : 0] = '\0';
+    img = pt_slurp(self, &n);
+    if (img != NULL && n >= sizeof(Elf64_Ehdr))
+    {
+        const Elf64_Ehdr * h = (const Elf64_Ehdr *) (void *) img;
+        for (k = 0; k < h->e_phnum; k++)
+        {
+            const Elf64_Phdr * ph = (const Elf64_Phdr *) (void *) (img + h->e_phoff
+                                                                   + k * sizeof *ph);
+            if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+            {
+                bias = ph->p_vaddr - ph->p_offset;
+                break;
+            }
+        }
+        idlen = pt_elf_build_id(img, n, id);
+    }
+    free(img);
+    for (k = 0; k < 4; k++)
+    {
+        FILE * out = tmpfile();
+        pt_trace t;
+        pt_report * r = pt_report_new(out, kinds[k], NULL, 0);
+        pt_handler h = pt_report_handler(r);
+        int i;
+        make_trace(&t);
+        t.stacks = jstacks;
+        t.nstacks = 2;
+        t.stack_ips = jips;
+        t.nstack_ips = sizeof jips / sizeof jips[0];
+        t.vmas = jvmas;
+        t.nvmas = 2;
+        t.nzones = 0;
+        t.sampling.read = 10;
+        pt_report_samples(r, NULL, 1, 0);
+        for (i = 0; i < 10; i++)
+            sample(&h, &t, 0, i * 1000000, (uint32_t) (i & 1));
+        CHECK(pt_report_finish(r, &t) == 0, "finish");
+        run_len = (size_t) ftell(out);
+        check_read_all(out, &buf, &cap);
+        fclose(out);
+        if (kinds[k] == PT_OUT_JSON) /* says it holds none of the samples */
+            CHECK(has(buf, "^\\{\"name\":\"prof_trace_note\",\"ph\":\"M\",.*"
+                      "\"samples_left_out\":10,\"note\":\"this trace holds only "
+                      "samples"), "json: %s", buf);
+        else if (kinds[k] == PT_OUT_FOLDED)
+            CHECK(has(buf, "^main;libfake\\.so\\+0x3008;libfake\\.so\\+0x1004 5$")
+                  && !has(buf, "unknown"), "folded: %s", buf);
+        else if (kinds[k] == PT_OUT_SPEEDSCOPE)
+            CHECK(!has(buf, "unknown") && has(buf, "libfake.so\\+0x1004"),
+                  "speedscope: %.400s", buf);
+    }
+    CHECK(pf_decode((const unsigned char *) buf, run_len, &dec) == 0, "decode: %s",
+          dec.error);
+    CHECK(pf_count("7;libfake.so+0x3008;libfake.so+0x1004") == 5, "perfetto stacks: %s",
+          dec.stacks[0].text);
+    for (k = 1; k < PF_MAX_NAMES && fr == 0; k++)
+        if (dec.frame_fn[k] != 0 && strcmp(dec.map_path[dec.frame_map[k]], self) == 0
+            && dec.frame_pc[k] == 0x40 - 0 + 0x1000 + bias)
+            fr = k;
+    CHECK(fr != 0, "no frame of %s at rel_pc 0x%llx", self,
+          (unsigned long long) (0x1040 + bias));
+    if (fr != 0)
+    {
+        uint64_t m = dec.frame_map[fr];
+        CHECK(dec.map[m].start == SELF && dec.map[m].end == SELF + 0x2000
+              && dec.map[m].exact == 0x1000 && dec.map[m].bias == bias,
+              "mapping %llx-%llx +%llx bias %llx", (unsigned long long) dec.map[m].start,
+              (unsigned long long) dec.map[m].end, (unsigned long long) dec.map[m].exact,
+              (unsigned long long) dec.map[m].bias);
+        CHECK(idlen == 0 || (dec.bid_len[dec.map[m].bid] == idlen
+                             && memcmp(dec.bids[dec.map[m].bid], id, idlen) == 0),
+              "build-id: %zu bytes", dec.bid_len[dec.map[m].bid]);
+        /* the caller, a return address: named at address - 1 */
+        for (k = 1; k < PF_MAX_NAMES; k++)
+            if (dec.frame_fn[k] != 0 && dec.frame_map[k] == m && k != fr)
+                CHECK(dec.frame_pc[k] == 0x107f + bias, "caller rel_pc %llx",
+                      (unsigned long long) dec.frame_pc[k]);
+    }
+    /* every mapping a real span: none from 0 to INT64_MAX */
+    for (k = 1; k < PF_MAX_MAPS; k++)
+        CHECK(!dec.mappings[k] || dec.map[k].end - dec.map[k].start < 0x100000000ull,
+              "mapping %zu spans %llx-%llx", k, (unsigned long long) dec.map[k].start,
+              (unsigned long long) dec.map[k].end);
+    free(buf);
+}
+
 static void test_filters(void)
 {
     char * buf = NULL;
@@ -244,5 +360,6 @@ int main(void)
     test_csv_folded();
     test_filters();
     test_perfetto();
+    test_junk_and_mappings();
     return check_report("test_trace_samples");
 }

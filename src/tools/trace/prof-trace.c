@@ -20,6 +20,7 @@
     a thread the trace does not have, an output that is the input).
     SPDX-License-Identifier: MIT
 */
+#include "trace_debug.h"
 #include "trace_read.h"
 #include "trace_diff.h"
 #include "trace_record.h"
@@ -197,6 +198,18 @@ static int set_no_symbols(void * ctx, const char * name, const char * v)
     return 0;
 }
 
+static int set_debug_root(void * ctx, const char * name, const char * v)
+{
+    (void) ctx;
+    if (v[0] == '\0')
+    {
+        prof_impl_warn(PROGRAM ": %s=: a directory is expected", name);
+        return -1;
+    }
+    pt_debug_set_root(v);
+    return 0;
+}
+
 /* A file name into *to: -1 after a message if it is empty. */
 static int set_file(const char ** to, const char * name, const char * v)
 {
@@ -300,6 +313,9 @@ static const prof_impl_option option_table[] = {
       "paths in the trace)", SET(add_binary) },
     { "--no-symbols", NULL, "leave function addresses unnamed, do not read "
       "the executables (default: named)", SET(set_no_symbols) },
+    { "--debug-root", "DIR", "look for separate debug files (by build-id, "
+      "by .gnu_debuglink) under DIR instead of /usr/lib/debug (default: "
+      "$PROFILER_DEBUG_ROOT, else /usr/lib/debug)", SET(set_debug_root) },
     { "--output", "F", "write to F, replaced only when complete (stdout)",
       PROF_IMPL_OPTION_SET_ALIAS(set_output, "-o") },
     { "--help", NULL, "print this help and exit", SET(NULL) },

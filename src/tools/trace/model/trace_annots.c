@@ -285,6 +285,18 @@ int pt_json_zone_args(FILE * out, const pt_zone * z, int open)
     return open;
 }
 
+void pt_json_zone_values(FILE * out, const pt_trace * t, const pt_zone * z)
+{
+    if (!(z->vflags & PT_VALUE_SET) && z->text == NULL)
+        return;
+    fputs(",\n{\"name\":", out);
+    prof_impl_json_string(out, z->name);
+    fputs(",\"cat\":\"value\",\"ph\":\"i\",\"s\":\"t\",\"ts\":", out);
+    pt_json_us(out, pt_whole_ns(t, z->end));
+    fprintf(out, ",\"pid\":%u,\"tid\":%u", t->pid, t->threads[z->thread].tid);
+    fputs(pt_json_zone_args(out, z, 0) ? "}}" : "}", out);
+}
+
 int pt_json_annot(FILE * out, const pt_trace * t, const pt_annot * a, int * first)
 {
     if (a->kind != PROF_TF_EXT_MESSAGE && a->kind != PROF_TF_EXT_PLOT

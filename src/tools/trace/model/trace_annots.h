@@ -31,6 +31,11 @@ const char * pt_annots_by_value(pt_annots * s, const pt_zone * z);
    (open: the args object is open already, else it is opened); returns
    whether it is open now (the caller closes it). */
 int pt_json_zone_args(FILE * out, const pt_zone * z, int open);
+/* After zone z's X event: its value and text, if it has any, as the args
+   of an "i" event of its own (category "value", the zone's name, at its
+   end), since speedscope keys an X event's frame by its name and args: a
+   value in them would split the zone's frames. */
+void pt_json_zone_values(FILE * out, const pt_trace * t, const pt_zone * z);
 /* The Chrome JSON event of a, after its separator (messages and frame
    marks: "i"; plots: "C", args {name: value}): 1, or 0 if it has none
    (zone values and texts go on their zone). */

@@ -8,6 +8,7 @@
 #include "trace_map.h"
 #include "trace_sample_zones.h"
 #include "trace_sums.h"
+#include "trace_locs.h"
 #include "trace_log.h"
 #include "internal.h"
 
@@ -35,8 +36,9 @@ struct pt_samples
     pt_map fnidx;           /* name hash (probed) -> fn + 1 */
     uint32_t * fr;          /* the frames of the named stacks */
     size_t nfr, frcap;
-    pt_frame * frat;        /* each frame's address and mapping */
-    size_t fratcap;
+    uint32_t * lo;          /* their locations, parallel to fr */
+    size_t locap;
+    pt_locs locs;
     rstack_t * rs;
     size_t nrs, rscap;
     pt_map stackidx;        /* the trace's stack id -> rs + 1 */
@@ -92,7 +94,8 @@ void pt_samples_free(pt_samples * p)
     free(p->mod);
     pt_map_free(&p->fnidx, 0);
     free(p->fr);
-    free(p->frat);
+    free(p->lo);
+    pt_locs_free(&p->locs);
     free(p->rs);
     pt_map_free(&p->stackidx, 0);
     free(p->th);
@@ -169,18 +172,12 @@ static uint32_t fn_of(pt_samples * p, const char * name, uint32_t mod)
     }
 }
 
-/* The name of addr (a return address unless leaf) in process pid at ticks,
-   into buf: a symbol, else module+0xOFFSET; *fa: the address named and
-   its mapping (PT_FRAME_NO_VMA: none). */
-static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
-                               uint64_t addr, int leaf, int64_t ticks,
-                               char * buf, size_t size, pt_frame * fa)
+/* The name of at (a return address - 1 unless a leaf) in the mapping m
+   (NULL: none), into buf: a symbol, else module+0xOFFSET. */
+static const char * frame_name(pt_samples * p, const pt_vma * m, uint64_t addr,
+                               uint64_t at, char * buf, size_t size)
 {
-    uint64_t at = leaf || addr == 0 ? addr : addr - 1;
-    const pt_vma * m = pt_vma_at(t, pid, at, ticks);
-    const char * base, * name = NULL;
-    fa->addr = at;
-    fa->vma = m != NULL ? (uint32_t) (m - t->vmas) : PT_FRAME_NO_VMA;
+    const char * name = NULL;
     if (m == NULL)
     {
         snprintf(buf, size, "[unknown]+0x%llx", (unsigned long long) addr);
@@ -193,14 +190,35 @@ static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
                                     at - m->start + m->offset);
     if (name != NULL)
         return name;
-    base = strrchr(m->path, '/');
-    snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : m->path,
-             (unsigned long long) (at - m->start + m->offset));
+    pt_module_offset(buf, size, m->path, at - m->start + m->offset);
     return buf;
 }
 
+/* Frame i of the named stack at p->nfr: the function and location of
+   ip[i] (a return address unless i is 0) in process pid at ticks. 0, or
+   1 if it lies in no mapping and is not the leaf: a frame-pointer chain
+   ends there (what comes after is not a caller); -1 if out of memory. */
+static int put_frame(pt_samples * p, const pt_trace * t, uint32_t pid,
+                     const uint64_t * ip, uint32_t i, int64_t ticks)
+{
+    char buf[1200];
+    uint64_t at = i == 0 || ip[i] == 0 ? ip[i] : ip[i] - 1;
+    const pt_vma * m = pt_vma_at(t, pid, at, ticks);
+    const char * name;
+    uint32_t mod;
+    if (m == NULL && i > 0)
+        return 1;
+    name = frame_name(p, m, ip[i], at, buf, sizeof buf);
+    mod = mod_of(p, m != NULL ? m->path : NULL);
+    p->fr[p->nfr + i] = fn_of(p, name, mod);
+    p->lo[p->nfr + i] = p->fr[p->nfr + i] == UINT32_MAX ? UINT32_MAX
+        : pt_locs_add(&p->locs, t, m, mod, at, p->fr[p->nfr + i], p->sym);
+    return p->lo[p->nfr + i] == UINT32_MAX ? -1 : 0;
+}
+
 /* The named stack of the trace's stack id, named on first use; UINT32_MAX
-   if out of memory. A sample with no stack is one frame, "[no stack]". */
+   if out of memory. A sample with no stack is one frame, "[no stack]".
+   A stack ends at its first caller in no mapping. */
 static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * s)
 {
     void ** slot = pt_map_find(&p->stackidx, s->stack, 1);
@@ -217,30 +235,27 @@ static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * 
     if (prof_impl_grow(&p->rs, &p->rscap, p->nrs + 1, sizeof *p->rs) != 0
         || prof_impl_grow(&p->fr, &p->frcap, p->nfr + (n ? n : 1),
                           sizeof *p->fr) != 0
-        || prof_impl_grow(&p->frat, &p->fratcap, p->nfr + (n ? n : 1),
-                          sizeof *p->frat) != 0)
+        || prof_impl_grow(&p->lo, &p->locap, p->nfr + (n ? n : 1),
+                          sizeof *p->lo) != 0)
         return UINT32_MAX;
     r = &p->rs[p->nrs];
     r->first = p->nfr;
     r->n = n ? n : 1;
-    if (n == 0)
-    {
-        p->fr[p->nfr] = fn_of(p, "[no stack]", 0);
-        p->frat[p->nfr].addr = 0;
-        p->frat[p->nfr].vma = PT_FRAME_NO_VMA;
-    }
+    if (n == 0 && ((p->fr[p->nfr] = fn_of(p, "[no stack]", 0)) == UINT32_MAX
+                   || (p->lo[p->nfr] = pt_locs_add(&p->locs, t, NULL, 0,
+                       PT_LOC_NONE, p->fr[p->nfr], NULL)) == UINT32_MAX))
+        return UINT32_MAX;
     for (i = 0; i < n; i++)
     {
-        char buf[1200];
-        pt_frame * fa = &p->frat[p->nfr + i];
-        const char * name = frame_name(p, t, pid, ip[i], i == 0, s->ticks,
-                                       buf, sizeof buf, fa);
-        p->fr[p->nfr + i] = fn_of(p, name, mod_of(p, fa->vma != PT_FRAME_NO_VMA
-                                                  ? t->vmas[fa->vma].path : NULL));
-    }
-    for (i = 0; i < r->n; i++)
-        if (p->fr[p->nfr + i] == UINT32_MAX)
+        int rc = put_frame(p, t, pid, ip, i, s->ticks);
+        if (rc < 0)
             return UINT32_MAX;
+        if (rc > 0)
+        {
+            r->n = i;   /* the callers end here */
+            break;
+        }
+    }
     p->nfr += r->n;
     *slot = (void *) (++p->nrs);
     p->stackidx.n++;
@@ -567,14 +582,19 @@ const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
     return p->fr + p->rs[rs].first;
 }
 
+const uint32_t * pt_samples_stack_locs(const pt_samples * p, uint32_t rs)
+{
+    return p->lo + p->rs[rs].first;
+}
+
+const pt_locs * pt_samples_locs(const pt_samples * p)
+{
+    return &p->locs;
+}
+
 size_t pt_samples_stacks(const pt_samples * p)
 {
     return p != NULL ? p->nrs : 0;
-}
-
-const pt_frame * pt_samples_frames(const pt_samples * p, uint32_t rs)
-{
-    return p->frat + p->rs[rs].first;
 }
 
 int pt_samples_resolving(const pt_samples * p)

@@ -9,9 +9,12 @@
     Naming: each address through the mapping that held it at the sample's
     time (pt_vma_at), then the function symbols of that file (trace_elf.c);
     a return address is named at address - 1. An address with no symbol is
-    module+0xOFFSET (the file name and the offset in it), one in no mapping
-    [unknown]+0xADDRESS: never a bare number. Each distinct stack is named
-    once.
+    module+0xOFFSET (the file name and the offset in it), a leaf in no
+    mapping [unknown]+0xADDRESS: never a bare number. A caller in no
+    executable mapping ends the stack (a frame-pointer chain that ran
+    into data, not a caller). Each distinct stack is named once, its
+    addresses kept as locations (trace_locs.c) for the writers that
+    carry real mappings.
 
     The samples stream: each is added to sums as it is read, the weight
     per (thread, named stack) for the tables and collapsed stacks, and
@@ -26,6 +29,7 @@
 #ifndef PROF_TRACE_SAMPLES_H
 #define PROF_TRACE_SAMPLES_H
 
+#include "trace_locs.h"
 #include "trace_read.h"
 #include "trace_sample_zones.h"
 
@@ -81,6 +85,10 @@ size_t pt_samples_functions(const pt_samples * p);
 const uint32_t * pt_samples_stack(const pt_samples * p, uint32_t rs,
                                   uint32_t * n);
 size_t pt_samples_stacks(const pt_samples * p);
+/* Named stack rs's locations (the addresses behind its functions, as
+   many, leaf first), and the locations and mappings (trace_locs.h). */
+const uint32_t * pt_samples_stack_locs(const pt_samples * p, uint32_t rs);
+const pt_locs * pt_samples_locs(const pt_samples * p);
 typedef void (*pt_samples_each_fn)(void * ctx, uint32_t thread, int64_t ticks,
                                    uint32_t rs, uint32_t weight);
 uint64_t pt_samples_of(const pt_samples * p, uint32_t thread);
@@ -92,12 +100,6 @@ int pt_samples_each_of(pt_samples * p, uint32_t thread, void * ctx,
    0: none ([unknown]+0x..., [no stack]). A name found in two modules
    keeps the first. */
 uint32_t pt_samples_function_module(const pt_samples * p, uint32_t fn);
-/* Named stack rs's frames, leaf first (as pt_samples_stack): the address
-   each was named at (a return address less 1) and its mapping, an index
-   into pt_trace.vmas (PT_FRAME_NO_VMA: in none, or no stack). */
-#define PT_FRAME_NO_VMA UINT32_MAX
-typedef struct { uint64_t addr; uint32_t vma; } pt_frame;
-const pt_frame * pt_samples_frames(const pt_samples * p, uint32_t rs);
 /* The pprof report (kind PT_OUT_PPROF) only, at the end: the samples by
    the innermost zone they fell in (trace_sample_zones.h) and named stack,
    weighted, to each(ctx, zone, kind, rs, weight) (zone NULL: outside

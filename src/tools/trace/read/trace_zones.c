@@ -62,8 +62,8 @@ int64_t pt_rel_ticks(const pt_state * s, uint64_t ticks61)
 
 /* ---- names ----------------------------------------------------------------- */
 
-static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
-                              const char * fmt)
+static const char * made_text(pt_state * s, uint64_t key, unsigned cls,
+                              const char * text)
 {
     void ** slot = pt_map_find(&s->made, key * 4 + cls, 1);
     if (slot == NULL)
@@ -73,9 +73,7 @@ static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
     }
     if (*slot == NULL)
     {
-        char buf[64];
-        snprintf(buf, sizeof buf, fmt, (unsigned long long) key);
-        *slot = prof_impl_strdup(buf);
+        *slot = prof_impl_strdup(text);
         if (*slot == NULL)
         {
             s->oom = 1;
@@ -84,6 +82,14 @@ static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
         s->made.n++;
     }
     return (const char *) *slot;
+}
+
+static const char * made_name(pt_state * s, uint64_t key, unsigned cls,
+                              const char * fmt)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, (unsigned long long) key);
+    return made_text(s, key, cls, buf);
 }
 
 /* The label string of key, or NULL if the file has none. */
@@ -97,11 +103,14 @@ static const char * code_name(pt_trace * t, uint64_t key)
 {
     pt_state * s = t->st;
     const char * name = NULL;
+    char buf[1200];
     void ** slot = pt_map_find(&s->names, key, 0);
     if (slot != NULL)
         return (const char *) *slot;
     if (s->o->resolve_symbols && s->syms != NULL)
         name = pt_symbols_name(s->syms, key);
+    if (name == NULL && pt_symbols_place(s->syms, key, buf, sizeof buf) == 0)
+        name = made_text(s, key, 2, buf);   /* module+0xOFFSET */
     if (name == NULL)
         name = made_name(s, key, 2, "0x%llx");
     slot = pt_map_find(&s->names, key, 1);

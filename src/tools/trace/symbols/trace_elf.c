@@ -3,6 +3,7 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_elf.h"
+#include "trace_debug.h"
 #include "trace_input.h"
 #include "internal.h"
 
@@ -19,10 +20,12 @@ typedef struct
 {
     char * path;
     unsigned char * data; /* the whole file; symbol names point into it */
+    unsigned char * debug; /* its separate debug file, or NULL: the same */
     pt_sym * syms;
     size_t nsyms, symcap;
     struct { uint64_t off, vaddr, filesz; } load[16];
     int nload;
+    pt_file_info info;
 } pt_elf;
 
 typedef struct
@@ -69,6 +72,7 @@ void pt_symbols_free(pt_symbols * s)
     {
         free(s->elfs[i].path);
         free(s->elfs[i].data);
+        free(s->elfs[i].debug);
         free(s->elfs[i].syms);
     }
     free(s->elfs);
@@ -158,12 +162,12 @@ static int cmp_sym(const void * a, const void * b)
     return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
-/* The function symbols of section i of the ELF image h (n bytes), if it is
-   a symbol table of the given type. */
-static void elf_symbols(pt_elf * e, const Elf64_Ehdr * h, size_t n, size_t i,
-                        unsigned type)
+/* The function symbols of section i of the ELF image d (n bytes, header
+   h), if it is a symbol table of the given type. */
+static void elf_symbols(pt_elf * e, const unsigned char * d, size_t n,
+                        size_t i, unsigned type)
 {
-    const unsigned char * d = e->data;
+    const Elf64_Ehdr * h = (const Elf64_Ehdr *) (const void *) d;
     Elf64_Shdr sh, str;
     size_t k, cnt;
     memcpy(&sh, d + h->e_shoff + i * sizeof sh, sizeof sh);
@@ -204,6 +208,11 @@ static void elf_segments(pt_elf * e, const Elf64_Ehdr * h, size_t n)
     {
         Elf64_Phdr ph;
         memcpy(&ph, e->data + h->e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && !e->info.has_bias)
+        {
+            e->info.load_bias = ph.p_vaddr - ph.p_offset;
+            e->info.has_bias = 1;
+        }
         if (ph.p_type == PT_LOAD)
         {
             e->load[e->nload].off = ph.p_offset;
@@ -214,27 +223,53 @@ static void elf_segments(pt_elf * e, const Elf64_Ehdr * h, size_t n)
     }
 }
 
-/* e's symbols; NULL, or what is wrong with the file. */
-static const char * elf_load(pt_elf * e)
+/* NULL if the n bytes at d are an ELF64 image with its section table,
+   else what is wrong with it. */
+static const char * elf_check(const unsigned char * d, size_t n)
 {
-    size_t n, i;
-    const Elf64_Ehdr * h;
-    int pass;
-    e->data = pt_slurp(e->path, &n);
-    if (e->data == NULL)
-        return "cannot be read";
-    h = (const Elf64_Ehdr *) (const void *) e->data;
+    const Elf64_Ehdr * h = (const Elf64_Ehdr *) (const void *) d;
     if (n < sizeof(Elf64_Ehdr) || memcmp(h->e_ident, ELFMAG, SELFMAG) != 0
         || h->e_ident[EI_CLASS] != ELFCLASS64)
         return "is not a 64-bit ELF file";
     if (h->e_shentsize != sizeof(Elf64_Shdr)
         || h->e_shoff > n || (uint64_t) h->e_shnum * sizeof(Elf64_Shdr) > n - h->e_shoff)
         return "is cut short or damaged (its section table is not in it)";
-    elf_segments(e, h, n);
-    /* .symtab has the static functions too; .dynsym if stripped */
-    for (pass = 0; pass < 2 && e->nsyms == 0; pass++)
-        for (i = 0; i < h->e_shnum; i++)
-            elf_symbols(e, h, n, i, pass == 0 ? SHT_SYMTAB : SHT_DYNSYM);
+    return NULL;
+}
+
+/* The symbol tables of type in image d (n bytes, checked). */
+static void elf_tables(pt_elf * e, const unsigned char * d, size_t n,
+                       unsigned type)
+{
+    size_t i, count = ((const Elf64_Ehdr *) (const void *) d)->e_shnum;
+    for (i = 0; i < count; i++)
+        elf_symbols(e, d, n, i, type);
+}
+
+/* e's symbols; NULL, or what is wrong with the file. .symtab has the
+   static functions too; else the separate debug file's; else .dynsym. */
+static const char * elf_load(pt_elf * e, const char * file, pt_symbols * s)
+{
+    size_t n, dn;
+    const char * wrong;
+    e->data = pt_slurp(file, &n);
+    if (e->data == NULL)
+        return "cannot be read";
+    if ((wrong = elf_check(e->data, n)) != NULL)
+        return wrong;
+    elf_segments(e, (const Elf64_Ehdr *) (const void *) e->data, n);
+    e->info.build_id_len = pt_elf_build_id(e->data, n, e->info.build_id);
+    elf_tables(e, e->data, n, SHT_SYMTAB);
+    if (e->nsyms == 0
+        && (e->debug = pt_debug_find(file, e->data, n, &dn, s->warn, s->ctx)) != NULL)
+    {
+        if (elf_check(e->debug, dn) == NULL)
+            elf_tables(e, e->debug, dn, SHT_SYMTAB);
+        if (e->nsyms == 0)
+            free(e->debug), e->debug = NULL;
+    }
+    if (e->nsyms == 0)
+        elf_tables(e, e->data, n, SHT_DYNSYM);
     if (e->nsyms > 1) /* none in a stripped executable: no qsort(NULL) */
         qsort(e->syms, e->nsyms, sizeof *e->syms, cmp_sym);
     return NULL;
@@ -315,11 +350,8 @@ static long elf_of(pt_symbols * s, pt_mapping * m)
         char * file = binary_for(s, m);
         if (file != NULL)
         {
-            char * keep = s->elfs[j].path;
-            const char * wrong;
-            s->elfs[j].path = file;
-            wrong = elf_load(&s->elfs[j]);
-            s->elfs[j].path = keep;
+            const char * wrong = elf_load(&s->elfs[j], file, s);
+            s->elfs[j].info.read = wrong == NULL;
             if (wrong != NULL)
             {
                 char what[1100];
@@ -332,6 +364,27 @@ static long elf_of(pt_symbols * s, pt_mapping * m)
     }
 #endif
     return (long) j;
+}
+
+void pt_module_offset(char * buf, size_t size, const char * path, uint64_t off)
+{
+    const char * base = strrchr(path, '/');
+    snprintf(buf, size, "%s+0x%llx", base != NULL ? base + 1 : path,
+             (unsigned long long) off);
+}
+
+int pt_symbols_place(const pt_symbols * s, uint64_t addr, char * buf,
+                     size_t size)
+{
+    size_t i;
+    for (i = 0; s != NULL && i < s->nmaps; i++)
+        if (addr >= s->maps[i].start && addr < s->maps[i].end)
+        {
+            pt_module_offset(buf, size, s->maps[i].path,
+                             addr - s->maps[i].start + s->maps[i].offset);
+            return 0;
+        }
+    return -1;
 }
 
 const char * pt_symbols_name(pt_symbols * s, uint64_t addr)
@@ -351,14 +404,26 @@ const char * pt_symbols_name(pt_symbols * s, uint64_t addr)
     return NULL;
 }
 
-const char * pt_symbols_file_name(pt_symbols * s, const char * path,
-                                  uint64_t inode, uint64_t off)
+/* The ELF index of the file path (inode: the run's), or -1. */
+static long elf_of_file(pt_symbols * s, const char * path, uint64_t inode)
 {
     pt_mapping m;
-    long e;
     memset(&m, 0, sizeof m);
     m.path = (char *) path;    /* elf_of copies what it keeps */
     m.inode = inode;
-    e = path[0] == '/' ? elf_of(s, &m) : -1;
+    return path[0] == '/' ? elf_of(s, &m) : -1;
+}
+
+const char * pt_symbols_file_name(pt_symbols * s, const char * path,
+                                  uint64_t inode, uint64_t off)
+{
+    long e = elf_of_file(s, path, inode);
     return e < 0 ? NULL : elf_lookup(&s->elfs[e], off);
+}
+
+const pt_file_info * pt_symbols_file_info(pt_symbols * s, const char * path,
+                                          uint64_t inode)
+{
+    long e = elf_of_file(s, path, inode);
+    return e < 0 || !s->elfs[e].info.read ? NULL : &s->elfs[e].info;
 }

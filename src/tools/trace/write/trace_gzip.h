@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The CRC-32 of gzip and zlib (reflected, polynomial 0xEDB88320) of n
-   bytes at d, continuing crc (0 to begin). */
-uint32_t pt_crc32(uint32_t crc, const void * d, size_t n);
 /* The gzip member of n bytes at d (n may be 0): a buffer to free, its
    size at *size; NULL if out of memory. */
 unsigned char * pt_gzip(const void * d, size_t n, size_t * size);

@@ -24,7 +24,10 @@
                        (CpuMode: 2 user)
       Frame            iid = 1, function_name_id = 2, mapping_id = 3,
                        rel_pc = 4
-      Mapping          iid = 1, start = 4, end = 5, path_string_ids = 7
+      Mapping          iid = 1, build_id = 2, start_offset = 3, start = 4,
+                       end = 5, load_bias = 6, path_string_ids = 7,
+                       exact_offset = 8
+      InternedData     build_ids = 16 (InternedString: iid = 1, str = 2)
       Callstack        iid = 1, frame_ids = 2 (repeated, root first)
 
     One packet sequence; names and categories are interned (sent once, then
@@ -32,11 +35,15 @@
     first event, and described again at the end if it was renamed since
     (streamed, a thread's final name is known only then; Perfetto keeps
     the later one). The samples of a sampled trace come at the end: one
-    packet interns the modules (a mapping each, its path as Perfetto's
-    components, "usr", "lib", "libc.so.6"; one "[unknown]" for the frames
-    of none), the functions (a frame each, in its module's mapping, at
-    rel_pc = the function's number, since the names are made already) and
-    the named stacks,
+    packet interns the executable mappings the samples fell in (start,
+    end, exact_offset = the file offset mapped, the file's build-id as raw
+    bytes and the load bias of its first executable segment when it could
+    be read, its path as Perfetto's components, "usr", "lib", "libc.so.6";
+    a mapping "[unknown]" spanning only the addresses of the leaves in
+    none), the function names, a frame per distinct address (its name, its
+    mapping, rel_pc = the address in the ELF file's virtual addresses:
+    file offset + load bias, what Perfetto's symbolizer hands to
+    llvm-symbolizer; a return address less 1) and the named stacks,
     then a PerfSample packet per sample (a sample of weight w is w
     packets), so that the UI draws each thread's callstacks and a flame
     graph beside its zones. Timestamps are nanoseconds since the trace's start, each
@@ -69,9 +76,10 @@ enum
     PKT_PERF_SAMPLE = 66, PS_PID = 2, PS_TID = 3, PS_CALLSTACK = 4,
     PS_CPU_MODE = 5, CPU_MODE_USER = 2,
     ID_FUNCTION_NAMES = 5, ID_FRAMES = 6, ID_CALLSTACKS = 7,
-    ID_MAPPING_PATHS = 17, ID_MAPPINGS = 19,
+    ID_MAPPING_PATHS = 17, ID_MAPPINGS = 19, ID_BUILD_IDS = 16,
     FR_IID = 1, FR_NAME = 2, FR_MAPPING = 3, FR_REL_PC = 4,
-    MAP_IID = 1, MAP_START = 4, MAP_END = 5, MAP_PATH = 7,
+    MAP_IID = 1, MAP_BUILD_ID = 2, MAP_START_OFFSET = 3, MAP_START = 4,
+    MAP_END = 5, MAP_LOAD_BIAS = 6, MAP_PATH = 7, MAP_EXACT_OFFSET = 8,
     CS_IID = 1, CS_FRAMES = 2,
     SEQUENCE = 1, CAT_UNMATCHED = 4,
     /* annotations: debug annotations, counter tracks, named instants */
@@ -437,61 +445,85 @@ void pt_perfetto_lock_slice(pt_perfetto * p, const pt_trace * t,
     own_event(p, uuid, TYPE_SLICE_END, NULL, pt_whole_ns(t, s->end));
 }
 
-/* The samples' modules as mappings: mapping 1 "[unknown]" (the frames of
-   no module), module m mapping m + 1, each path component a mapping_paths
-   string of its own. */
+/* path's components, each a mapping_paths string of its own (numbered
+   from *sid), as the path_string_ids of the mapping in e. */
+static void intern_path(pt_perfetto * p, pb_buf * e, const char * path,
+                        uint64_t * sid)
+{
+    for (;;)
+    {
+        char part[256];
+        size_t len;
+        path += strspn(path, "/");
+        if ((len = strcspn(path, "/")) == 0)
+            break;
+        snprintf(part, sizeof part, "%.*s", (int) (len < 255 ? len : 255), path);
+        intern_entry(p, ID_MAPPING_PATHS, *sid, part);
+        pb_uint(e, MAP_PATH, (*sid)++);
+        path += len;
+    }
+}
+
+/* The samples' mappings: mapping m + 1 is the locations' mapping m
+   (0: "[unknown]", the addresses in none), with its file's build-id. */
 static void intern_mappings(pt_perfetto * p, const pt_samples * s)
 {
     pb_buf e = { NULL, 0, 0, 0 };
-    size_t m, nm = pt_samples_modules(s);
-    uint64_t sid = 1;
-    for (m = 0; m <= nm; m++)
+    const pt_locs * l = pt_samples_locs(s);
+    uint64_t sid = 1, bid = 1, start, end;
+    size_t m;
+    for (m = 0; m < l->nmaps; m++)
     {
-        const char * path = m == 0 ? "[unknown]" : pt_samples_module(s, (uint32_t) m);
+        const pt_loc_map * lm = &l->maps[m];
         pb_uint(&e, MAP_IID, m + 1);
-        pb_uint(&e, MAP_START, 0);
-        pb_uint(&e, MAP_END, UINT64_MAX >> 1);
-        for (;;)
+        if (lm->file.build_id_len > 0)
         {
-            char part[256];
-            size_t len;
-            path += strspn(path, "/");
-            if ((len = strcspn(path, "/")) == 0)
-                break;
-            snprintf(part, sizeof part, "%.*s", (int) (len < 255 ? len : 255), path);
-            intern_entry(p, ID_MAPPING_PATHS, sid, part);
-            pb_uint(&e, MAP_PATH, sid++);
-            path += len;
+            pb_uint(&p->inner, IN_IID, bid);
+            pb_bytes(&p->inner, IN_NAME, lm->file.build_id, lm->file.build_id_len);
+            pb_nest(&p->interned, ID_BUILD_IDS, &p->inner);
+            pb_uint(&e, MAP_BUILD_ID, bid++);
         }
+        pt_locs_span(l, (uint32_t) m, &start, &end);
+        pb_uint(&e, MAP_START, start);
+        pb_uint(&e, MAP_END, end);
+        pb_uint(&e, MAP_START_OFFSET, 0);
+        pb_uint(&e, MAP_EXACT_OFFSET, lm->offset);
+        if (lm->file.has_bias)
+            pb_uint(&e, MAP_LOAD_BIAS, lm->file.load_bias);
+        intern_path(p, &e, m == 0 || lm->mod == 0 ? "[unknown]"
+                    : pt_samples_module(s, lm->mod), &sid);
         pb_nest(&p->interned, ID_MAPPINGS, &e);
     }
     free(e.d);
 }
 
-/* The samples' modules, functions and named stacks, in one packet's
-   interned data. */
+/* The samples' mappings, function names, frames (a location each) and
+   named stacks, in one packet's interned data. */
 static void intern_stacks(pt_perfetto * p, const pt_samples * s)
 {
     pb_buf e = { NULL, 0, 0, 0 };
+    const pt_locs * l = pt_samples_locs(s);
     size_t i, n = pt_samples_functions(s), ns = pt_samples_stacks(s);
     uint32_t f, nf;
     intern_mappings(p, s);
     for (i = 0; i < n; i++)
-    {
         intern_entry(p, ID_FUNCTION_NAMES, i + 1,
                      pt_samples_function(s, (uint32_t) i));
+    for (i = 0; i < l->n; i++)
+    {
         pb_uint(&e, FR_IID, i + 1);
-        pb_uint(&e, FR_NAME, i + 1);
-        pb_uint(&e, FR_MAPPING, pt_samples_function_module(s, (uint32_t) i) + 1ull);
-        pb_uint(&e, FR_REL_PC, i);
+        pb_uint(&e, FR_NAME, l->v[i].fn + 1ull);
+        pb_uint(&e, FR_MAPPING, l->v[i].map + 1ull);
+        pb_uint(&e, FR_REL_PC, pt_locs_rel_pc(l, (uint32_t) i));
         pb_nest(&p->interned, ID_FRAMES, &e);
     }
     for (i = 0; i < ns; i++)
     {
-        const uint32_t * fr = pt_samples_stack(s, (uint32_t) i, &nf);
+        const uint32_t * lo = pt_samples_stack_locs(s, (uint32_t) i);
+        (void) pt_samples_stack(s, (uint32_t) i, &nf);
         pb_uint(&e, CS_IID, i + 1);
         for (f = nf; f-- > 0;)
-            pb_uint(&e, CS_FRAMES, fr[f] + 1ull);
+            pb_uint(&e, CS_FRAMES, lo[f] + 1ull);
         pb_nest(&p->interned, ID_CALLSTACKS, &e);
     }
     free(e.d);

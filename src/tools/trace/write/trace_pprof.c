@@ -19,18 +19,18 @@
     has values [w, w * the period], the period that of the text report
     (pt_samples_period_ns). The functions are the model's (trace_samples.c:
     the names of the text report, ids = its function ids + 1); a location
-    is a distinct (mapping, address) of a frame, the address the model
-    named (a return address less 1), with one line, its function; a
-    mapping is each executable mapping of the trace a frame fell in, the
-    main executable's first, with the file's GNU build-id where the file
-    can be read (not under --no-symbols). A frame outside every mapping
-    ([unknown]+0x..., [no stack]) has mapping_id 0. Samples are summed
+    is one of the model's locations (trace_locs.h: a distinct mapping,
+    address and function), the address the model named (a return address
+    less 1), with one line, its function; a mapping is one of the model's
+    mappings, the main executable's first, with the file's GNU build-id
+    (as hex) where the file could be read (not under --no-symbols). A
+    frame outside every mapping ([unknown]+0x..., [no stack]) has
+    mapping_id 0. Samples are summed
     per named stack and innermost zone (trace_sample_zones.c), the zone
     as the label zone=NAME, so that pprof -tagfocus=zone=NAME keeps them.
     SPDX-License-Identifier: MIT
 */
 #include "trace_pprof.h"
-#include "trace_buildid.h"
 #include "trace_gzip.h"
 #include "trace_map.h"
 #include "trace_pb.h"
@@ -56,23 +56,19 @@ enum
     FN_ID = 1, FN_NAME = 2, FN_SYSTEM_NAME = 3
 };
 
-typedef struct { uint64_t addr; uint32_t vma, fn; } pp_loc;
-
 typedef struct
 {
     const pt_trace * t;
     pt_samples * s;
-    pb_buf out, msg, inner, locs;
+    pb_buf out, msg, inner;
     const char ** str;       /* the string table, str[0] = "" */
     size_t nstr, strcap;
     pt_map stridx;           /* hash (probed) -> index + 1 */
     char ** ids;             /* the build-ids' hex, owned */
     size_t nids, idscap;
-    uint32_t * vmamap;       /* t->vmas index -> mapping id (0: none) */
+    const pt_locs * l;       /* the model's locations and mappings */
+    uint32_t * mapid;        /* l->maps index -> mapping id (0: none) */
     uint32_t nmap;
-    pp_loc * loc;            /* location id - 1 -> its frame */
-    size_t nloc, loccap;
-    pt_map locidx;           /* frame hash (probed) -> location id */
     double period_ns;
     int oom;
 } pp_t;
@@ -118,56 +114,53 @@ static void value_type(pp_t * p, unsigned field, const char * type,
     pb_nest(&p->out, field, &p->inner);
 }
 
-/* The build-id of path as a string of the table, 0 if none. */
-static uint64_t build_id(pp_t * p, const char * path)
+/* A build-id's bytes as a hex string of the table, 0 if none. */
+static uint64_t build_id(pp_t * p, const pt_file_info * f)
 {
-    char hex[130], * copy;
-    if (!pt_samples_resolving(p->s) || pt_build_id(path, hex, sizeof hex) != 0)
+    char * hex;
+    size_t i;
+    if (f->build_id_len == 0)
         return 0;
     if (prof_impl_grow(&p->ids, &p->idscap, p->nids + 1, sizeof *p->ids) != 0
-        || (copy = prof_impl_strdup(hex)) == NULL)
+        || (hex = (char *) malloc(2 * f->build_id_len + 1)) == NULL)
         return p->oom = 1, 0;
-    p->ids[p->nids++] = copy;
-    return str_of(p, copy);
+    for (i = 0; i < f->build_id_len; i++)
+        sprintf(hex + 2 * i, "%02x", f->build_id[i]);
+    p->ids[p->nids++] = hex;
+    return str_of(p, hex);
 }
 
-/* The next mapping: t->vmas[v]. */
-static void put_mapping(pp_t * p, uint32_t v)
+/* The next mapping: the model's mapping m. */
+static void put_mapping(pp_t * p, uint32_t m)
 {
-    const pt_vma * m = &p->t->vmas[v];
-    uint64_t id = build_id(p, m->path);
-    p->vmamap[v] = ++p->nmap;
+    const pt_loc_map * lm = &p->l->maps[m];
+    uint64_t start, end, id = build_id(p, &lm->file);
+    pt_locs_span(p->l, m, &start, &end);
+    p->mapid[m] = ++p->nmap;
     pb_uint(&p->msg, MA_ID, p->nmap);
-    pb_uint(&p->msg, MA_START, m->start);
-    pb_uint(&p->msg, MA_LIMIT, m->end);
-    pb_uint(&p->msg, MA_OFFSET, m->offset);
-    pb_uint(&p->msg, MA_FILE, str_of(p, m->path));
+    pb_uint(&p->msg, MA_START, start);
+    pb_uint(&p->msg, MA_LIMIT, end);
+    pb_uint(&p->msg, MA_OFFSET, lm->offset);
+    pb_uint(&p->msg, MA_FILE, str_of(p, pt_samples_module(p->s, lm->mod)));
     if (id != 0)
         pb_uint(&p->msg, MA_BUILD_ID, id);
     pb_uint(&p->msg, MA_HAS_FUNCTIONS, 1);  /* every location has its line */
     pb_nest(&p->out, PR_MAPPING, &p->msg);
 }
 
-/* The mappings the frames fell in: the main executable's first (pprof
-   takes mapping 1 for the program), then in the trace's order. */
+/* The model's mappings but [unknown] (its frames get mapping_id 0): the
+   main executable's first (pprof takes mapping 1 for the program), then
+   in the model's order. */
 static void put_mappings(pp_t * p)
 {
-    size_t i, rs, nrs = pt_samples_stacks(p->s), nv = p->t->nvmas;
-    uint32_t n, k;
+    uint32_t m;
     int pass;
-    for (rs = 0; rs < nrs; rs++)
-    {
-        const pt_frame * f = pt_samples_frames(p->s, (uint32_t) rs);
-        (void) pt_samples_stack(p->s, (uint32_t) rs, &n);
-        for (k = 0; k < n; k++)
-            if (f[k].vma != PT_FRAME_NO_VMA && f[k].vma < nv)
-                p->vmamap[f[k].vma] = UINT32_MAX;   /* used */
-    }
     for (pass = 0; pass < 2; pass++)
-        for (i = 0; i < nv; i++)
-            if (p->vmamap[i] == UINT32_MAX
-                && (pass == 1 || strcmp(p->t->vmas[i].path, p->t->process) == 0))
-                put_mapping(p, (uint32_t) i);
+        for (m = 1; m < p->l->nmaps; m++)
+            if (p->mapid[m] == 0 && p->l->maps[m].mod != 0
+                && (pass == 1 || strcmp(pt_samples_module(p->s, p->l->maps[m].mod),
+                                        p->t->process) == 0))
+                put_mapping(p, m);
 }
 
 static void put_functions(pp_t * p)
@@ -183,43 +176,25 @@ static void put_functions(pp_t * p)
     }
 }
 
-/* The location id of frame f (function fn), written on first use. */
-static uint64_t location_of(pp_t * p, const pt_frame * f, uint32_t fn)
+/* The model's locations: location i + 1 is its location i. */
+static void put_locations(pp_t * p)
 {
-    uint64_t key = (f->addr * UINT64_C(0x9E3779B97F4A7C15)) ^ f->vma ^ (uint64_t) fn << 32;
-    pp_loc * l;
-    for (;; key++)
+    pb_buf line = { NULL, 0, 0, 0 };
+    size_t i;
+    for (i = 0; i < p->l->n; i++)
     {
-        void ** slot = pt_map_find(&p->locidx, key, 1);
-        if (slot == NULL)
-            return p->oom = 1, 0;
-        l = *slot != NULL ? &p->loc[(size_t) *slot - 1] : NULL;
-        if (l != NULL && (l->addr != f->addr || l->vma != f->vma || l->fn != fn))
-            continue;   /* another frame of the same hash: the next key */
-        if (l != NULL)
-            return (uint64_t) (size_t) *slot;
-        if (prof_impl_grow(&p->loc, &p->loccap, p->nloc + 1, sizeof *p->loc) != 0)
-            return p->oom = 1, 0;
-        l = &p->loc[p->nloc++];
-        l->addr = f->addr;
-        l->vma = f->vma;
-        l->fn = fn;
-        *slot = (void *) p->nloc;
-        p->locidx.n++;
-        break;
-    }
-    pb_uint(&p->inner, LO_ID, p->nloc);
-    if (f->vma < p->t->nvmas && p->vmamap[f->vma] != 0)
-        pb_uint(&p->inner, LO_MAPPING, p->vmamap[f->vma]);
-    pb_uint(&p->inner, LO_ADDRESS, f->addr);
-    {
-        pb_buf line = { NULL, 0, 0, 0 };
-        pb_uint(&line, LI_FUNCTION, (uint64_t) fn + 1);
+        const pt_loc * lo = &p->l->v[i];
+        pb_uint(&p->inner, LO_ID, i + 1);
+        if (p->mapid[lo->map] != 0)
+            pb_uint(&p->inner, LO_MAPPING, p->mapid[lo->map]);
+        if (lo->addr != PT_LOC_NONE)
+            pb_uint(&p->inner, LO_ADDRESS, lo->addr);
+        pb_uint(&line, LI_FUNCTION, (uint64_t) lo->fn + 1);
         pb_nest(&p->inner, LO_LINE, &line);
-        free(line.d);
+        pb_nest(&p->out, PR_LOCATION, &p->inner);
     }
-    pb_nest(&p->locs, PR_LOCATION, &p->inner);
-    return p->nloc;
+    p->oom |= line.oom;
+    free(line.d);
 }
 
 /* The samples of named stack rs in zone (NULL: none), weight w. */
@@ -228,11 +203,11 @@ static void put_sample(void * ctx, const char * zone, char kind, uint32_t rs,
 {
     pp_t * p = (pp_t *) ctx;
     uint32_t n, k;
-    const uint32_t * fn = pt_samples_stack(p->s, rs, &n);
-    const pt_frame * f = pt_samples_frames(p->s, rs);
+    const uint32_t * lo = pt_samples_stack_locs(p->s, rs);
     (void) kind;
+    (void) pt_samples_stack(p->s, rs, &n);
     for (k = 0; k < n; k++)
-        pb_uint(&p->msg, SA_LOCATION, location_of(p, &f[k], fn[k]));
+        pb_uint(&p->msg, SA_LOCATION, lo[k] + 1ull);
     pb_uint(&p->msg, SA_VALUE, w);
     pb_uint(&p->msg, SA_VALUE, (uint64_t) llround((double) w * p->period_ns));
     if (zone != NULL)
@@ -263,10 +238,9 @@ static void put_profile(pp_t * p)
     pb_uint(&p->out, PR_DURATION, (uint64_t) pt_whole_ns(t, t->span));
     put_mappings(p);
     put_functions(p);
+    put_locations(p);
     if (pt_samples_by_zone(p->s, p, put_sample) != 0)
         p->oom = 1;
-    pb_raw(&p->out, p->locs.d, p->locs.n);
-    p->out.oom |= p->locs.oom;
     pb_string(&p->out, PR_STRING, "");      /* string_table[0] */
     for (i = 1; i < p->nstr; i++)
         pb_string(&p->out, PR_STRING, p->str[i]);
@@ -284,7 +258,8 @@ int pt_pprof_write(FILE * out, const pt_trace * t, pt_samples * s)
         prof_impl_warn("prof-trace: the trace holds no samples: the profile "
                        "is empty (sample with prof-trace record or "
                        "PROF_SAMPLE_HZ)");
-    if ((p.vmamap = (uint32_t *) calloc(t->nvmas + 1, sizeof *p.vmamap)) == NULL)
+    p.l = pt_samples_locs(s);
+    if ((p.mapid = (uint32_t *) calloc(p.l->nmaps + 1, sizeof *p.mapid)) == NULL)
         p.oom = 1;
     else
         put_profile(&p);
@@ -294,14 +269,12 @@ int pt_pprof_write(FILE * out, const pt_trace * t, pt_samples * s)
     if (!p.oom)
         fwrite(z, 1, size, out);
     free(z);
-    free(p.out.d), free(p.msg.d), free(p.inner.d), free(p.locs.d);
+    free(p.out.d), free(p.msg.d), free(p.inner.d);
     free(p.str);
     pt_map_free(&p.stridx, 0);
     for (i = 0; i < p.nids; i++)
         free(p.ids[i]);
     free(p.ids);
-    free(p.vmamap);
-    free(p.loc);
-    pt_map_free(&p.locidx, 0);
+    free(p.mapid);
     return p.oom ? -1 : 0;
 }

@@ -19,6 +19,7 @@
 #include "trace_speedscope.h"
 #include "trace_report.h"
 #include "trace_res.h"
+#include "trace_rows.h"
 #include "trace_samples.h"
 #include "trace_annots.h"
 #include "internal.h"
@@ -26,15 +27,6 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct
-{
-    char kind;
-    const char * name;
-    uint32_t thread;
-    uint64_t calls, unmatched;
-    int64_t total, min, max, self;
-} pt_row;
 
 typedef struct { pt_zone z; uint8_t pass, emitted; uint32_t node; } pt_ropen;
 typedef struct
@@ -216,9 +208,11 @@ static void json_event(pt_report * r, const pt_trace * t, const pt_zone * z,
     if (ph == 'i' || ((z->flags & PT_NO_END) && ph != 'B'))
         fprintf(r->out, ",\"args\":{\"unmatched\":\"%s without %s\"", ph == 'i'
                 ? "end" : "begin", ph == 'i' ? "begin" : "end"), open = 1;
-    if (ph != 'B') /* the value and text: known at the end */
+    if (ph != 'B' && ph != 'X') /* the value and text: known at the end */
         open = pt_json_zone_args(r->out, z, open);
     fputs(open ? "}}" : "}", r->out);
+    if (ph == 'X') /* beside it: speedscope keys an X's frame by its args */
+        pt_json_zone_values(r->out, t, z);
 }
 
 /* One raw line: thread, ticks and ns since the start, begin or end, kind,
@@ -471,86 +465,6 @@ unsigned long pt_report_thread_matches(const pt_report * r)
 
 /* ---- the end: summary tables, names, closing --------------------------------- */
 
-static int cmp_row_name(const void * a, const void * b)
-{
-    const pt_row * x = (const pt_row *) a, * y = (const pt_row *) b;
-    int c;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    c = strcmp(x->name, y->name);
-    return c != 0 ? c : (x->kind > y->kind) - (x->kind < y->kind);
-}
-
-static int cmp_row_total(const void * a, const void * b)
-{
-    const pt_row * x = (const pt_row *) a, * y = (const pt_row *) b;
-    if (x->thread != y->thread)
-        return x->thread < y->thread ? -1 : 1;
-    if (x->total != y->total)
-        return x->total < y->total ? 1 : -1;
-    return strcmp(x->name, y->name);
-}
-
-/* Sort v (n rows) by thread, name and kind and add up the rows that agree
-   (one name at two addresses); then sort by total time. Returns the count. */
-static size_t merge_rows(pt_row * v, size_t n)
-{
-    size_t i, k = 0;
-    if (n == 0)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_row_name);
-    for (i = 1; i < n; i++)
-    {
-        pt_row * r = &v[k];
-        if (cmp_row_name(r, &v[i]) != 0)
-        {
-            v[++k] = v[i];
-            continue;
-        }
-        r->calls += v[i].calls;
-        r->unmatched += v[i].unmatched;
-        r->total += v[i].total;
-        r->self += v[i].self;
-        r->min = v[i].min < r->min ? v[i].min : r->min;
-        r->max = v[i].max > r->max ? v[i].max : r->max;
-    }
-    qsort(v, k + 1, sizeof *v, cmp_row_total);
-    return k + 1;
-}
-
-static void put_row(FILE * out, const pt_row * r, double ns, pt_summary_format f)
-{
-    double avg = r->calls ? (double) r->total * ns / (double) r->calls : 0;
-    double mn = r->calls ? (double) r->min * ns : 0, mx = (double) r->max * ns;
-    if (f == PT_SUMMARY_CSV)
-    {
-        /* the name as it is: the unmatched column says what '*' says */
-        fprintf(out, "%c,", r->kind);
-        pt_put_csv(out, r->name);
-        fprintf(out, ",%llu,%.0f,%.1f,%.0f,%.0f,%.0f,%llu\n",
-                (unsigned long long) r->calls,
-                (double) r->total * ns, avg, mn, mx, (double) r->self * ns,
-                (unsigned long long) r->unmatched);
-        return;
-    }
-    fprintf(out, "%-4c %10llu %14.0f %12.1f %12.0f %12.0f %14.0f %9llu  ",
-            r->kind, (unsigned long long) r->calls, (double) r->total * ns,
-            avg, mn, mx, (double) r->self * ns, (unsigned long long) r->unmatched);
-    pt_put_text(out, r->name);
-    fputs(r->unmatched ? " *\n" : "\n", out);
-}
-
-static void table_head(FILE * out, pt_summary_format f, int by_thread)
-{
-    if (f == PT_SUMMARY_CSV)
-        fprintf(out, "%skind,name,calls,total_ns,avg_ns,min_ns,max_ns,self_ns,"
-                "unmatched\n", by_thread ? "thread,thread_name," : "");
-    else
-        fprintf(out, "%-4s %10s %14s %12s %12s %12s %14s %9s  %s\n", "kind",
-                "calls", "total_ns", "avg_ns", "min_ns", "max_ns", "self_ns",
-                "unmatched", "name (* = has unmatched begin/end)");
-}
-
 /* Rows v[0..n) (thread index ti's, or all merged: ti < 0). */
 static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
                       size_t n, long ti)
@@ -564,7 +478,7 @@ static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
         if (th->name[0] != '\0')
             fputs(" ", r->out), pt_put_text(r->out, th->name);
         fprintf(r->out, ": %llu events\n", (unsigned long long) r->th[ti].events);
-        table_head(r->out, f, 0);
+        pt_rows_head(r->out, f, 0);
     }
     for (i = 0; i < n; i++)
     {
@@ -576,7 +490,7 @@ static void put_table(pt_report * r, const pt_trace * t, const pt_row * v,
                 fputs("all,", r->out);
             fputc(',', r->out);
         }
-        put_row(r->out, &v[i], 1e9 / t->tick_rate, f);
+        pt_rows_put(r->out, &v[i], 1e9 / t->tick_rate, f);
     }
 }
 
@@ -615,7 +529,7 @@ static void write_summary(pt_report * r, const pt_trace * t)
     size_t i, n = r->nrows, k;
     if (r->kind == PT_OUT_TEXT)
         summary_line(r, t);
-    table_head(r->out, r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT,
+    pt_rows_head(r->out, r->kind == PT_OUT_CSV ? PT_SUMMARY_CSV : PT_SUMMARY_TEXT,
                r->by_thread);
     if (n > 0 && (merged = (pt_row *) malloc(n * sizeof *merged)) == NULL)
         r->oom = 1;
@@ -624,12 +538,12 @@ static void write_summary(pt_report * r, const pt_trace * t)
         memcpy(merged, r->rows, n * sizeof *merged);
         for (i = 0; i < n; i++)
             merged[i].thread = 0;
-        put_table(r, t, merged, merge_rows(merged, n), -1);
+        put_table(r, t, merged, pt_rows_merge(merged, n), -1);
     }
     free(merged);
     if (!r->by_thread)
         return;
-    n = merge_rows(r->rows, r->nrows);
+    n = pt_rows_merge(r->rows, r->nrows);
     for (i = 0; i < n; i = k)
     {
         for (k = i; k < n && r->rows[k].thread == r->rows[i].thread; k++)
