@@ -1,5 +1,6 @@
 /*
-    prof-trace record [--hz=N] [--children] [-o FILE] -- COMMAND ARGS...:
+    prof-trace record [--hz=N] [--children] [--call-graph=fp|dwarf] [-o FILE]
+    -- COMMAND ARGS...:
     runs COMMAND and samples it and its threads, and with --children its
     child processes too (perf events per CPU on the child, enabled at its
     exec, inherited), the way perf record does,
@@ -41,6 +42,7 @@ typedef struct
     char ** cmd;
     double hz;
     int children;             /* --children */
+    sample_cg cg;             /* --call-graph */
     int opened;               /* the events are open, the header written */
     int keep;                 /* the command ran: the trace replaces -o's file */
     uint64_t ns0;             /* the start, CLOCK_MONOTONIC_RAW */
@@ -154,9 +156,9 @@ static void on_record(void * ctx, unsigned type_misc, const unsigned char * p,
 }
 
 static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int flags)
+                      const uint64_t * ip, size_t n, int flags, const sample_copy * c)
 {
-    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, flags, 1);
+    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, flags, 1, c);
 }
 
 static void drain(recorder * r, int last)
@@ -220,7 +222,7 @@ static int open_events(void * ctx, long pid)
     int rc;
     r->ns0 = raw_ns();
     if ((rc = prof_impl_sample_rings_open(&r->rings, r->hz, (pid_t) pid,
-                                          r->children)) != 0)
+                                          r->children, r->cg)) != 0)
     {
         char why[512];
         prof_impl_counters_reason(why, sizeof why, rc, prof_impl_why_process(),
@@ -291,13 +293,17 @@ static int record(recorder * r, int * sig)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] [-o FILE] -- "
-            "COMMAND [ARGS...]\n"
+    fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] "
+            "[--call-graph=fp|dwarf] [-o FILE] -- COMMAND [ARGS...]\n"
             "  --hz=N      samples per CPU second, (0, %d] (default %d)\n"
+            "  --call-graph=fp|dwarf  stacks by frame pointers alone, or also\n"
+            "              registers and %d KiB of stack a sample, unwound by the\n"
+            "              binaries' CFI when reported (default %s)\n"
             "  --children  sample the command's child processes too (default:\n"
             "              the command and its threads)\n"
             "  -o FILE     the trace file (default prof-trace.record.PID.ptrace)\n",
-            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ);
+            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ, SAMPLE_STACK_BYTES / 1024,
+            SAMPLE_RECORD_CG_DEFAULT == SAMPLE_CG_DWARF ? "dwarf" : "fp");
     return 2;
 }
 
@@ -325,6 +331,7 @@ int pt_record_main(int argc, char ** argv)
     int i, rc, sig = 0;
     memset(&r, 0, sizeof r);
     r.hz = SAMPLE_DEFAULT_HZ;
+    r.cg = SAMPLE_RECORD_CG_DEFAULT;
     for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
     {
         if (strncmp(argv[i], "--hz=", 5) == 0)
@@ -338,6 +345,16 @@ int pt_record_main(int argc, char ** argv)
         }
         else if (strcmp(argv[i], "--children") == 0)
             r.children = 1;
+        else if (strncmp(argv[i], "--call-graph=", 13) == 0)
+        {
+            int cg = prof_impl_sample_cg(argv[i] + 13);
+            if (cg < 0)
+            {
+                prof_impl_warn(PROGRAM ": --call-graph=%s: not fp or dwarf", argv[i] + 13);
+                return 2;
+            }
+            r.cg = (sample_cg) cg;
+        }
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
         else
