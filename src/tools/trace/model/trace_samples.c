@@ -9,6 +9,7 @@
 #include "trace_sample_zones.h"
 #include "trace_sums.h"
 #include "trace_log.h"
+#include "trace_unwind.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -26,6 +27,7 @@ struct pt_samples
     const char * const * binaries;
     int resolve;
     pt_symbols * sym;
+    pt_unwinder * uw;       /* the chains of samples with a stack copy */
     char ** fn;             /* function names, owned, distinct */
     size_t nfn, fncap;
     uint32_t * fnmod;       /* each function's module + 1, 0: none */
@@ -37,7 +39,7 @@ struct pt_samples
     size_t nfr, frcap;
     rstack_t * rs;
     size_t nrs, rscap;
-    pt_map stackidx;        /* the trace's stack id -> rs + 1 */
+    pt_map stackidx;        /* chain key (pt_unwinder_chain) -> rs + 1 */
     smp_thread * th;
     size_t nth, thcap;
     uint64_t weight;        /* samples kept, weighted */
@@ -48,7 +50,7 @@ struct pt_samples
     int oom;
 };
 
-static void no_warn(void * ctx, const char * message)
+static void say(void * ctx, const char * message)
 {
     (void) ctx;
     prof_impl_warn("prof-trace: %s", message);
@@ -62,10 +64,12 @@ pt_samples * pt_samples_new(const char * const * binaries, int resolve,
         return NULL;
     p->binaries = binaries;
     p->resolve = resolve;
-    if ((kind == PT_OUT_TEXT && (p->sz = pt_sz_new()) == NULL)
+    if ((resolve && (p->uw = pt_unwinder_new(say, NULL)) == NULL)
+        || (kind == PT_OUT_TEXT && (p->sz = pt_sz_new()) == NULL)
         || ((kind == PT_OUT_SPEEDSCOPE || kind == PT_OUT_PERFETTO)
             && (p->log = pt_log_new()) == NULL))
     {
+        pt_unwinder_free(p->uw);
         free(p);
         return NULL;
     }
@@ -78,6 +82,7 @@ void pt_samples_free(pt_samples * p)
     if (p == NULL)
         return;
     pt_symbols_free(p->sym);
+    pt_unwinder_free(p->uw);
     for (i = 0; i < p->nfn; i++)
         free(p->fn[i]);
     free(p->fn);
@@ -180,7 +185,7 @@ static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
         return buf;
     }
     if (p->resolve && p->sym == NULL)
-        p->sym = pt_symbols_new(p->binaries, no_warn, NULL);
+        p->sym = pt_symbols_new(p->binaries, say, NULL);
     if (p->resolve && p->sym != NULL)
         name = pt_symbols_file_name(p->sym, m->path, m->inode,
                                     at - m->start + m->offset);
@@ -192,21 +197,28 @@ static const char * frame_name(pt_samples * p, const pt_trace * t, uint32_t pid,
     return buf;
 }
 
-/* The named stack of the trace's stack id, named on first use; UINT32_MAX
-   if out of memory. A sample with no stack is one frame, "[no stack]". */
+/* The named stack of sample s's chain (its stack, or the one unwound
+   from its copy: pt_unwinder_chain), named on first use; UINT32_MAX if
+   out of memory. A sample with no stack is one frame, "[no stack]". Its
+   chain is found for each sample (each copy is unwound), named once. */
 static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * s)
 {
-    void ** slot = pt_map_find(&p->stackidx, s->stack, 1);
+    void ** slot;
     const uint64_t * ip;
+    uint64_t key = s->stack;
     uint32_t n, i, pid = 0;
     rstack_t * r;
-    if (slot == NULL)
+    if (p->uw != NULL)
+    {
+        if (pt_unwinder_chain(p->uw, t, s, &key, &ip, &n, &pid) != 0)
+            return UINT32_MAX;
+    }
+    else if ((ip = pt_stack_frames(t, s->stack, &n)) != NULL)
+        pid = t->stacks[s->stack].pid;
+    if ((slot = pt_map_find(&p->stackidx, key, 1)) == NULL)
         return UINT32_MAX;
     if (*slot != NULL)
         return (uint32_t) ((size_t) *slot - 1);
-    ip = pt_stack_frames(t, s->stack, &n);
-    if (ip != NULL && s->stack < t->nstacks)
-        pid = t->stacks[s->stack].pid;
     if (prof_impl_grow(&p->rs, &p->rscap, p->nrs + 1, sizeof *p->rs) != 0
         || prof_impl_grow(&p->fr, &p->frcap, p->nfr + (n ? n : 1),
                           sizeof *p->fr) != 0)
@@ -457,6 +469,7 @@ static void top_line(const pt_samples * p, FILE * out, const pt_trace * t)
             (unsigned long long) s->dropped);
     if (s->lost > 0 || s->dropped > 0)
         fputs("SAMPLES LOST: the shares below leave them out\n", out);
+    pt_unwinder_summary(p->uw, out);
 }
 
 int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,
