@@ -207,7 +207,7 @@ static int open_rings(events * e)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0)
         return -1;
-    rc = prof_impl_sample_rings_open(&r, HZ, 0, 1, SAMPLE_CG_FP);
+    rc = prof_impl_sample_rings_open(&r, HZ, 0, 1, 0);
     pthread_mutex_unlock(&e->opening);
     return rc == 0 ? 0 : -1;
 }

@@ -195,16 +195,17 @@ static double rate_for(double hz)
     return hz;
 }
 
-/* PROF_SAMPLE_CALL_GRAPH: fp or dwarf (else the default, after a
-   message for another value). */
-static sample_cg cg_for(void)
+/* PROF_SAMPLE_CALL_GRAPH: fp, dwarf or dwarf,BYTES as the bytes of stack
+   to copy a sample (else the default, after a message for another value). */
+static unsigned cg_for(void)
 {
     const char * e = getenv("PROF_SAMPLE_CALL_GRAPH");
-    int cg = e != NULL && e[0] != '\0' ? prof_impl_sample_cg(e) : SAMPLE_CG_DEFAULT;
+    long cg = e != NULL && e[0] != '\0' ? prof_impl_sample_cg(e) : (long) SAMPLE_CG_DEFAULT;
     if (cg < 0)
-        prof_impl_warn("PROF_SAMPLE_CALL_GRAPH=%s: not fp or dwarf; %s used", e,
-                       SAMPLE_CG_DEFAULT == SAMPLE_CG_FP ? "fp" : "dwarf");
-    return cg < 0 ? SAMPLE_CG_DEFAULT : (sample_cg) cg;
+        prof_impl_warn("PROF_SAMPLE_CALL_GRAPH=%s: not fp, dwarf or dwarf,BYTES (%d to "
+                       "%d); %s used", e, SAMPLE_MIN_STACK, SAMPLE_MAX_STACK,
+                       SAMPLE_CG_DEFAULT == 0 ? "fp" : "dwarf");
+    return cg < 0 ? SAMPLE_CG_DEFAULT : (unsigned) cg;
 }
 
 /* Perf events refused (err): the message, with the fallback's outcome
@@ -304,7 +305,7 @@ static void end_reader(void)
 static int open_events(double hz)
 {
     const char * why = "";
-    sample_cg cg = cg_for();
+    unsigned cg = cg_for();
     int err = prof_impl_sample_rings_open(&S.rings, hz, 0, 1, cg), terr = 0, n;
     S.method = PROF_TF_METHOD_PERF;
     if (err != 0)

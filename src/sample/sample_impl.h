@@ -33,18 +33,20 @@ enum
                                    waits at most this for its timer */
     /* --call-graph=dwarf, PROF_SAMPLE_CALL_GRAPH=dwarf: each sample's
        registers and the top of its stack, unwound at report time */
-    SAMPLE_STACK_BYTES = 8192,  /* bytes of stack copied a sample (doc/
-                                   tracing.md: 4 KiB misses deep frames of
-                                   libm callers, 16 KiB doubles the cost) */
+    SAMPLE_STACK_BYTES = 8192,  /* bytes of stack copied a sample: 4 KiB
+                                   cuts deeper stacks, 16 KiB costs more for
+                                   the same reach on common ones (doc/
+                                   tracing.md, "Call graphs") */
     SAMPLE_DWARF_PAGES = 256,   /* ring data pages per CPU with copies (1 MiB) */
     SAMPLE_UREGS = 33           /* DWARF register numbers 0..32 */
 };
 
-/* The call graph a sampler records: frame pointers (the kernel's chain,
-   or the timer's walk) alone, or with registers and a stack copy too. */
-typedef enum { SAMPLE_CG_FP = 0, SAMPLE_CG_DWARF = 1 } sample_cg;
-#define SAMPLE_CG_DEFAULT SAMPLE_CG_FP         /* prof_sample_start */
-#define SAMPLE_RECORD_CG_DEFAULT SAMPLE_CG_DWARF /* prof-trace record */
+/* The call graph a sampler records, as the bytes of stack it copies a
+   sample: 0, frame pointers alone (the kernel's chain, or the timer's
+   walk); else the registers too, for unwinding by CFI (dwarf). */
+#define SAMPLE_CG_DEFAULT 0u                     /* prof_sample_start: fp */
+#define SAMPLE_RECORD_CG_DEFAULT SAMPLE_STACK_BYTES /* prof-trace record: dwarf */
+enum { SAMPLE_MIN_STACK = 64, SAMPLE_MAX_STACK = 65528 }; /* dwarf,BYTES */
 
 /* A sample's user registers and copy of its stack (SAMPLE_CG_DWARF). */
 typedef struct
@@ -97,9 +99,10 @@ double prof_impl_sample_rate(const char * s);
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
                       const uint64_t * ip, size_t n, int flags, uint32_t weight,
                       const sample_copy * c);
-/* "fp" or "dwarf" (--call-graph, PROF_SAMPLE_CALL_GRAPH) as a sample_cg,
-   or -1. */
-int prof_impl_sample_cg(const char * s);
+/* "fp", "dwarf" or "dwarf,BYTES" (--call-graph, PROF_SAMPLE_CALL_GRAPH)
+   as the bytes of stack to copy (0: fp; BYTES rounded up to 8, in
+   [SAMPLE_MIN_STACK, SAMPLE_MAX_STACK]), or -1. */
+long prof_impl_sample_cg(const char * s);
 /* New stacks, then the samples up to upto_ns (UINT64_MAX: all), sorted. */
 void prof_impl_sw_flush(sample_writer * w, uint64_t upto_ns);
 void prof_impl_sw_free(sample_writer * w);
@@ -135,12 +138,12 @@ typedef struct
    on (prof-trace record: with its mappings, names, forks and exits), and
    map their rings. Inherited by new threads, and by child processes too
    if children (else inherit_thread; a kernel before 5.13 cannot leave
-   them out: said, and they are sampled). With cg SAMPLE_CG_DWARF each
-   sample carries the user registers and SAMPLE_STACK_BYTES of stack too
-   (a kernel that cannot: said, frame pointers only). 0, or an errno after
-   closing what was opened. */
+   them out: said, and they are sampled). With stack_bytes > 0 each
+   sample carries the user registers and that much stack too (a kernel
+   that cannot: said, frame pointers only). 0, or an errno after closing
+   what was opened. */
 int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children,
-                                sample_cg cg);
+                                unsigned stack_bytes);
 void prof_impl_sample_rings_enable(sample_rings * r, int on);
 /* Every record of every ring: samples to sink, LOST counted. */
 void prof_impl_sample_rings_drain(sample_rings * r, sample_sink sink,
@@ -174,7 +177,7 @@ typedef struct
 {
     uint64_t cpu_ns, lost, period_ns;
 } sample_timer_counts;
-int prof_impl_sample_timers_start(double hz, sample_cg cg, const char ** why);
+int prof_impl_sample_timers_start(double hz, unsigned stack_bytes, const char ** why);
 void prof_impl_sample_timers_poll(sample_writer * w);
 sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w);
 

@@ -9,9 +9,9 @@
     is a return address (in an executable segment of a loaded object,
     just after a call instruction) that the chain does not hold next, is
     the caller: it is put in as the second frame (PROF_TF_SAMPLE_LEAF_FIXED).
-    With SAMPLE_CG_DWARF (x86-64, ARM64) each sample carries instead the
+    With stack_bytes (dwarf; x86-64, ARM64) each sample carries instead the
     registers a DWARF unwinder needs (x86-64: ip, sp, bp, rbx, r12-r15;
-    ARM64: x19-x30, sp, pc) and SAMPLE_STACK_BYTES of the user stack from
+    ARM64: x19-x30, sp, pc) and that many bytes of the user stack from
     sp, which the reader hands on as a sample_copy, the kernel's frame-
     pointer chain beside it.
     SPDX-License-Identifier: MIT
@@ -94,7 +94,7 @@ static uint64_t regs_mask(void)
 }
 
 static void attr_for(struct perf_event_attr * a, double hz, int record, int children,
-                     sample_cg cg)
+                     unsigned stack_bytes)
 {
     memset(a, 0, sizeof *a);
     a->size = sizeof *a;
@@ -116,11 +116,11 @@ static void attr_for(struct perf_event_attr * a, double hz, int record, int chil
     a->watermark = 1;
     a->wakeup_watermark = (uint32_t) ((record ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
                                       * (size_t) sysconf(_SC_PAGESIZE) / 2);
-    if (cg == SAMPLE_CG_DWARF && SAMPLE_ARCH != 0)
+    if (stack_bytes > 0 && SAMPLE_ARCH != 0)
     {
         a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
         a->sample_regs_user = regs_mask();
-        a->sample_stack_user = SAMPLE_STACK_BYTES;
+        a->sample_stack_user = stack_bytes;
     }
 #if SAMPLE_LEAF_FIX
     else if (!record) /* the leaf's return address (this process's: its code is read) */
@@ -142,7 +142,7 @@ static void attr_for(struct perf_event_attr * a, double hz, int record, int chil
 }
 
 int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children,
-                                sample_cg cg)
+                                unsigned stack_bytes)
 {
     struct perf_event_attr a;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
@@ -152,20 +152,20 @@ int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int child
         ncpu = 1;
     if (ncpu > SAMPLE_MAX_CPUS)
         ncpu = SAMPLE_MAX_CPUS;
-    r->ring_bytes = (size_t) (cg == SAMPLE_CG_DWARF ? SAMPLE_DWARF_PAGES
+    r->ring_bytes = (size_t) (stack_bytes > 0 ? SAMPLE_DWARF_PAGES
                               : pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
                     * (size_t) page;
     r->max_stack = read_max_stack();
     if ((r->rec = (unsigned char *) malloc(SAMPLE_REC_BYTES)) == NULL)
         return ENOMEM;
-    attr_for(&a, hz, pid != 0, children, cg);
+    attr_for(&a, hz, pid != 0, children, stack_bytes);
     for (c = 0; c < ncpu; c++)
     {
         int fd = prof_impl_sample_open(&a, pid, c), e;
         void * m;
         if (fd < 0 && c == 0 && errno == EINVAL && (a.sample_type & PERF_SAMPLE_STACK_USER))
         {   /* no user stack dumps here: the chains alone */
-            if (cg == SAMPLE_CG_DWARF)
+            if (stack_bytes > 0)
                 prof_impl_warn("sampling: this kernel gives no user stack copies "
                                "(PERF_SAMPLE_STACK_USER): frame pointers only");
             a.sample_type &= ~(uint64_t) (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
@@ -449,9 +449,9 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r)
 #else /* not Linux: no perf events */
 
 int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children,
-                                sample_cg cg)
+                                unsigned stack_bytes)
 {
-    (void) hz; (void) pid; (void) children; (void) cg;
+    (void) hz; (void) pid; (void) children; (void) stack_bytes;
     memset(r, 0, sizeof *r);
     return ENOSYS;
 }

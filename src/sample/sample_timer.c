@@ -26,8 +26,8 @@
     achieved is samples over CPU time).
     The kernel checks CPU-time timers at its tick, so the rate is capped
     at CONFIG_HZ: each sample weighs 1 + the timer's overruns.
-    With SAMPLE_CG_DWARF the handler also keeps the interrupted registers
-    (from the ucontext) and a copy of [sp, sp + SAMPLE_STACK_BYTES) cut at
+    With stack_bytes (dwarf) the handler also keeps the interrupted
+    registers (from the ucontext) and a copy of [sp, sp + stack_bytes) cut at
     the end of the mapping that holds sp (the same table as the walk's, so
     the copy never faults), into a per-thread buffer beside its ring.
     SPDX-License-Identifier: MIT
@@ -84,7 +84,7 @@ typedef struct
     uint64_t cpu0, cpu1;        /* its CPU clock when armed, at the last pass */
     uint64_t cpu_seen;          /* the handler's: its CPU clock at its last sample */
     timer_entry * e;            /* SAMPLE_TIMER_ENTRIES */
-    unsigned char * stack;      /* SAMPLE_CG_DWARF: SAMPLE_STACK_BYTES an entry */
+    unsigned char * stack;      /* dwarf: T.stack_bytes an entry */
     unsigned head, tail;        /* head: the handler's, tail: the reader's */
     uint64_t dropped;           /* the handler's: its ring was full */
 } timer_slot;
@@ -104,7 +104,7 @@ static struct
     int handlers;               /* handlers running now */
     uint64_t period_ns;
     int capped;                 /* said: threads past the cap */
-    sample_cg cg;
+    unsigned stack_bytes;       /* copied a sample (0: fp only) */
 } T;
 static struct sigaction old_prof; /* SIGPROF's action before the first start */
 
@@ -154,7 +154,7 @@ static __attribute__((no_sanitize_address)) void walk(timer_entry * e, uintptr_t
     e->n = (uint16_t) n;
 }
 
-/* The registers of m and the stack from sp to at most SAMPLE_STACK_BYTES,
+/* The registers of m and the stack from sp to at most T.stack_bytes,
    cut at the end of its mapping, into e and buf: byte by byte (no call
    out, other frames' redzones read as they are). */
 static __attribute__((no_sanitize_address)) void keep_copy(timer_entry * e,
@@ -181,7 +181,7 @@ static __attribute__((no_sanitize_address)) void keep_copy(timer_entry * e,
     sp = (uintptr_t) m->sp;
 #endif
     if (in_region(__atomic_load_n(&T.regions, __ATOMIC_SEQ_CST), sp, &hi))
-        n = hi - sp < SAMPLE_STACK_BYTES ? hi - sp : SAMPLE_STACK_BYTES;
+        n = hi - sp < T.stack_bytes ? hi - sp : T.stack_bytes;
     for (i = 0; i < n; i++)
         buf[i] = ((const volatile unsigned char *) sp)[i];
     e->copied = (uint32_t) n;
@@ -233,7 +233,7 @@ static void on_prof(int sig, siginfo_t * si, void * uc)
             e->have = 0;
             if (s->stack != NULL)
                 keep_copy(e, s->stack + (size_t) (head % SAMPLE_TIMER_ENTRIES)
-                          * SAMPLE_STACK_BYTES, m);
+                          * T.stack_bytes, m);
             __atomic_store_n(&s->head, head + 1, __ATOMIC_RELEASE);
         }
         if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
@@ -344,9 +344,9 @@ static int arm(unsigned k, uint32_t tid)
     s->clock = (clockid_t) (int) ((~(unsigned) tid << 3) | 6u);
     if ((s->e = (timer_entry *) malloc(SAMPLE_TIMER_ENTRIES * sizeof *s->e)) == NULL)
         return -1;
-    if (T.cg == SAMPLE_CG_DWARF
+    if (T.stack_bytes > 0
         && (s->stack = (unsigned char *) malloc((size_t) SAMPLE_TIMER_ENTRIES
-                                                * SAMPLE_STACK_BYTES)) == NULL)
+                                                * T.stack_bytes)) == NULL)
     {
         free(s->e);
         s->e = NULL;
@@ -452,7 +452,7 @@ static void drain(sample_writer * w)
                 c.have = e->have;
                 memcpy(c.r, e->r, sizeof c.r);
                 c.base = e->r[TIMER_SP];
-                c.data = s->stack + (size_t) (tail % SAMPLE_TIMER_ENTRIES) * SAMPLE_STACK_BYTES;
+                c.data = s->stack + (size_t) (tail % SAMPLE_TIMER_ENTRIES) * T.stack_bytes;
                 c.size = e->copied;
             }
             prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, n, flags, e->weight,
@@ -462,13 +462,13 @@ static void drain(sample_writer * w)
     }
 }
 
-int prof_impl_sample_timers_start(double hz, sample_cg cg, const char ** why)
+int prof_impl_sample_timers_start(double hz, unsigned stack_bytes, const char ** why)
 {
     struct sigaction sa;
     static int installed;
     memset(&T, 0, sizeof T);
     T.period_ns = (uint64_t) (1e9 / hz + 0.5);
-    T.cg = cg;
+    T.stack_bytes = stack_bytes;
     if (installed)
         return 0; /* by an earlier start */
     if (sigaction(SIGPROF, NULL, &old_prof) != 0)
@@ -536,9 +536,9 @@ sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w)
 
 #else /* no timer fallback here */
 
-int prof_impl_sample_timers_start(double hz, sample_cg cg, const char ** why)
+int prof_impl_sample_timers_start(double hz, unsigned stack_bytes, const char ** why)
 {
-    (void) hz; (void) cg;
+    (void) hz; (void) stack_bytes;
     *why = "no frame-pointer walk on this system";
     return ENOSYS;
 }

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "trace_format.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -292,11 +293,19 @@ double prof_impl_sample_rate(const char * s)
     return prof_impl_option_number(NULL, NULL, s, &rate, &v) == 0 ? v : 0;
 }
 
-int prof_impl_sample_cg(const char * s)
+long prof_impl_sample_cg(const char * s)
 {
+    char * end;
+    long v;
     if (strcmp(s, "fp") == 0)
-        return SAMPLE_CG_FP;
+        return 0;
     if (strcmp(s, "dwarf") == 0)
-        return SAMPLE_CG_DWARF;
-    return -1;
+        return SAMPLE_STACK_BYTES;
+    if (strncmp(s, "dwarf,", 6) != 0 || s[6] < '0' || s[6] > '9')
+        return -1;
+    errno = 0;
+    v = strtol(s + 6, &end, 10);
+    if (*end != '\0' || errno != 0 || v < SAMPLE_MIN_STACK || v > SAMPLE_MAX_STACK)
+        return -1;
+    return (v + 7) / 8 * 8;
 }

@@ -1,5 +1,5 @@
 /*
-    prof-trace record [--hz=N] [--children] [--call-graph=fp|dwarf] [-o FILE]
+    prof-trace record [--hz=N] [--children] [--call-graph=fp|dwarf[,BYTES]] [-o FILE]
     -- COMMAND ARGS...:
     runs COMMAND and samples it and its threads, and with --children its
     child processes too (perf events per CPU on the child, enabled at its
@@ -42,7 +42,7 @@ typedef struct
     char ** cmd;
     double hz;
     int children;             /* --children */
-    sample_cg cg;             /* --call-graph */
+    unsigned cg;              /* --call-graph: stack bytes a sample (0: fp) */
     int opened;               /* the events are open, the header written */
     int keep;                 /* the command ran: the trace replaces -o's file */
     uint64_t ns0;             /* the start, CLOCK_MONOTONIC_RAW */
@@ -294,16 +294,17 @@ static int record(recorder * r, int * sig)
 static int usage(void)
 {
     fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] "
-            "[--call-graph=fp|dwarf] [-o FILE] -- COMMAND [ARGS...]\n"
+            "[--call-graph=fp|dwarf[,BYTES]] [-o FILE] -- COMMAND [ARGS...]\n"
             "  --hz=N      samples per CPU second, (0, %d] (default %d)\n"
-            "  --call-graph=fp|dwarf  stacks by frame pointers alone, or also\n"
-            "              registers and %d KiB of stack a sample, unwound by the\n"
-            "              binaries' CFI when reported (default %s)\n"
+            "  --call-graph=fp|dwarf[,BYTES]  stacks by frame pointers alone, or\n"
+            "              also the registers and BYTES of stack a sample (default\n"
+            "              %d), unwound by the binaries' CFI when reported\n"
+            "              (default %s)\n"
             "  --children  sample the command's child processes too (default:\n"
             "              the command and its threads)\n"
             "  -o FILE     the trace file (default prof-trace.record.PID.ptrace)\n",
-            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ, SAMPLE_STACK_BYTES / 1024,
-            SAMPLE_RECORD_CG_DEFAULT == SAMPLE_CG_DWARF ? "dwarf" : "fp");
+            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ, SAMPLE_STACK_BYTES,
+            SAMPLE_RECORD_CG_DEFAULT > 0 ? "dwarf" : "fp");
     return 2;
 }
 
@@ -347,13 +348,14 @@ int pt_record_main(int argc, char ** argv)
             r.children = 1;
         else if (strncmp(argv[i], "--call-graph=", 13) == 0)
         {
-            int cg = prof_impl_sample_cg(argv[i] + 13);
+            long cg = prof_impl_sample_cg(argv[i] + 13);
             if (cg < 0)
             {
-                prof_impl_warn(PROGRAM ": --call-graph=%s: not fp or dwarf", argv[i] + 13);
+                prof_impl_warn(PROGRAM ": --call-graph=%s: not fp, dwarf or dwarf,BYTES "
+                               "(%d to %d)", argv[i] + 13, SAMPLE_MIN_STACK, SAMPLE_MAX_STACK);
                 return 2;
             }
-            r.cg = (sample_cg) cg;
+            r.cg = (unsigned) cg;
         }
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
