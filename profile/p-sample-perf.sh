@@ -1,5 +1,6 @@
 #!/bin/sh
-# p-sample-perf: prof-trace record beside perf record -g on the same
+# p-sample-perf: prof-trace record --call-graph=fp beside perf record -g
+# (frame pointers both; p-sample-unwind.sh compares the CFI modes) on the same
 # unmodified binary (the tests' sample_target: two threads, about 80% in
 # hot() and 20% in cold(), built with frame pointers), both at 997 Hz.
 # Printed: the top 5 functions by self share from each report (perf's:
@@ -26,7 +27,7 @@ elif ! perf record -g -F 997 -o "$tmp/P" -- "$bin" "$secs" >"$tmp/perf.log" 2>&1
    && ! grep -q 'Captured and wrote' "$tmp/perf.log"; then
     perf=0 why="perf record refused ($(grep -m1 -i 'error\|denied\|paranoid' "$tmp/perf.log" || echo "see perf_event_paranoid"))"
 fi
-"$pt" record --hz=997 -o "$tmp/T" -- "$bin" "$secs" 2>/dev/null || true  # sample_target exits 3
+"$pt" record --hz=997 --call-graph=fp -o "$tmp/T" -- "$bin" "$secs" 2>/dev/null || true  # sample_target exits 3
 # rows "function percent", by self share, top 5
 "$pt" "$tmp/T" | awk 'NR > 2 && $1 > 0 { print $1, $7, $2 }' | sort -k1,1 -rn | cut -d' ' -f2- | head -5 >"$tmp/ours"
 echo "p-sample-perf: $bin $secs s, 997 Hz (load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -52,7 +53,7 @@ pt, binary, tmp = sys.argv[1], sys.argv[2], sys.argv[5]
 secs, runs, have_perf = float(sys.argv[3]), int(sys.argv[4]), sys.argv[6] == "1"
 rounds = str(max(1, int(secs * 1500)))     # about 0.65 ms a round here
 cmds = {"alone": [binary, "rounds", rounds],
-        "prof-trace record": [pt, "record", "--hz=997", "-o", tmp + "/c.ptrace", "--",
+        "prof-trace record": [pt, "record", "--hz=997", "--call-graph=fp", "-o", tmp + "/c.ptrace", "--",
                               binary, "rounds", rounds]}
 if have_perf:
     cmds["perf record -g"] = ["perf", "record", "-q", "-g", "-F", "997", "-o",

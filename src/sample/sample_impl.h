@@ -37,7 +37,8 @@ enum
                                    cuts deeper stacks, 16 KiB costs more for
                                    the same reach on common ones (doc/
                                    tracing.md, "Call graphs") */
-    SAMPLE_DWARF_PAGES = 256,   /* ring data pages per CPU with copies (1 MiB) */
+    SAMPLE_DWARF_PAGES = 128,   /* ring data pages per CPU with copies (512
+                                   KiB: within perf_event_mlock_kb, 516) */
     SAMPLE_UREGS = 33           /* DWARF register numbers 0..32 */
 };
 
