@@ -67,36 +67,12 @@ for bin in $progs; do
         | awk '{ printf "  %-4d %-34s %7s   %-34s %7s\n", NR, $1, $2, $3, $4 }'
 done
 
-python3 - "$pt" "$build/tests/cfi_target" "$secs" "$runs" "$tmp" "$perf" <<'PY'
-import resource, subprocess, sys, time
-pt, binary, tmp = sys.argv[1], sys.argv[2], sys.argv[5]
-secs, runs, have_perf = float(sys.argv[3]), int(sys.argv[4]), sys.argv[6] == "1"
-rounds = "rounds=%d" % max(1, int(secs * 1800))  # about 0.55 ms a round here
-work = [binary, rounds]
-rec = lambda cg: [pt, "record", "--call-graph=" + cg, "-o", tmp + "/c", "--"] + work
-cmds = {"alone": work, "record fp": rec("fp"), "record dwarf,4096": rec("dwarf,4096"),
-        "record dwarf": rec("dwarf"), "record dwarf,16384": rec("dwarf,16384")}
-if have_perf:
-    cmds["perf record -g"] = ["perf", "record", "-q", "-g", "-F", "997", "-o",
-                              tmp + "/c.perf", "--"] + work
-    cmds["perf --call-graph dwarf"] = ["perf", "record", "-q", "--call-graph", "dwarf", "-F",
-                                       "997", "-o", tmp + "/c.perf", "--"] + work
-names = list(cmds)
-wall = {n: [] for n in names}
-cpu = {n: [] for n in names}
-for r in range(runs):
-    for n in names[r % len(names):] + names[:r % len(names)]:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.monotonic()
-        subprocess.run(cmds[n], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall[n].append(time.monotonic() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu[n].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-med = lambda v: sorted(v)[len(v) // 2]
-print("\nthe cost at 997 Hz: cfi_target %s, %d runs, medians (load %s)"
-      % (rounds, runs, open("/proc/loadavg").read().split()[0]))
-print("%-24s %8s %8s %8s %8s" % ("", "wall_s", "x alone", "cpu_s", "x alone"))
-for n in names:
-    print("%-24s %8.3f %8.3f %8.3f %8.3f" % (n, med(wall[n]), med(wall[n]) / med(wall["alone"]),
-                                          med(cpu[n]), med(cpu[n]) / med(cpu["alone"])))
-PY
+bin=$build/tests/cfi_target
+work="rounds=$(python3 -c "print(max(1, int($secs * 1800)))")"   # about 0.55 ms a round here
+set -- alone "$bin" "$work"
+for cg in fp dwarf,4096 dwarf dwarf,16384; do
+    set -- "$@" ";;" "record $cg" "$pt" record --call-graph=$cg -o "$tmp/c" -- "$bin" "$work"
+done
+[ $perf = 0 ] || set -- "$@" ";;" "perf record -g" perf record -q -g -F 997 -o "$tmp/c.perf" -- "$bin" "$work" \
+    ";;" "perf --call-graph dwarf" perf record -q --call-graph dwarf -F 997 -o "$tmp/c.perf" -- "$bin" "$work"
+python3 "$(dirname "$0")/sample_cost.py" "$runs" "the cost at 997 Hz: cfi_target $work" "$@"

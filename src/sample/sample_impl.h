@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chains.h"
+
 /* The one table of the sampler's defaults and limits. */
 enum
 {
@@ -74,13 +76,8 @@ typedef struct
 /* Chains interned and samples waiting to be written (sample_writer.c). */
 typedef struct
 {
-    uint64_t * ips;             /* every chain's frames, one after another */
-    size_t nips, ipcap;
-    size_t * first;             /* id -> start in ips; first[id + 1]: end */
-    uint32_t * pid;             /* id -> process */
-    size_t nstacks, stcap, pidcap, written;
-    uint32_t * table;           /* hash table of id + 1, 0 empty */
-    size_t tcap;
+    prof_impl_chains chains;    /* the stacks' ids */
+    size_t written;             /* stacks written so far */
     sample_rec * batch;
     size_t nbatch, bcap;
     uint64_t samples, truncated, dropped, weight; /* weight: of those written */

@@ -14,66 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_ips(uint32_t pid, const uint64_t * ip, size_t n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15u ^ n ^ (uint64_t) pid << 40;
-    size_t i;
-    for (i = 0; i < n; i++)
-        h = (h ^ ip[i]) * 0x100000001B3u;
-    return h ^ (h >> 29);
-}
-
-static size_t frames(const sample_writer * w, size_t id)
-{
-    return w->first[id + 1] - w->first[id];
-}
-
-static int grow_table(sample_writer * w)
-{
-    size_t cap = w->tcap ? 2 * w->tcap : 4096, i;
-    uint32_t * t = (uint32_t *) calloc(cap, sizeof *t);
-    if (t == NULL)
-        return -1;
-    for (i = 0; i < w->nstacks; i++)
-    {
-        size_t at = hash_ips(w->pid[i], w->ips + w->first[i], frames(w, i)) & (cap - 1);
-        while (t[at] != 0)
-            at = (at + 1) & (cap - 1);
-        t[at] = (uint32_t) i + 1;
-    }
-    free(w->table);
-    w->table = t;
-    w->tcap = cap;
-    return 0;
-}
-
 /* The id of process pid's chain ip[0..n), made if new; PROF_TF_NO_STACK if
    there is no room (the numbering is full or memory ran out). */
 static uint32_t intern(sample_writer * w, uint32_t pid, const uint64_t * ip, size_t n)
 {
-    size_t at, id;
-    if ((w->nstacks + 1) * 2 > w->tcap && grow_table(w) != 0)
-        return PROF_TF_NO_STACK;
-    at = hash_ips(pid, ip, n) & (w->tcap - 1);
-    for (; w->table[at] != 0; at = (at + 1) & (w->tcap - 1))
-    {
-        id = w->table[at] - 1;
-        if (w->pid[id] == pid && frames(w, id) == n
-            && memcmp(w->ips + w->first[id], ip, n * 8) == 0)
-            return (uint32_t) id;
-    }
-    if (w->nstacks + 1 >= PROF_TF_NO_STACK
-        || prof_impl_grow(&w->ips, &w->ipcap, w->nips + n, 8) != 0
-        || prof_impl_grow(&w->first, &w->stcap, w->nstacks + 2, sizeof *w->first) != 0
-        || prof_impl_grow(&w->pid, &w->pidcap, w->nstacks + 1, sizeof *w->pid) != 0)
-        return PROF_TF_NO_STACK;
-    memcpy(w->ips + w->nips, ip, n * 8);
-    w->first[w->nstacks] = w->nips;
-    w->nips += n;
-    w->first[w->nstacks + 1] = w->nips;
-    w->pid[w->nstacks] = pid;
-    w->table[at] = (uint32_t) ++w->nstacks;
-    return (uint32_t) w->nstacks - 1;
+    long id = prof_impl_chain_intern(&w->chains, pid, ip, n, PROF_TF_NO_STACK - 1);
+    return id < 0 ? PROF_TF_NO_STACK : (uint32_t) id;
 }
 
 /* c as USAMPLES writes it after a sample's word(s) (trace_format.h), in
@@ -136,19 +82,21 @@ void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns
 static void write_stacks(sample_writer * w)
 {
     enum { CAP = 1 << 17 };
-    uint64_t * p = w->written < w->nstacks ? (uint64_t *) malloc(CAP * 8) : NULL;
-    while (p != NULL && w->written < w->nstacks)
+    const prof_impl_chains * c = &w->chains;
+    uint64_t * p = w->written < c->n ? (uint64_t *) malloc(CAP * 8) : NULL;
+    while (p != NULL && w->written < c->n)
     {
         size_t words = 0, id = w->written;
-        uint32_t pid = w->pid[id];
-        while (id < w->nstacks && w->pid[id] == pid && words + 1 + frames(w, id) <= CAP)
+        uint32_t pid = c->pid[id];
+        while (id < c->n && c->pid[id] == pid
+               && words + 1 + prof_impl_chain_len(c, id) <= CAP)
         {
             uint32_t head[2];
             head[0] = (uint32_t) id;
-            head[1] = (uint32_t) frames(w, id);
+            head[1] = (uint32_t) prof_impl_chain_len(c, id);
             memcpy(p + words, head, 8);
-            memcpy(p + words + 1, w->ips + w->first[id], frames(w, id) * 8);
-            words += 1 + frames(w, id);
+            memcpy(p + words + 1, c->ips + c->first[id], prof_impl_chain_len(c, id) * 8);
+            words += 1 + prof_impl_chain_len(c, id);
             id++;
         }
         w->put(w->ctx, PROF_TF_STACKS, pid, p, words * 8);
@@ -277,10 +225,7 @@ void prof_impl_sw_free(sample_writer * w)
     size_t i;
     for (i = 0; i < w->nbatch; i++)
         free(w->batch[i].copy);
-    free(w->ips);
-    free(w->first);
-    free(w->pid);
-    free(w->table);
+    prof_impl_chains_free(&w->chains);
     free(w->batch);
     memset(w, 0, sizeof *w);
 }

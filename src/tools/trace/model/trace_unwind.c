@@ -4,7 +4,6 @@
     SPDX-License-Identifier: MIT
 */
 #include "trace_unwind.h"
-#include "trace_map.h"
 #include "unwind.h"
 #include "internal.h"
 
@@ -40,12 +39,7 @@ struct pt_unwinder
     size_t nfiles, filecap;
     uw_umap * umaps;        /* by index into the trace's vmas */
     size_t numaps;
-    uint64_t * ips;         /* the unwound chains' frames, one after another */
-    size_t nips, ipcap;
-    size_t * first;         /* chain -> start in ips; first[c + 1]: end */
-    uint32_t * pid;
-    size_t nchains, firstcap, pidcap;
-    pt_map index;           /* hash (probed) -> chain + 1 */
+    prof_impl_chains chains; /* the chains unwound (or cut), numbered */
     uint64_t pc[UW_MAX_FRAMES];
     /* counts, in samples (weighted) */
     uint64_t copies, by_cfi, by_fp, truncated;
@@ -78,10 +72,7 @@ void pt_unwinder_free(pt_unwinder * u)
     }
     free(u->files);
     free(u->umaps);
-    free(u->ips);
-    free(u->first);
-    free(u->pid);
-    pt_map_free(&u->index, 0);
+    prof_impl_chains_free(&u->chains);
     free(u);
 }
 
@@ -235,49 +226,6 @@ static uint32_t reach(const pt_trace * t, uint32_t pid, int64_t ticks,
     return i;
 }
 
-static uint64_t hash_chain(uint32_t pid, const uint64_t * ip, size_t n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15u ^ n ^ (uint64_t) pid << 40;
-    size_t i;
-    for (i = 0; i < n; i++)
-        h = (h ^ ip[i]) * 0x100000001B3u;
-    return h ^ (h >> 29);
-}
-
-/* The number of chain ip[0..n) of pid, made if new; -1 if out of memory. */
-static int64_t intern(pt_unwinder * u, uint32_t pid, const uint64_t * ip, uint32_t n)
-{
-    uint64_t key = hash_chain(pid, ip, n);
-    for (;; key++)
-    {
-        void ** slot = pt_map_find(&u->index, key, 1);
-        size_t c;
-        if (slot == NULL)
-            return -1;
-        if (*slot != NULL)
-        {
-            c = (size_t) *slot - 1;
-            if (u->pid[c] == pid && u->first[c + 1] - u->first[c] == n
-                && memcmp(u->ips + u->first[c], ip, (size_t) n * 8) == 0)
-                return (int64_t) c;
-            continue;
-        }
-        if (u->nchains >= UINT32_MAX - 1
-            || prof_impl_grow(&u->ips, &u->ipcap, u->nips + n, 8) != 0
-            || prof_impl_grow(&u->first, &u->firstcap, u->nchains + 2, sizeof *u->first) != 0
-            || prof_impl_grow(&u->pid, &u->pidcap, u->nchains + 1, sizeof *u->pid) != 0)
-            return -1;
-        memcpy(u->ips + u->nips, ip, (size_t) n * 8);
-        u->first[u->nchains] = u->nips;
-        u->nips += n;
-        u->first[u->nchains + 1] = u->nips;
-        u->pid[u->nchains] = pid;
-        *slot = (void *) (u->nchains + 1);
-        u->index.n++;
-        return (int64_t) u->nchains++;
-    }
-}
-
 /* The CFI chain of s's copy into u->pc: its length, *stopped 1 if it
    ended before the outermost frame or the mappings' end. */
 static uint32_t unwind_copy(pt_unwinder * u, const pt_trace * t, const pt_sample * s,
@@ -311,7 +259,7 @@ int pt_unwinder_chain(pt_unwinder * u, const pt_trace * t, const pt_sample * s,
 {
     uint32_t w = s->weight ? s->weight : 1, cfi_n = 0, fp_n;
     int stopped = 0;
-    int64_t c;
+    long c;
     *ip = pt_stack_frames(t, s->stack, n);
     *pid = *ip != NULL && s->stack < t->nstacks ? t->stacks[s->stack].pid : 0;
     *key = s->stack;
@@ -341,7 +289,7 @@ int pt_unwinder_chain(pt_unwinder * u, const pt_trace * t, const pt_sample * s,
         *n = fp_n; /* its junk callers cut */
     }
     u->depth[*n] += w;
-    if ((c = intern(u, *pid, *ip, *n)) < 0)
+    if ((c = prof_impl_chain_intern(&u->chains, *pid, *ip, *n, UINT32_MAX - 1)) < 0)
         return -1;
     *key = UINT64_C(1) << 32 | (uint64_t) c;
     return 0;
