@@ -285,7 +285,7 @@ int prof_impl_sample_leaf_caller(uint64_t * ip, size_t * n, size_t cap,
 
 /* The user registers and stack copy at p[at..len) of a sample (abi, the
    registers if abi, size, the bytes and dyn_size if size) into c; 1 if
-   they are whole, else 0. */
+   they are whole (and of a 64-bit process), else 0. */
 static int read_copy(const sample_rings * r, const unsigned char * p, size_t at,
                      size_t len, sample_copy * c)
 {
@@ -296,7 +296,9 @@ static int read_copy(const sample_rings * r, const unsigned char * p, size_t at,
         return 0;
     memcpy(&abi, p + at, 8);
     at += 8;
-    if (abi != 0 && at + 8 * SAMPLE_NREGS <= len && r->regs_mask == regs_mask())
+    /* a 32-bit process's registers are not these: its copy is left out */
+    if (abi == PERF_SAMPLE_REGS_ABI_64 && at + 8 * SAMPLE_NREGS <= len
+        && r->regs_mask == regs_mask())
         for (i = 0; i < SAMPLE_NREGS; i++)
         {
             memcpy(&c->r[dwarf_reg[i]], p + at + 8 * i, 8);

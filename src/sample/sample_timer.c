@@ -69,7 +69,7 @@ typedef struct
     uint8_t truncated;
     uint64_t word;              /* x86-64: the word at sp (a leaf's caller?) */
     uint64_t ip[SAMPLE_TIMER_FRAMES + 1]; /* + 1: room for that caller */
-    uint64_t have;              /* SAMPLE_CG_DWARF: the registers kept */
+    uint64_t have;              /* dwarf: the registers kept */
     uint64_t r[SAMPLE_UREGS];
     uint32_t copied;            /* bytes of stack copied from r's sp */
 } timer_entry;

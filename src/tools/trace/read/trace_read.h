@@ -102,7 +102,7 @@ typedef struct
     uint64_t samples;    /* samples read (each counted once, not weighted) */
 } pt_thread;
 
-/* ---- samples (format version 3) -------------------------------------------- */
+/* ---- samples (format versions 3 and 4) ------------------------------------- */
 
 enum
 {

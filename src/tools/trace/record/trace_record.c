@@ -4,7 +4,7 @@
     runs COMMAND and samples it and its threads, and with --children its
     child processes too (perf events per CPU on the child, enabled at its
     exec, inherited), the way perf record does,
-    into a trace file of format version 3 (ticks are CLOCK_MONOTONIC_RAW
+    into a trace file of format version 4 (ticks are CLOCK_MONOTONIC_RAW
     nanoseconds: rate 1e9). The kernel's MMAP2, COMM, FORK and EXIT records
     become MAPS2 and PROCESS chunks, so that samples of code unmapped since
     and of processes gone still name their functions. The rings and the
