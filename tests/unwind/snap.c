@@ -1,7 +1,7 @@
 /*
     The program of the unwinder's stored snapshots (make_snapshots.sh):
     main -> drive -> work -> leaf, built -O2 -fomit-frame-pointer, where
-    leaf (frameless) loads through a null pointer. The SIGSEGV handler
+    leaf (frameless) loads through a bad pointer (snap_chain.h). The SIGSEGV handler
     writes what a sampler would take at that instant to stdout: the
     registers from the signal context (by DWARF number), the executable
     mappings (dl_iterate_phdr: start, end, load bias, file) and the top
@@ -11,35 +11,12 @@
     SPDX-License-Identifier: MIT
 */
 #define _GNU_SOURCE
+#include "snap_chain.h"
+
 #include <link.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
 #include <unistd.h>
-
-int * volatile null_pointer;
-volatile int seed = 3;
-
-__attribute__((noinline)) int leaf(int * p, int x)
-{
-    return *p + x * 3;
-}
-
-__attribute__((noinline)) int work(int n)
-{
-    int s = 0, i;
-    for (i = 0; i < n; i++)
-        s += leaf(null_pointer, i + seed) * (i | 1);
-    return s + 1;
-}
-
-__attribute__((noinline)) int drive(int n)
-{
-    return work(n + seed) * 7 + work(n);
-}
 
 static int maps(struct dl_phdr_info * info, size_t size, void * data)
 {
@@ -60,49 +37,20 @@ static int maps(struct dl_phdr_info * info, size_t size, void * data)
     return 0;
 }
 
-/* The end of the mapping that holds address a (/proc/self/maps). */
-static uintptr_t mapping_end(uintptr_t a)
-{
-    FILE * f = fopen("/proc/self/maps", "r");
-    unsigned long long lo, hi;
-    char line[512];
-    uintptr_t end = a;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL)
-        if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && a >= lo && a < hi)
-            end = (uintptr_t) hi;
-    if (f != NULL)
-        fclose(f);
-    return end;
-}
-
 static void dump(int sig, siginfo_t * si, void * ctx)
 {
-    ucontext_t * uc = (ucontext_t *) ctx;
     uint64_t r[33];
-    int n, i;
+    int n, i, arm64;
     uintptr_t sp, top;
     (void) sig;
     (void) si;
-#if defined(__x86_64__)
-    static const int g[17] = { REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI,
-                               REG_RBP, REG_RSP, REG_R8, REG_R9, REG_R10, REG_R11,
-                               REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP };
-    for (n = 0; n < 17; n++)
-        r[n] = (uint64_t) uc->uc_mcontext.gregs[g[n]];
-    sp = (uintptr_t) r[7];
-    printf("arch x86_64\n");
-#elif defined(__aarch64__)
-    for (n = 0; n < 31; n++)
-        r[n] = uc->uc_mcontext.regs[n];
-    r[n++] = uc->uc_mcontext.sp;
-    r[n++] = uc->uc_mcontext.pc;
-    sp = (uintptr_t) r[31];
-    printf("arch arm64\n");
-#endif
+    n = snap_regs((const ucontext_t *) ctx, r, &arm64);
+    sp = (uintptr_t) r[arm64 ? 31 : 7];
+    printf("arch %s\n", arm64 ? "arm64" : "x86_64");
     for (i = 0; i < n; i++)
         printf("reg %d 0x%llx\n", i, (unsigned long long) r[i]);
     dl_iterate_phdr(maps, NULL);
-    top = mapping_end(sp);
+    top = snap_mapping_end(sp);
     if (top - sp > 16384)
         top = sp + 16384;
     printf("stack 0x%llx %llu\n", (unsigned long long) sp, (unsigned long long) (top - sp));

@@ -21,6 +21,12 @@ typedef struct
     int bad;
 } pt_insn;
 
+/* v times the data alignment, wrapping (bad CFI may ask for any value) */
+static int64_t scaled(uint64_t v, int64_t data_align)
+{
+    return (int64_t) (v * (uint64_t) data_align);
+}
+
 static uint64_t uleb(pt_insn * in)
 {
     return pt_cfi_uleb(&in->p, in->end, &in->bad);
@@ -67,32 +73,52 @@ static const unsigned char * block(pt_insn * in, int64_t * n)
     return e;
 }
 
+/* An instruction whose first operand is a register: its rule. */
+static void reg_op(pt_insn * in, unsigned char op, pt_row * row)
+{
+    int64_t da = in->cie->data_align, n = 0;
+    const unsigned char * e = NULL;
+    unsigned char kind;
+    uint64_t reg = uleb(in);
+    switch (op)
+    {
+    case 0x05: kind = PT_RULE_OFFSET; n = scaled(uleb(in), da); break;
+    case 0x11: kind = PT_RULE_OFFSET; n = scaled((uint64_t) sleb(in), da); break;
+    case 0x2f: kind = PT_RULE_OFFSET; n = scaled(0 - uleb(in), da); break;  /* GNU negative */
+    case 0x14: kind = PT_RULE_VAL_OFFSET; n = scaled(uleb(in), da); break;
+    case 0x15: kind = PT_RULE_VAL_OFFSET; n = scaled((uint64_t) sleb(in), da); break;
+    case 0x07: kind = PT_RULE_UNDEF; break;
+    case 0x08: kind = PT_RULE_SAME; break;
+    case 0x09: kind = PT_RULE_REG; n = (int64_t) uleb(in); break;
+    case 0x10: kind = PT_RULE_EXPR; e = block(in, &n); break;
+    default: kind = PT_RULE_VAL_EXPR; e = block(in, &n); break;        /* 0x16 */
+    }
+    set_rule(row, reg, kind, n, e);
+}
+
 /* The instructions that set a rule or the CFA (the extended forms): 0, or
    -1 for an opcode that is not one of them. */
 static int rule_op(pt_insn * in, unsigned char op, pt_row * row)
 {
     int64_t da = in->cie->data_align, n;
-    uint64_t reg, off;
-    const unsigned char * e;
     switch (op)
     {
-    case 0x05: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, (int64_t) uleb(in) * da, NULL); break;
-    case 0x11: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, sleb(in) * da, NULL); break;
-    case 0x2f: reg = uleb(in); set_rule(row, reg, PT_RULE_OFFSET, -(int64_t) uleb(in) * da, NULL); break;
-    case 0x14: reg = uleb(in); set_rule(row, reg, PT_RULE_VAL_OFFSET, (int64_t) uleb(in) * da, NULL); break;
-    case 0x15: reg = uleb(in); set_rule(row, reg, PT_RULE_VAL_OFFSET, sleb(in) * da, NULL); break;
-    case 0x07: set_rule(row, uleb(in), PT_RULE_UNDEF, 0, NULL); break;
-    case 0x08: set_rule(row, uleb(in), PT_RULE_SAME, 0, NULL); break;
-    case 0x09: reg = uleb(in); set_rule(row, reg, PT_RULE_REG, (int64_t) uleb(in), NULL); break;
-    case 0x10: reg = uleb(in); e = block(in, &n); set_rule(row, reg, PT_RULE_EXPR, n, e); break;
-    case 0x16: reg = uleb(in); e = block(in, &n); set_rule(row, reg, PT_RULE_VAL_EXPR, n, e); break;
-    case 0x0c: row->cfa_reg = uleb(in); row->cfa_off = (int64_t) uleb(in); row->cfa_e = NULL; break;
-    case 0x12: row->cfa_reg = uleb(in); row->cfa_off = sleb(in) * da; row->cfa_e = NULL; break;
+    case 0x05: case 0x11: case 0x2f: case 0x14: case 0x15:
+    case 0x07: case 0x08: case 0x09: case 0x10: case 0x16:
+        reg_op(in, op, row);
+        break;
+    case 0x0c: case 0x12:   /* def_cfa, def_cfa_sf */
+        row->cfa_reg = uleb(in);
+        row->cfa_off = op == 0x0c ? (int64_t) uleb(in) : scaled((uint64_t) sleb(in), da);
+        row->cfa_e = NULL;
+        break;
     case 0x0d: row->cfa_reg = uleb(in); row->cfa_e = NULL; break;
-    case 0x0e: off = uleb(in); if (row->cfa_e != NULL) return in->bad = 1, 0;
-               row->cfa_off = (int64_t) off; break;
-    case 0x13: n = sleb(in) * da; if (row->cfa_e != NULL) return in->bad = 1, 0;
-               row->cfa_off = n; break;
+    case 0x0e: case 0x13:   /* def_cfa_offset(_sf): not after an expression */
+        n = op == 0x0e ? (int64_t) uleb(in) : scaled((uint64_t) sleb(in), da);
+        if (row->cfa_e != NULL)
+            in->bad = 1;
+        row->cfa_off = n;
+        break;
     case 0x0f: row->cfa_e = block(in, &row->cfa_off); break;
     case 0x2e: row->args_size = uleb(in); break;
     case 0x2d: row->ra_signed = !row->ra_signed; break;   /* ARM64 negate_ra_state */
@@ -122,7 +148,7 @@ static int run(const pt_cie * cie, const unsigned char * p, const unsigned char 
         switch (op >> 6)
         {
         case 1: delta = low; break;
-        case 2: set_rule(row, low, PT_RULE_OFFSET, (int64_t) uleb(&in) * cie->data_align, NULL);
+        case 2: set_rule(row, low, PT_RULE_OFFSET, scaled(uleb(&in), cie->data_align), NULL);
                 continue;
         case 3: if (init == NULL) return PT_UNWIND_BAD_CFI;
                 if (low < PT_UREGS) row->r[low] = init->r[low];
@@ -212,7 +238,7 @@ static int binary(unsigned char op, uint64_t a, uint64_t b, uint64_t * out)
     case 0x22: *out = a + b; break;
     case 0x24: *out = b < 64 ? a << b : 0; break;
     case 0x25: *out = b < 64 ? a >> b : 0; break;
-    case 0x26: *out = b < 64 ? (uint64_t) ((int64_t) a >> b) : (uint64_t) ((int64_t) a >> 63); break;
+    case 0x26: *out = (uint64_t) ((int64_t) a >> (b < 64 ? b : 63)); break;   /* shra */
     case 0x27: *out = a ^ b; break;
     case 0x29: *out = a == b; break;
     case 0x2a: *out = (int64_t) a >= (int64_t) b; break;

@@ -41,24 +41,8 @@ static uint64_t le(const unsigned char * p, int n)
     return v;
 }
 
-uint64_t pt_cfi_uleb(const unsigned char ** p, const unsigned char * end, int * bad)
-{
-    uint64_t v = 0;
-    unsigned shift = 0;
-    while (*p < end)
-    {
-        unsigned char b = *(*p)++;
-        if (shift < 64)
-            v |= (uint64_t) (b & 0x7f) << shift;
-        shift += 7;
-        if (!(b & 0x80))
-            return v;
-    }
-    *bad = 1;
-    return 0;
-}
-
-int64_t pt_cfi_sleb(const unsigned char ** p, const unsigned char * end, int * bad)
+/* A LEB128 number at *p (< end), sign-extended if sign; *bad set if cut. */
+static uint64_t leb(const unsigned char ** p, const unsigned char * end, int * bad, int sign)
 {
     uint64_t v = 0;
     unsigned shift = 0;
@@ -70,13 +54,23 @@ int64_t pt_cfi_sleb(const unsigned char ** p, const unsigned char * end, int * b
         shift += 7;
         if (!(b & 0x80))
         {
-            if (shift < 64 && (b & 0x40))
+            if (sign && shift < 64 && (b & 0x40))
                 v |= ~(uint64_t) 0 << shift;
-            return (int64_t) v;
+            return v;
         }
     }
     *bad = 1;
     return 0;
+}
+
+uint64_t pt_cfi_uleb(const unsigned char ** p, const unsigned char * end, int * bad)
+{
+    return leb(p, end, bad, 0);
+}
+
+int64_t pt_cfi_sleb(const unsigned char ** p, const unsigned char * end, int * bad)
+{
+    return (int64_t) leb(p, end, bad, 1);
 }
 
 /* 8 bytes at vaddr of the file (its PT_LOAD segments): 0, or -1 */
@@ -135,10 +129,12 @@ int pt_cfi_pointer(const unsigned char ** p, const unsigned char * end,
 static int entry(const pt_frames * f, uint64_t off, const unsigned char ** body,
                  uint64_t * next, uint64_t * id, uint64_t * id_off, int * wide)
 {
-    const unsigned char * p = f->s.p + off;
-    uint64_t len, left = f->s.n - off;
-    if (off > f->s.n || left < 4)
+    const unsigned char * p;
+    uint64_t len, left;
+    if (off > f->s.n || f->s.n - off < 4)
         return -1;
+    p = f->s.p + off;
+    left = f->s.n - off;
     len = le(p, 4);
     *wide = len == 0xffffffffu;
     if (len == 0)
