@@ -183,26 +183,30 @@ typedef struct
     int64_t ticks;
 } find_ctx;
 
+/* Room for a pt_umap per mapping of the trace, made before a walk so that
+   the pointers find hands out stay put during it. 0, or -1. */
+static int room_for_maps(pt_unwinder * u, const pt_trace * t)
+{
+    size_t cap = u->numaps;
+    if (t->nvmas <= u->numaps)
+        return 0;
+    if (prof_impl_grow(&u->umaps, &cap, t->nvmas, sizeof *u->umaps) != 0)
+        return -1;
+    memset(u->umaps + u->numaps, 0, (t->nvmas - u->numaps) * sizeof *u->umaps);
+    u->numaps = t->nvmas;
+    return 0;
+}
+
 /* The executable mapping that held address at the sample's time, with
    its CFI (NULL: none, the walk stops or steps by frame pointer). */
 static const pt_umap * find(void * ctx, uint64_t address)
 {
     find_ctx * c = (find_ctx *) ctx;
     const pt_vma * v = pt_vma_at(c->t, c->pid, address, c->ticks);
-    size_t k;
     uw_umap * m;
-    if (v == NULL)
+    if (v == NULL || (size_t) (v - c->t->vmas) >= c->u->numaps)
         return NULL;
-    k = (size_t) (v - c->t->vmas);
-    if (k >= c->u->numaps)
-    {
-        size_t cap = c->u->numaps, n = c->t->nvmas;
-        if (prof_impl_grow(&c->u->umaps, &cap, n, sizeof *c->u->umaps) != 0)
-            return NULL;
-        memset(c->u->umaps + c->u->numaps, 0, (n - c->u->numaps) * sizeof *c->u->umaps);
-        c->u->numaps = n;
-    }
-    m = &c->u->umaps[k];
+    m = &c->u->umaps[v - c->t->vmas];
     if (!m->done)
     {
         const uw_file * f = file_of(c->u, v->path, v->inode);
@@ -248,6 +252,8 @@ static uint32_t unwind_copy(pt_unwinder * u, const pt_trace * t, const pt_sample
     f.t = t;
     f.pid = pid;
     f.ticks = s->ticks;
+    if (room_for_maps(u, t) != 0)
+        return 0;
     n = pt_unwind(&regs, &stack, find, &f, u->pc, UW_MAX_FRAMES, 1, &end);
     *stopped = end != PT_UNWIND_OUTERMOST && end != PT_UNWIND_OUTSIDE;
     return (uint32_t) n;
