@@ -272,8 +272,9 @@ int pt_unwinder_chain(pt_unwinder * u, const pt_trace * t, const pt_sample * s,
     if (s->copy == NULL)
         return 0;
     u->copies += w;
-    if (*ip == NULL)
-        *pid = t->pid; /* the copy's process: the thread's */
+    if (*ip == NULL) /* the copy's process: the thread's */
+        *pid = s->thread < t->nthreads && t->threads[s->thread].pid != 0
+               ? t->threads[s->thread].pid : t->pid;
     fp_n = reach(t, *pid, s->ticks, *ip, *n);
     cfi_n = unwind_copy(u, t, s, *pid, &stopped);
     if (cfi_n >= fp_n && cfi_n > 0)
@@ -287,9 +288,9 @@ int pt_unwinder_chain(pt_unwinder * u, const pt_trace * t, const pt_sample * s,
     {
         u->by_fp += w;
         u->truncated += (s->flags & PT_SAMPLE_TRUNCATED) ? w : 0;
-        if (fp_n == *n)
+        if (fp_n == *n || fp_n == 0) /* whole, or not even its leaf mapped */
         {
-            u->depth[fp_n] += w;
+            u->depth[*n] += w;
             return 0;
         }
         *n = fp_n; /* its junk callers cut */
