@@ -158,9 +158,11 @@ struct events
 };
 
 static void count_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                         const uint64_t * ip, size_t n, int truncated)
+                         const uint64_t * ip, size_t n, int truncated,
+                         const sample_copy * c)
 {
     (void) pid; (void) tid; (void) ns; (void) ip; (void) n; (void) truncated;
+    (void) c;
     ((events *) ctx)->samples++;
 }
 
@@ -207,7 +209,7 @@ static int open_rings(events * e)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc != 0)
         return -1;
-    rc = prof_impl_sample_rings_open(&r, HZ, 0, 1);
+    rc = prof_impl_sample_rings_open(&r, HZ, 0, 1, 0);
     pthread_mutex_unlock(&e->opening);
     return rc == 0 ? 0 : -1;
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# p-sample-perf: prof-trace record beside perf record -g on the same
+# p-sample-perf: prof-trace record --call-graph=fp beside perf record -g
+# (frame pointers both; p-sample-unwind.sh compares the CFI modes) on the same
 # unmodified binary (the tests' sample_target: two threads, about 80% in
 # hot() and 20% in cold(), built with frame pointers), both at 997 Hz.
 # Printed: the top 5 functions by self share from each report (perf's:
@@ -26,7 +27,7 @@ elif ! perf record -g -F 997 -o "$tmp/P" -- "$bin" "$secs" >"$tmp/perf.log" 2>&1
    && ! grep -q 'Captured and wrote' "$tmp/perf.log"; then
     perf=0 why="perf record refused ($(grep -m1 -i 'error\|denied\|paranoid' "$tmp/perf.log" || echo "see perf_event_paranoid"))"
 fi
-"$pt" record --hz=997 -o "$tmp/T" -- "$bin" "$secs" 2>/dev/null || true  # sample_target exits 3
+"$pt" record --hz=997 --call-graph=fp -o "$tmp/T" -- "$bin" "$secs" 2>/dev/null || true  # sample_target exits 3
 # rows "function percent", by self share, top 5
 "$pt" "$tmp/T" | awk 'NR > 2 && $1 > 0 { print $1, $7, $2 }' | sort -k1,1 -rn | cut -d' ' -f2- | head -5 >"$tmp/ours"
 echo "p-sample-perf: $bin $secs s, 997 Hz (load $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -46,33 +47,8 @@ done
 paste -d' ' "$tmp/ours" "$tmp/perf" | awk '{ printf "%-4d %-30s %7s   %-30s %7s\n", NR, $1, $2, $3, $4 }'
 
 # the cost: fixed work, alone and under each tool, the order rotated
-python3 - "$pt" "$bin" "$secs" "$runs" "$tmp" "$perf" <<'PY'
-import resource, subprocess, sys, time
-pt, binary, tmp = sys.argv[1], sys.argv[2], sys.argv[5]
-secs, runs, have_perf = float(sys.argv[3]), int(sys.argv[4]), sys.argv[6] == "1"
-rounds = str(max(1, int(secs * 1500)))     # about 0.65 ms a round here
-cmds = {"alone": [binary, "rounds", rounds],
-        "prof-trace record": [pt, "record", "--hz=997", "-o", tmp + "/c.ptrace", "--",
-                              binary, "rounds", rounds]}
-if have_perf:
-    cmds["perf record -g"] = ["perf", "record", "-q", "-g", "-F", "997", "-o",
-                              tmp + "/c.perf", "--", binary, "rounds", rounds]
-names = list(cmds)
-wall = {n: [] for n in names}
-cpu = {n: [] for n in names}
-for r in range(runs):
-    for n in names[r % len(names):] + names[:r % len(names)]:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.monotonic()
-        subprocess.run(cmds[n], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wall[n].append(time.monotonic() - t0)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu[n].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-med = lambda v: sorted(v)[len(v) // 2]
-print("\nthe cost at 997 Hz: %d rounds of %s rounds a thread, medians (load %s)"
-      % (runs, rounds, open("/proc/loadavg").read().split()[0]))
-print("%-18s %8s %8s %8s %8s" % ("", "wall_s", "x alone", "cpu_s", "x alone"))
-for n in names:
-    print("%-18s %8.3f %8.3f %8.3f %8.3f" % (n, med(wall[n]), med(wall[n]) / med(wall["alone"]),
-                                          med(cpu[n]), med(cpu[n]) / med(cpu["alone"])))
-PY
+rounds=$(python3 -c "print(max(1, int($secs * 1500)))")   # about 0.65 ms a round here
+set -- alone "$bin" rounds "$rounds" \
+    ";;" "prof-trace record" "$pt" record --hz=997 --call-graph=fp -o "$tmp/c.ptrace" -- "$bin" rounds "$rounds"
+[ $perf = 0 ] || set -- "$@" ";;" "perf record -g" perf record -q -g -F 997 -o "$tmp/c.perf" -- "$bin" rounds "$rounds"
+python3 "$(dirname "$0")/sample_cost.py" "$runs" "the cost at 997 Hz: $rounds rounds a thread" "$@"

@@ -1,5 +1,5 @@
 /*
-    The reader's sampling chunks (format version 3): the trace that
+    The reader's sampling chunks (format versions 3 and 4): the trace that
     make_sampled_trace.py writes (argv[1]) read back sample by sample with
     its known shares, stacks, mappings, processes and counts; then damaged
     sampling records built here, each refused with a message.
@@ -17,6 +17,8 @@ typedef struct
     int64_t last, zone_begin;
     int in_order;
     unsigned long zones;
+    unsigned long copies;          /* samples with a stack copy */
+    uint64_t copy_sp, copy_pc, copy_word; /* the first copy's rsp, rip, data */
 } counts;
 
 static void on_zone(void * ctx, const pt_trace * t, const pt_zone * z)
@@ -40,6 +42,12 @@ static void on_sample(void * ctx, const pt_trace * t, const pt_sample * s)
         c->per_stack[th][s->stack]++;
     if (s->flags & PT_SAMPLE_TRUNCATED)
         c->truncated++;
+    if (s->copy != NULL && c->copies++ == 0 && s->copy->size >= 8)
+    {
+        c->copy_sp = s->copy->r[7];
+        c->copy_pc = s->copy->r[16];
+        memcpy(&c->copy_word, s->copy->data, 8);
+    }
     if (s->tid == 7)
     {
         c->in_order &= s->ticks >= c->last;
@@ -165,6 +173,46 @@ static void test_damaged(void)
     free(b.d);
 }
 
+/* USAMPLES (version 4): a sample with its registers (rsp, rip) and 16
+   bytes of stack; one of an architecture not known (its chain kept); one
+   weighted; one whose copy runs past the chunk's end (its chain kept,
+   the rest of the chunk ignored); each said. */
+static void test_copies(void)
+{
+    static const uint64_t stack[] = { UINT64_C(1) << 32 | 0, 0x1000 };
+    uint64_t u[] = { 100,
+                     /* 1: rsp, rip, 16 bytes at 0x7ff0 */
+                     10 << 24 | 0 << 3, UINT64_C(1) << 7 | UINT64_C(1) << 16,
+                     UINT64_C(16) << 32 | PROF_TF_ARCH_X86_64, 0x7ff0, 0x1000,
+                     0x7ff0, 0xABCD, 0xEF,
+                     /* 2: architecture 9, no registers, no bytes */
+                     10 << 24 | 0 << 3, 0, 9, 0x7ff0,
+                     /* 3: weighted (3), ARM64, x30 only, 8 bytes */
+                     10 << 24 | 0 << 3 | 4, 3, UINT64_C(1) << 30,
+                     UINT64_C(8) << 32 | PROF_TF_ARCH_ARM64, 0x42, 0x7000, 0x55,
+                     /* 4: 4000 bytes claimed, 16 there */
+                     10 << 24 | 0 << 3, 0, UINT64_C(4000) << 32 | 1, 0x7ff0, 1, 2 };
+    tbuf b = { 0, 0, 0 };
+    pt_trace t;
+    counts c;
+    char * w;
+    tb_header(&b, 1e9, 0);
+    tb_chunk(&b, PROF_TF_STACKS, 0, stack, sizeof stack);
+    tb_chunk(&b, PROF_TF_USAMPLES, 7, u, sizeof u);
+    tb_end(&b, 1000, 0);
+    CHECK(read_warned(&b, &t, &c, &w) == 0, "read");
+    CHECK(c.calls == 4 && c.per_stack[0][0] == 4 && c.copies == 2
+          && t.sampling.read_copies == 2 && c.in_order, "%lu samples, %lu of "
+          "stack 0, %lu copies", c.calls, c.per_stack[0][0], c.copies);
+    CHECK(c.copy_sp == 0x7ff0 && c.copy_pc == 0x1000 && c.copy_word == 0xABCD,
+          "rsp %llx rip %llx word %llx", (unsigned long long) c.copy_sp,
+          (unsigned long long) c.copy_pc, (unsigned long long) c.copy_word);
+    CHECK(strstr(w, "stack copy of architecture 9") != NULL
+          && strstr(w, "stack copy cut or damaged") != NULL, "warnings:\n%s", w);
+    pt_free(&t);
+    free(b.d);
+}
+
 /* --record TRACE WHAT: a trace of tests/sample_target.c written by
    prof-trace record, its leaves named from the mappings it recorded; its
    forked child sampled if WHAT is "children", not if "threads". */
@@ -254,5 +302,6 @@ int main(int argc, char ** argv)
     if (argc > 1)
         test_generated(argv[1]);
     test_damaged();
+    test_copies();
     return check_report("test_sample_read");
 }

@@ -257,7 +257,7 @@ static void test_not_a_trace(void)
         tb_header(&b, 1e9, 0);
         memcpy(b.d + 12, &v, 4);
         CHECK(read_trace(b.d, b.n, &t, 0, &w) == -1
-              && strstr(w, "this prof-trace reads versions 1 to 3") != NULL, "%s", w);
+              && strstr(w, "this prof-trace reads versions 1 to 4") != NULL, "%s", w);
         pt_free(&t);
         free(b.d);
     }

@@ -354,8 +354,64 @@ static void test_filters(void)
     free(buf);
 }
 
+/* Samples with a stack copy whose registers do not unwind (none given):
+   their frame-pointer chain is used, cut before its first frame in no
+   mapping (hot < work < [junk] < main: hot < work), and the text report
+   says how they were unwound; the same chain without a copy is kept
+   whole, as before. */
+static char * run_copies(pt_output kind, char ** buf, size_t * cap)
+{
+    static uint64_t jips[] = { FAKE + HOT + 4, FAKE + WORK + 9, 0x1234, FAKE + MAIN + 9 };
+    static pt_stack jstack[] = { { 1, 4, 0 } };
+    FILE * out = tmpfile();
+    pt_trace t;
+    pt_report * r = pt_report_new(out, kind, NULL, 0);
+    pt_handler h = pt_report_handler(r);
+    pt_ucopy c;
+    pt_sample sm;
+    int64_t i;
+    make_trace(&t);
+    t.stacks = jstack;
+    t.nstacks = 1;
+    t.stack_ips = jips;
+    t.nstack_ips = 4;
+    pt_report_samples(r, NULL, 1, 0);
+    memset(&c, 0, sizeof c);
+    c.arch = 1;
+    for (i = 0; i < 30; i++)
+    {
+        memset(&sm, 0, sizeof sm);
+        sm.tid = 7;
+        sm.ticks = i * 1000000;
+        sm.weight = 1;
+        sm.copy = i < 20 ? &c : NULL;
+        h.sample(h.ctx, &t, &sm);
+    }
+    CHECK(pt_report_finish(r, &t) == 0, "finish");
+    check_read_all(out, buf, cap);
+    fclose(out);
+    return *buf;
+}
+
+static void test_copies(void)
+{
+    char * buf = NULL;
+    size_t cap = 0;
+    const char * s = run_copies(PT_OUT_FOLDED, &buf, &cap);
+    /* the copies do not unwind (no file): their frame-pointer chains, as
+       the 10 samples without a copy, end before the caller in no mapping,
+       and all 30 name one stack: one line */
+    CHECK(has(s, "^main;libfake\\.so\\+0x3008;libfake\\.so\\+0x1004 30$")
+          && strstr(s, "unknown") == NULL, "folded: %s", s);
+    s = run_copies(PT_OUT_TEXT, &buf, &cap);
+    CHECK(has(s, "^stacks of the 20 samples with a stack copy: 0 unwound by CFI, "
+              "20 by frame pointers, 0 truncated; median depth 2 frames$"), "text: %s", s);
+    free(buf);
+}
+
 int main(void)
 {
+    test_copies();
     test_text();
     test_csv_folded();
     test_filters();

@@ -244,6 +244,8 @@ int prof_impl_option_time(const char * program, const char * name,
    capacity starts at one element, not more (many arrays hold one). */
 int prof_impl_grow(void * array, size_t * capacity, size_t need,
                    size_t size);
+#include "chains.h"    /* prof_impl_chains: call stacks interned */
+
 /* All that is left of stream f (grow.c): a malloc'd buffer with a 0 byte
    after its *len bytes, read into one buffer of the file's size when f is
    a regular file. NULL with errno set when it cannot: ENOMEM, EFBIG (over

@@ -75,11 +75,11 @@ static uint64_t ticks_of(uint64_t ns)
 }
 
 static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int flags)
+                      const uint64_t * ip, size_t n, int flags, const sample_copy * c)
 {
     (void) ctx;
     (void) pid; /* this process */
-    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, flags, 1);
+    prof_impl_sw_add(&S.w, 0, tid, ns, ip, n, flags, 1, c);
 }
 
 static int put(void * ctx, uint32_t type, uint32_t tid, const void * p, size_t n)
@@ -195,6 +195,19 @@ static double rate_for(double hz)
     return hz;
 }
 
+/* PROF_SAMPLE_CALL_GRAPH: fp, dwarf or dwarf,BYTES as the bytes of stack
+   to copy a sample (else the default, after a message for another value). */
+static unsigned cg_for(void)
+{
+    const char * e = getenv("PROF_SAMPLE_CALL_GRAPH");
+    long cg = e != NULL && e[0] != '\0' ? prof_impl_sample_cg(e) : (long) SAMPLE_CG_DEFAULT;
+    if (cg < 0)
+        prof_impl_warn("PROF_SAMPLE_CALL_GRAPH=%s: not fp, dwarf or dwarf,BYTES (%d to "
+                       "%d); %s used", e, SAMPLE_MIN_STACK, SAMPLE_MAX_STACK,
+                       SAMPLE_CG_DEFAULT == 0 ? "fp" : "dwarf");
+    return cg < 0 ? SAMPLE_CG_DEFAULT : (unsigned) cg;
+}
+
 /* Perf events refused (err): the message, with the fallback's outcome
    (terr 0: in use; else an errno, why). */
 static void refused(int err, int terr, const char * why)
@@ -292,11 +305,12 @@ static void end_reader(void)
 static int open_events(double hz)
 {
     const char * why = "";
-    int err = prof_impl_sample_rings_open(&S.rings, hz, 0, 1), terr = 0, n;
+    unsigned cg = cg_for();
+    int err = prof_impl_sample_rings_open(&S.rings, hz, 0, 1, cg), terr = 0, n;
     S.method = PROF_TF_METHOD_PERF;
     if (err != 0)
     {
-        if ((terr = prof_impl_sample_timers_start(hz, &why)) == 0)
+        if ((terr = prof_impl_sample_timers_start(hz, cg, &why)) == 0)
             S.method = PROF_TF_METHOD_TIMER;
         refused(err, terr, why);
         return terr == 0 ? 0 : -1;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chains.h"
+
 /* The one table of the sampler's defaults and limits. */
 enum
 {
@@ -29,9 +31,36 @@ enum
     SAMPLE_TIMER_FRAMES = 128,  /* frames its walk follows */
     SAMPLE_TIMER_ENTRIES = 64,  /* samples a thread's ring holds */
     SAMPLE_TIMER_THREADS = 256, /* threads it samples at most */
-    SAMPLE_TIMER_SCAN_MS = 5    /* its reader's longest sleep: a new thread
+    SAMPLE_TIMER_SCAN_MS = 5,   /* its reader's longest sleep: a new thread
                                    waits at most this for its timer */
+    /* --call-graph=dwarf, PROF_SAMPLE_CALL_GRAPH=dwarf: each sample's
+       registers and the top of its stack, unwound at report time */
+    SAMPLE_STACK_BYTES = 8192,  /* bytes of stack copied a sample: 4 KiB
+                                   cuts deeper stacks, 16 KiB costs more for
+                                   the same reach on common ones (doc/
+                                   tracing.md, "Call graphs") */
+    SAMPLE_DWARF_PAGES = 128,   /* ring data pages per CPU with copies (512
+                                   KiB: within perf_event_mlock_kb, 516) */
+    SAMPLE_UREGS = 33           /* DWARF register numbers 0..32 */
 };
+
+/* The call graph a sampler records, as the bytes of stack it copies a
+   sample: 0, frame pointers alone (the kernel's chain, or the timer's
+   walk); else the registers too, for unwinding by CFI (dwarf). */
+#define SAMPLE_CG_DEFAULT 0u                     /* prof_sample_start: fp */
+#define SAMPLE_RECORD_CG_DEFAULT SAMPLE_STACK_BYTES /* prof-trace record: dwarf */
+enum { SAMPLE_MIN_STACK = 64, SAMPLE_MAX_STACK = 65528 }; /* dwarf,BYTES */
+
+/* A sample's user registers and copy of its stack (SAMPLE_CG_DWARF). */
+typedef struct
+{
+    uint32_t arch;              /* PROF_TF_ARCH_* */
+    uint64_t have;              /* bit i: r[i] given (DWARF numbering) */
+    uint64_t r[SAMPLE_UREGS];
+    uint64_t base;              /* the address data starts at (the sp) */
+    const unsigned char * data;
+    size_t size;
+} sample_copy;
 
 typedef struct
 {
@@ -40,18 +69,15 @@ typedef struct
     uint64_t ns;                /* CLOCK_MONOTONIC_RAW of the sample */
     uint32_t weight;            /* periods it stands for (timers: > 1) */
     uint8_t flags;
+    uint32_t copy_bytes;        /* the USAMPLES payload after the word(s) */
+    unsigned char * copy;       /* owned; NULL: a SAMPLES sample */
 } sample_rec;
 
 /* Chains interned and samples waiting to be written (sample_writer.c). */
 typedef struct
 {
-    uint64_t * ips;             /* every chain's frames, one after another */
-    size_t nips, ipcap;
-    size_t * first;             /* id -> start in ips; first[id + 1]: end */
-    uint32_t * pid;             /* id -> process */
-    size_t nstacks, stcap, pidcap, written;
-    uint32_t * table;           /* hash table of id + 1, 0 empty */
-    size_t tcap;
+    prof_impl_chains chains;    /* the stacks' ids */
+    size_t written;             /* stacks written so far */
     sample_rec * batch;
     size_t nbatch, bcap;
     uint64_t samples, truncated, dropped, weight; /* weight: of those written */
@@ -63,20 +89,28 @@ typedef struct
 
 /* One sample of thread tid of process pid (0: the trace's) at ns, standing
    for weight periods (1, or more: a timer's overruns); flags:
-   PROF_TF_SAMPLE_TRUNCATED (= 1), PROF_TF_SAMPLE_LEAF_FIXED. */
+   PROF_TF_SAMPLE_TRUNCATED (= 1), PROF_TF_SAMPLE_LEAF_FIXED; c: its
+   registers and stack copy (written as USAMPLES), or NULL. */
 /* s as a sampling rate in (0, SAMPLE_MAX_HZ] (--hz, PROF_SAMPLE_HZ): a
    decimal number as people write it (no space, no hex, no inf), or 0. */
 double prof_impl_sample_rate(const char * s);
 void prof_impl_sw_add(sample_writer * w, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int flags, uint32_t weight);
+                      const uint64_t * ip, size_t n, int flags, uint32_t weight,
+                      const sample_copy * c);
+/* "fp", "dwarf" or "dwarf,BYTES" (--call-graph, PROF_SAMPLE_CALL_GRAPH)
+   as the bytes of stack to copy (0: fp; BYTES rounded up to 8, in
+   [SAMPLE_MIN_STACK, SAMPLE_MAX_STACK]), or -1. */
+long prof_impl_sample_cg(const char * s);
 /* New stacks, then the samples up to upto_ns (UINT64_MAX: all), sorted. */
 void prof_impl_sw_flush(sample_writer * w, uint64_t upto_ns);
 void prof_impl_sw_free(sample_writer * w);
 
 /* What the rings hand the reader: a sample with its chain (leaf first)
-   and its PROF_TF_SAMPLE_TRUNCATED and _LEAF_FIXED flags. */
+   and its PROF_TF_SAMPLE_TRUNCATED and _LEAF_FIXED flags, and its copy
+   (NULL: none). */
 typedef void (*sample_sink)(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                            const uint64_t * ip, size_t n, int flags);
+                            const uint64_t * ip, size_t n, int flags,
+                            const sample_copy * c);
 /* Any other record (prof-trace record's MMAP2, COMM, FORK, EXIT): its
    perf type | misc << 16, the bytes after its header and before its
    sample_id, and its time (sample_id_all). */
@@ -91,6 +125,9 @@ typedef struct
     size_t ring_bytes;          /* data bytes per ring */
     unsigned max_stack;         /* the kernel's depth limit */
     int leaf_word;              /* samples carry the word at the user sp */
+    unsigned stack_bytes;       /* samples carry regs and this much stack */
+    uint64_t regs_mask;         /* the perf registers asked for */
+    unsigned char * rec;        /* a record read out of a ring (64 KiB) */
     uint64_t lost;              /* LOST records */
     /* attach (prof-trace record -p): ring i's CPU, the other threads'
        events (each writing into its CPU's ring), the events' attributes
@@ -107,16 +144,20 @@ typedef struct
    on (prof-trace record: with its mappings, names, forks and exits), and
    map their rings. Inherited by new threads, and by child processes too
    if children (else inherit_thread; a kernel before 5.13 cannot leave
-   them out: said, and they are sampled). 0, or an errno after closing
+   them out: said, and they are sampled). With stack_bytes > 0 each
+   sample carries the user registers and that much stack too (a kernel
+   that cannot: said, frame pointers only). 0, or an errno after closing
    what was opened. */
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children);
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children,
+                                unsigned stack_bytes);
 /* prof-trace record -p: the same events on thread tid of a running
    process, not enabled at an exec (enable them), inherited by the threads
    (with children, the processes) it starts from then on. Another thread
    of it, or of another process: follow, its events writing into these
    rings, enabled if they are. Each 0, or an errno (follow: with nothing
    of tid left open; ESRCH: it has ended). */
-int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children);
+int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children,
+                                  unsigned stack_bytes);
 int prof_impl_sample_rings_follow(sample_rings * r, long tid);
 void prof_impl_sample_rings_enable(sample_rings * r, int on);
 /* Every record of every ring: samples to sink, LOST counted. */
@@ -151,7 +192,7 @@ typedef struct
 {
     uint64_t cpu_ns, lost, period_ns;
 } sample_timer_counts;
-int prof_impl_sample_timers_start(double hz, const char ** why);
+int prof_impl_sample_timers_start(double hz, unsigned stack_bytes, const char ** why);
 void prof_impl_sample_timers_poll(sample_writer * w);
 sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w);
 

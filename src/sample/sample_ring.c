@@ -9,6 +9,11 @@
     is a return address (in an executable segment of a loaded object,
     just after a call instruction) that the chain does not hold next, is
     the caller: it is put in as the second frame (PROF_TF_SAMPLE_LEAF_FIXED).
+    With stack_bytes (dwarf; x86-64, ARM64) each sample carries instead the
+    registers a DWARF unwinder needs (x86-64: ip, sp, bp, rbx, r12-r15;
+    ARM64: x19-x30, sp, pc) and that many bytes of the user stack from
+    sp, which the reader hands on as a sample_copy, the kernel's frame-
+    pointer chain beside it.
     SPDX-License-Identifier: MIT
 */
 #include "sample_impl.h"
@@ -33,6 +38,29 @@
 #else
 # define SAMPLE_LEAF_FIX 0
 #endif
+#include <stdlib.h>
+
+/* The perf registers a copy carries, by perf number (the order a sample
+   holds them in), and their DWARF numbers. */
+#if defined(__linux__) && defined(__x86_64__)
+# define SAMPLE_ARCH PROF_TF_ARCH_X86_64
+/* bx, bp, sp, ip, r12-r15 (perf_regs.h's numbers) */
+static const unsigned char perf_reg[] = { 1, 6, 7, 8, 20, 21, 22, 23 };
+static const unsigned char dwarf_reg[] = { 3, 6, 7, 16, 12, 13, 14, 15 };
+#elif defined(__linux__) && defined(__aarch64__)
+# define SAMPLE_ARCH PROF_TF_ARCH_ARM64
+/* x19-x30, sp, pc: the same numbers in both */
+static const unsigned char perf_reg[] = { 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+                                          30, 31, 32 };
+static const unsigned char dwarf_reg[] = { 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                                           29, 30, 31, 32 };
+#else
+# define SAMPLE_ARCH 0
+static const unsigned char perf_reg[] = { 0 };
+static const unsigned char dwarf_reg[] = { 0 };
+#endif
+#define SAMPLE_NREGS (SAMPLE_ARCH != 0 ? sizeof perf_reg : 0)
+enum { SAMPLE_REC_BYTES = 65536 }; /* a perf record's size is 16 bits */
 
 int prof_impl_sample_open_syscall(void * attr, long pid, int cpu)
 {
@@ -61,7 +89,17 @@ static unsigned read_max_stack(void)
     return v;
 }
 
-static void attr_for(struct perf_event_attr * a, double hz, int record, int children)
+static uint64_t regs_mask(void)
+{
+    uint64_t m = 0;
+    size_t i;
+    for (i = 0; i < SAMPLE_NREGS; i++)
+        m |= UINT64_C(1) << perf_reg[i];
+    return m;
+}
+
+static void attr_for(struct perf_event_attr * a, double hz, int record, int children,
+                     unsigned stack_bytes)
 {
     memset(a, 0, sizeof *a);
     a->size = sizeof *a;
@@ -83,8 +121,14 @@ static void attr_for(struct perf_event_attr * a, double hz, int record, int chil
     a->watermark = 1;
     a->wakeup_watermark = (uint32_t) ((record ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
                                       * (size_t) sysconf(_SC_PAGESIZE) / 2);
+    if (stack_bytes > 0 && SAMPLE_ARCH != 0)
+    {
+        a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+        a->sample_regs_user = regs_mask();
+        a->sample_stack_user = stack_bytes;
+    }
 #if SAMPLE_LEAF_FIX
-    if (!record) /* the leaf's return address (this process's: its code is read) */
+    else if (!record) /* the leaf's return address (this process's: its code is read) */
     {
         a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
         a->sample_regs_user = 1u << PERF_REG_X86_SP;
@@ -104,7 +148,8 @@ static void attr_for(struct perf_event_attr * a, double hz, int record, int chil
 
 /* rings_open's events: on process pid from its exec on, or (attach) on
    thread pid at once. */
-static int open_rings(sample_rings * r, double hz, long pid, int children, int attach)
+static int open_rings(sample_rings * r, double hz, long pid, int children,
+                      unsigned stack_bytes, int attach)
 {
     struct perf_event_attr a;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN), page = sysconf(_SC_PAGESIZE);
@@ -114,9 +159,13 @@ static int open_rings(sample_rings * r, double hz, long pid, int children, int a
         ncpu = 1;
     if (ncpu > SAMPLE_MAX_CPUS)
         ncpu = SAMPLE_MAX_CPUS;
-    r->ring_bytes = (size_t) (pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES) * (size_t) page;
+    r->ring_bytes = (size_t) (stack_bytes > 0 ? SAMPLE_DWARF_PAGES
+                              : pid != 0 ? SAMPLE_RECORD_PAGES : SAMPLE_RING_PAGES)
+                    * (size_t) page;
     r->max_stack = read_max_stack();
-    attr_for(&a, hz, pid != 0, children);
+    if ((r->rec = (unsigned char *) malloc(SAMPLE_REC_BYTES)) == NULL)
+        return ENOMEM;
+    attr_for(&a, hz, pid != 0, children, stack_bytes);
     if (attach)
         a.enable_on_exec = 0; /* running already: enabled once all are open */
     for (c = 0; c < ncpu; c++)
@@ -125,6 +174,9 @@ static int open_rings(sample_rings * r, double hz, long pid, int children, int a
         void * m;
         if (fd < 0 && c == 0 && errno == EINVAL && (a.sample_type & PERF_SAMPLE_STACK_USER))
         {   /* no user stack dumps here: the chains alone */
+            if (stack_bytes > 0)
+                prof_impl_warn("sampling: this kernel gives no user stack copies "
+                               "(PERF_SAMPLE_STACK_USER): frame pointers only");
             a.sample_type &= ~(uint64_t) (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
             a.sample_regs_user = 0;
             a.sample_stack_user = 0;
@@ -161,19 +213,25 @@ static int open_rings(sample_rings * r, double hz, long pid, int children, int a
         r->fd[r->n] = fd;
         r->ring[r->n++] = m;
     }
-    r->leaf_word = (a.sample_type & PERF_SAMPLE_STACK_USER) != 0;
+    r->leaf_word = (a.sample_type & PERF_SAMPLE_STACK_USER) != 0
+                   && a.sample_stack_user == 8;
+    r->stack_bytes = (a.sample_type & PERF_SAMPLE_STACK_USER) != 0
+                     && a.sample_stack_user > 8 ? (unsigned) a.sample_stack_user : 0;
+    r->regs_mask = a.sample_regs_user;
     memcpy(r->attr, &a, sizeof a); /* with the fallbacks taken: for follow */
     return 0;
 }
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children)
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children,
+                                unsigned stack_bytes)
 {
-    return open_rings(r, hz, pid, children, 0);
+    return open_rings(r, hz, pid, children, stack_bytes, 0);
 }
 
-int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children)
+int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children,
+                                  unsigned stack_bytes)
 {
-    return open_rings(r, hz, tid, children, 1);
+    return open_rings(r, hz, tid, children, stack_bytes, 1);
 }
 
 /* Thread tid's events, one per ring's CPU, each writing into that ring
@@ -282,16 +340,59 @@ int prof_impl_sample_leaf_caller(uint64_t * ip, size_t * n, size_t cap,
     return PROF_TF_SAMPLE_LEAF_FIXED;
 }
 
+/* The user registers and stack copy at p[at..len) of a sample (abi, the
+   registers if abi, size, the bytes and dyn_size if size) into c; 1 if
+   they are whole (and of a 64-bit process), else 0. */
+static int read_copy(const sample_rings * r, const unsigned char * p, size_t at,
+                     size_t len, sample_copy * c)
+{
+    uint64_t abi = 0, size = 0, dyn = 0;
+    size_t i;
+    memset(c, 0, sizeof *c);
+    if (at + 8 > len)
+        return 0;
+    memcpy(&abi, p + at, 8);
+    at += 8;
+    /* a 32-bit process's registers are not these: its copy is left out */
+    if (abi == PERF_SAMPLE_REGS_ABI_64 && at + 8 * SAMPLE_NREGS <= len
+        && r->regs_mask == regs_mask())
+        for (i = 0; i < SAMPLE_NREGS; i++)
+        {
+            memcpy(&c->r[dwarf_reg[i]], p + at + 8 * i, 8);
+            c->have |= UINT64_C(1) << dwarf_reg[i];
+        }
+    if (abi != 0)
+        at += 8 * (size_t) __builtin_popcountll(r->regs_mask);
+    if (at + 8 > len)
+        return 0;
+    memcpy(&size, p + at, 8);
+    at += 8;
+    if (size > len - at || (size > 0 && len - at - size < 8))
+        return 0;
+    if (size > 0)
+        memcpy(&dyn, p + at + size, 8);
+    c->arch = SAMPLE_ARCH;
+    c->data = p + at;
+    c->size = (size_t) (dyn < size ? dyn : size);
+#if defined(__x86_64__)
+    c->base = c->r[7];
+#elif defined(__aarch64__)
+    c->base = c->r[31];
+#endif
+    return c->have != 0;
+}
+
 /* One PERF_RECORD_SAMPLE (ip, pid/tid, time, callchain, and with
-   leaf_word the user regs' abi and sp and an 8-byte stack dump) of len
-   bytes. */
+   leaf_word the user regs' abi and sp and an 8-byte stack dump, or with
+   stack_bytes the registers and a copy) of len bytes. */
 static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
                       sample_sink sink, void * ctx)
 {
     uint64_t ip[SAMPLE_MAX_FRAMES], nr, v, t;
     uint32_t pid, tid;
     size_t i, k = 0, user = 0;
-    int flags;
+    sample_copy copy;
+    int flags, has_copy = 0;
     if (len < 32)
         return;
     memcpy(&pid, p + 8, 4);
@@ -312,7 +413,9 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
     if (k == 0)
         memcpy(&ip[k++], p + 0, 8); /* no chain: the sampled ip */
     flags = user >= r->max_stack || user > k ? PROF_TF_SAMPLE_TRUNCATED : 0;
-    if (r->leaf_word)
+    if (r->stack_bytes > 0)
+        has_copy = read_copy(r, p, 32 + 8 * (size_t) nr, len, &copy);
+    else if (r->leaf_word)
     {
         /* abi, sp (if abi), size, the word (if size), dyn_size */
         size_t at = 32 + 8 * (size_t) nr;
@@ -331,7 +434,7 @@ static void on_sample(sample_rings * r, const unsigned char * p, size_t len,
             flags |= prof_impl_sample_leaf_caller(ip, &k, SAMPLE_MAX_FRAMES,
                                                   word);
     }
-    sink(ctx, pid, tid, t, ip, k, flags);
+    sink(ctx, pid, tid, t, ip, k, flags, has_copy ? &copy : NULL);
 }
 
 /* The records of ring i, from tail to head (wrapping), into sink. */
@@ -342,7 +445,7 @@ static void drain_one(sample_rings * r, int i, sample_sink sink, record_sink oth
     const unsigned char * data = (const unsigned char *) r->ring[i] + sysconf(_SC_PAGESIZE);
     uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), tail = m->data_tail;
     size_t size = r->ring_bytes;
-    unsigned char rec[8 + 8 * (SAMPLE_MAX_FRAMES + 8) + 64];
+    unsigned char * rec = r->rec;
     while (tail + sizeof(struct perf_event_header) <= head)
     {
         struct perf_event_header h;
@@ -351,7 +454,7 @@ static void drain_one(sample_rings * r, int i, sample_sink sink, record_sink oth
             ((unsigned char *) &h)[j] = data[(off + j) % size];
         if (h.size < sizeof h || tail + h.size > head)
             break;
-        if (h.size <= sizeof rec)
+        if (rec != NULL)
         {
             for (j = 0; j < h.size; j++)
                 rec[j] = data[(off + j) % size];
@@ -407,20 +510,24 @@ uint64_t prof_impl_sample_rings_close(sample_rings * r)
         close(r->fd[i]);
     }
     r->n = 0;
+    free(r->rec);
+    r->rec = NULL;
     return total;
 }
 
 #else /* not Linux: no perf events */
 
-int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children)
+int prof_impl_sample_rings_open(sample_rings * r, double hz, long pid, int children,
+                                unsigned stack_bytes)
 {
-    (void) hz; (void) pid; (void) children;
+    (void) hz; (void) pid; (void) children; (void) stack_bytes;
     memset(r, 0, sizeof *r);
     return ENOSYS;
 }
-int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children)
+int prof_impl_sample_rings_attach(sample_rings * r, double hz, long tid, int children,
+                                  unsigned stack_bytes)
 {
-    return prof_impl_sample_rings_open(r, hz, tid, children);
+    return prof_impl_sample_rings_open(r, hz, tid, children, stack_bytes);
 }
 int prof_impl_sample_rings_follow(sample_rings * r, long tid)
 {

@@ -26,6 +26,10 @@
     achieved is samples over CPU time).
     The kernel checks CPU-time timers at its tick, so the rate is capped
     at CONFIG_HZ: each sample weighs 1 + the timer's overruns.
+    With stack_bytes (dwarf) the handler also keeps the interrupted
+    registers (from the ucontext) and a copy of [sp, sp + stack_bytes) cut at
+    the end of the mapping that holds sp (the same table as the walk's, so
+    the copy never faults), into a per-thread buffer beside its ring.
     SPDX-License-Identifier: MIT
 */
 #include "sample_impl.h"
@@ -45,6 +49,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+# define TIMER_ARCH PROF_TF_ARCH_X86_64
+# define TIMER_SP 7  /* rsp's DWARF number */
+#else
+# define TIMER_ARCH PROF_TF_ARCH_ARM64
+# define TIMER_SP 31
+#endif
+
 #ifndef sigev_notify_thread_id
 # define sigev_notify_thread_id _sigev_un._tid
 #endif
@@ -57,6 +69,9 @@ typedef struct
     uint8_t truncated;
     uint64_t word;              /* x86-64: the word at sp (a leaf's caller?) */
     uint64_t ip[SAMPLE_TIMER_FRAMES + 1]; /* + 1: room for that caller */
+    uint64_t have;              /* dwarf: the registers kept */
+    uint64_t r[SAMPLE_UREGS];
+    uint32_t copied;            /* bytes of stack copied from r's sp */
 } timer_entry;
 
 typedef struct
@@ -69,6 +84,7 @@ typedef struct
     uint64_t cpu0, cpu1;        /* its CPU clock when armed, at the last pass */
     uint64_t cpu_seen;          /* the handler's: its CPU clock at its last sample */
     timer_entry * e;            /* SAMPLE_TIMER_ENTRIES */
+    unsigned char * stack;      /* dwarf: T.stack_bytes an entry */
     unsigned head, tail;        /* head: the handler's, tail: the reader's */
     uint64_t dropped;           /* the handler's: its ring was full */
 } timer_slot;
@@ -88,6 +104,7 @@ static struct
     int handlers;               /* handlers running now */
     uint64_t period_ns;
     int capped;                 /* said: threads past the cap */
+    unsigned stack_bytes;       /* copied a sample (0: fp only) */
 } T;
 static struct sigaction old_prof; /* SIGPROF's action before the first start */
 
@@ -137,6 +154,39 @@ static __attribute__((no_sanitize_address)) void walk(timer_entry * e, uintptr_t
     e->n = (uint16_t) n;
 }
 
+/* The registers of m and the stack from sp to at most T.stack_bytes,
+   cut at the end of its mapping, into e and buf: byte by byte (no call
+   out, other frames' redzones read as they are). */
+static __attribute__((no_sanitize_address)) void keep_copy(timer_entry * e,
+                                                           unsigned char * buf,
+                                                           const mcontext_t * m)
+{
+    uintptr_t hi = 0, sp, i, n = 0;
+#if defined(__x86_64__)
+    static const int greg[] = { REG_RBX, REG_RBP, REG_RSP, REG_RIP, REG_R12, REG_R13,
+                                REG_R14, REG_R15 };
+    static const int dwarf[] = { 3, 6, 7, 16, 12, 13, 14, 15 };
+    for (i = 0; i < sizeof greg / sizeof greg[0]; i++)
+    {
+        e->r[dwarf[i]] = (uint64_t) m->gregs[greg[i]];
+        e->have |= UINT64_C(1) << dwarf[i];
+    }
+    sp = (uintptr_t) m->gregs[REG_RSP];
+#else
+    for (i = 19; i <= 30; i++)
+        e->r[i] = m->regs[i];
+    e->r[31] = m->sp;
+    e->r[32] = m->pc;
+    e->have = ((UINT64_C(1) << 33) - 1) & ~((UINT64_C(1) << 19) - 1);
+    sp = (uintptr_t) m->sp;
+#endif
+    if (in_region(__atomic_load_n(&T.regions, __ATOMIC_SEQ_CST), sp, &hi))
+        n = hi - sp < T.stack_bytes ? hi - sp : T.stack_bytes;
+    for (i = 0; i < n; i++)
+        buf[i] = ((const volatile unsigned char *) sp)[i];
+    e->copied = (uint32_t) n;
+}
+
 /* A SIGPROF that is not a timer's of the sampler's: what it did before
    the sampler took SIGPROF (only SIG_DFL or SIG_IGN: start() refuses
    another handler). */
@@ -180,6 +230,10 @@ static void on_prof(int sig, siginfo_t * si, void * uc)
 #else
             walk(e, (uintptr_t) m->pc, (uintptr_t) m->regs[29], (uintptr_t) m->sp);
 #endif
+            e->have = 0;
+            if (s->stack != NULL)
+                keep_copy(e, s->stack + (size_t) (head % SAMPLE_TIMER_ENTRIES)
+                          * T.stack_bytes, m);
             __atomic_store_n(&s->head, head + 1, __ATOMIC_RELEASE);
         }
         if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
@@ -290,6 +344,14 @@ static int arm(unsigned k, uint32_t tid)
     s->clock = (clockid_t) (int) ((~(unsigned) tid << 3) | 6u);
     if ((s->e = (timer_entry *) malloc(SAMPLE_TIMER_ENTRIES * sizeof *s->e)) == NULL)
         return -1;
+    if (T.stack_bytes > 0
+        && (s->stack = (unsigned char *) malloc((size_t) SAMPLE_TIMER_ENTRIES
+                                                * T.stack_bytes)) == NULL)
+    {
+        free(s->e);
+        s->e = NULL;
+        return -1;
+    }
     memset(&ev, 0, sizeof ev);
     ev.sigev_notify = SIGEV_THREAD_ID;
     ev.sigev_signo = SIGPROF;
@@ -298,7 +360,9 @@ static int arm(unsigned k, uint32_t tid)
     if (timer_create(s->clock, &ev, &s->timer) != 0)
     {
         free(s->e);
+        free(s->stack);
         s->e = NULL;
+        s->stack = NULL;
         return -1;
     }
     s->live = 1;
@@ -379,20 +443,32 @@ static void drain(sample_writer * w)
             timer_entry * e = &s->e[tail % SAMPLE_TIMER_ENTRIES];
             size_t n = e->n;
             int flags = e->truncated ? PROF_TF_SAMPLE_TRUNCATED : 0;
+            sample_copy c;
             flags |= prof_impl_sample_leaf_caller(e->ip, &n,
                                                   SAMPLE_TIMER_FRAMES + 1, e->word);
-            prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, n, flags, e->weight);
+            if (e->have != 0)
+            {
+                c.arch = TIMER_ARCH;
+                c.have = e->have;
+                memcpy(c.r, e->r, sizeof c.r);
+                c.base = e->r[TIMER_SP];
+                c.data = s->stack + (size_t) (tail % SAMPLE_TIMER_ENTRIES) * T.stack_bytes;
+                c.size = e->copied;
+            }
+            prof_impl_sw_add(w, 0, s->tid, e->ns, e->ip, n, flags, e->weight,
+                             e->have != 0 ? &c : NULL);
         }
         __atomic_store_n(&s->tail, tail, __ATOMIC_RELEASE);
     }
 }
 
-int prof_impl_sample_timers_start(double hz, const char ** why)
+int prof_impl_sample_timers_start(double hz, unsigned stack_bytes, const char ** why)
 {
     struct sigaction sa;
     static int installed;
     memset(&T, 0, sizeof T);
     T.period_ns = (uint64_t) (1e9 / hz + 0.5);
+    T.stack_bytes = stack_bytes;
     if (installed)
         return 0; /* by an earlier start */
     if (sigaction(SIGPROF, NULL, &old_prof) != 0)
@@ -447,7 +523,10 @@ sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w)
         c.cpu_ns += T.slot[k].cpu1 - T.slot[k].cpu0;
         c.lost += T.slot[k].dropped;
         if (i < 100000)
+        {
             free(T.slot[k].e);
+            free(T.slot[k].stack);
+        }
     }
     if (i < 100000)
         free(T.regions);
@@ -457,9 +536,9 @@ sample_timer_counts prof_impl_sample_timers_stop(sample_writer * w)
 
 #else /* no timer fallback here */
 
-int prof_impl_sample_timers_start(double hz, const char ** why)
+int prof_impl_sample_timers_start(double hz, unsigned stack_bytes, const char ** why)
 {
-    (void) hz;
+    (void) hz; (void) stack_bytes;
     *why = "no frame-pointer walk on this system";
     return ENOSYS;
 }

@@ -6,7 +6,11 @@
     multiple of 8. All numbers are in the writer's byte order (the header's
     byte-order mark says which).
 
-    Version 3 (written now): version 2's chunks, the sampling chunks
+    Version 4 (written now): version 3's and USAMPLES (below), samples
+    with the user registers and a copy of the top of the user stack, for
+    unwinding at report time. A file without them differs from version 3
+    only in its version number.
+    Version 3 (still read): version 2's chunks, the sampling chunks
     (SAMPLES, STACKS, SAMPLING, MAPS2, PROCESS, below) and the extension
     word in EVENTS2. A file that samples nothing differs from version 2
     only in its version number.
@@ -60,6 +64,17 @@
     flags: PROF_TF_SAMPLE_*. With PROF_TF_SAMPLE_WEIGHTED the next word is
     the sample's weight, the periods it stands for (> 1: a timer's
     overruns). A thread's chunks are in time order, one after the other.
+    USAMPLES (version 4; tid: the sampled thread): a SAMPLES chunk whose
+    samples each carry, after their word (and weight word), a copy:
+        u64 have      bit i: DWARF register i is given (i < 33)
+        u32 arch      PROF_TF_ARCH_* (the registers' numbering)
+        u32 size      bytes of stack copied (<= PROF_TF_MAX_USTACK)
+        u64 r[]       the registers of have, lowest number first
+        u64 base      the address the copy starts at (the stack pointer)
+        size bytes    zero padded to whole words
+    Its stack is the chain the kernel (or the timer's walk) followed by
+    frame pointers; a reader chooses per sample. Within a thread, SAMPLES
+    and USAMPLES chunks are one sequence in time order.
     STACKS (tid: the process whose address space the addresses are in; 0:
     the header's pid): entries u32 id, u32 n, n u64 addresses, leaf first
     (the sampled instruction, then return addresses, the kernel's context
@@ -86,7 +101,7 @@
 
 #define PROF_TF_MAGIC "PTRACE01"          /* 8 bytes, file start */
 #define PROF_TF_BOM 0x01020304u
-#define PROF_TF_VERSION 3u            /* 1, 2: still read */
+#define PROF_TF_VERSION 4u            /* 1, 2, 3: still read */
 #define PROF_TF_CHUNK_MAGIC 0x4b435450u   /* "PTCK" little-endian */
 #define PROF_TF_TICK_BITS 61
 #define PROF_TF_TICK_MASK ((UINT64_C(1) << PROF_TF_TICK_BITS) - 1)
@@ -123,6 +138,9 @@ enum prof_tf_ext_kind
 enum { PROF_TF_VALUE_INT = 0, PROF_TF_VALUE_DOUBLE = 1 }; /* int64, double */
 #define PROF_TF_NO_STACK ((UINT32_C(1) << PROF_TF_ID_BITS) - 1)
 #define PROF_TF_MAX_FRAMES 1024u          /* addresses in one stack */
+#define PROF_TF_MAX_USTACK 65528u         /* bytes of a USAMPLES stack copy */
+#define PROF_TF_UREGS 33                  /* DWARF registers 0..32 */
+enum { PROF_TF_ARCH_X86_64 = 1, PROF_TF_ARCH_ARM64 = 2 }; /* = pt_arch */
 
 /* A sample's flags (the low 3 bits of its word). */
 enum
@@ -213,8 +231,9 @@ enum prof_tf_chunk_type
     PROF_TF_STACKS = 10,
     PROF_TF_SAMPLING = 11,
     PROF_TF_MAPS2 = 12,
-    PROF_TF_PROCESS = 13
+    PROF_TF_PROCESS = 13,
+    PROF_TF_USAMPLES = 14 /* version 4 (see above) */
 };
-#define PROF_TF_LAST_CHUNK PROF_TF_PROCESS
+#define PROF_TF_LAST_CHUNK PROF_TF_USAMPLES
 
 #endif

@@ -10,6 +10,7 @@
 #include "trace_sums.h"
 #include "trace_locs.h"
 #include "trace_log.h"
+#include "trace_unwind.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -27,6 +28,7 @@ struct pt_samples
     const char * const * binaries;
     int resolve;
     pt_symbols * sym;
+    pt_unwinder * uw;       /* the chains of samples with a stack copy */
     char ** fn;             /* function names, owned, distinct */
     size_t nfn, fncap;
     uint32_t * fnmod;       /* each function's module + 1, 0: none */
@@ -41,7 +43,8 @@ struct pt_samples
     pt_locs locs;
     rstack_t * rs;
     size_t nrs, rscap;
-    pt_map stackidx;        /* the trace's stack id -> rs + 1 */
+    pt_map stackidx;        /* chain key (pt_unwinder_chain) -> rs + 1 */
+    pt_map bylocs;          /* hash of a named stack's locations -> rs + 1 */
     smp_thread * th;
     size_t nth, thcap;
     uint64_t weight;        /* samples kept, weighted */
@@ -53,7 +56,7 @@ struct pt_samples
     int oom;
 };
 
-static void no_warn(void * ctx, const char * message)
+static void say(void * ctx, const char * message)
 {
     (void) ctx;
     prof_impl_warn("prof-trace: %s", message);
@@ -68,11 +71,13 @@ pt_samples * pt_samples_new(const char * const * binaries, int resolve,
     p->binaries = binaries;
     p->resolve = resolve;
     p->sz_stacks = kind == PT_OUT_PPROF;
-    if (((kind == PT_OUT_TEXT || kind == PT_OUT_PPROF)
-         && (p->sz = pt_sz_new()) == NULL)
+    if ((resolve && (p->uw = pt_unwinder_new(say, NULL)) == NULL)
+        || ((kind == PT_OUT_TEXT || kind == PT_OUT_PPROF)
+            && (p->sz = pt_sz_new()) == NULL)
         || ((kind == PT_OUT_SPEEDSCOPE || kind == PT_OUT_PERFETTO)
             && (p->log = pt_log_new()) == NULL))
     {
+        pt_unwinder_free(p->uw);
         free(p);
         return NULL;
     }
@@ -85,6 +90,7 @@ void pt_samples_free(pt_samples * p)
     if (p == NULL)
         return;
     pt_symbols_free(p->sym);
+    pt_unwinder_free(p->uw);
     for (i = 0; i < p->nfn; i++)
         free(p->fn[i]);
     free(p->fn);
@@ -98,6 +104,7 @@ void pt_samples_free(pt_samples * p)
     pt_locs_free(&p->locs);
     free(p->rs);
     pt_map_free(&p->stackidx, 0);
+    pt_map_free(&p->bylocs, 0);
     free(p->th);
     pt_log_free(p->log);
     pt_sums_free(&p->stacks);
@@ -184,7 +191,7 @@ static const char * frame_name(pt_samples * p, const pt_vma * m, uint64_t addr,
         return buf;
     }
     if (p->resolve && p->sym == NULL)
-        p->sym = pt_symbols_new(p->binaries, no_warn, NULL);
+        p->sym = pt_symbols_new(p->binaries, say, NULL);
     if (p->resolve && p->sym != NULL)
         name = pt_symbols_file_name(p->sym, m->path, m->inode,
                                     at - m->start + m->offset);
@@ -216,22 +223,59 @@ static int put_frame(pt_samples * p, const pt_trace * t, uint32_t pid,
     return p->lo[p->nfr + i] == UINT32_MAX ? -1 : 0;
 }
 
-/* The named stack of the trace's stack id, named on first use; UINT32_MAX
-   if out of memory. A sample with no stack is one frame, "[no stack]".
-   A stack ends at its first caller in no mapping. */
+/* The named stack whose locations are those of r, the stack being named
+   (&p->rs[p->nrs]): an earlier one, else r's own index, registered;
+   UINT32_MAX if out of memory. Chains that differ only past where they
+   were cut (a caller in no mapping) name alike: one stack, one folded
+   line. */
+static uint32_t stack_by_locs(pt_samples * p, const rstack_t * r)
+{
+    uint64_t key = UINT64_C(14695981039346656037);
+    uint32_t i;
+    for (i = 0; i < r->n; i++)
+        key = (key ^ p->lo[r->first + i]) * UINT64_C(1099511628211);
+    for (;; key++)
+    {
+        void ** slot = pt_map_find(&p->bylocs, key, 1);
+        const rstack_t * o;
+        if (slot == NULL)
+            return UINT32_MAX;
+        if (*slot == NULL)
+        {
+            *slot = (void *) (p->nrs + 1);
+            p->bylocs.n++;
+            return (uint32_t) p->nrs;
+        }
+        o = &p->rs[(size_t) *slot - 1];
+        if (o->n == r->n && memcmp(p->lo + o->first, p->lo + r->first,
+                                   r->n * sizeof *p->lo) == 0)
+            return (uint32_t) ((size_t) *slot - 1);
+    }
+}
+
+/* The named stack of sample s's chain (its stack, or the one unwound
+   from its copy: pt_unwinder_chain), named on first use; UINT32_MAX if
+   out of memory. A sample with no stack is one frame, "[no stack]". Its
+   chain is found for each sample (each copy is unwound), named once. A
+   stack ends at its first caller in no mapping. */
 static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * s)
 {
-    void ** slot = pt_map_find(&p->stackidx, s->stack, 1);
+    void ** slot;
     const uint64_t * ip;
-    uint32_t n, i, pid = 0;
+    uint64_t key = s->stack;
+    uint32_t n, i, k, pid = 0;
     rstack_t * r;
-    if (slot == NULL)
+    if (p->uw != NULL)
+    {
+        if (pt_unwinder_chain(p->uw, t, s, &key, &ip, &n, &pid) != 0)
+            return UINT32_MAX;
+    }
+    else if ((ip = pt_stack_frames(t, s->stack, &n)) != NULL)
+        pid = t->stacks[s->stack].pid;
+    if ((slot = pt_map_find(&p->stackidx, key, 1)) == NULL)
         return UINT32_MAX;
     if (*slot != NULL)
         return (uint32_t) ((size_t) *slot - 1);
-    ip = pt_stack_frames(t, s->stack, &n);
-    if (ip != NULL && s->stack < t->nstacks)
-        pid = t->stacks[s->stack].pid;
     if (prof_impl_grow(&p->rs, &p->rscap, p->nrs + 1, sizeof *p->rs) != 0
         || prof_impl_grow(&p->fr, &p->frcap, p->nfr + (n ? n : 1),
                           sizeof *p->fr) != 0
@@ -256,10 +300,16 @@ static uint32_t rstack_of(pt_samples * p, const pt_trace * t, const pt_sample * 
             break;
         }
     }
-    p->nfr += r->n;
-    *slot = (void *) (++p->nrs);
+    if ((k = stack_by_locs(p, r)) == UINT32_MAX)
+        return UINT32_MAX;
+    if (k == p->nrs)    /* new: keep its frames */
+    {
+        p->nfr += r->n;
+        p->nrs++;
+    }
+    *slot = (void *) ((size_t) k + 1);
     p->stackidx.n++;
-    return (uint32_t) (p->nrs - 1);
+    return k;
 }
 
 /* ---- samples and zones -------------------------------------------------------- */
@@ -501,6 +551,7 @@ static void top_line(const pt_samples * p, FILE * out, const pt_trace * t)
             (unsigned long long) s->dropped);
     if (s->lost > 0 || s->dropped > 0)
         fputs("SAMPLES LOST: the shares below leave them out\n", out);
+    pt_unwinder_summary(p->uw, out);
 }
 
 int pt_samples_write_top(pt_samples * p, FILE * out, const pt_trace * t,

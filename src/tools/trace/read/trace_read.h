@@ -102,7 +102,7 @@ typedef struct
     uint64_t samples;    /* samples read (each counted once, not weighted) */
 } pt_thread;
 
-/* ---- samples (format version 3) -------------------------------------------- */
+/* ---- samples (format versions 3 and 4) ------------------------------------- */
 
 enum
 {
@@ -111,6 +111,20 @@ enum
     PT_SAMPLE_WEIGHTED = 4    /* weight > 1 (a timer's overruns) */
 };
 #define PT_NO_STACK UINT32_MAX /* a sample whose stack was not kept */
+
+/* A sample's user registers and copy of the top of its stack (USAMPLES,
+   format version 4), for unwinding by CFI: valid during the handler's
+   call only. */
+enum { PT_UCOPY_REGS = 33 };
+typedef struct
+{
+    uint32_t arch;       /* PROF_TF_ARCH_* (1 x86-64, 2 ARM64) */
+    uint64_t have;       /* bit i: r[i] known (DWARF register numbers) */
+    uint64_t r[PT_UCOPY_REGS];
+    uint64_t base;       /* the address of data[0] */
+    const unsigned char * data;
+    size_t size;
+} pt_ucopy;
 
 /* One sample, handed to pt_handler.sample in the order read: per thread
    in time order; between threads, and against the zones, in file order
@@ -123,6 +137,7 @@ typedef struct
     uint32_t stack;      /* index into pt_trace.stacks, or PT_NO_STACK */
     uint32_t weight;     /* sampling periods it stands for, >= 1 */
     uint8_t flags;       /* PT_SAMPLE_* */
+    const pt_ucopy * copy; /* registers and stack (USAMPLES), or NULL */
 } pt_sample;
 
 /* A call chain: frames ip[0..n-1] of pt_trace.stack_ips from first, leaf
@@ -177,6 +192,7 @@ typedef struct
     uint64_t weight;     /* periods the recorded samples stand for */
     uint64_t read;       /* samples read from the file */
     uint64_t read_truncated; /* of those, flagged truncated */
+    uint64_t read_copies;    /* of those, with registers and a stack copy */
     double achieved_hz;  /* weight (or recorded) per second of cpu_ns; 0 if
                             unknown */
     int no_zones;        /* the file says it holds no zones (NO_ZONES) */

@@ -1,6 +1,7 @@
 /*
     The trace reader's sampling chunks (format version 3: SAMPLES, STACKS,
-    SAMPLING, MAPS2, PROCESS, see trace_format.h): samples handed to the
+    SAMPLING, MAPS2, PROCESS; version 4: USAMPLES, see trace_format.h):
+    samples handed to the
     handler, stacks, mappings and processes kept in the pt_trace, the
     sampler's settings and counts added up. trace_read.c finds the chunks
     and hands their payloads here; nothing in them is trusted.
@@ -30,11 +31,54 @@ static void deliver(pt_trace * t, size_t ti, pt_tstate * ts, pt_sample * sm)
     t->sampling.read++;
     if (sm->flags & PT_SAMPLE_TRUNCATED)
         t->sampling.read_truncated++;
+    if (sm->copy != NULL)
+        t->sampling.read_copies++;
     if (s->h.sample != NULL)
         s->h.sample(s->h.ctx, t, sm);
 }
 
-static void on_samples(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n)
+/* A USAMPLES sample's copy at p[*i..n) into c, *i moved past it; 1 if
+   it is whole, 0 (after a warning) if not: the sample keeps its chain,
+   and -1 if the rest of the chunk cannot be found. */
+static int read_copy(pt_trace * t, uint32_t tid, const unsigned char * p,
+                     size_t n, size_t * i, pt_ucopy * c)
+{
+    size_t at = *i, k, need;
+    uint32_t arch, size;
+    memset(c, 0, sizeof *c);
+    if (n - at < 24)
+        goto cut;
+    c->have = pt_rd64(p + at);
+    arch = pt_rd32(p + at + 8);
+    size = pt_rd32(p + at + 12);
+    need = 24 + 8 * (size_t) __builtin_popcountll(c->have) + ((size_t) size + 7) / 8 * 8;
+    if ((c->have >> PT_UCOPY_REGS) != 0 || size > PROF_TF_MAX_USTACK || need > n - at)
+        goto cut;
+    at += 16;
+    for (k = 0; k < PT_UCOPY_REGS; k++)
+        if ((c->have >> k) & 1)
+            c->r[k] = pt_rd64(p + at), at += 8;
+    c->base = pt_rd64(p + at);
+    c->arch = arch;
+    c->data = p + at + 8;
+    c->size = size;
+    *i += need;
+    if (arch != PROF_TF_ARCH_X86_64 && arch != PROF_TF_ARCH_ARM64)
+    {
+        pt_warn(t, W_CORRUPT, "thread %u: stack copy of architecture %u, which "
+                "this prof-trace does not know: its chain kept", tid, arch);
+        return 0;
+    }
+    return 1;
+cut:
+    pt_warn(t, W_CORRUPT, "thread %u: stack copy cut or damaged (%zu bytes left): "
+            "its chain kept, the rest of the chunk ignored", tid, n - at);
+    return -1;
+}
+
+/* SAMPLES, or USAMPLES (copies: each sample's registers and stack). */
+static void on_samples(pt_trace * t, uint32_t tid, const unsigned char * p, size_t n,
+                       int copies)
 {
     size_t ti, i;
     pt_tstate * ts = pt_thread_of(t, tid, &ti);
@@ -46,6 +90,8 @@ static void on_samples(pt_trace * t, uint32_t tid, const unsigned char * p, size
     {
         uint64_t w = pt_rd64(p + i);
         pt_sample sm;
+        pt_ucopy c;
+        int whole = 0, bad = 0;
         at61 = (at61 + (w >> 24)) & PROF_TF_TICK_MASK;
         sm.thread = (uint32_t) ti;
         sm.tid = tid;
@@ -53,6 +99,7 @@ static void on_samples(pt_trace * t, uint32_t tid, const unsigned char * p, size
         sm.stack = (uint32_t) (w >> 3) & PROF_TF_NO_STACK;
         sm.flags = (uint8_t) (w & 7);
         sm.weight = 1;
+        sm.copy = NULL;
         if (sm.flags & PROF_TF_SAMPLE_WEIGHTED)
         {
             uint64_t wt = i + 16 <= n ? pt_rd64(p + i + 8) : 0;
@@ -62,10 +109,20 @@ static void on_samples(pt_trace * t, uint32_t tid, const unsigned char * p, size
                 pt_warn(t, W_CORRUPT, "thread %u: sample with a weight of %llu "
                         "(missing or out of range): ignored", tid,
                         (unsigned long long) wt);
-                continue;
+                bad = 1;
             }
-            sm.weight = (uint32_t) wt;
+            else
+                sm.weight = (uint32_t) wt;
         }
+        if (copies)
+        {
+            size_t next = i + 8;
+            whole = next <= n ? read_copy(t, tid, p, n, &next, &c) : -1;
+            i = whole < 0 ? n : next - 8; /* -1: the rest cannot be found */
+            sm.copy = whole > 0 ? &c : NULL;
+        }
+        if (bad)
+            continue;
         if (sm.stack == PROF_TF_NO_STACK)
             sm.stack = PT_NO_STACK;
         else if (sm.stack >= t->nstacks)
@@ -309,7 +366,8 @@ int pt_sampling_chunk(pt_trace * t, const prof_tf_chunk * c,
 {
     switch (c->type)
     {
-    case PROF_TF_SAMPLES: on_samples(t, c->tid, p, c->size); return 1;
+    case PROF_TF_SAMPLES: on_samples(t, c->tid, p, c->size, 0); return 1;
+    case PROF_TF_USAMPLES: on_samples(t, c->tid, p, c->size, 1); return 1;
     case PROF_TF_STACKS: on_stacks(t, c->tid, p, c->size); return 1;
     case PROF_TF_SAMPLING: on_sampling(t, p, c->size); return 1;
     case PROF_TF_MAPS2: on_maps2(t, c->tid, p, c->size); return 1;

@@ -129,9 +129,9 @@ static void on_record(void * ctx, unsigned type_misc, const unsigned char * p,
 }
 
 static void on_sample(void * ctx, uint32_t pid, uint32_t tid, uint64_t ns,
-                      const uint64_t * ip, size_t n, int flags)
+                      const uint64_t * ip, size_t n, int flags, const sample_copy * c)
 {
-    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, flags, 1);
+    prof_impl_sw_add(&((recorder *) ctx)->w, pid, tid, ns, ip, n, flags, 1, c);
 }
 
 void pt_rec_drain(recorder * r, int last)

@@ -21,6 +21,7 @@ typedef struct
     char ** cmd;
     double hz;
     int children;             /* --children */
+    unsigned cg;              /* --call-graph: stack bytes a sample (0: fp) */
     int opened;               /* the events are open, the header written */
     int keep;                 /* the command ran: the trace replaces -o's file */
     uint64_t ns0;             /* the start, CLOCK_MONOTONIC_RAW */

@@ -226,7 +226,7 @@ static int open_thread(attacher * a, long tid)
     int e;
     if (r->opened)
         return prof_impl_sample_rings_follow(&r->rings, tid);
-    if ((e = prof_impl_sample_rings_attach(&r->rings, r->hz, tid, r->children)) == 0)
+    if ((e = prof_impl_sample_rings_attach(&r->rings, r->hz, tid, r->children, r->cg)) == 0)
     {
         r->opened = 1;
         prof_impl_sample_rings_enable(&r->rings, 1);

@@ -1,10 +1,11 @@
 /*
-    prof-trace record [--hz=N] [--children] [-o FILE] -- COMMAND ARGS...
-    (or -p PID[,PID...] [--duration=T]: trace_attach.c):
+    prof-trace record [--hz=N] [--children] [--call-graph=fp|dwarf[,BYTES]]
+    [-o FILE] -- COMMAND ARGS... (or -p PID[,PID...] [--duration=T]:
+    trace_attach.c):
     runs COMMAND and samples it and its threads, and with --children its
     child processes too (perf events per CPU on the child, enabled at its
     exec, inherited), the way perf record does,
-    into a trace file of format version 3 (ticks are CLOCK_MONOTONIC_RAW
+    into a trace file of format version 4 (ticks are CLOCK_MONOTONIC_RAW
     nanoseconds: rate 1e9). The kernel's MMAP2, COMM, FORK and EXIT records
     become MAPS2 and PROCESS chunks, so that samples of code unmapped since
     and of processes gone still name their functions. The rings and the
@@ -44,7 +45,7 @@ static int open_events(void * ctx, long pid)
     int rc;
     r->ns0 = pt_rec_now_ns();
     if ((rc = prof_impl_sample_rings_open(&r->rings, r->hz, (pid_t) pid,
-                                          r->children)) != 0)
+                                          r->children, r->cg)) != 0)
     {
         char why[512];
         prof_impl_counters_reason(why, sizeof why, rc, prof_impl_why_process(),
@@ -106,11 +107,15 @@ static int record(recorder * r, int * sig)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] [-o FILE] -- "
-            "COMMAND [ARGS...]\n"
+    fprintf(stderr, "usage: prof-trace record [--hz=N] [--children] "
+            "[--call-graph=fp|dwarf[,BYTES]] [-o FILE] -- COMMAND [ARGS...]\n"
             "       prof-trace record -p PID[,PID...] [--duration=T] [--hz=N] "
-            "[--children] [-o FILE]\n"
+            "[--children] [--call-graph=...] [-o FILE]\n"
             "  --hz=N       samples per CPU second, (0, %d] (default %d)\n"
+            "  --call-graph=fp|dwarf[,BYTES]  stacks by frame pointers alone, or\n"
+            "               also the registers and BYTES of stack a sample\n"
+            "               (default %d), unwound by the binaries' CFI when\n"
+            "               reported (default %s)\n"
             "  --children   sample the command's child processes too (default:\n"
             "               the command and its threads); with -p, those the\n"
             "               processes start from then on\n"
@@ -119,7 +124,8 @@ static int usage(void)
             "               their threads instead of a command, until Ctrl-C,\n"
             "               --duration or their end\n"
             "  --duration=T with -p: stop after T seconds (default: no limit)\n",
-            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ);
+            SAMPLE_MAX_HZ, SAMPLE_DEFAULT_HZ, SAMPLE_STACK_BYTES,
+            SAMPLE_RECORD_CG_DEFAULT > 0 ? "dwarf" : "fp");
     return 2;
 }
 
@@ -169,6 +175,15 @@ static int parse_args(int argc, char ** argv, recorder * r, record_args * o)
         }
         else if (strcmp(argv[i], "--children") == 0)
             r->children = 1;
+        else if (strncmp(argv[i], "--call-graph=", 13) == 0)
+        {
+            long cg = prof_impl_sample_cg(argv[i] + 13);
+            if (cg < 0)
+                return prof_impl_warn(PROGRAM ": --call-graph=%s: not fp, dwarf or "
+                                      "dwarf,BYTES (%d to %d)", argv[i] + 13,
+                                      SAMPLE_MIN_STACK, SAMPLE_MAX_STACK), 2;
+            r->cg = (unsigned) cg;
+        }
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             o->out = argv[++i];
         else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
@@ -199,6 +214,7 @@ int pt_record_main(int argc, char ** argv)
     memset(&o, 0, sizeof o);
     memset(&plan, 0, sizeof plan);
     r.hz = SAMPLE_DEFAULT_HZ;
+    r.cg = SAMPLE_RECORD_CG_DEFAULT;
     if ((rc = parse_args(argc, argv, &r, &o)) != 0)
         return rc;
     r.cmd = o.cmd > 0 ? argv + o.cmd : NULL;
