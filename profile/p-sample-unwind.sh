@@ -12,7 +12,8 @@
 # cost: the same fixed work (rounds=N, about SECONDS of CPU) alone and
 # under each (ours also with 4 and 16 KiB copies), the order rotated each
 # run: medians of wall and CPU time (the tool's own included), and their
-# ratio to the work alone. perf counts kernel time too; ours does not.
+# ratio to the work alone, quiet and then beside two busy processes it
+# starts. perf counts kernel time too; ours does not.
 # Without perf (missing or refused) its columns read "-" (exit 0).
 # Usage: p-sample-unwind.sh BUILD_DIR [SECONDS (1)] [RUNS (3)]
 set -eu
@@ -75,4 +76,13 @@ for cg in fp dwarf,4096 dwarf dwarf,16384; do
 done
 [ $perf = 0 ] || set -- "$@" ";;" "perf record -g" perf record -q -g -F 997 -o "$tmp/c.perf" -- "$bin" "$work" \
     ";;" "perf --call-graph dwarf" perf record -q --call-graph dwarf -F 997 -o "$tmp/c.perf" -- "$bin" "$work"
-python3 "$(dirname "$0")/sample_cost.py" "$runs" "the cost at 997 Hz: cfi_target $work" "$@"
+cost="$(dirname "$0")/sample_cost.py"
+python3 "$cost" "$runs" "the cost at 997 Hz, quiet: cfi_target $work" "$@"
+# the same beside two busy processes (shell loops, bounded by timeout,
+# which passes the kill on to its loop)
+timeout 900 sh -c 'while :; do :; done' & b1=$!
+timeout 900 sh -c 'while :; do :; done' & b2=$!
+trap 'kill $b1 $b2 2>/dev/null; rm -rf "$tmp"' EXIT
+echo
+python3 "$cost" "$runs" "the cost at 997 Hz, beside two busy processes: cfi_target $work" "$@"
+kill $b1 $b2 2>/dev/null || true
